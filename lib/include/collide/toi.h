@@ -1,0 +1,263 @@
+// Time of impact (TOI): the earliest contact of a shape swept by a
+// translation over one step with another shape, static or itself translating
+// during the same step.
+//
+// Conventions shared by every function here:
+// - fraction is a share of the mover's translation in [0, max_fraction]; the
+//   absolute time of contact is step_start + fraction * step_duration.
+// - point is the contact point on the obstacle's surface, in world
+//   coordinates, at the time of contact (for a moving obstacle, where the
+//   obstacle is then).
+// - normal is a unit vector from the obstacle towards the mover.
+// - feature names the obstacle's part that is touched: an edge or vertex
+//   index of a polygon or segment (segment edge 0, vertices 0 = p1, 1 = p2;
+//   capsule likewise), or kSurface for a circle.
+// - A mover that starts overlapping the obstacle (penetration deeper than a
+//   rounding-level tolerance) gets fraction 0, kInitialOverlap, and the
+//   normal and depth of the minimum separation. One that starts touching
+//   gets the same (depth 0) only if its translation moves it further in, or
+//   if stop_at_penetration is set; moving away from or along a surface it
+//   touches is not a hit, so movers can slide along and leave walls.
+// - target_distance (the skin) stops the mover that far before contact:
+//   fraction is when the gap first equals target_distance (the safe
+//   position), point and normal are those of the nearest obstacle point then.
+//   A mover that starts closer than target_distance but not touching gets
+//   fraction 0 with kHit if it moves closer, and no hit otherwise.
+// - Zero translation: only an initial overlap can be a hit.
+// - Preconditions (COLLIDE_DCHECK): finite input, radii >= 0,
+//   0 <= max_fraction, target_distance >= 0. IsValid(...) checks them.
+#ifndef COLLIDE_TOI_H_
+#define COLLIDE_TOI_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "collide/shapes.h"
+#include "collide/vec2.h"
+
+namespace collide {
+
+enum class HitStatus : uint8_t {
+  kHit,             // contact at fraction in [0, max_fraction] from outside
+  kInitialOverlap,  // touching or overlapping at fraction 0 (see above)
+};
+
+enum class FeatureType : uint8_t { kEdge, kVertex, kSurface };
+
+struct Feature {
+  FeatureType type = FeatureType::kEdge;
+  int32_t index = 0;
+};
+
+struct Hit {
+  double fraction = 0.0;
+  Vec2 point;
+  Vec2 normal;
+  // Penetration depth at fraction 0 for kInitialOverlap (0 when touching);
+  // 0 for kHit.
+  double depth = 0.0;
+  Feature feature;
+  HitStatus status = HitStatus::kHit;
+};
+
+struct CastOptions {
+  // Contacts after this share of the translation are not reported.
+  double max_fraction = 1.0;
+  // The skin: stop this far short of contact (level units, >= 0).
+  double target_distance = 0.0;
+  // Count a start in contact as a hit even when moving away or along.
+  bool stop_at_penetration = false;
+};
+
+// A point moving from origin to origin + translation (a ray cast).
+struct RayInput {
+  Vec2 origin;
+  Vec2 translation;
+};
+
+struct CircleCast {
+  Circle circle;
+  Vec2 translation;
+};
+
+struct CapsuleCast {
+  Capsule capsule;
+  Vec2 translation;
+};
+
+struct PolygonCast {
+  ConvexPolygon polygon;
+  Vec2 translation;
+};
+
+// An obstacle that itself translates during the same step. Because both
+// motions are translations over the same step, the pair reduces exactly to
+// the mover's motion relative to the obstacle.
+template <typename Shape>
+struct Moving {
+  Shape shape;
+  Vec2 translation;
+};
+
+// A segment whose endpoints move independently and linearly during the step:
+// p1 goes from start.p1 to end.p1 and p2 from start.p2 to end.p2, so the
+// segment may turn and stretch (seed 000's general case).
+struct DeformingSegment {
+  Segment start;
+  Segment end;
+};
+
+bool IsValid(const RayInput& ray);
+bool IsValid(const CircleCast& cast);
+bool IsValid(const CapsuleCast& cast);
+bool IsValid(const PolygonCast& cast);
+bool IsValid(const CastOptions& options);
+bool IsValid(const DeformingSegment& segment);
+
+// --- A moving point (ray) against static shapes. A segment has no inside: a
+// ray starting on one and leaving it is not a hit.
+std::optional<Hit> CastRay(const RayInput& ray, Segment segment,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, Circle circle,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, const ConcavePolygon& polygon,
+                           const CastOptions& options = {});
+
+// --- A moving circle against static shapes (a point target is a vertex).
+std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast, Segment segment,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast, Circle circle,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast, const Capsule& capsule,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const ConvexPolygon& polygon,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const ConcavePolygon& polygon,
+                              const CastOptions& options = {});
+
+// --- A moving capsule against static shapes.
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, Vec2 point,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, Segment segment,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, Circle circle,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Capsule& capsule,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const ConvexPolygon& polygon,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const ConcavePolygon& polygon,
+                               const CastOptions& options = {});
+
+// --- A moving convex polygon against static shapes: every vertex of each
+// shape against every edge of the other (seeds 000 and 002), edges facing
+// away from the motion culled.
+std::optional<Hit> CastPolygon(const PolygonCast& cast, Vec2 point,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast, Segment segment,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast, Circle circle,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast, const Capsule& capsule,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const ConvexPolygon& polygon,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const ConcavePolygon& polygon,
+                               const CastOptions& options = {});
+
+// --- Moving against moving: both translate during the step. fraction is a
+// share of the step; point is on the obstacle where it is at that fraction.
+std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, const Moving<Circle>& circle,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const Moving<Capsule>& capsule,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const Moving<ConvexPolygon>& polygon,
+                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const Moving<ConcavePolygon>& polygon,
+                           const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Vec2>& point,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Segment>& segment,
+                              const CastOptions& options = {});
+// Seed 001's two moving circles.
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Circle>& circle,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Capsule>& capsule,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<ConvexPolygon>& polygon,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<ConcavePolygon>& polygon,
+                              const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Vec2>& point,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Segment>& segment,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Circle>& circle,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Capsule>& capsule,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<ConvexPolygon>& polygon,
+                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<ConcavePolygon>& polygon,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Vec2>& point,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Segment>& segment,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Circle>& circle,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Capsule>& capsule,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<ConvexPolygon>& polygon,
+                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<ConcavePolygon>& polygon,
+                               const CastOptions& options = {});
+
+// Seed 000's general case: a moving point against a segment whose endpoints
+// move independently (it may turn and stretch). Contact is a root of a
+// quadratic in the fraction. The normal is the segment's normal at contact,
+// towards the side the point came from; feature is edge 0, or vertex 0 / 1
+// when the point meets an endpoint. A segment that shrinks to a point at
+// the contact is treated as that point. options.target_distance must be 0.
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const DeformingSegment& segment,
+                           const CastOptions& options = {});
+
+}  // namespace collide
+
+#endif  // COLLIDE_TOI_H_

@@ -1,0 +1,49 @@
+// Vec2 and Aabb: the value types every other part of collide is written in.
+// Coordinates are level units; nothing here assumes a scale.
+#ifndef COLLIDE_VEC2_H_
+#define COLLIDE_VEC2_H_
+
+#include <cmath>
+
+namespace collide {
+
+// A point or a displacement in the plane.
+struct Vec2 {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
+constexpr Vec2 operator*(double s, Vec2 a) { return {s * a.x, s * a.y}; }
+constexpr Vec2 operator*(Vec2 a, double s) { return {s * a.x, s * a.y}; }
+constexpr bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+constexpr bool operator!=(Vec2 a, Vec2 b) { return !(a == b); }
+
+constexpr double Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+// z of the 3D cross product: positive when b is counter-clockwise from a.
+constexpr double Cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+constexpr double LengthSquared(Vec2 a) { return Dot(a, a); }
+inline double Length(Vec2 a) { return std::hypot(a.x, a.y); }
+// a rotated a quarter turn counter-clockwise.
+constexpr Vec2 LeftPerp(Vec2 a) { return {-a.y, a.x}; }
+// a rotated a quarter turn clockwise: the outward normal direction of an edge
+// of a counter-clockwise polygon.
+constexpr Vec2 RightPerp(Vec2 a) { return {a.y, -a.x}; }
+// The unit vector along a, or {0, 0} when a is the zero vector.
+inline Vec2 Normalize(Vec2 a) {
+  const double length = Length(a);
+  return length > 0.0 ? Vec2{a.x / length, a.y / length} : Vec2{};
+}
+inline bool IsFinite(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
+
+// Axis-aligned box, lower <= upper componentwise.
+struct Aabb {
+  Vec2 lower;
+  Vec2 upper;
+};
+
+}  // namespace collide
+
+#endif  // COLLIDE_VEC2_H_

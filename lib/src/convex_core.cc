@@ -1,0 +1,527 @@
+#include "convex_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collide/dcheck.h"
+#include "collide/intersect.h"
+
+namespace collide::internal {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// A gap this many rounding errors of the coordinates' scale counts as touching.
+constexpr double kTouchRoundings = 64.0 * std::numeric_limits<double>::epsilon();
+
+double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
+// A segment core lists its one segment twice (once per side); distance loops
+// need it once.
+int DistinctEdges(const Core& core) {
+  return core.count() == 2 ? 1 : core.edge_count();
+}
+
+// Whether vertex i of a polygon core cannot be the first contact when the
+// core moves by d: both edges meeting there face away from (or along) the
+// motion, so every contact normal at the vertex does too.
+bool IsBackVertex(const Core& core, int i, Vec2 d) {
+  if (core.count() < 3) return false;
+  const int previous = (i + core.count() - 1) % core.count();
+  return Dot(core.normal(previous), d) <= 0.0 && Dot(core.normal(i), d) <= 0.0;
+}
+
+// The point of segment [a, b] nearest p, with the feature it lies on
+// (vertex 0 = a, vertex 1 = b, or the edge).
+struct Nearest {
+  Vec2 offset;  // p minus the nearest point
+  Vec2 point;
+  int vertex;   // 0, 1, or -1 for the edge's interior
+};
+
+Nearest NearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 e = b - a;
+  const Vec2 m = p - a;
+  const double along = Dot(m, e);
+  const double length_squared = Dot(e, e);
+  if (along <= 0.0 || length_squared == 0.0) return {m, a, 0};
+  if (along >= length_squared) return {p - b, b, 1};
+  const double s = along / length_squared;
+  return {m - s * e, a + s * e, -1};
+}
+
+struct Interval {
+  double lower;
+  double upper;
+};
+
+// Projection of a core's vertices on axis u, relative to origin (subtracting
+// first keeps far-from-origin coordinates exact).
+Interval Project(const Core& core, Vec2 origin, Vec2 u) {
+  Interval result{kInfinity, -kInfinity};
+  for (int i = 0; i < core.count(); ++i) {
+    const double p = Dot(core.vertex(i) - origin, u);
+    result.lower = std::min(result.lower, p);
+    result.upper = std::max(result.upper, p);
+  }
+  return result;
+}
+
+// The vertex of a core farthest along u.
+int Support(const Core& core, Vec2 u) {
+  int best = 0;
+  double best_projection = -kInfinity;
+  for (int i = 0; i < core.count(); ++i) {
+    const double p = Dot(core.vertex(i), u);
+    if (p > best_projection) {
+      best_projection = p;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// Separating-axis test over every edge normal of both cores (and a
+// segment's direction, which separates collinear segments). Returns false
+// with the separating axis (pointing from b towards a) when some axis
+// separates; otherwise fills the axis of least penetration.
+struct AxisResult {
+  bool overlap = true;
+  double penetration = kInfinity;
+  Vec2 axis;            // from b towards a
+  int b_edge = -1;      // b's edge whose normal is the axis, if any
+  bool two_sided = false;
+};
+
+AxisResult TestAxes(const Core& a, const Core& b) {
+  AxisResult result;
+  const Vec2 origin = b.vertex(0);
+  const auto test = [&](Vec2 u, int b_edge) {
+    const Interval pa = Project(a, origin, u);
+    const Interval pb = Project(b, origin, u);
+    if (pa.lower > pb.upper) {
+      result = {false, 0.0, u, b_edge, false};
+      return false;
+    }
+    if (pb.lower > pa.upper) {
+      result = {false, 0.0, -u, b_edge, false};
+      return false;
+    }
+    // Pushing a out along +u takes pb.upper - pa.lower, along -u the other.
+    const double push_plus = pb.upper - pa.lower;
+    const double push_minus = pa.upper - pb.lower;
+    const double penetration = std::min(push_plus, push_minus);
+    if (penetration < result.penetration) {
+      result.penetration = penetration;
+      result.axis = push_plus <= push_minus ? u : -u;
+      result.b_edge = b_edge;
+      result.two_sided = push_plus == push_minus;
+    }
+    return true;
+  };
+  const auto test_core = [&](const Core& core, bool is_b) {
+    for (int i = 0; i < DistinctEdges(core); ++i) {
+      if (!test(core.normal(i), is_b ? i : -1)) return false;
+    }
+    if (core.count() == 2 &&
+        !test(Normalize(core.vertex(1) - core.vertex(0)), -1)) {
+      return false;
+    }
+    return true;
+  };
+  if (test_core(a, false)) test_core(b, true);
+  return result;
+}
+
+}  // namespace
+
+Core::Core(Vec2 point, double radius, FeatureMap map)
+    : vertices_(own_vertices_),
+      normals_(own_normals_),
+      count_(1),
+      radius_(radius),
+      map_(map),
+      own_vertices_{point, point} {}
+
+Core::Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map)
+    : vertices_(own_vertices_),
+      normals_(own_normals_),
+      count_(p1 == p2 ? 1 : 2),
+      radius_(radius),
+      map_(map),
+      own_vertices_{p1, p2} {
+  const Vec2 n = Normalize(RightPerp(p2 - p1));
+  own_normals_[0] = n;
+  own_normals_[1] = -n;
+}
+
+Core::Core(const ConvexPolygon& polygon, double radius)
+    : vertices_(polygon.vertices.data()),
+      normals_(polygon.normals.data()),
+      count_(polygon.count),
+      radius_(radius),
+      map_(FeatureMap::kPolygon) {}
+
+Feature Core::EdgeFeature(int edge) const {
+  switch (map_) {
+    case FeatureMap::kPoint:
+      return {FeatureType::kVertex, 0};
+    case FeatureMap::kCircle:
+      return {FeatureType::kSurface, 0};
+    case FeatureMap::kSegment:
+      return {FeatureType::kEdge, 0};
+    case FeatureMap::kPolygon:
+      break;
+  }
+  return {FeatureType::kEdge, edge};
+}
+
+Feature Core::VertexFeature(int vertex) const {
+  switch (map_) {
+    case FeatureMap::kPoint:
+      return {FeatureType::kVertex, 0};
+    case FeatureMap::kCircle:
+      return {FeatureType::kSurface, 0};
+    case FeatureMap::kSegment:
+    case FeatureMap::kPolygon:
+      break;
+  }
+  return {FeatureType::kVertex, vertex};
+}
+
+double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
+  const double scale = MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() +
+                       b.radius() + MaxAbs(d);
+  return kTouchRoundings * scale;
+}
+
+Separation Separate(const Core& a, const Core& b) {
+  Separation result;
+  if (a.count() == 1 && b.count() == 1) {
+    const Vec2 offset = a.vertex(0) - b.vertex(0);
+    result.gap = Length(offset);
+    result.two_sided = result.gap == 0.0;
+    result.normal = result.two_sided ? Vec2{0.0, 1.0} : Normalize(offset);
+    result.point_on_b = b.vertex(0);
+    result.feature_b = b.VertexFeature(0);
+    return result;
+  }
+  const AxisResult axes = TestAxes(a, b);
+  if (axes.overlap) {
+    result.gap = -axes.penetration;
+    result.normal = axes.axis;
+    result.two_sided = axes.two_sided;
+    // a's deepest vertex, pushed back onto b's boundary.
+    const Vec2 deepest = a.vertex(Support(a, -axes.axis));
+    result.point_on_b = deepest + axes.penetration * axes.axis;
+    result.feature_b = axes.b_edge >= 0
+                           ? b.EdgeFeature(axes.b_edge)
+                           : b.VertexFeature(Support(b, axes.axis));
+    return result;
+  }
+  // Disjoint: the nearest pair involves a vertex of one core.
+  double best = kInfinity;
+  Vec2 best_offset;
+  const auto consider = [&](Vec2 offset, Vec2 point_on_b, Feature feature) {
+    const double d2 = LengthSquared(offset);
+    if (d2 < best) {
+      best = d2;
+      best_offset = offset;
+      result.point_on_b = point_on_b;
+      result.feature_b = feature;
+    }
+  };
+  for (int i = 0; i < a.count(); ++i) {
+    if (b.count() == 1) {
+      consider(a.vertex(i) - b.vertex(0), b.vertex(0), b.VertexFeature(0));
+      continue;
+    }
+    for (int j = 0; j < DistinctEdges(b); ++j) {
+      const int next = (j + 1) % b.count();
+      const Nearest n = NearestOnSegment(a.vertex(i), b.vertex(j), b.vertex(next));
+      consider(n.offset, n.point,
+               n.vertex < 0 ? b.EdgeFeature(j)
+                            : b.VertexFeature(n.vertex == 0 ? j : next));
+    }
+  }
+  for (int j = 0; j < b.count(); ++j) {
+    for (int i = 0; i < DistinctEdges(a); ++i) {
+      const Nearest n = NearestOnSegment(b.vertex(j), a.vertex(i),
+                                         a.vertex((i + 1) % a.count()));
+      consider(-n.offset, b.vertex(j), b.VertexFeature(j));
+    }
+  }
+  result.gap = std::sqrt(best);
+  result.normal = best > 0.0 ? Normalize(best_offset) : axes.axis;
+  return result;
+}
+
+std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c, double grow,
+                                       double max_fraction) {
+  const Vec2 m = p - c;
+  const double b = Dot(d, m);
+  if (b >= 0.0) return std::nullopt;  // not approaching
+  const double a = Dot(d, d);
+  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
+  // which avoids the cancellation of b^2 - a c when the path passes far
+  // from the centre.
+  const double cross = Cross(d, m);
+  const double discriminant = a * grow * grow - cross * cross;
+  if (discriminant < 0.0) return std::nullopt;
+  const double c0 = Dot(m, m) - grow * grow;
+  if (c0 <= 0.0) return 0.0;
+  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
+  const double t = c0 / (-b + std::sqrt(discriminant));
+  if (t > max_fraction) return std::nullopt;
+  return t;
+}
+
+namespace {
+
+// Contact of a point sweep with a circle around b's vertex `vertex`.
+std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
+                                         int vertex, double grow,
+                                         double max_fraction) {
+  const Vec2 c = b.vertex(vertex);
+  const std::optional<double> t = SweepPointCircle(p, d, c, grow, max_fraction);
+  if (!t) return std::nullopt;
+  const Vec2 offset = (p - c) + *t * d;
+  // A zero grow meets the vertex itself: face the mover.
+  const Vec2 normal = grow > 0.0 ? Normalize(offset) : Normalize(-d);
+  return PointHit{*t, normal, c, b.VertexFeature(vertex)};
+}
+
+// Point against segment [b0, b1] grown by `grow` (a capsule): the side lines
+// by cross products with the edge (no rounded unit normal involved), then
+// the end caps.
+std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
+                                          double grow, double max_fraction) {
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  const Vec2 m = p - a;
+  const double length = Length(e);
+  const double cm = Cross(e, m);  // |e| times the signed distance to the line
+  const double cd = Cross(e, d);
+  const double side = cm >= 0.0 ? 1.0 : -1.0;
+  const double band = grow * length;
+  const auto cap = [&](int vertex) {
+    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
+  };
+  const auto nearer = [](std::optional<PointHit> x, std::optional<PointHit> y) {
+    if (!x) return y;
+    if (!y) return x;
+    return y->fraction < x->fraction ? y : x;
+  };
+  if (side * cd < 0.0) {
+    // Time at which side * cross(e, m + t d) falls to grow * |e|.
+    const double t = (side * cm - band) / (-side * cd);
+    if (t > max_fraction) return std::nullopt;
+    if (t >= 0.0) {
+      const double along = Dot(m + t * d, e);
+      const double length_squared = Dot(e, e);
+      if (along < 0.0) return cap(0);
+      if (along > length_squared) return cap(1);
+      const Vec2 normal = side * (1.0 / length) * LeftPerp(e);
+      const Feature feature = along == 0.0             ? b.VertexFeature(0)
+                              : along == length_squared ? b.VertexFeature(1)
+                                                        : b.EdgeFeature(side > 0.0 ? 1 : 0);
+      return PointHit{t, normal, a + (along / length_squared) * e, feature};
+    }
+  } else if (std::abs(cm) > band) {
+    return std::nullopt;  // outside the band and not closing on it
+  }
+  // Inside the band but beyond an end: only the caps can be met.
+  return nearer(cap(0), cap(1));
+}
+
+}  // namespace
+
+std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
+                                   double max_fraction) {
+  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
+  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
+  // Cyrus-Beck clipping against b's edge lines moved out by grow: the grown
+  // polygon lies inside that clipped region and differs from it only in the
+  // corner zones, where the vertex circles decide.
+  double t_enter = -kInfinity;
+  double t_exit = kInfinity;
+  int enter = -1;
+  for (int i = 0; i < b.count(); ++i) {
+    const Vec2 n = b.normal(i);
+    const double distance = Dot(p - b.vertex(i), n) - grow;
+    const double rate = Dot(d, n);
+    if (rate < 0.0) {
+      const double t = distance / -rate;
+      if (t > t_enter) {
+        t_enter = t;
+        enter = i;
+      }
+    } else if (rate > 0.0) {
+      t_exit = std::min(t_exit, distance / -rate);
+    } else if (distance > 0.0) {
+      return std::nullopt;
+    }
+  }
+  if (t_enter > t_exit || t_enter > max_fraction) return std::nullopt;
+  if (enter < 0 || t_enter <= 0.0) {
+    // Already inside every moved edge line: in a corner zone.
+    if (grow == 0.0) return std::nullopt;
+    std::optional<PointHit> best;
+    for (int j = 0; j < b.count(); ++j) {
+      const std::optional<PointHit> h =
+          SweepPointVertex(p, d, b, j, grow, max_fraction);
+      if (h && (!best || h->fraction < best->fraction)) best = h;
+    }
+    return best;
+  }
+  const int next = (enter + 1) % b.count();
+  const Vec2 a = b.vertex(enter);
+  const Vec2 e = b.vertex(next) - a;
+  const double along = Dot((p - a) + t_enter * d, e);
+  const double length_squared = Dot(e, e);
+  if (grow > 0.0 && along < 0.0) {
+    return SweepPointVertex(p, d, b, enter, grow, max_fraction);
+  }
+  if (grow > 0.0 && along > length_squared) {
+    return SweepPointVertex(p, d, b, next, grow, max_fraction);
+  }
+  const double s = std::clamp(along / length_squared, 0.0, 1.0);
+  const Feature feature = s == 0.0   ? b.VertexFeature(enter)
+                          : s == 1.0 ? b.VertexFeature(next)
+                                     : b.EdgeFeature(enter);
+  return PointHit{t_enter, b.normal(enter), a + s * e, feature};
+}
+
+std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options) {
+  const double contact = a.radius() + b.radius();
+  const Separation separation = Separate(a, b);
+  const double gap = separation.gap - contact;
+  const double tolerance = TouchTolerance(a, b, d);
+  const auto at_start = [&](HitStatus status, double depth) {
+    Hit hit;
+    hit.point = separation.point_on_b + b.radius() * separation.normal;
+    hit.normal = separation.normal;
+    hit.depth = depth;
+    hit.feature = separation.feature_b;
+    hit.status = status;
+    return hit;
+  };
+  if (gap < -tolerance) return at_start(HitStatus::kInitialOverlap, -gap);
+  const bool moving_in =
+      !separation.two_sided && Dot(d, separation.normal) < 0.0;
+  if (gap <= tolerance) {
+    if (moving_in || options.stop_at_penetration) {
+      return at_start(HitStatus::kInitialOverlap, std::max(0.0, -gap));
+    }
+    return std::nullopt;  // sliding along or leaving a convex obstacle
+  }
+  if (gap <= options.target_distance) {
+    if (moving_in) return at_start(HitStatus::kHit, 0.0);
+    return std::nullopt;
+  }
+  if (d == Vec2{}) return std::nullopt;
+
+  const double grow = contact + options.target_distance;
+  double limit = options.max_fraction;
+  std::optional<Hit> best;
+  const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
+                        Feature feature) {
+    Hit hit;
+    hit.fraction = fraction;
+    hit.point = core_point + b.radius() * normal;
+    hit.normal = normal;
+    hit.feature = feature;
+    best = hit;
+    limit = fraction;
+  };
+  // Vertices of a against b.
+  for (int i = 0; i < a.count(); ++i) {
+    if (IsBackVertex(a, i, d)) continue;
+    const std::optional<PointHit> h = SweepPoint(a.vertex(i), d, b, grow, limit);
+    if (h && (!best || h->fraction < limit)) {
+      keep(h->fraction, h->core_point, h->normal, h->feature);
+    }
+  }
+  // Vertices of b against a, in a's frame b moves by -d. A point core a was
+  // already swept against all of b above.
+  if (a.count() >= 2) {
+    for (int j = 0; j < b.count(); ++j) {
+      if (IsBackVertex(b, j, -d)) continue;
+      const std::optional<PointHit> h =
+          SweepPoint(b.vertex(j), -d, a, grow, limit);
+      if (h && (!best || h->fraction < limit)) {
+        keep(h->fraction, b.vertex(j), -h->normal, b.VertexFeature(j));
+      }
+    }
+  }
+  return best;
+}
+
+std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
+                                      const ConcavePolygon& polygon,
+                                      const CastOptions& options) {
+  const int n = static_cast<int>(polygon.vertices.size());
+  const double contact = a.radius();
+  if (ContainsPoint(polygon, a.vertex(0))) {
+    // a's reference point is inside the solid. Escape across the nearest
+    // edge: far enough along its outward normal to clear all of a (exact
+    // for a point or circle, a reasonable exit for larger movers).
+    Hit hit;
+    hit.status = HitStatus::kInitialOverlap;
+    double nearest = kInfinity;
+    for (int i = 0; i < n; ++i) {
+      const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
+                      FeatureMap::kSegment);
+      const Separation s = Separate(a, edge);
+      if (s.gap >= nearest) continue;
+      nearest = s.gap;
+      hit.normal = EdgeNormal(polygon, i);
+      hit.point = s.point_on_b;
+      hit.feature = {FeatureType::kEdge, i};
+    }
+    double depth = -kInfinity;
+    for (int k = 0; k < a.count(); ++k) {
+      depth = std::max(depth, Dot(hit.point - a.vertex(k), hit.normal));
+    }
+    hit.depth = std::max(0.0, depth) + contact;
+    return hit;
+  }
+  std::optional<Hit> best;
+  CastOptions edge_options = options;
+  for (int i = 0; i < n; ++i) {
+    const int next = (i + 1) % n;
+    const Core edge(polygon.vertices[i], polygon.vertices[next], 0.0,
+                    FeatureMap::kSegment);
+    std::optional<Hit> hit;
+    if (Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
+      // A solid polygon is first met from outside only through edges facing
+      // the motion; this one can still overlap a at the start.
+      const Separation s = Separate(a, edge);
+      const double gap = s.gap - contact;
+      if (gap < -TouchTolerance(a, edge, d)) {
+        hit = Hit{0.0, s.point_on_b, s.normal, -gap, s.feature_b,
+                  HitStatus::kInitialOverlap};
+      }
+    } else {
+      hit = SweepCores(a, d, edge, edge_options);
+    }
+    if (!hit) continue;
+    if (hit->feature.type == FeatureType::kVertex) {
+      hit->feature.index = hit->feature.index == 0 ? i : next;
+    } else {
+      hit->feature.index = i;
+    }
+    const bool better =
+        !best || hit->fraction < best->fraction ||
+        (hit->status == HitStatus::kInitialOverlap &&
+         best->status == HitStatus::kInitialOverlap && hit->depth > best->depth);
+    if (better) {
+      best = hit;
+      edge_options.max_fraction = hit->fraction;
+    }
+  }
+  return best;
+}
+
+}  // namespace collide::internal

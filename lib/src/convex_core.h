@@ -1,0 +1,111 @@
+// Internal: the machinery every convex pair reduces to.
+//
+// A Core is a convex point set (one point, a segment, or a convex polygon)
+// plus a radius: a circle is a point core with its radius, a capsule a
+// segment core with its radius. Sweeping core M (radius rM) by d against core
+// B (radius rB) is exact as the union of two families of point sweeps
+// (seeds 000 and 002): each vertex of M against B grown by rM + rB, and each
+// vertex of B moving by -d against M grown by rM + rB, because the distance
+// between two disjoint convex polygons is always reached at a vertex of one
+// of them.
+#ifndef COLLIDE_LIB_SRC_CONVEX_CORE_H_
+#define COLLIDE_LIB_SRC_CONVEX_CORE_H_
+
+#include <optional>
+
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/vec2.h"
+
+namespace collide::internal {
+
+// How a core's vertex and edge indices map to the public Feature of the
+// shape it was made from.
+enum class FeatureMap { kPoint, kCircle, kSegment, kPolygon };
+
+// A non-owning view of a core. Segments are two vertices with two edges
+// (v0 -> v1 with normal n, v1 -> v0 with normal -n), so polygon code handles
+// them unchanged; a zero-length segment is a point. Not copyable because a
+// segment view points into its own storage.
+class Core {
+ public:
+  Core(Vec2 point, double radius, FeatureMap map);
+  Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map);
+  Core(const ConvexPolygon& polygon, double radius);
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  int count() const { return count_; }
+  // Number of edges: 0 for a point, 2 for a segment, count for a polygon.
+  int edge_count() const { return count_ >= 2 ? count_ : 0; }
+  Vec2 vertex(int i) const { return vertices_[i]; }
+  // Outward unit normal of edge i (vertex i -> vertex (i + 1) % count).
+  Vec2 normal(int i) const { return normals_[i]; }
+  double radius() const { return radius_; }
+  FeatureMap feature_map() const { return map_; }
+  // The public feature for a core edge or vertex index.
+  Feature EdgeFeature(int edge) const;
+  Feature VertexFeature(int vertex) const;
+
+ private:
+  const Vec2* vertices_;
+  const Vec2* normals_;
+  int count_;
+  double radius_;
+  FeatureMap map_;
+  Vec2 own_vertices_[2];
+  Vec2 own_normals_[2];
+};
+
+// The state of a pair at rest.
+struct Separation {
+  // Signed gap between the cores (radii not included): > 0 apart, 0
+  // touching, < 0 overlapping by that much along normal.
+  double gap = 0.0;
+  // Unit, from B towards A.
+  Vec2 normal;
+  // The point of B's core nearest A (for overlap: on B's boundary).
+  Vec2 point_on_b;
+  Feature feature_b;
+  // True when the cores meet with no preferred side (a point on a segment,
+  // collinear segments): there is no "moving in" direction.
+  bool two_sided = false;
+};
+
+Separation Separate(const Core& a, const Core& b);
+
+// The first time in [0, max_fraction] at which point p moving by d comes
+// within distance `grow` of core b's point set, given that it starts farther
+// away. normal is from b towards the point; core_point is on b's core.
+struct PointHit {
+  double fraction;
+  Vec2 normal;
+  Vec2 core_point;
+  Feature feature;
+};
+std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
+                                   double max_fraction);
+
+// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
+// from outside; nullopt if none.
+std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c, double grow,
+                                       double max_fraction);
+
+// The full cast of core a moving by d against core b with the semantics of
+// toi.h (initial overlap, touching, skin, max_fraction).
+std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options);
+
+// Cast of core a against a solid simple polygon: its edges as one-sided
+// segments plus its interior.
+std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
+                                      const ConcavePolygon& polygon,
+                                      const CastOptions& options);
+
+// Tolerance below which a gap counts as touching: a few rounding errors of
+// the coordinates' differences involved.
+double TouchTolerance(const Core& a, const Core& b, Vec2 d);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_CONVEX_CORE_H_

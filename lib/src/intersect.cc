@@ -1,0 +1,284 @@
+// Static intersection queries: segment-segment, line/segment-circle and
+// point-in-polygon. The Overlaps family lives in overlap.cc.
+#include "collide/intersect.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <utility>
+
+#include "absl/types/span.h"
+#include "collide/dcheck.h"
+#include "collide/shapes.h"
+#include "collide/vec2.h"
+
+namespace collide {
+namespace {
+
+int Sign(double value) { return (value > 0.0) - (value < 0.0); }
+
+// True when both values are non-zero and have the same sign: the two points
+// they measure lie strictly on one side of a line.
+bool StrictlySameSide(double a, double b) {
+  return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
+}
+
+// Where a quantity that is linear along a segment, worth v1 at the start and
+// v2 at the end (not both zero, not of the same strict sign), reaches zero.
+// The result lies in [0, 1] even after rounding and is exactly 0 or 1 when
+// v1 or v2 is zero.
+double ZeroCrossing(double v1, double v2) {
+  return v1 == 0.0 ? 0.0 : v1 / (v1 - v2);
+}
+
+// True when point lies on the segment from start to end (start != end). The
+// exact zero test on the cross product is the orientation predicate; the dot
+// product bounds are compared before any division so the ends are exact.
+bool PointOnSegment(Vec2 point, Vec2 start, Vec2 end) {
+  const Vec2 direction = end - start;
+  const Vec2 offset = point - start;
+  if (Cross(direction, offset) != 0.0) return false;
+  const double along = Dot(offset, direction);
+  return along >= 0.0 && along <= LengthSquared(direction);
+}
+
+// Fraction of point's projection along start -> end (start != end), clamped
+// to [0, 1] so that a point known to be on the segment stays on it.
+double FractionAlong(Vec2 point, Vec2 start, Vec2 end) {
+  const Vec2 direction = end - start;
+  const double fraction =
+      Dot(point - start, direction) / LengthSquared(direction);
+  return std::clamp(fraction, 0.0, 1.0);
+}
+
+// Two segments on one line (a non-degenerate): project b's ends onto a's
+// parameter, clip to a's [0, 1] and report the shared interval. The ends of
+// that interval are always input points (an end of a or an end of b), so they
+// are returned exactly instead of being rebuilt from fractions.
+std::optional<SegmentIntersection> IntersectCollinear(Segment a, Segment b) {
+  const Vec2 r = a.p2 - a.p1;
+  const double length_squared = LengthSquared(r);
+  double t1 = Dot(b.p1 - a.p1, r) / length_squared;
+  double t2 = Dot(b.p2 - a.p1, r) / length_squared;
+  Vec2 b_low = b.p1;
+  Vec2 b_high = b.p2;
+  double b_low_fraction = 0.0;
+  double b_high_fraction = 1.0;
+  if (t2 < t1) {
+    std::swap(t1, t2);
+    std::swap(b_low, b_high);
+    std::swap(b_low_fraction, b_high_fraction);
+  }
+  if (t2 < 0.0 || t1 > 1.0) return std::nullopt;
+
+  SegmentIntersection result;
+  result.collinear = true;
+  if (t1 >= 0.0) {
+    result.start = b_low;
+    result.fraction_a = t1;
+    result.fraction_b = b_low_fraction;
+  } else {
+    result.start = a.p1;
+    result.fraction_a = 0.0;
+    result.fraction_b = FractionAlong(a.p1, b.p1, b.p2);
+  }
+  result.end = t2 <= 1.0 ? b_high : a.p2;
+  return result;
+}
+
+// Crossings of the line p1 + u * (p2 - p1), p2 != p1, with the circle.
+//
+// Substituting the line into |x - center|^2 = r^2 with f = p1 - center and
+// d = p2 - p1 gives a u^2 + 2 h u + c = 0 with a = d.d, h = f.d and
+// c = f.f - r^2. The quarter discriminant h^2 - a c equals, by Lagrange's
+// identity, a r^2 - cross(d, f)^2: cross(d, f)^2 / a is the squared distance
+// from the center to the line, so no large, nearly equal terms cancel.
+//
+// The roots are (-h +- sqrt(disc)) / a. Taking the sign that adds magnitudes,
+// q = -(h + sign(h) sqrt(disc)), one root is q / a and, since the product of
+// the roots is c / a, the other is c / q; neither subtracts nearly equal
+// numbers, unlike the textbook formula when h^2 >> a c.
+CircleCrossings SolveLineCircle(Segment line, Circle circle) {
+  const Vec2 d = line.p2 - line.p1;
+  const Vec2 f = line.p1 - circle.center;
+  const double a = LengthSquared(d);
+  const double h = Dot(f, d);
+  const double r2 = circle.radius * circle.radius;
+  const double c = LengthSquared(f) - r2;
+  const double distance_term = Cross(d, f);
+  const double disc = a * r2 - distance_term * distance_term;
+
+  CircleCrossings crossings;
+  if (disc < 0.0) return crossings;
+  if (disc == 0.0) {
+    crossings.count = 1;
+    crossings.fractions[0] = -h / a;
+  } else {
+    const double q = -(h + std::copysign(std::sqrt(disc), h));
+    double u1 = q / a;
+    double u2 = c / q;
+    if (u2 < u1) std::swap(u1, u2);
+    crossings.count = 2;
+    crossings.fractions = {u1, u2};
+  }
+
+  // An end of the line lying exactly on the circle is a root at exactly 0 or
+  // 1; pin the nearest computed root there so that a segment ending on the
+  // boundary keeps that crossing and reports the input point itself.
+  const int count = crossings.count;
+  auto nearest_root = [&crossings, count](double target) -> double& {
+    double& first = crossings.fractions[0];
+    if (count == 1) return first;
+    double& second = crossings.fractions[1];
+    return std::abs(first - target) <= std::abs(second - target) ? first
+                                                                 : second;
+  };
+  const bool p1_on_circle = c == 0.0;
+  const bool p2_on_circle = LengthSquared(line.p2 - circle.center) == r2;
+  if (p1_on_circle) nearest_root(0.0) = 0.0;
+  if (p2_on_circle && !(p1_on_circle && count == 1)) nearest_root(1.0) = 1.0;
+  for (int i = 0; i < count; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    const double u = crossings.fractions[k];
+    crossings.points[k] = u == 0.0   ? line.p1
+                          : u == 1.0 ? line.p2
+                                     : line.p1 + u * d;
+  }
+  return crossings;
+}
+
+}  // namespace
+
+std::optional<SegmentIntersection> IntersectSegments(Segment a, Segment b) {
+  COLLIDE_DCHECK(IsValid(a) && IsValid(b));
+  const bool a_is_point = a.p1 == a.p2;
+  const bool b_is_point = b.p1 == b.p2;
+
+  if (a_is_point || b_is_point) {
+    SegmentIntersection result;
+    if (a_is_point && b_is_point) {
+      if (a.p1 != b.p1) return std::nullopt;
+      result.start = a.p1;
+    } else if (a_is_point) {
+      if (!PointOnSegment(a.p1, b.p1, b.p2)) return std::nullopt;
+      result.start = a.p1;
+      result.fraction_b = FractionAlong(a.p1, b.p1, b.p2);
+    } else {
+      if (!PointOnSegment(b.p1, a.p1, a.p2)) return std::nullopt;
+      result.start = b.p1;
+      result.fraction_a = FractionAlong(b.p1, a.p1, a.p2);
+    }
+    result.end = result.start;
+    return result;
+  }
+
+  // Orientations of each segment's ends against the other segment's line,
+  // all from differences of input points so that large coordinates cancel
+  // before any product is formed. The segments meet exactly when neither
+  // has both ends strictly on one side of the other's line.
+  const Vec2 r = a.p2 - a.p1;
+  const Vec2 s = b.p2 - b.p1;
+  const double side_b1 = Cross(r, b.p1 - a.p1);
+  const double side_b2 = Cross(r, b.p2 - a.p1);
+  if (StrictlySameSide(side_b1, side_b2)) return std::nullopt;
+  if (side_b1 == 0.0 && side_b2 == 0.0) return IntersectCollinear(a, b);
+  const double side_a1 = Cross(s, a.p1 - b.p1);
+  const double side_a2 = Cross(s, a.p2 - b.p1);
+  if (StrictlySameSide(side_a1, side_a2)) return std::nullopt;
+  // Rounding can put a on b's line while b is not quite on a's; the shared
+  // part is then best described as a collinear overlap too.
+  if (side_a1 == 0.0 && side_a2 == 0.0) return IntersectCollinear(a, b);
+
+  // The orientation against the other line is linear along each segment, so
+  // the crossing sits where it interpolates to zero.
+  SegmentIntersection result;
+  result.fraction_a = ZeroCrossing(side_a1, side_a2);
+  result.fraction_b = ZeroCrossing(side_b1, side_b2);
+  if (result.fraction_a == 0.0) {
+    result.start = a.p1;
+  } else if (result.fraction_a == 1.0) {
+    result.start = a.p2;
+  } else if (result.fraction_b == 0.0) {
+    result.start = b.p1;
+  } else if (result.fraction_b == 1.0) {
+    result.start = b.p2;
+  } else {
+    result.start = a.p1 + result.fraction_a * r;
+  }
+  result.end = result.start;
+  return result;
+}
+
+CircleCrossings IntersectLineCircle(Segment line, Circle circle) {
+  COLLIDE_DCHECK(IsValid(line) && IsValid(circle));
+  COLLIDE_DCHECK(line.p1 != line.p2);
+  if (line.p1 == line.p2) return {};
+  return SolveLineCircle(line, circle);
+}
+
+CircleCrossings IntersectSegmentCircle(Segment segment, Circle circle) {
+  COLLIDE_DCHECK(IsValid(segment) && IsValid(circle));
+  CircleCrossings kept;
+  if (segment.p1 == segment.p2) {
+    // A point crosses the boundary only by lying on it.
+    const double r2 = circle.radius * circle.radius;
+    if (LengthSquared(segment.p1 - circle.center) == r2) {
+      kept.count = 1;
+      kept.points[0] = segment.p1;
+    }
+    return kept;
+  }
+  const CircleCrossings line = SolveLineCircle(segment, circle);
+  for (int i = 0; i < line.count; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    const double u = line.fractions[k];
+    if (u < 0.0 || u > 1.0) continue;
+    const size_t slot = static_cast<size_t>(kept.count++);
+    kept.points[slot] = line.points[k];
+    kept.fractions[slot] = u;
+  }
+  return kept;
+}
+
+bool ContainsPoint(const ConvexPolygon& polygon, Vec2 point) {
+  COLLIDE_DCHECK(IsValid(polygon) && IsFinite(point));
+  const size_t n = static_cast<size_t>(polygon.count);
+  // The interior of a counter-clockwise convex polygon is the intersection
+  // of the closed half-planes to the left of its edges.
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 start = polygon.vertices[i];
+    const Vec2 end = polygon.vertices[(i + 1) % n];
+    if (Cross(end - start, point - start) < 0.0) return false;
+  }
+  return true;
+}
+
+bool ContainsPoint(const ConcavePolygon& polygon, Vec2 point) {
+  COLLIDE_DCHECK(IsValid(polygon) && IsFinite(point));
+  const absl::Span<const Vec2> vertices = polygon.vertices;
+  const size_t n = vertices.size();
+  // Crossing parity alone is ambiguous on the boundary, which the contract
+  // counts as inside, so boundary points are settled first.
+  for (size_t i = 0; i < n; ++i) {
+    if (PointOnSegment(point, vertices[i], vertices[(i + 1) % n])) return true;
+  }
+  // Crossing number of the ray from point towards +x. Each edge spans the
+  // half-open height range [low, high) so a vertex at the ray's height is
+  // counted once. Whether the crossing lies right of point follows from the
+  // orientation of point against the edge: left of an upward edge or right
+  // of a downward one, which avoids dividing to find the crossing's x.
+  bool inside = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 start = vertices[i];
+    const Vec2 end = vertices[(i + 1) % n];
+    const bool start_above = start.y > point.y;
+    const bool end_above = end.y > point.y;
+    if (start_above == end_above) continue;
+    const int side = Sign(Cross(end - start, point - start));
+    if (end_above ? side > 0 : side < 0) inside = !inside;
+  }
+  return inside;
+}
+
+}  // namespace collide

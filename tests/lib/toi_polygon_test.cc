@@ -1,0 +1,122 @@
+#include <cmath>
+#include <optional>
+
+#include "collide/toi.h"
+#include "gtest/gtest.h"
+#include "test_shapes.h"
+
+namespace collide {
+namespace {
+
+using testing::Box;
+using testing::Concave;
+using testing::kTolerance;
+using testing::Polygon;
+
+TEST(CastPolygonTest, BoxHitsBoxFaceToFace) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
+  const std::optional<Hit> hit = CastPolygon(cast, Box({6, 0.5}, {1, 1}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_NEAR(hit->point.x, 5, kTolerance);
+}
+
+// Seed 002: the obstacle's vertex can be the first contact, on the mover's
+// edge (the "both ways" half of the vertex-edge test).
+TEST(CastPolygonTest, ObstacleVertexMeetsMoverEdgeSeed002BothWays) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
+  const ConvexPolygon diamond = Polygon({{5, 0}, {6, -1}, {7, 0}, {6, 1}});
+  const std::optional<Hit> hit = CastPolygon(cast, diamond);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{5, 0}), kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 0);
+}
+
+TEST(CastPolygonTest, MoverVertexMeetsObstacleEdge) {
+  const ConvexPolygon diamond = Polygon({{-1, 0}, {0, -1}, {1, 0}, {0, 1}});
+  const std::optional<Hit> hit =
+      CastPolygon({diamond, {10, 0}}, Box({6, 0}, {1, 3}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{5, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+}
+
+// Seed 002's swept region may swallow the other polygon whole: a long sweep
+// past a small obstacle must still hit it, with no edge crossing at t = 1.
+TEST(CastPolygonTest, SweepThatSwallowsASmallObstacleHitsItSeed002) {
+  const PolygonCast cast{Box({0, 0}, {2, 2}), {100, 0}};
+  const std::optional<Hit> hit = CastPolygon(cast, Box({50, 0}, {0.1, 0.1}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, (50 - 0.1 - 2) / 100, kTolerance);
+}
+
+TEST(CastPolygonTest, PassingBesideIsAMissAndGrazingTouches) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
+  EXPECT_FALSE(CastPolygon(cast, Box({6, 2.001}, {1, 1})));
+  // Top face sliding along the other's bottom face: they touch at t = 0.4.
+  const std::optional<Hit> graze = CastPolygon(cast, Box({6, 2}, {1, 1}));
+  ASSERT_TRUE(graze);
+  EXPECT_NEAR(graze->fraction, 0.4, kTolerance);
+}
+
+TEST(CastPolygonTest, StartOverlapReportsMinimumSeparation) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
+  const std::optional<Hit> hit = CastPolygon(cast, Box({1.75, 0}, {1, 1}));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_NEAR(hit->depth, 0.25, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+}
+
+TEST(CastPolygonTest, AgainstSegmentCircleCapsuleAndPoint) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
+  const std::optional<Hit> segment = CastPolygon(cast, Segment{{5, -3}, {5, 3}});
+  ASSERT_TRUE(segment);
+  EXPECT_NEAR(segment->fraction, 0.4, kTolerance);
+  const std::optional<Hit> circle = CastPolygon(cast, Circle{{6, 0}, 1});
+  ASSERT_TRUE(circle);
+  EXPECT_NEAR(circle->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(circle->point, (Vec2{5, 0}), kTolerance);
+  const std::optional<Hit> capsule =
+      CastPolygon(cast, Capsule{{6, -3}, {6, 3}, 1});
+  ASSERT_TRUE(capsule);
+  EXPECT_NEAR(capsule->fraction, 0.4, kTolerance);
+  const std::optional<Hit> point = CastPolygon(cast, Vec2{5, 0.5});
+  ASSERT_TRUE(point);
+  EXPECT_NEAR(point->fraction, 0.4, kTolerance);
+}
+
+TEST(CastPolygonTest, RotatedCornerAgainstCircle) {
+  // A diamond's tip hits the circle's surface head-on.
+  const ConvexPolygon diamond = Polygon({{-1, 0}, {0, -1}, {1, 0}, {0, 1}});
+  const std::optional<Hit> hit =
+      CastPolygon({diamond, {10, 0}}, Circle{{7, 0}, 1});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+}
+
+TEST(CastPolygonTest, ZeroTranslationAndMaxFraction) {
+  const ConvexPolygon box = Box({0, 0}, {1, 1});
+  EXPECT_FALSE(CastPolygon({box, {0, 0}}, Box({6, 0}, {1, 1})));
+  EXPECT_FALSE(
+      CastPolygon({box, {10, 0}}, Box({6, 0}, {1, 1}), {.max_fraction = 0.39}));
+}
+
+TEST(CastPolygonTest, IntoAConcaveNotch) {
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const ConcavePolygon polygon = Concave(u);
+  const std::optional<Hit> hit =
+      CastPolygon({Box({1.5, 5}, {0.25, 0.25}), {0, -10}}, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, (5 - 0.25 - 1) / 10, kTolerance);
+  EXPECT_EQ(hit->feature.index, 4);
+}
+
+}  // namespace
+}  // namespace collide

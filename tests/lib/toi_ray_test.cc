@@ -1,0 +1,243 @@
+#include <optional>
+
+#include "collide/toi.h"
+#include "gtest/gtest.h"
+#include "test_shapes.h"
+
+namespace collide {
+namespace {
+
+using testing::Box;
+using testing::Concave;
+using testing::kTolerance;
+
+TEST(CastRaySegmentTest, HeadOnHitReturnsFractionPointAndFacingNormal) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 0}, {4, 0}}, Segment{{2, -1}, {2, 1}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{2, 0}), kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+}
+
+TEST(CastRaySegmentTest, NormalFacesTheRayFromEitherSide) {
+  const Segment wall{{2, -1}, {2, 1}};
+  const std::optional<Hit> hit = CastRay({{4, 0}, {-4, 0}}, wall);
+  ASSERT_TRUE(hit);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{1, 0}), kTolerance);
+}
+
+TEST(CastRaySegmentTest, MissBesideTheSegment) {
+  EXPECT_FALSE(CastRay({{0, 2}, {4, 0}}, Segment{{2, -1}, {2, 1}}));
+}
+
+TEST(CastRaySegmentTest, GrazingTheEndpointIsAVertexHit) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 1}, {4, 0}}, Segment{{2, -1}, {2, 1}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 1);
+}
+
+TEST(CastRaySegmentTest, MaxFractionClipsTheHit) {
+  const RayInput ray{{0, 0}, {4, 0}};
+  const Segment wall{{2, -1}, {2, 1}};
+  EXPECT_FALSE(CastRay(ray, wall, {.max_fraction = 0.49}));
+  EXPECT_TRUE(CastRay(ray, wall, {.max_fraction = 0.5}));
+}
+
+TEST(CastRaySegmentTest, ZeroTranslationIsNeverAHitOffTheSegment) {
+  EXPECT_FALSE(CastRay({{0, 0}, {0, 0}}, Segment{{2, -1}, {2, 1}}));
+}
+
+TEST(CastRaySegmentTest, StartingOnTheSegmentIsNotAHitUnlessAsked) {
+  // A segment has no inside: a ray starting on it leaves it.
+  const RayInput ray{{2, 0}, {4, 0}};
+  const Segment wall{{2, -1}, {2, 1}};
+  EXPECT_FALSE(CastRay(ray, wall));
+  const std::optional<Hit> hit =
+      CastRay(ray, wall, {.stop_at_penetration = true});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(hit->fraction, 0.0);
+}
+
+// Seeds 001 and 003 drop parallel paths (d = 0); collinear motion towards a
+// segment is a real contact at its near end.
+TEST(CastRaySegmentTest, CollinearMotionHitsTheNearEndSeed001Slip) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 0}, {10, 0}}, Segment{{4, 0}, {6, 0}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{4, 0}), kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 0);
+}
+
+TEST(CastRaySegmentTest, ParallelOffsetMotionMisses) {
+  EXPECT_FALSE(CastRay({{0, 1e-9}, {10, 0}}, Segment{{4, 0}, {6, 0}}));
+}
+
+TEST(CastRaySegmentTest, ZeroLengthSegmentIsAPoint) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 0}, {10, 0}}, Segment{{3, 0}, {3, 0}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.3, kTolerance);
+  EXPECT_FALSE(CastRay({{0, 0}, {10, 0}}, Segment{{3, 1e-12}, {3, 1e-12}}));
+}
+
+TEST(CastRaySegmentTest, FarFromOriginWithTinyStepStaysExact) {
+  // Coordinates of 1e6 and a step of 1e-3: relative vectors are formed
+  // before any product, so the answer keeps full relative precision.
+  // Offsets are powers of two so the inputs are exact doubles.
+  const double x = 1e6;
+  const double step = 0x1p-10;  // about 1e-3
+  const double wall = x + 0x1p-12;
+  const std::optional<Hit> hit =
+      CastRay({{x, x}, {step, 0}}, Segment{{wall, x - 1}, {wall, x + 1}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.25, 1e-9);
+  const std::optional<Hit> circle =
+      CastCircle({{{x, x}, 0x1p-12}, {step, 0}}, Circle{{x + 0x1p-10, x}, 0x1p-12});
+  ASSERT_TRUE(circle);
+  EXPECT_NEAR(circle->fraction, 0.5, 1e-9);
+}
+
+TEST(CastRaySegmentTest, SkinStopsShortOfTheWall) {
+  const std::optional<Hit> hit = CastRay({{0, 0}, {4, 0}}, Segment{{2, -1}, {2, 1}},
+                                         {.target_distance = 0.5});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 1.5 / 4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{2, 0}), kTolerance);
+}
+
+TEST(CastRayCircleTest, HeadOnHitAtTheNearSide) {
+  const std::optional<Hit> hit = CastRay({{0, 0}, {10, 0}}, Circle{{5, 0}, 1});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{4, 0}), kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kSurface);
+}
+
+TEST(CastRayCircleTest, TangentRayTouchesAtTheTop) {
+  const std::optional<Hit> hit = CastRay({{0, 1}, {10, 0}}, Circle{{5, 0}, 1});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, 1e-7);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{0, 1}), 1e-7);
+}
+
+TEST(CastRayCircleTest, MissesJustAbove) {
+  EXPECT_FALSE(CastRay({{0, 1 + 1e-9}, {10, 0}}, Circle{{5, 0}, 1}));
+}
+
+TEST(CastRayCircleTest, StartingInsideIsAnInitialOverlap) {
+  const std::optional<Hit> hit = CastRay({{5, 0.5}, {10, 0}}, Circle{{5, 0}, 1});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(hit->fraction, 0.0);
+  EXPECT_NEAR(hit->depth, 0.5, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{0, 1}), kTolerance);
+}
+
+TEST(CastRayCircleTest, ZeroRadiusCircleIsAPoint) {
+  const std::optional<Hit> hit = CastRay({{0, 0}, {10, 0}}, Circle{{5, 0}, 0});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, kTolerance);
+}
+
+// The textbook quadratic loses the near root when b*b >> 4ac: a long ray
+// from far away hitting a tiny circle.
+TEST(CastRayCircleTest, FarTinyCircleKeepsPrecisionStableQuadraticSlip) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 0}, {2e6, 0}}, Circle{{1e6, 0}, 1e-4});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction * 2e6, 1e6 - 1e-4, 1e-9);
+}
+
+TEST(CastRayCapsuleTest, HitsTheSideAndTheCap) {
+  const Capsule capsule{{0, 0}, {4, 0}, 1};
+  const std::optional<Hit> side = CastRay({{2, 5}, {0, -10}}, capsule);
+  ASSERT_TRUE(side);
+  EXPECT_NEAR(side->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(side->normal, (Vec2{0, 1}), kTolerance);
+  const std::optional<Hit> cap = CastRay({{-5, 0}, {10, 0}}, capsule);
+  ASSERT_TRUE(cap);
+  EXPECT_NEAR(cap->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(cap->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(cap->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(cap->feature.index, 0);
+}
+
+TEST(CastRayPolygonTest, HitsTheFacingEdge) {
+  const std::optional<Hit> hit = CastRay({{-5, 0.25}, {10, 0}}, Box({0, 0}, {1, 1}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 0.25}), kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+}
+
+TEST(CastRayPolygonTest, StartingInsideReportsTheNearestFace) {
+  const std::optional<Hit> hit =
+      CastRay({{0.75, 0}, {-10, 0}}, Box({0, 0}, {1, 1}));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_NEAR(hit->depth, 0.25, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{1, 0}), kTolerance);
+}
+
+TEST(CastRayPolygonTest, StartingOnAFaceMovingOutIsNotAHit) {
+  EXPECT_FALSE(CastRay({{1, 0}, {5, 0}}, Box({0, 0}, {1, 1})));
+  EXPECT_FALSE(CastRay({{1, 0}, {0, 5}}, Box({0, 0}, {1, 1})));  // along
+  const std::optional<Hit> in = CastRay({{1, 0}, {-5, 0}}, Box({0, 0}, {1, 1}));
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(in->depth, 0.0);
+}
+
+TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
+  // Tangent contact is contact: the ray meets the corner (-1, 1).
+  const std::optional<Hit> hit = CastRay({{-5, 1}, {10, 0}}, Box({0, 0}, {1, 1}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 1}), kTolerance);
+}
+
+TEST(CastRayPolygonTest, SkinRoundsTheCorners) {
+  // Aimed at the corner zone: the skin around a vertex is a circle.
+  const std::optional<Hit> hit = CastRay({{2, -5}, {0, 10}}, Box({0, 0}, {1, 1}),
+                                         {.target_distance = 1.5});
+  ASSERT_TRUE(hit);
+  const double y = -std::sqrt(1.5 * 1.5 - 1.0);  // below the corner (1, -1)
+  EXPECT_NEAR(hit->fraction, (y - 1 + 5) / 10, kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+}
+
+TEST(CastRayConcaveTest, EntersThroughTheNotch) {
+  // A U shape open at the top; a ray falling into the notch hits its floor.
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const ConcavePolygon polygon = Concave(u);
+  const std::optional<Hit> hit = CastRay({{1.5, 5}, {0, -10}}, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{0, 1}), kTolerance);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+  EXPECT_EQ(hit->feature.index, 4);
+}
+
+TEST(CastRayConcaveTest, StartingInsideTheSolidIsAnOverlap) {
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const ConcavePolygon polygon = Concave(u);
+  const std::optional<Hit> hit = CastRay({{0.5, 2}, {0, 1}}, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_NEAR(hit->depth, 0.5, kTolerance);
+}
+
+}  // namespace
+}  // namespace collide
