@@ -291,47 +291,44 @@ std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
   return PointHit{*t, normal, c, b.VertexFeature(vertex)};
 }
 
-// Point against segment [b0, b1] grown by `grow` (a capsule): the side lines
-// by cross products with the edge (no rounded unit normal involved), then
-// the end caps.
+// Point against segment [b0, b1] grown by `grow` (a capsule): the side
+// lines first, then the end caps.
 std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
                                           double grow, double max_fraction) {
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
   const Vec2 m = p - a;
-  const double length = Length(e);
-  const double cm = Cross(e, m);  // |e| times the signed distance to the line
-  const double cd = Cross(e, d);
-  const double side = cm >= 0.0 ? 1.0 : -1.0;
-  const double band = grow * length;
+  const Vec2 n = b.normal(0);
+  const double distance = Dot(m, n);  // signed distance to the line
+  const double rate = Dot(d, n);
+  const double side = distance >= 0.0 ? 1.0 : -1.0;
   const auto cap = [&](int vertex) {
     return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
   };
-  const auto nearer = [](std::optional<PointHit> x, std::optional<PointHit> y) {
-    if (!x) return y;
-    if (!y) return x;
-    return y->fraction < x->fraction ? y : x;
-  };
-  if (side * cd < 0.0) {
-    // Time at which side * cross(e, m + t d) falls to grow * |e|.
-    const double t = (side * cm - band) / (-side * cd);
+  if (side * rate < 0.0) {
+    // Time at which the distance to the line falls to grow.
+    const double t = (side * distance - grow) / (-side * rate);
     if (t > max_fraction) return std::nullopt;
     if (t >= 0.0) {
       const double along = Dot(m + t * d, e);
       const double length_squared = Dot(e, e);
       if (along < 0.0) return cap(0);
       if (along > length_squared) return cap(1);
-      const Vec2 normal = side * (1.0 / length) * LeftPerp(e);
-      const Feature feature = along == 0.0             ? b.VertexFeature(0)
-                              : along == length_squared ? b.VertexFeature(1)
-                                                        : b.EdgeFeature(side > 0.0 ? 1 : 0);
-      return PointHit{t, normal, a + (along / length_squared) * e, feature};
+      const Feature feature = along == 0.0   ? b.VertexFeature(0)
+                              : along == length_squared
+                                  ? b.VertexFeature(1)
+                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
+      return PointHit{t, side * n, a + (along / length_squared) * e, feature};
     }
-  } else if (std::abs(cm) > band) {
+  } else if (std::abs(distance) > grow) {
     return std::nullopt;  // outside the band and not closing on it
   }
   // Inside the band but beyond an end: only the caps can be met.
-  return nearer(cap(0), cap(1));
+  std::optional<PointHit> first = cap(0);
+  std::optional<PointHit> second = cap(1);
+  if (!first) return second;
+  if (second && second->fraction < first->fraction) return second;
+  return first;
 }
 
 }  // namespace
@@ -392,12 +389,35 @@ std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
   return PointHit{t_enter, b.normal(enter), a + s * e, feature};
 }
 
-std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options) {
-  const double contact = a.radius() + b.radius();
+namespace {
+
+// A cheap lower bound on the distance from p to core b exceeds `threshold`:
+// a polygon's edge-plane distances and a segment's line distance never
+// exceed the true distance.
+bool PointClearOf(Vec2 p, const Core& b, double threshold) {
+  if (b.count() == 1) {
+    return LengthSquared(p - b.vertex(0)) > threshold * threshold;
+  }
+  if (b.count() == 2) {
+    return std::abs(Dot(p - b.vertex(0), b.normal(0))) > threshold;
+  }
+  for (int i = 0; i < b.count(); ++i) {
+    if (Dot(p - b.vertex(i), b.normal(i)) > threshold) return true;
+  }
+  return false;
+}
+
+// The answer when the pair starts within the skin, in contact or
+// overlapping; nullopt in `decided` means the sweep must run.
+struct StartOutcome {
+  bool decided = false;
+  std::optional<Hit> hit;
+};
+
+StartOutcome ResolveStart(const Core& a, Vec2 d, const Core& b,
+                          const CastOptions& options, double tolerance) {
   const Separation separation = Separate(a, b);
-  const double gap = separation.gap - contact;
-  const double tolerance = TouchTolerance(a, b, d);
+  const double gap = separation.gap - (a.radius() + b.radius());
   const auto at_start = [&](HitStatus status, double depth) {
     Hit hit;
     hit.point = separation.point_on_b + b.radius() * separation.normal;
@@ -405,7 +425,7 @@ std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
     hit.depth = depth;
     hit.feature = separation.feature_b;
     hit.status = status;
-    return hit;
+    return StartOutcome{true, hit};
   };
   if (gap < -tolerance) return at_start(HitStatus::kInitialOverlap, -gap);
   const bool moving_in =
@@ -414,11 +434,29 @@ std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
     if (moving_in || options.stop_at_penetration) {
       return at_start(HitStatus::kInitialOverlap, std::max(0.0, -gap));
     }
-    return std::nullopt;  // sliding along or leaving a convex obstacle
+    return {true, std::nullopt};  // sliding along or leaving a convex obstacle
   }
   if (gap <= options.target_distance) {
     if (moving_in) return at_start(HitStatus::kHit, 0.0);
-    return std::nullopt;
+    return {true, std::nullopt};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options) {
+  const double contact = a.radius() + b.radius();
+  const double tolerance = TouchTolerance(a, b, d);
+  // Most casts start well clear; a point mover can prove that cheaply and
+  // skip the full separation test.
+  const bool clear = a.count() == 1 &&
+                     PointClearOf(a.vertex(0), b,
+                                  contact + options.target_distance + tolerance);
+  if (!clear) {
+    StartOutcome start = ResolveStart(a, d, b, options, tolerance);
+    if (start.decided) return start.hit;
   }
   if (d == Vec2{}) return std::nullopt;
 
