@@ -508,12 +508,14 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     Hit hit;
     hit.status = HitStatus::kInitialOverlap;
     double nearest = kInfinity;
+    double tolerance = 0.0;
     for (int i = 0; i < n; ++i) {
       const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                       FeatureMap::kSegment);
       const Separation s = Separate(a, edge);
       if (s.gap >= nearest) continue;
       nearest = s.gap;
+      tolerance = TouchTolerance(a, edge, d);
       hit.normal = EdgeNormal(polygon, i);
       hit.point = s.point_on_b;
       hit.feature = {FeatureType::kEdge, i};
@@ -523,7 +525,13 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
       depth = std::max(depth, Dot(hit.point - a.vertex(k), hit.normal));
     }
     hit.depth = std::max(0.0, depth) + contact;
-    return hit;
+    if (nearest + contact > tolerance) return hit;
+    // A point on the boundary touches the solid: a hit only when moving into
+    // it; moving out or along, the edges below decide what comes next.
+    if (Dot(d, hit.normal) < 0.0 || options.stop_at_penetration) {
+      hit.depth = 0.0;
+      return hit;
+    }
   }
   std::optional<Hit> best;
   CastOptions edge_options = options;

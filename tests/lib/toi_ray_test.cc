@@ -239,5 +239,22 @@ TEST(CastRayConcaveTest, StartingInsideTheSolidIsAnOverlap) {
   EXPECT_NEAR(hit->depth, 0.5, kTolerance);
 }
 
+TEST(CastRayConcaveTest, StartingOnTheBoundaryHitsOnlyWhenMovingIn) {
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const ConcavePolygon polygon = Concave(u);
+  // On the notch's floor: leaving upwards is free, going down is a hit.
+  EXPECT_FALSE(CastRay({{1.5, 1}, {0, 5}}, polygon));
+  const std::optional<Hit> in = CastRay({{1.5, 1}, {0, -5}}, polygon);
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(in->depth, 0.0);
+  // Leaving the left arm's inner side, the ray crosses the notch and hits
+  // the right arm.
+  const std::optional<Hit> across = CastRay({{1, 2}, {4, 0}}, polygon);
+  ASSERT_TRUE(across);
+  EXPECT_NEAR(across->fraction, 0.25, kTolerance);
+  EXPECT_EQ(across->status, HitStatus::kHit);
+}
+
 }  // namespace
 }  // namespace collide
