@@ -13,6 +13,9 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // A gap this many rounding errors of the coordinates' scale counts as touching.
 constexpr double kTouchRoundings = 64.0 * std::numeric_limits<double>::epsilon();
+// Directions computed from offsets shorter than this share of the
+// coordinates' scale are dominated by rounding.
+constexpr double kSqrtEpsilon = 1.4901161193847656e-08;  // sqrt(2^-52)
 
 double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
@@ -82,31 +85,41 @@ int Support(const Core& core, Vec2 u) {
 }
 
 // Separating-axis test over every edge normal of both cores (and a
-// segment's direction, which separates collinear segments). Returns false
-// with the separating axis (pointing from b towards a) when some axis
-// separates; otherwise fills the axis of least penetration.
+// segment's direction, which separates collinear segments). Finds the axis
+// of least penetration; a negative penetration is a separation. For
+// polygons that touch or nearly touch at a vertex and an edge, this axis is
+// the exact contact normal, where the closest-point offset is only rounding
+// noise.
 struct AxisResult {
-  bool overlap = true;
   double penetration = kInfinity;
   Vec2 axis;            // from b towards a
   int b_edge = -1;      // b's edge whose normal is the axis, if any
   bool two_sided = false;
 };
 
+// Calls visit(u, b_edge) for every candidate axis; stops when it returns
+// false.
+template <typename Visit>
+void ForEachAxis(const Core& a, const Core& b, Visit visit) {
+  const auto visit_core = [&](const Core& core, bool is_b) {
+    for (int i = 0; i < DistinctEdges(core); ++i) {
+      if (!visit(core.normal(i), is_b ? i : -1)) return false;
+    }
+    if (core.count() == 2 &&
+        !visit(Normalize(core.vertex(1) - core.vertex(0)), -1)) {
+      return false;
+    }
+    return true;
+  };
+  if (visit_core(a, false)) visit_core(b, true);
+}
+
 AxisResult TestAxes(const Core& a, const Core& b) {
   AxisResult result;
   const Vec2 origin = b.vertex(0);
-  const auto test = [&](Vec2 u, int b_edge) {
+  ForEachAxis(a, b, [&](Vec2 u, int b_edge) {
     const Interval pa = Project(a, origin, u);
     const Interval pb = Project(b, origin, u);
-    if (pa.lower > pb.upper) {
-      result = {false, 0.0, u, b_edge, false};
-      return false;
-    }
-    if (pb.lower > pa.upper) {
-      result = {false, 0.0, -u, b_edge, false};
-      return false;
-    }
     // Pushing a out along +u takes pb.upper - pa.lower, along -u the other.
     const double push_plus = pb.upper - pa.lower;
     const double push_minus = pa.upper - pb.lower;
@@ -118,19 +131,22 @@ AxisResult TestAxes(const Core& a, const Core& b) {
       result.two_sided = push_plus == push_minus;
     }
     return true;
-  };
-  const auto test_core = [&](const Core& core, bool is_b) {
-    for (int i = 0; i < DistinctEdges(core); ++i) {
-      if (!test(core.normal(i), is_b ? i : -1)) return false;
-    }
-    if (core.count() == 2 &&
-        !test(Normalize(core.vertex(1) - core.vertex(0)), -1)) {
-      return false;
-    }
-    return true;
-  };
-  if (test_core(a, false)) test_core(b, true);
+  });
   return result;
+}
+
+// Whether some axis separates the cores by more than threshold: a cheap
+// proof that they start clear, stopping at the first such axis.
+bool AxesClearOf(const Core& a, const Core& b, double threshold) {
+  bool clear = false;
+  const Vec2 origin = b.vertex(0);
+  ForEachAxis(a, b, [&](Vec2 u, int) {
+    const Interval pa = Project(a, origin, u);
+    const Interval pb = Project(b, origin, u);
+    clear = pa.lower - pb.upper > threshold || pb.lower - pa.upper > threshold;
+    return !clear;
+  });
+  return clear;
 }
 
 }  // namespace
@@ -207,7 +223,7 @@ Separation Separate(const Core& a, const Core& b) {
     return result;
   }
   const AxisResult axes = TestAxes(a, b);
-  if (axes.overlap) {
+  if (axes.penetration >= 0.0) {
     result.gap = -axes.penetration;
     result.normal = axes.axis;
     result.two_sided = axes.two_sided;
@@ -252,7 +268,12 @@ Separation Separate(const Core& a, const Core& b) {
     }
   }
   result.gap = std::sqrt(best);
-  result.normal = best > 0.0 ? Normalize(best_offset) : axes.axis;
+  // At a gap of rounding size the offset's direction is noise; the best
+  // separating axis is then the contact normal (exact for a vertex on an
+  // edge, one of the valid normals for two vertices).
+  const double noise = kSqrtEpsilon * (MaxAbs(a.vertex(0) - b.vertex(0)) +
+                                       MaxAbs(best_offset));
+  result.normal = result.gap > noise ? Normalize(best_offset) : axes.axis;
   return result;
 }
 
@@ -407,61 +428,91 @@ bool PointClearOf(Vec2 p, const Core& b, double threshold) {
   return false;
 }
 
-// The answer when the pair starts within the skin, in contact or
-// overlapping; nullopt in `decided` means the sweep must run.
-struct StartOutcome {
-  bool decided = false;
-  std::optional<Hit> hit;
+// How a pair starts, before any motion.
+enum class StartKind {
+  kClear,            // farther apart than the skin: the sweep decides
+  kSkinLeaving,      // within the skin, not closing
+  kSkinApproaching,  // within the skin and closing: a kHit at fraction 0
+  kTouchingLeaving,  // in contact, moving away or along
+  kTouchingIn,       // in contact and moving further in
+  kOverlap,          // overlapping beyond rounding
 };
 
-StartOutcome ResolveStart(const Core& a, Vec2 d, const Core& b,
-                          const CastOptions& options, double tolerance) {
-  const Separation separation = Separate(a, b);
-  const double gap = separation.gap - (a.radius() + b.radius());
-  const auto at_start = [&](HitStatus status, double depth) {
-    Hit hit;
-    hit.point = separation.point_on_b + b.radius() * separation.normal;
-    hit.normal = separation.normal;
-    hit.depth = depth;
-    hit.feature = separation.feature_b;
-    hit.status = status;
-    return StartOutcome{true, hit};
-  };
-  if (gap < -tolerance) return at_start(HitStatus::kInitialOverlap, -gap);
-  const bool moving_in =
-      !separation.two_sided && Dot(d, separation.normal) < 0.0;
-  if (gap <= tolerance) {
-    if (moving_in || options.stop_at_penetration) {
-      return at_start(HitStatus::kInitialOverlap, std::max(0.0, -gap));
-    }
-    return {true, std::nullopt};  // sliding along or leaving a convex obstacle
-  }
-  if (gap <= options.target_distance) {
-    if (moving_in) return at_start(HitStatus::kHit, 0.0);
-    return {true, std::nullopt};
-  }
-  return {};
-}
+struct StartState {
+  StartKind kind = StartKind::kClear;
+  Separation separation;
+  double gap = 0.0;  // between the shapes, radii included
+};
 
-}  // namespace
-
-std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options) {
+StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
+                         const CastOptions& options) {
   const double contact = a.radius() + b.radius();
   const double tolerance = TouchTolerance(a, b, d);
-  // Most casts start well clear; a point mover can prove that cheaply and
-  // skip the full separation test.
-  const bool clear = a.count() == 1 &&
-                     PointClearOf(a.vertex(0), b,
-                                  contact + options.target_distance + tolerance);
-  if (!clear) {
-    StartOutcome start = ResolveStart(a, d, b, options, tolerance);
-    if (start.decided) return start.hit;
+  StartState state;
+  // Most casts start well clear, which a plane or axis test proves cheaply,
+  // skipping the full separation test.
+  const double clearance = contact + options.target_distance + tolerance;
+  if (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
+                     : AxesClearOf(a, b, clearance)) {
+    return state;
   }
-  if (d == Vec2{}) return std::nullopt;
+  state.separation = Separate(a, b);
+  state.gap = state.separation.gap - contact;
+  // Closing on the contact normal by more than rounding: an exact slide
+  // along a surface gives a dot product of a few ulps of either sign.
+  const bool moving_in =
+      !state.separation.two_sided &&
+      Dot(d, state.separation.normal) < -kTouchRoundings * MaxAbs(d);
+  if (state.gap < -tolerance) {
+    state.kind = StartKind::kOverlap;
+  } else if (state.gap <= tolerance) {
+    state.kind = moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
+  } else if (state.gap <= options.target_distance) {
+    state.kind = moving_in ? StartKind::kSkinApproaching : StartKind::kSkinLeaving;
+  }
+  return state;
+}
 
-  const double grow = contact + options.target_distance;
-  double limit = options.max_fraction;
+// The hit at fraction 0 a start state calls for, if any.
+std::optional<Hit> StartHit(const StartState& state, const Core& b,
+                            const CastOptions& options) {
+  Hit hit;
+  hit.point = state.separation.point_on_b + b.radius() * state.separation.normal;
+  hit.normal = state.separation.normal;
+  hit.feature = state.separation.feature_b;
+  switch (state.kind) {
+    case StartKind::kClear:
+    case StartKind::kSkinLeaving:
+      return std::nullopt;
+    case StartKind::kSkinApproaching:
+      return hit;
+    case StartKind::kTouchingLeaving:
+      if (!options.stop_at_penetration) return std::nullopt;
+      [[fallthrough]];
+    case StartKind::kTouchingIn:
+    case StartKind::kOverlap:
+      hit.status = HitStatus::kInitialOverlap;
+      hit.depth = std::max(0.0, -state.gap);
+      return hit;
+  }
+  return std::nullopt;
+}
+
+// Whether start state x makes a better fraction-0 answer than y (both
+// giving a hit): deeper overlap first, then contact, then the nearest point
+// within the skin.
+bool BetterStart(const StartState& x, const StartState& y) {
+  const auto rank = [](StartKind kind) {
+    return kind == StartKind::kTouchingLeaving ? StartKind::kTouchingIn : kind;
+  };
+  if (rank(x.kind) != rank(y.kind)) return rank(x.kind) > rank(y.kind);
+  return x.gap < y.gap;
+}
+
+// The sweep of a pair known to start farther apart than grow.
+std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
+                              double grow, double max_fraction) {
+  double limit = max_fraction;
   std::optional<Hit> best;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
                         Feature feature) {
@@ -496,6 +547,17 @@ std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
   return best;
 }
 
+}  // namespace
+
+std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options) {
+  const StartState start = ClassifyStart(a, d, b, options);
+  if (start.kind != StartKind::kClear) return StartHit(start, b, options);
+  if (d == Vec2{}) return std::nullopt;
+  return SweepClear(a, d, b, a.radius() + b.radius() + options.target_distance,
+                    options.max_fraction);
+}
+
 std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options) {
@@ -528,46 +590,63 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     if (nearest + contact > tolerance) return hit;
     // A point on the boundary touches the solid: a hit only when moving into
     // it; moving out or along, the edges below decide what comes next.
-    if (Dot(d, hit.normal) < 0.0 || options.stop_at_penetration) {
+    if (Dot(d, hit.normal) < -kTouchRoundings * MaxAbs(d) ||
+        options.stop_at_penetration) {
       hit.depth = 0.0;
       return hit;
     }
   }
+  // One pass over the edges. An edge whose start state is a hit at
+  // fraction 0 (in the skin and closing, in contact, overlapping) decides
+  // the answer, the best such edge winning. Otherwise the earliest sweep of
+  // an edge that starts clear and faces the motion wins: a solid polygon is
+  // entered from outside only through those, and an edge the mover is
+  // leaving (a convex piece) is never met again.
+  const double grow = contact + options.target_distance;
+  StartState best_start;
+  int best_start_edge = -1;
   std::optional<Hit> best;
-  CastOptions edge_options = options;
+  int best_edge = -1;
+  double limit = options.max_fraction;
   for (int i = 0; i < n; ++i) {
-    const int next = (i + 1) % n;
-    const Core edge(polygon.vertices[i], polygon.vertices[next], 0.0,
+    const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                     FeatureMap::kSegment);
-    std::optional<Hit> hit;
-    if (Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
-      // A solid polygon is first met from outside only through edges facing
-      // the motion; this one can still overlap a at the start.
-      const Separation s = Separate(a, edge);
-      const double gap = s.gap - contact;
-      if (gap < -TouchTolerance(a, edge, d)) {
-        hit = Hit{0.0, s.point_on_b, s.normal, -gap, s.feature_b,
-                  HitStatus::kInitialOverlap};
+    const StartState start = ClassifyStart(a, d, edge, options);
+    if (start.kind != StartKind::kClear) {
+      if (StartHit(start, edge, options) &&
+          (best_start_edge < 0 || BetterStart(start, best_start))) {
+        best_start = start;
+        best_start_edge = i;
       }
-    } else {
-      hit = SweepCores(a, d, edge, edge_options);
+      continue;
     }
-    if (!hit) continue;
-    if (hit->feature.type == FeatureType::kVertex) {
-      hit->feature.index = hit->feature.index == 0 ? i : next;
-    } else {
-      hit->feature.index = i;
+    if (best_start_edge >= 0 || d == Vec2{} ||
+        Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
+      continue;
     }
-    const bool better =
-        !best || hit->fraction < best->fraction ||
-        (hit->status == HitStatus::kInitialOverlap &&
-         best->status == HitStatus::kInitialOverlap && hit->depth > best->depth);
-    if (better) {
+    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit);
+    if (hit && (!best || hit->fraction < limit)) {
       best = hit;
-      edge_options.max_fraction = hit->fraction;
+      best_edge = i;
+      limit = hit->fraction;
     }
   }
-  return best;
+  const auto on_polygon = [&](Hit hit, int edge) {
+    if (hit.feature.type == FeatureType::kVertex) {
+      hit.feature.index = hit.feature.index == 0 ? edge : (edge + 1) % n;
+    } else {
+      hit.feature.index = edge;
+    }
+    return hit;
+  };
+  if (best_start_edge >= 0) {
+    const Core edge(polygon.vertices[best_start_edge],
+                    polygon.vertices[(best_start_edge + 1) % n], 0.0,
+                    FeatureMap::kSegment);
+    return on_polygon(*StartHit(best_start, edge, options), best_start_edge);
+  }
+  if (!best) return std::nullopt;
+  return on_polygon(*best, best_edge);
 }
 
 }  // namespace collide::internal
