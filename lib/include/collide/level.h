@@ -1,0 +1,207 @@
+// Level: the static geometry a query service holds, built once from shape
+// descriptions into flat arrays plus a spatial hash, then immutable. A built
+// level keeps no mutable state (no caches), so any number of threads may
+// query one level at once without locks; every query's scratch state lives
+// in the query's own stack frame. Coordinates are level units.
+#ifndef COLLIDE_LEVEL_H_
+#define COLLIDE_LEVEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "collide/shapes.h"
+#include "collide/spatial_hash.h"
+#include "collide/vec2.h"
+
+namespace collide {
+
+// A chain of segments through `vertices` (at least 2 points; at least 3 when
+// closed). closed adds the segment from the last vertex back to the first.
+// Repeated consecutive vertices are allowed (a zero-length segment is a
+// point). Features: edge i is the segment vertices[i] -> vertices[i + 1]
+// (the closing segment is edge count-1), vertex j is vertices[j].
+struct PolylineDesc {
+  absl::Span<const Vec2> vertices;
+  bool closed = false;
+};
+
+// A solid simple polygon in either winding (any vertex count >= 3, non-zero
+// area, no crossing or touching edges). A convex one of at most
+// kMaxPolygonVertices vertices is stored as a ConvexPolygon (MakeConvexPolygon
+// reverses clockwise input, so its features then count from the reversed
+// order); any other is stored as a ConcavePolygon over a copy of the
+// vertices in the order given, with the semantics of the ConcavePolygon
+// casts in toi.h (solid: starting inside is an initial overlap).
+struct PolygonDesc {
+  absl::Span<const Vec2> vertices;
+};
+
+// A solid rectangle: half_extents > 0, rotated by angle radians
+// counter-clockwise about center. Stored as the ConvexPolygon of MakeBox.
+struct BoxDesc {
+  Vec2 center;
+  Vec2 half_extents;
+  double angle = 0.0;
+};
+
+// The geometry of one level shape. Spans in it are read only during
+// Level::Create, which copies what it keeps.
+using ShapeGeometry =
+    std::variant<Segment, PolylineDesc, PolygonDesc, Circle, BoxDesc, Capsule>;
+
+// One shape of a level as the caller describes it.
+struct ShapeDesc {
+  // The caller's name for the shape, unique within the level; queries
+  // report it, and ties between shapes break on it (smallest first).
+  uint64_t id = 0;
+  // Which categories the shape belongs to; a query's QueryFilter::mask_bits
+  // must share a bit with these for the shape to count.
+  uint64_t category_bits = 1;
+  // Opaque to collide; returned with every result naming the shape.
+  uint64_t user_data = 0;
+  ShapeGeometry geometry;
+};
+
+struct LevelOptions {
+  // Side of the spatial hash's square cells in level units; 0 picks one
+  // from the geometry (see SpatialHash::ChooseGrid). A given size must be
+  // finite and > 0.
+  double cell_size = 0.0;
+  // Upper bounds on the grid's size, so a level cannot ask for unbounded
+  // memory. An automatic cell size grows until both hold; a given one that
+  // breaks either is an InvalidArgumentError.
+  int64_t max_cells = int64_t{1} << 22;
+  int64_t max_cell_entries = int64_t{1} << 25;
+};
+
+// How a level stores a shape (ShapeDesc boxes become kConvexPolygon, and
+// polygons kConvexPolygon or kConcavePolygon).
+enum class ShapeKind : uint8_t {
+  kSegment,
+  kPolyline,
+  kConvexPolygon,
+  kConcavePolygon,
+  kCircle,
+  kCapsule,
+};
+
+// An immutable level. Cheap to move, not copyable (build one and share it
+// by const reference or shared_ptr<const Level>).
+class Level {
+ public:
+  // Validates `shapes` and builds the level. Errors are InvalidArgumentError
+  // naming the shape and field, e.g. "shapes[12].polygon.vertices[3].x must
+  // be finite", "shapes[4].id 17 duplicates shapes[2].id",
+  // "shapes[3].circle.radius must be >= 0". An empty level is valid (every
+  // query misses).
+  static absl::StatusOr<Level> Create(absl::Span<const ShapeDesc> shapes,
+                                      const LevelOptions& options = {});
+
+  Level(Level&&) = default;
+  Level& operator=(Level&&) = default;
+  Level(const Level&) = delete;
+  Level& operator=(const Level&) = delete;
+
+  // Number of shapes, in the order given to Create (shape index 0..n-1).
+  int shape_count() const { return static_cast<int>(shapes_.size()); }
+  uint64_t id(int shape) const { return shapes_[shape].id; }
+  uint64_t category_bits(int shape) const {
+    return shapes_[shape].category_bits;
+  }
+  uint64_t user_data(int shape) const { return shapes_[shape].user_data; }
+  ShapeKind kind(int shape) const { return shapes_[shape].kind; }
+  // The shape index of caller id `id`, or nullopt. O(log n).
+  std::optional<int> FindShape(uint64_t id) const;
+
+  // The stored geometry of a shape; each precondition is kind(shape) ==
+  // the matching ShapeKind.
+  Segment segment(int shape) const;
+  Circle circle(int shape) const;
+  Capsule capsule(int shape) const;
+  const ConvexPolygon& convex_polygon(int shape) const;
+  // A view into the level's own copy of the vertices.
+  ConcavePolygon concave_polygon(int shape) const;
+  // The polyline's vertices and whether it is closed.
+  PolylineDesc polyline(int shape) const;
+
+  // Union of every shape's bounds (all zero for an empty level).
+  Aabb bounds() const { return bounds_; }
+  // The broad phase over primitives (see below).
+  const SpatialHash& spatial_hash() const { return hash_; }
+  // Heap bytes owned by the level, spatial hash included.
+  size_t memory_bytes() const;
+
+  // --- Primitives: what the spatial hash indexes. A segment, circle,
+  // capsule or convex polygon shape is one primitive; a polyline is one
+  // primitive per segment and a concave polygon one per edge (its interior
+  // is found through solids()). Queries use these; most callers need not.
+  enum class PrimitiveKind : uint8_t {
+    kSegment,        // a, b
+    kCircle,         // a = centre, radius
+    kCapsule,        // a, b, radius
+    kConvexPolygon,  // convex polygon number `polygon`
+    kPolylineEdge,   // a, b; part = segment index within the polyline
+    kConcaveEdge,    // a, b; part = edge index within the polygon
+  };
+  struct Primitive {
+    Vec2 a;
+    Vec2 b;
+    double radius = 0.0;
+    int32_t shape = 0;
+    int32_t part = 0;
+    int32_t polygon = 0;  // index into convex_polygons_ for kConvexPolygon
+    PrimitiveKind kind = PrimitiveKind::kSegment;
+  };
+  absl::Span<const Primitive> primitives() const { return primitives_; }
+  const Primitive& primitive(int32_t index) const {
+    return primitives_[index];
+  }
+  // The bounding box of primitive `index` (what the hash filed it by).
+  Aabb primitive_bounds(int32_t index) const {
+    return primitive_bounds_[index];
+  }
+  // A second hash on the same grid listing, per cell, the concave polygons
+  // whose bounds overlap it: the candidates that may contain a query's start
+  // point. Its item k is the concave polygon shape solid_shape(k).
+  const SpatialHash& solids() const { return solids_; }
+  int32_t solid_shape(int32_t item) const { return solid_shapes_[item]; }
+
+ private:
+  struct ShapeRecord {
+    uint64_t id = 0;
+    uint64_t category_bits = 0;
+    uint64_t user_data = 0;
+    ShapeKind kind = ShapeKind::kSegment;
+    bool closed = false;       // polylines
+    double orientation = 1.0;  // concave polygons
+    int32_t primitive = 0;     // first primitive (or convex polygon index)
+    int32_t vertex_begin = 0;  // polylines, concave polygons: into vertices_
+    int32_t vertex_count = 0;
+  };
+
+  friend class LevelBuilder;
+
+  Level() = default;
+
+  std::vector<ShapeRecord> shapes_;
+  std::vector<Primitive> primitives_;
+  std::vector<Aabb> primitive_bounds_;
+  std::vector<ConvexPolygon> convex_polygons_;
+  std::vector<Vec2> vertices_;
+  std::vector<int32_t> solid_shapes_;
+  // (id, shape index) sorted by id.
+  std::vector<std::pair<uint64_t, int32_t>> ids_;
+  Aabb bounds_;
+  SpatialHash hash_;
+  SpatialHash solids_;
+};
+
+}  // namespace collide
+
+#endif  // COLLIDE_LEVEL_H_

@@ -1,0 +1,150 @@
+// World queries: casts, overlaps and closest points against a whole Level.
+//
+// Every query is exact with respect to the per-shape functions: a cast
+// against the level returns exactly (bitwise) what calling the per-shape cast
+// of toi.h on every matching shape and keeping the best would return, for
+// any cell size and on any thread. Per shape kind, the "per-shape cast" is:
+// - segment, circle, capsule, box / convex polygon, concave polygon: the
+//   toi.h overload for that target type (Cast*(cast, target, options));
+// - polyline: its segments cast one by one as Segment targets, the
+//   earliest kept (ties: the lowest segment index); features renumbered to
+//   the polyline's (edge i = segment i; vertex j = vertices[j]).
+// Between shapes, the smallest fraction wins, then the smallest shape id.
+//
+// Queries never allocate and keep their scratch state on the stack; results
+// that are lists go into caller spans. Preconditions (COLLIDE_DCHECK): the
+// same as the per-shape functions (finite input, radii >= 0, 0 <=
+// max_fraction, target_distance >= 0; IsValid(...) checks them).
+#ifndef COLLIDE_QUERY_H_
+#define COLLIDE_QUERY_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/types/span.h"
+#include "collide/level.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/vec2.h"
+
+namespace collide {
+
+// Which shapes a query considers: those with (category_bits & mask_bits) !=
+// 0 whose id is not in ignore_ids (a short list scanned linearly; the
+// caller keeps it alive during the query).
+struct QueryFilter {
+  uint64_t mask_bits = ~uint64_t{0};
+  absl::Span<const uint64_t> ignore_ids;
+};
+
+// A cast's contact with a level shape: the per-shape Hit (fraction, point,
+// normal, depth, feature, status with the meanings of toi.h; feature
+// numbered within the shape) plus the shape.
+struct WorldHit {
+  Hit hit;
+  uint64_t shape_id = 0;
+  uint64_t user_data = 0;
+};
+
+// A shape a query found (overlaps).
+struct ShapeRef {
+  uint64_t shape_id = 0;
+  uint64_t user_data = 0;
+};
+
+// How a list query filled its caller span: the first `count` elements are
+// set; truncated when more results exist than fit (the span then holds the
+// first ones in the list's order).
+struct ListResult {
+  int32_t count = 0;
+  bool truncated = false;
+};
+
+// --- Closest hit. Sweeps the mover along its translation through the level
+// and returns the earliest contact within options.max_fraction with any
+// shape passing `filter`, or nullopt if none. Starting in overlap with a
+// shape is a hit at fraction 0 (kInitialOverlap) as in toi.h; touching and
+// moving away is not. target_distance (skin) stops that far short of
+// contact.
+std::optional<WorldHit> CastRay(const RayInput& ray, const Level& level,
+                                const QueryFilter& filter = {},
+                                const CastOptions& options = {});
+std::optional<WorldHit> CastCircle(const CircleCast& cast, const Level& level,
+                                   const QueryFilter& filter = {},
+                                   const CastOptions& options = {});
+// cast.polygon is a ConvexPolygon (at most kMaxPolygonVertices vertices).
+std::optional<WorldHit> CastPolygon(const PolygonCast& cast,
+                                    const Level& level,
+                                    const QueryFilter& filter = {},
+                                    const CastOptions& options = {});
+std::optional<WorldHit> CastCapsule(const CapsuleCast& cast,
+                                    const Level& level,
+                                    const QueryFilter& filter = {},
+                                    const CastOptions& options = {});
+
+// --- All hits. Every shape the cast meets within max_fraction, once each
+// (with its per-shape first contact), sorted by fraction then shape id,
+// into `hits`. When more shapes are hit than `hits` holds, the span gets the
+// earliest ones and truncated is set.
+ListResult CastRayAll(const RayInput& ray, const Level& level,
+                      absl::Span<WorldHit> hits,
+                      const QueryFilter& filter = {},
+                      const CastOptions& options = {});
+ListResult CastCircleAll(const CircleCast& cast, const Level& level,
+                         absl::Span<WorldHit> hits,
+                         const QueryFilter& filter = {},
+                         const CastOptions& options = {});
+ListResult CastPolygonAll(const PolygonCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits,
+                          const QueryFilter& filter = {},
+                          const CastOptions& options = {});
+ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits,
+                          const QueryFilter& filter = {},
+                          const CastOptions& options = {});
+
+// --- Overlap at rest (spawn checks). Every shape passing `filter` that the
+// shape overlaps, touching included, sorted by shape id, into `shapes`
+// (truncated: the smallest ids). A shape counts when Overlaps(...) of
+// intersect.h says so for the pair (either argument order, as declared
+// there); a polyline when any of its segments overlaps; a concave polygon
+// also when the shape lies inside it.
+ListResult OverlapCircle(Circle circle, const Level& level,
+                         absl::Span<ShapeRef> shapes,
+                         const QueryFilter& filter = {});
+ListResult OverlapPolygon(const ConvexPolygon& polygon, const Level& level,
+                          absl::Span<ShapeRef> shapes,
+                          const QueryFilter& filter = {});
+ListResult OverlapCapsule(const Capsule& capsule, const Level& level,
+                          absl::Span<ShapeRef> shapes,
+                          const QueryFilter& filter = {});
+
+// --- Closest point. The point of the level nearest `point` among shapes
+// passing `filter`, if one lies within max_distance (inclusive).
+struct WorldClosestPoint {
+  // On the shape's surface; equal to the query point (distance 0) when the
+  // query point is inside a solid shape or on its boundary.
+  Vec2 point;
+  double distance = 0.0;
+  // Unit, from `point` towards the query point; {0, 0} at distance 0.
+  Vec2 normal;
+  // The shape's part nearest the query: an edge or vertex (numbered as in
+  // toi.h: segment and capsule axis edge 0, vertices 0 / 1; polygon, polyline
+  // and concave polygon edges and vertices by index) or kSurface for a
+  // circle. For a query point inside or on a solid shape (distance 0): the
+  // capsule's axis feature, or kSurface for a circle, box, convex or
+  // concave polygon.
+  Feature feature;
+  uint64_t shape_id = 0;
+  uint64_t user_data = 0;
+};
+// Ties: smallest distance, then smallest shape id, then the lowest part
+// (segment or edge index) of a polyline or concave polygon.
+// Precondition: finite point, max_distance >= 0.
+std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
+                                              double max_distance,
+                                              const QueryFilter& filter = {});
+
+}  // namespace collide
+
+#endif  // COLLIDE_QUERY_H_

@@ -1,0 +1,363 @@
+#include "collide/level.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "collide/shapes.h"
+#include "collide/spatial_hash.h"
+#include "collide/vec2.h"
+
+namespace collide {
+namespace {
+
+absl::Status CheckFinite(double value, const std::string& field) {
+  if (std::isfinite(value)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(field, " must be finite"));
+}
+
+absl::Status CheckFinite(Vec2 value, const std::string& field) {
+  if (absl::Status s = CheckFinite(value.x, field + ".x"); !s.ok()) return s;
+  return CheckFinite(value.y, field + ".y");
+}
+
+absl::Status CheckRadius(double radius, const std::string& field) {
+  if (absl::Status s = CheckFinite(radius, field); !s.ok()) return s;
+  if (radius >= 0.0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(field, " must be >= 0, got ", radius));
+}
+
+absl::Status CheckVertices(absl::Span<const Vec2> vertices, size_t minimum,
+                           const std::string& field) {
+  if (vertices.size() < minimum) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must hold at least ", minimum,
+                     " vertices, got ", vertices.size()));
+  }
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    if (absl::Status s = CheckFinite(vertices[i], absl::StrCat(field, "[", i, "]"));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+Aabb BoundsOf(absl::Span<const Vec2> points, double radius) {
+  Aabb box{points[0], points[0]};
+  for (const Vec2 p : points) {
+    box.lower = {std::min(box.lower.x, p.x), std::min(box.lower.y, p.y)};
+    box.upper = {std::max(box.upper.x, p.x), std::max(box.upper.y, p.y)};
+  }
+  box.lower = box.lower - Vec2{radius, radius};
+  box.upper = box.upper + Vec2{radius, radius};
+  return box;
+}
+
+Aabb Union(Aabb a, Aabb b) {
+  return {{std::min(a.lower.x, b.lower.x), std::min(a.lower.y, b.lower.y)},
+          {std::max(a.upper.x, b.upper.x), std::max(a.upper.y, b.upper.y)}};
+}
+
+// For each shape, the index of an earlier shape with the same id, or -1.
+std::vector<int32_t> EarlierDuplicates(absl::Span<const ShapeDesc> shapes) {
+  std::vector<std::pair<uint64_t, int32_t>> sorted(shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    sorted[i] = {shapes[i].id, static_cast<int32_t>(i)};
+  }
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int32_t> earlier(shapes.size(), -1);
+  for (size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].first == sorted[i - 1].first) {
+      // The group's first (smallest) index is the one others duplicate.
+      earlier[sorted[i].second] = earlier[sorted[i - 1].second] >= 0
+                                      ? earlier[sorted[i - 1].second]
+                                      : sorted[i - 1].second;
+    }
+  }
+  return earlier;
+}
+
+}  // namespace
+
+// Collects validated shapes into a level's arrays; one method per kind.
+class LevelBuilder {
+ public:
+  explicit LevelBuilder(Level& level) : level_(level) {}
+
+  absl::Status Add(int32_t index, const ShapeDesc& desc) {
+    const std::string field = absl::StrCat("shapes[", index, "]");
+    Level::ShapeRecord record;
+    record.id = desc.id;
+    record.category_bits = desc.category_bits;
+    record.user_data = desc.user_data;
+    record.primitive = static_cast<int32_t>(level_.primitives_.size());
+    absl::Status status = std::visit(
+        [&](const auto& geometry) { return AddGeometry(index, field, geometry, record); },
+        desc.geometry);
+    if (!status.ok()) return status;
+    level_.shapes_.push_back(record);
+    return absl::OkStatus();
+  }
+
+  std::vector<Aabb>& primitive_bounds() { return primitive_bounds_; }
+  std::vector<Aabb>& solid_bounds() { return solid_bounds_; }
+
+ private:
+  void AddPrimitive(const Level::Primitive& primitive, Aabb bounds) {
+    level_.primitives_.push_back(primitive);
+    primitive_bounds_.push_back(bounds);
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const Segment& segment, Level::ShapeRecord& record) {
+    if (absl::Status s = CheckFinite(segment.p1, field + ".segment.p1"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(segment.p2, field + ".segment.p2"); !s.ok()) return s;
+    record.kind = ShapeKind::kSegment;
+    const Vec2 points[] = {segment.p1, segment.p2};
+    AddPrimitive({.a = segment.p1, .b = segment.p2, .shape = index,
+                  .kind = Level::PrimitiveKind::kSegment},
+                 BoundsOf(points, 0.0));
+    return absl::OkStatus();
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const Circle& circle, Level::ShapeRecord& record) {
+    if (absl::Status s = CheckFinite(circle.center, field + ".circle.center"); !s.ok()) return s;
+    if (absl::Status s = CheckRadius(circle.radius, field + ".circle.radius"); !s.ok()) return s;
+    record.kind = ShapeKind::kCircle;
+    const Vec2 points[] = {circle.center};
+    AddPrimitive({.a = circle.center, .b = circle.center, .radius = circle.radius,
+                  .shape = index, .kind = Level::PrimitiveKind::kCircle},
+                 BoundsOf(points, circle.radius));
+    return absl::OkStatus();
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const Capsule& capsule, Level::ShapeRecord& record) {
+    if (absl::Status s = CheckFinite(capsule.p1, field + ".capsule.p1"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(capsule.p2, field + ".capsule.p2"); !s.ok()) return s;
+    if (absl::Status s = CheckRadius(capsule.radius, field + ".capsule.radius"); !s.ok()) return s;
+    record.kind = ShapeKind::kCapsule;
+    const Vec2 points[] = {capsule.p1, capsule.p2};
+    AddPrimitive({.a = capsule.p1, .b = capsule.p2, .radius = capsule.radius,
+                  .shape = index, .kind = Level::PrimitiveKind::kCapsule},
+                 BoundsOf(points, capsule.radius));
+    return absl::OkStatus();
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const BoxDesc& box, Level::ShapeRecord& record) {
+    if (absl::Status s = CheckFinite(box.center, field + ".box.center"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(box.half_extents, field + ".box.half_extents"); !s.ok()) return s;
+    if (!(box.half_extents.x > 0.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ".box.half_extents.x must be > 0, got ", box.half_extents.x));
+    }
+    if (!(box.half_extents.y > 0.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ".box.half_extents.y must be > 0, got ", box.half_extents.y));
+    }
+    if (absl::Status s = CheckFinite(box.angle, field + ".box.angle"); !s.ok()) return s;
+    absl::StatusOr<ConvexPolygon> polygon =
+        MakeBox(box.center, box.half_extents, box.angle);
+    if (!polygon.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".box: ", polygon.status().message()));
+    }
+    AddConvex(index, *polygon, record);
+    return absl::OkStatus();
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const PolylineDesc& polyline,
+                           Level::ShapeRecord& record) {
+    const absl::Span<const Vec2> v = polyline.vertices;
+    if (absl::Status s = CheckVertices(v, polyline.closed ? 3 : 2,
+                                       field + ".polyline.vertices");
+        !s.ok()) {
+      return s;
+    }
+    record.kind = ShapeKind::kPolyline;
+    record.closed = polyline.closed;
+    record.vertex_begin = static_cast<int32_t>(level_.vertices_.size());
+    record.vertex_count = static_cast<int32_t>(v.size());
+    level_.vertices_.insert(level_.vertices_.end(), v.begin(), v.end());
+    const size_t n = v.size();
+    const size_t segments = polyline.closed ? n : n - 1;
+    for (size_t i = 0; i < segments; ++i) {
+      const Vec2 points[] = {v[i], v[(i + 1) % n]};
+      AddPrimitive({.a = points[0], .b = points[1], .shape = index,
+                    .part = static_cast<int32_t>(i),
+                    .kind = Level::PrimitiveKind::kPolylineEdge},
+                   BoundsOf(points, 0.0));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status AddGeometry(int32_t index, const std::string& field,
+                           const PolygonDesc& polygon,
+                           Level::ShapeRecord& record) {
+    const absl::Span<const Vec2> v = polygon.vertices;
+    if (absl::Status s = CheckVertices(v, 3, field + ".polygon.vertices"); !s.ok()) {
+      return s;
+    }
+    if (v.size() <= static_cast<size_t>(kMaxPolygonVertices)) {
+      absl::StatusOr<ConvexPolygon> convex = MakeConvexPolygon(v);
+      if (convex.ok()) {
+        AddConvex(index, *convex, record);
+        return absl::OkStatus();
+      }
+    }
+    absl::StatusOr<ConcavePolygon> concave = MakeConcavePolygon(v);
+    if (!concave.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".polygon: ", concave.status().message()));
+    }
+    record.kind = ShapeKind::kConcavePolygon;
+    record.orientation = concave->orientation;
+    record.vertex_begin = static_cast<int32_t>(level_.vertices_.size());
+    record.vertex_count = static_cast<int32_t>(v.size());
+    level_.vertices_.insert(level_.vertices_.end(), v.begin(), v.end());
+    const size_t n = v.size();
+    for (size_t i = 0; i < n; ++i) {
+      const Vec2 points[] = {v[i], v[(i + 1) % n]};
+      AddPrimitive({.a = points[0], .b = points[1], .shape = index,
+                    .part = static_cast<int32_t>(i),
+                    .kind = Level::PrimitiveKind::kConcaveEdge},
+                   BoundsOf(points, 0.0));
+    }
+    level_.solid_shapes_.push_back(index);
+    solid_bounds_.push_back(BoundsOf(v, 0.0));
+    return absl::OkStatus();
+  }
+
+  void AddConvex(int32_t index, const ConvexPolygon& polygon,
+                 Level::ShapeRecord& record) {
+    record.kind = ShapeKind::kConvexPolygon;
+    const auto number = static_cast<int32_t>(level_.convex_polygons_.size());
+    level_.convex_polygons_.push_back(polygon);
+    AddPrimitive({.a = polygon.vertices[0], .b = polygon.vertices[0],
+                  .shape = index, .polygon = number,
+                  .kind = Level::PrimitiveKind::kConvexPolygon},
+                 BoundsOf(absl::MakeConstSpan(polygon.vertices.data(),
+                                              static_cast<size_t>(polygon.count)),
+                          0.0));
+  }
+
+  Level& level_;
+  std::vector<Aabb> primitive_bounds_;
+  std::vector<Aabb> solid_bounds_;
+};
+
+absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
+                                    const LevelOptions& options) {
+  Level level;
+  LevelBuilder builder(level);
+  const std::vector<int32_t> earlier = EarlierDuplicates(shapes);
+  level.shapes_.reserve(shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const auto index = static_cast<int32_t>(i);
+    if (absl::Status s = builder.Add(index, shapes[i]); !s.ok()) return s;
+    if (earlier[i] >= 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shapes[", i, "].id ", shapes[i].id, " duplicates shapes[",
+                       earlier[i], "].id"));
+    }
+  }
+  level.ids_.resize(shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    level.ids_[i] = {shapes[i].id, static_cast<int32_t>(i)};
+  }
+  std::sort(level.ids_.begin(), level.ids_.end());
+
+  const std::vector<Aabb>& bounds = builder.primitive_bounds();
+  if (!bounds.empty()) {
+    level.bounds_ = bounds[0];
+    for (const Aabb& box : bounds) level.bounds_ = Union(level.bounds_, box);
+  }
+  GridOptions grid_options;
+  grid_options.cell_size = options.cell_size;
+  grid_options.max_cells = options.max_cells;
+  grid_options.max_cell_entries = options.max_cell_entries;
+  absl::StatusOr<GridSpec> grid =
+      SpatialHash::ChooseGrid(level.bounds_, bounds, grid_options);
+  if (!grid.ok()) return grid.status();
+  absl::StatusOr<SpatialHash> hash =
+      SpatialHash::Create(*grid, bounds, options.max_cell_entries);
+  if (!hash.ok()) return hash.status();
+  level.hash_ = *std::move(hash);
+  absl::StatusOr<SpatialHash> solids =
+      SpatialHash::Create(*grid, builder.solid_bounds(), options.max_cell_entries);
+  if (!solids.ok()) return solids.status();
+  level.solids_ = *std::move(solids);
+  level.primitive_bounds_ = bounds;
+  level.primitives_.shrink_to_fit();
+  level.convex_polygons_.shrink_to_fit();
+  level.vertices_.shrink_to_fit();
+  return level;
+}
+
+std::optional<int> Level::FindShape(uint64_t id) const {
+  const auto it = std::lower_bound(
+      ids_.begin(), ids_.end(), std::pair<uint64_t, int32_t>{id, 0});
+  if (it == ids_.end() || it->first != id) return std::nullopt;
+  return it->second;
+}
+
+Segment Level::segment(int shape) const {
+  const Primitive& p = primitives_[shapes_[shape].primitive];
+  return {p.a, p.b};
+}
+
+Circle Level::circle(int shape) const {
+  const Primitive& p = primitives_[shapes_[shape].primitive];
+  return {p.a, p.radius};
+}
+
+Capsule Level::capsule(int shape) const {
+  const Primitive& p = primitives_[shapes_[shape].primitive];
+  return {p.a, p.b, p.radius};
+}
+
+const ConvexPolygon& Level::convex_polygon(int shape) const {
+  return convex_polygons_[primitives_[shapes_[shape].primitive].polygon];
+}
+
+ConcavePolygon Level::concave_polygon(int shape) const {
+  const ShapeRecord& r = shapes_[shape];
+  return {absl::MakeConstSpan(vertices_.data() + r.vertex_begin,
+                              static_cast<size_t>(r.vertex_count)),
+          r.orientation};
+}
+
+PolylineDesc Level::polyline(int shape) const {
+  const ShapeRecord& r = shapes_[shape];
+  return {absl::MakeConstSpan(vertices_.data() + r.vertex_begin,
+                              static_cast<size_t>(r.vertex_count)),
+          r.closed};
+}
+
+size_t Level::memory_bytes() const {
+  return shapes_.capacity() * sizeof(ShapeRecord) +
+         primitives_.capacity() * sizeof(Primitive) +
+         primitive_bounds_.capacity() * sizeof(Aabb) +
+         convex_polygons_.capacity() * sizeof(ConvexPolygon) +
+         vertices_.capacity() * sizeof(Vec2) +
+         solid_shapes_.capacity() * sizeof(int32_t) +
+         ids_.capacity() * sizeof(ids_[0]) + hash_.memory_bytes() +
+         solids_.memory_bytes();
+}
+
+}  // namespace collide

@@ -1,0 +1,182 @@
+// World casts: closest hit and all hits. The spatial hash walks the cells
+// the mover's bounds sweep, in order of entry; each primitive is cast once
+// with the per-shape function, and candidates compete by Rank.
+#include "collide/query.h"
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/types/span.h"
+#include "collide/dcheck.h"
+#include "collide/level.h"
+#include "collide/toi.h"
+#include "query_cast.h"
+#include "query_common.h"
+
+namespace collide {
+namespace {
+
+using internal::Candidate;
+using internal::Caster;
+using internal::Rank;
+
+template <typename Cast>
+std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
+                                    const QueryFilter& filter,
+                                    const CastOptions& options) {
+  COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
+  const Caster<Cast> caster(level, cast, filter, options);
+  bool found = false;
+  Candidate best;
+  const auto offer = [&](const Candidate& candidate) {
+    if (!found || candidate.rank < best.rank) {
+      best = candidate;
+      found = true;
+    }
+  };
+  caster.StartsInside(offer);
+  level.spatial_hash().VisitSweep(
+      caster.StartBounds(), cast.translation, options.max_fraction,
+      [&](int32_t item) {
+        const double limit = found ? best.rank.measure : options.max_fraction;
+        if (std::optional<Candidate> c = caster.Test(item, limit)) {
+          offer(*c);
+        }
+        return found ? best.rank.measure : options.max_fraction;
+      });
+  if (!found) return std::nullopt;
+  return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
+}
+
+// The sorted list of an all-hits cast, kept in the caller's span. While
+// collecting, each entry's user_data holds its shape index (high half) and
+// rank part (low half) so that a shape met again through another primitive
+// can be compared and merged without any memory of our own; Finish puts the
+// real user data back.
+class HitList {
+ public:
+  explicit HitList(absl::Span<WorldHit> hits) : hits_(hits) {}
+
+  void Offer(const Candidate& c) {
+    for (int32_t i = 0; i < count_; ++i) {
+      if (hits_[i].shape_id != c.rank.id) continue;
+      if (!(c.rank < RankOf(i))) return;
+      Erase(i);  // the shape's better answer goes in below
+      break;
+    }
+    const int32_t capacity = static_cast<int32_t>(hits_.size());
+    if (count_ == capacity) {
+      truncated_ = true;
+      if (capacity == 0 || !(c.rank < RankOf(count_ - 1))) return;
+      --count_;
+    }
+    int32_t at = count_;
+    while (at > 0 && c.rank < RankOf(at - 1)) {
+      hits_[at] = hits_[at - 1];
+      --at;
+    }
+    hits_[at] = WorldHit{c.hit, c.rank.id, Pack(c.shape, c.rank.part)};
+    ++count_;
+  }
+
+  // Once full with hits dropped, later hits only matter if they rank before
+  // the last entry: casts can stop at its fraction.
+  double Limit(double max_fraction) const {
+    if (!truncated_ || count_ == 0) return max_fraction;
+    return hits_[count_ - 1].hit.fraction;
+  }
+
+  ListResult Finish(const Level& level) {
+    for (int32_t i = 0; i < count_; ++i) {
+      hits_[i].user_data =
+          level.user_data(static_cast<int32_t>(hits_[i].user_data >> 32));
+    }
+    return {count_, truncated_};
+  }
+
+ private:
+  static uint64_t Pack(int32_t shape, int32_t part) {
+    return (uint64_t{static_cast<uint32_t>(shape)} << 32) |
+           static_cast<uint32_t>(part);
+  }
+  Rank RankOf(int32_t i) const {
+    return {hits_[i].hit.fraction, hits_[i].shape_id,
+            static_cast<int32_t>(static_cast<uint32_t>(hits_[i].user_data))};
+  }
+  void Erase(int32_t i) {
+    for (int32_t j = i; j + 1 < count_; ++j) hits_[j] = hits_[j + 1];
+    --count_;
+  }
+
+  absl::Span<WorldHit> hits_;
+  int32_t count_ = 0;
+  bool truncated_ = false;
+};
+
+template <typename Cast>
+ListResult CastAll(const Cast& cast, const Level& level,
+                   absl::Span<WorldHit> hits, const QueryFilter& filter,
+                   const CastOptions& options) {
+  COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
+  const Caster<Cast> caster(level, cast, filter, options);
+  HitList list(hits);
+  caster.StartsInside([&](const Candidate& c) { list.Offer(c); });
+  level.spatial_hash().VisitSweep(
+      caster.StartBounds(), cast.translation, options.max_fraction,
+      [&](int32_t item) {
+        const double limit = list.Limit(options.max_fraction);
+        if (std::optional<Candidate> c = caster.Test(item, limit)) {
+          list.Offer(*c);
+        }
+        return list.Limit(options.max_fraction);
+      });
+  return list.Finish(level);
+}
+
+}  // namespace
+
+std::optional<WorldHit> CastRay(const RayInput& ray, const Level& level,
+                                const QueryFilter& filter,
+                                const CastOptions& options) {
+  return CastClosest(ray, level, filter, options);
+}
+std::optional<WorldHit> CastCircle(const CircleCast& cast, const Level& level,
+                                   const QueryFilter& filter,
+                                   const CastOptions& options) {
+  return CastClosest(cast, level, filter, options);
+}
+std::optional<WorldHit> CastPolygon(const PolygonCast& cast,
+                                    const Level& level,
+                                    const QueryFilter& filter,
+                                    const CastOptions& options) {
+  return CastClosest(cast, level, filter, options);
+}
+std::optional<WorldHit> CastCapsule(const CapsuleCast& cast,
+                                    const Level& level,
+                                    const QueryFilter& filter,
+                                    const CastOptions& options) {
+  return CastClosest(cast, level, filter, options);
+}
+
+ListResult CastRayAll(const RayInput& ray, const Level& level,
+                      absl::Span<WorldHit> hits, const QueryFilter& filter,
+                      const CastOptions& options) {
+  return CastAll(ray, level, hits, filter, options);
+}
+ListResult CastCircleAll(const CircleCast& cast, const Level& level,
+                         absl::Span<WorldHit> hits, const QueryFilter& filter,
+                         const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+ListResult CastPolygonAll(const PolygonCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits, const QueryFilter& filter,
+                          const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits, const QueryFilter& filter,
+                          const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+
+}  // namespace collide

@@ -1,0 +1,267 @@
+// The reference every world query is checked against: a plain loop over all
+// shapes of a level calling the per-shape functions of toi.h and
+// intersect.h, with the rules query.h states (polylines segment by segment,
+// ties by fraction, then id, then segment index).
+#ifndef COLLIDE_TESTS_LIB_QUERY_BRUTE_FORCE_H_
+#define COLLIDE_TESTS_LIB_QUERY_BRUTE_FORCE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "collide/intersect.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/vec2.h"
+
+namespace collide::testing {
+
+inline bool BrutePasses(const Level& level, int shape, const QueryFilter& filter) {
+  if ((level.category_bits(shape) & filter.mask_bits) == 0) return false;
+  return std::find(filter.ignore_ids.begin(), filter.ignore_ids.end(),
+                   level.id(shape)) == filter.ignore_ids.end();
+}
+
+inline std::optional<Hit> AnyCast(const RayInput& c, const auto& t, const CastOptions& o) {
+  return CastRay(c, t, o);
+}
+inline std::optional<Hit> AnyCast(const CircleCast& c, const auto& t, const CastOptions& o) {
+  return CastCircle(c, t, o);
+}
+inline std::optional<Hit> AnyCast(const CapsuleCast& c, const auto& t, const CastOptions& o) {
+  return CastCapsule(c, t, o);
+}
+inline std::optional<Hit> AnyCast(const PolygonCast& c, const auto& t, const CastOptions& o) {
+  return CastPolygon(c, t, o);
+}
+
+// One shape's answer to a cast.
+template <typename Cast>
+std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level, int shape,
+                                  const CastOptions& options) {
+  switch (level.kind(shape)) {
+    case ShapeKind::kSegment:
+      return AnyCast(cast, level.segment(shape), options);
+    case ShapeKind::kCircle:
+      return AnyCast(cast, level.circle(shape), options);
+    case ShapeKind::kCapsule:
+      return AnyCast(cast, level.capsule(shape), options);
+    case ShapeKind::kConvexPolygon:
+      return AnyCast(cast, level.convex_polygon(shape), options);
+    case ShapeKind::kConcavePolygon:
+      return AnyCast(cast, level.concave_polygon(shape), options);
+    case ShapeKind::kPolyline: {
+      const PolylineDesc polyline = level.polyline(shape);
+      const int n = static_cast<int>(polyline.vertices.size());
+      const int segments = polyline.closed ? n : n - 1;
+      std::optional<Hit> best;
+      for (int i = 0; i < segments; ++i) {
+        std::optional<Hit> hit = AnyCast(
+            cast, Segment{polyline.vertices[i], polyline.vertices[(i + 1) % n]},
+            options);
+        if (!hit) continue;
+        if (hit->feature.type == FeatureType::kVertex && hit->feature.index == 1) {
+          hit->feature.index = (i + 1) % n;
+        } else {
+          hit->feature.index = i;
+        }
+        if (!best || hit->fraction < best->fraction) best = hit;
+      }
+      return best;
+    }
+  }
+  return std::nullopt;
+}
+
+// Every matching shape's hit, sorted by (fraction, id).
+template <typename Cast>
+std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
+                                   const QueryFilter& filter,
+                                   const CastOptions& options) {
+  std::vector<WorldHit> hits;
+  for (int i = 0; i < level.shape_count(); ++i) {
+    if (!BrutePasses(level, i, filter)) continue;
+    if (std::optional<Hit> hit = BruteShapeCast(cast, level, i, options)) {
+      hits.push_back({*hit, level.id(i), level.user_data(i)});
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const WorldHit& a, const WorldHit& b) {
+    return std::tie(a.hit.fraction, a.shape_id) < std::tie(b.hit.fraction, b.shape_id);
+  });
+  return hits;
+}
+
+template <typename Cast>
+std::optional<WorldHit> BruteCast(const Cast& cast, const Level& level,
+                                  const QueryFilter& filter,
+                                  const CastOptions& options) {
+  std::vector<WorldHit> hits = BruteCastAll(cast, level, filter, options);
+  if (hits.empty()) return std::nullopt;
+  return hits.front();
+}
+
+template <typename A, typename B>
+bool EitherOverlaps(const A& a, const B& b) {
+  if constexpr (requires { Overlaps(a, b); }) {
+    return Overlaps(a, b);
+  } else {
+    return Overlaps(b, a);
+  }
+}
+
+// Ids of the matching shapes `query` overlaps, ascending.
+template <typename Query>
+std::vector<ShapeRef> BruteOverlap(const Query& query, const Level& level,
+                                   const QueryFilter& filter) {
+  std::vector<ShapeRef> refs;
+  for (int i = 0; i < level.shape_count(); ++i) {
+    if (!BrutePasses(level, i, filter)) continue;
+    bool overlaps = false;
+    switch (level.kind(i)) {
+      case ShapeKind::kSegment:
+        overlaps = EitherOverlaps(query, level.segment(i));
+        break;
+      case ShapeKind::kCircle:
+        overlaps = EitherOverlaps(query, level.circle(i));
+        break;
+      case ShapeKind::kCapsule:
+        overlaps = EitherOverlaps(query, level.capsule(i));
+        break;
+      case ShapeKind::kConvexPolygon:
+        overlaps = EitherOverlaps(query, level.convex_polygon(i));
+        break;
+      case ShapeKind::kConcavePolygon:
+        overlaps = EitherOverlaps(query, level.concave_polygon(i));
+        break;
+      case ShapeKind::kPolyline: {
+        const PolylineDesc p = level.polyline(i);
+        const size_t n = p.vertices.size();
+        const size_t segments = p.closed ? n : n - 1;
+        for (size_t k = 0; k < segments && !overlaps; ++k) {
+          overlaps = EitherOverlaps(query, Segment{p.vertices[k], p.vertices[(k + 1) % n]});
+        }
+        break;
+      }
+    }
+    if (overlaps) refs.push_back({level.id(i), level.user_data(i)});
+  }
+  std::sort(refs.begin(), refs.end(),
+            [](const ShapeRef& a, const ShapeRef& b) { return a.shape_id < b.shape_id; });
+  return refs;
+}
+
+// Nearest point of segment [a, b] to p, features vertex 0 / 1 and edge 0.
+struct BruteNearest {
+  double distance;
+  Vec2 point;
+  Feature feature;
+};
+
+inline BruteNearest BruteNearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 e = b - a;
+  const double along = Dot(p - a, e);
+  const double ee = Dot(e, e);
+  BruteNearest r;
+  if (along <= 0.0 || ee == 0.0) {
+    r.point = a;
+    r.feature = {FeatureType::kVertex, 0};
+  } else if (along >= ee) {
+    r.point = b;
+    r.feature = {FeatureType::kVertex, 1};
+  } else {
+    r.point = a + (along / ee) * e;
+    r.feature = {FeatureType::kEdge, 0};
+  }
+  r.distance = Length(p - r.point);
+  return r;
+}
+
+inline BruteNearest BruteGrow(Vec2 p, BruteNearest core, double radius) {
+  if (core.distance <= radius) return {0.0, p, core.feature};
+  return {core.distance - radius,
+          core.point + (radius / core.distance) * (p - core.point), core.feature};
+}
+
+// The nearest of a closed or open chain's segments (ties: lowest index).
+inline BruteNearest BruteNearestOnChain(Vec2 p, absl::Span<const Vec2> v, bool closed) {
+  const int n = static_cast<int>(v.size());
+  const int segments = closed ? n : n - 1;
+  BruteNearest best{};
+  for (int i = 0; i < segments; ++i) {
+    BruteNearest d = BruteNearestOnSegment(p, v[i], v[(i + 1) % n]);
+    if (d.feature.type == FeatureType::kVertex && d.feature.index == 1) {
+      d.feature.index = (i + 1) % n;
+    } else {
+      d.feature.index = i;
+    }
+    if (i == 0 || d.distance < best.distance) best = d;
+  }
+  return best;
+}
+
+inline std::optional<WorldClosestPoint> BruteClosestPoint(Vec2 p, const Level& level,
+                                                         double max_distance,
+                                                         const QueryFilter& filter) {
+  std::optional<WorldClosestPoint> best;
+  for (int i = 0; i < level.shape_count(); ++i) {
+    if (!BrutePasses(level, i, filter)) continue;
+    BruteNearest d{};
+    switch (level.kind(i)) {
+      case ShapeKind::kSegment: {
+        const Segment s = level.segment(i);
+        d = BruteNearestOnSegment(p, s.p1, s.p2);
+        break;
+      }
+      case ShapeKind::kCircle: {
+        const Circle c = level.circle(i);
+        d = BruteGrow(p, {Length(p - c.center), c.center, {FeatureType::kSurface, 0}},
+                      c.radius);
+        break;
+      }
+      case ShapeKind::kCapsule: {
+        const Capsule c = level.capsule(i);
+        d = BruteGrow(p, BruteNearestOnSegment(p, c.p1, c.p2), c.radius);
+        break;
+      }
+      case ShapeKind::kConvexPolygon: {
+        const ConvexPolygon& polygon = level.convex_polygon(i);
+        d = ContainsPoint(polygon, p)
+                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}}
+                : BruteNearestOnChain(
+                      p, absl::MakeConstSpan(polygon.vertices.data(),
+                                             static_cast<size_t>(polygon.count)),
+                      true);
+        break;
+      }
+      case ShapeKind::kConcavePolygon: {
+        const ConcavePolygon polygon = level.concave_polygon(i);
+        d = ContainsPoint(polygon, p)
+                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}}
+                : BruteNearestOnChain(p, polygon.vertices, true);
+        break;
+      }
+      case ShapeKind::kPolyline: {
+        const PolylineDesc polyline = level.polyline(i);
+        d = BruteNearestOnChain(p, polyline.vertices, polyline.closed);
+        break;
+      }
+    }
+    if (d.distance > max_distance) continue;
+    if (best && (best->distance < d.distance ||
+                 (best->distance == d.distance && best->shape_id < level.id(i)))) {
+      continue;
+    }
+    best = WorldClosestPoint{d.point, d.distance,
+                             d.distance > 0.0 ? Normalize(p - d.point) : Vec2{},
+                             d.feature, level.id(i), level.user_data(i)};
+  }
+  return best;
+}
+
+}  // namespace collide::testing
+
+#endif  // COLLIDE_TESTS_LIB_QUERY_BRUTE_FORCE_H_

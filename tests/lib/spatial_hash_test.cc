@@ -1,0 +1,240 @@
+#include "collide/spatial_hash.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "collide/vec2.h"
+#include "gtest/gtest.h"
+#include "random_level.h"
+
+namespace collide {
+namespace {
+
+using testing::SplitMix64;
+
+Aabb Box(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y1}}; }
+
+bool BoxesOverlap(Aabb a, Aabb b) {
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
+         b.lower.y <= a.upper.y;
+}
+
+double Distance(Vec2 p, Aabb b) {
+  const double dx = std::max({b.lower.x - p.x, 0.0, p.x - b.upper.x});
+  const double dy = std::max({b.lower.y - p.y, 0.0, p.y - b.upper.y});
+  return std::hypot(dx, dy);
+}
+
+// The box swept over [0, t]: exact for boxes, so a conservative walk must
+// report every item whose box meets the swept one... and whose box meets the
+// moving box at some time, which the separating-axis test below checks.
+bool SweptBoxHits(Aabb box, Vec2 d, Aabb item) {
+  double t0 = 0.0, t1 = 1.0;
+  const auto axis = [&](double lo, double hi, double v, double ilo, double ihi) {
+    // lo + t v <= ihi and hi + t v >= ilo.
+    if (v == 0.0) return lo <= ihi && hi >= ilo;
+    double a = (ilo - hi) / v, b = (ihi - lo) / v;
+    if (a > b) std::swap(a, b);
+    t0 = std::max(t0, a);
+    t1 = std::min(t1, b);
+    return t0 <= t1;
+  };
+  return axis(box.lower.x, box.upper.x, d.x, item.lower.x, item.upper.x) &&
+         axis(box.lower.y, box.upper.y, d.y, item.lower.y, item.upper.y) && t0 <= t1;
+}
+
+struct RandomItems {
+  Aabb bounds;
+  std::vector<Aabb> items;
+};
+
+RandomItems MakeItems(uint64_t seed, int count, double world, double size, double offset) {
+  SplitMix64 rng(seed);
+  RandomItems r;
+  for (int i = 0; i < count; ++i) {
+    const double s = rng.Chance(0.05) ? world * rng.Uniform(0.2, 1.0) : size * rng.Uniform();
+    const Vec2 c = rng.Point({offset, offset}, {offset + world, offset + world});
+    const Vec2 h{s * rng.Uniform(), s * rng.Uniform()};
+    r.items.push_back({c - h, c + h});
+  }
+  r.bounds = r.items[0];
+  for (const Aabb& b : r.items) {
+    r.bounds.lower = {std::min(r.bounds.lower.x, b.lower.x), std::min(r.bounds.lower.y, b.lower.y)};
+    r.bounds.upper = {std::max(r.bounds.upper.x, b.upper.x), std::max(r.bounds.upper.y, b.upper.y)};
+  }
+  return r;
+}
+
+SpatialHash MakeHash(const RandomItems& r, double cell_size) {
+  absl::StatusOr<GridSpec> grid =
+      SpatialHash::ChooseGrid(r.bounds, r.items, {.cell_size = cell_size});
+  EXPECT_TRUE(grid.ok()) << grid.status();
+  absl::StatusOr<SpatialHash> hash = SpatialHash::Create(*grid, r.items, int64_t{1} << 26);
+  EXPECT_TRUE(hash.ok()) << hash.status();
+  return *std::move(hash);
+}
+
+TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
+  std::vector<Aabb> items;
+  for (int i = 0; i < 100; ++i) {
+    const double x = (i % 10) * 10.0, y = (i / 10) * 10.0;
+    items.push_back(Box(x, y, x + (i == 0 ? 50.0 : 2.0), y + 1.0));
+  }
+  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
+  ASSERT_TRUE(grid.ok());
+  // sqrt(100 * 100 / (4 * 100)) = 5 > 2 * 2.
+  EXPECT_EQ(grid->cell_size, 5.0);
+  EXPECT_EQ(grid->columns, 21);
+  EXPECT_EQ(grid->rows, 21);
+  for (Aabb& item : items) item.upper.x += 3.0;  // median side 5
+  grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
+  ASSERT_TRUE(grid.ok());
+  EXPECT_EQ(grid->cell_size, 10.0);
+  EXPECT_EQ(grid->origin.x, 0.0);
+}
+
+TEST(ChooseGridTest, AutomaticCellGrowsUntilTheLimitsHold) {
+  const std::vector<Aabb> items(50, Box(0, 0, 1000, 1000));
+  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(
+      Box(0, 0, 1000, 1000), items, {.max_cells = 1 << 20, .max_cell_entries = 5000});
+  ASSERT_TRUE(grid.ok());
+  EXPECT_LE(int64_t{grid->columns} * grid->rows * 50, 5000);
+}
+
+TEST(ChooseGridTest, EmptyAndDegenerateBoundsGetOneCell) {
+  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(Box(0, 0, 0, 0), {}, {});
+  ASSERT_TRUE(grid.ok());
+  EXPECT_EQ(grid->columns, 1);
+  EXPECT_EQ(grid->rows, 1);
+  EXPECT_GT(grid->cell_size, 0.0);
+}
+
+TEST(SpatialHashTest, ListsEachItemInEveryCellOfItsRectangleAscending) {
+  const RandomItems r = MakeItems(1, 300, 100, 5, 0);
+  const SpatialHash hash = MakeHash(r, 3.0);
+  std::vector<int> seen(r.items.size(), 0);
+  int64_t entries = 0;
+  for (int32_t y = 0; y < hash.grid().rows; ++y) {
+    for (int32_t x = 0; x < hash.grid().columns; ++x) {
+      const absl::Span<const int32_t> cell = hash.Cell(x, y);
+      ASSERT_TRUE(std::is_sorted(cell.begin(), cell.end()));
+      for (const int32_t item : cell) {
+        const CellRect rect = hash.ItemCells(item);
+        ASSERT_TRUE(rect.x0 <= x && x <= rect.x1 && rect.y0 <= y && y <= rect.y1);
+        ++seen[static_cast<size_t>(item)];
+        ++entries;
+      }
+    }
+  }
+  EXPECT_EQ(entries, hash.entry_count());
+  for (size_t i = 0; i < r.items.size(); ++i) {
+    const CellRect rect = hash.ItemCells(static_cast<int32_t>(i));
+    EXPECT_EQ(seen[i], (rect.x1 - rect.x0 + 1) * (rect.y1 - rect.y0 + 1));
+  }
+  EXPECT_GT(hash.memory_bytes(), 0u);
+}
+
+// Each walk reports an item at most once and never misses one it must see.
+class SpatialHashWalkTest : public ::testing::TestWithParam<double> {};
+
+TEST_P(SpatialHashWalkTest, VisitBoxReportsEachOverlappingItemOnce) {
+  for (const double offset : {0.0, 1e6}) {
+    const RandomItems r = MakeItems(2, 400, 100, 4, offset);
+    const SpatialHash hash = MakeHash(r, GetParam());
+    SplitMix64 rng(7);
+    for (int q = 0; q < 300; ++q) {
+      const Vec2 c = rng.Point({offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const Vec2 h{rng.Uniform(0, 15), rng.Uniform(0, 15)};
+      const Aabb box{c - h, c + h};
+      std::vector<int> count(r.items.size(), 0);
+      hash.VisitBox(box, [&](int32_t item) {
+        ++count[static_cast<size_t>(item)];
+        return true;
+      });
+      for (size_t i = 0; i < r.items.size(); ++i) {
+        ASSERT_LE(count[i], 1) << "query " << q << " item " << i;
+        if (BoxesOverlap(box, r.items[i])) {
+          ASSERT_EQ(count[i], 1) << "query " << q;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SpatialHashWalkTest, VisitSweepReportsEachSweptItemOnce) {
+  for (const double offset : {0.0, 1e6}) {
+    const RandomItems r = MakeItems(3, 400, 100, 4, offset);
+    const SpatialHash hash = MakeHash(r, GetParam());
+    SplitMix64 rng(8);
+    for (int q = 0; q < 300; ++q) {
+      const Vec2 c = rng.Point({offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const double half = rng.Chance(0.3) ? 0.0 : rng.Uniform(0, 3);
+      const Aabb box{c - Vec2{half, half}, c + Vec2{half, half}};
+      Vec2 d = rng.Direction(rng.Uniform(0, 120));
+      if (q % 7 == 0) d = {d.x, 0.0};
+      if (q % 7 == 1) d = {0.0, d.y};
+      if (q % 7 == 2) d = {};
+      std::vector<int> count(r.items.size(), 0);
+      hash.VisitSweep(box, d, 1.0, [&](int32_t item) {
+        ++count[static_cast<size_t>(item)];
+        return 1.0;
+      });
+      for (size_t i = 0; i < r.items.size(); ++i) {
+        ASSERT_LE(count[i], 1) << "query " << q << " item " << i;
+        if (SweptBoxHits(box, d, r.items[i])) {
+          ASSERT_EQ(count[i], 1) << "query " << q;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SpatialHashWalkTest, VisitSweepStopsAfterTheReturnedFraction) {
+  const RandomItems r = MakeItems(4, 400, 100, 4, 0);
+  const SpatialHash hash = MakeHash(r, GetParam());
+  const Aabb box{{1, 50}, {1, 50}};
+  int calls = 0;
+  hash.VisitSweep(box, {98, 0}, 1.0, [&](int32_t) {
+    ++calls;
+    return -1.0;
+  });
+  EXPECT_LE(calls, 1);
+  // With limit 0.1 nothing whose box the sweep reaches after 0.1 (plus one
+  // cell) is reported.
+  hash.VisitSweep(box, {98, 0}, 1.0, [&](int32_t item) {
+    EXPECT_LE(r.items[static_cast<size_t>(item)].lower.x,
+              1 + 0.1 * 98 + 2 * hash.grid().cell_size);
+    return 0.1;
+  });
+}
+
+TEST_P(SpatialHashWalkTest, VisitNearReportsEachItemWithinReachOnce) {
+  for (const double offset : {0.0, 1e6}) {
+    const RandomItems r = MakeItems(5, 400, 100, 4, offset);
+    const SpatialHash hash = MakeHash(r, GetParam());
+    SplitMix64 rng(9);
+    for (int q = 0; q < 200; ++q) {
+      const Vec2 p = rng.Point({offset - 30, offset - 30}, {offset + 130, offset + 130});
+      const double reach = rng.Uniform(0, 40);
+      std::vector<int> count(r.items.size(), 0);
+      hash.VisitNear(p, reach, [&](int32_t item) {
+        ++count[static_cast<size_t>(item)];
+        return reach;
+      });
+      for (size_t i = 0; i < r.items.size(); ++i) {
+        ASSERT_LE(count[i], 1) << "query " << q << " item " << i;
+        if (Distance(p, r.items[i]) <= reach) {
+          ASSERT_EQ(count[i], 1) << "query " << q;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CellSizes, SpatialHashWalkTest,
+                         ::testing::Values(0.0, 0.3, 2.5, 17.0, 1000.0));
+
+}  // namespace
+}  // namespace collide
