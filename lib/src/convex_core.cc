@@ -11,8 +11,6 @@ namespace collide::internal {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// A gap this many rounding errors of the coordinates' scale counts as touching.
-constexpr double kTouchRoundings = 64.0 * std::numeric_limits<double>::epsilon();
 // Directions computed from offsets shorter than this share of the
 // coordinates' scale are dominated by rounding.
 constexpr double kSqrtEpsilon = 1.4901161193847656e-08;  // sqrt(2^-52)

@@ -11,6 +11,7 @@
 #ifndef COLLIDE_LIB_SRC_CONVEX_CORE_H_
 #define COLLIDE_LIB_SRC_CONVEX_CORE_H_
 
+#include <limits>
 #include <optional>
 
 #include "collide/shapes.h"
@@ -18,6 +19,11 @@
 #include "collide/vec2.h"
 
 namespace collide::internal {
+
+// A gap within this many rounding errors of the coordinates' scale counts as
+// touching.
+inline constexpr double kTouchRoundings =
+    64.0 * std::numeric_limits<double>::epsilon();
 
 // How a core's vertex and edge indices map to the public Feature of the
 // shape it was made from.

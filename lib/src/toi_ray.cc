@@ -2,17 +2,35 @@
 #include "collide/toi.h"
 
 #include "cast_dispatch.h"
+#include "toi_ray_fast.h"
 
 namespace collide {
+namespace {
+
+// Closed form for a skinless ray that starts clear of the shape; the
+// general machinery otherwise.
+template <typename Shape>
+std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
+                               const CastOptions& options) {
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
+    internal::FastCast fast =
+        internal::CastRayClear(ray, shape, options.max_fraction);
+    if (fast.handled) return fast.hit;
+  }
+  return internal::CastShape(ray, shape, options);
+}
+
+}  // namespace
 
 std::optional<Hit> CastRay(const RayInput& ray, Segment segment,
     const CastOptions& options) {
-  return internal::CastShape(ray, segment, options);
+  return CastRayFast(ray, segment, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, Circle circle,
     const CastOptions& options) {
-  return internal::CastShape(ray, circle, options);
+  return CastRayFast(ray, circle, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
@@ -22,7 +40,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
     const CastOptions& options) {
-  return internal::CastShape(ray, polygon, options);
+  return CastRayFast(ray, polygon, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConcavePolygon& polygon,
