@@ -1,0 +1,329 @@
+// collide_toi_bench: ns per call of every collide TOI pair and, beside it in
+// the same run on the same cases, Box2D 2.4.1's equivalent. Benchmarks are
+// named BM_<Pair>/collide and BM_<Pair>/box2d; each reports the counters
+// hits (cases that hit, computed once outside timing) and cases, and the
+// box2d row also disagree (cases where exactly one library hits) and
+// fraction_differ (both hit, contact more than 0.05 apart along the mover's
+// path). The label
+// names the function timed. bench/toi_table.py turns
+// --benchmark_format=json output into a markdown table.
+//
+// Extra flag: --toi_disagreements=N prints up to N cases per pair where the
+// two libraries disagree on hit/miss or fraction, at %.17g, to stderr.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "box2d_adapters.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "toi_cases.h"
+#include "toi_print.h"
+
+namespace collide_bench {
+namespace {
+
+using collide::Capsule;
+using collide::CapsuleCast;
+using collide::Circle;
+using collide::CircleCast;
+using collide::ConvexPolygon;
+using collide::DeformingSegment;
+using collide::Moving;
+using collide::PolygonCast;
+using collide::RayInput;
+using collide::Segment;
+using collide::Vec2;
+
+int g_print_disagreements = 0;
+
+// --- The collide call for a case, picked by the mover's type.
+const collide::ConcavePolygon& View(const ConcaveShape& shape) {
+  return shape.polygon;
+}
+template <typename T>
+const T& View(const T& shape) {
+  return shape;
+}
+template <typename O>
+std::optional<collide::Hit> Cast(const RayInput& m, const O& o) {
+  return collide::CastRay(m, View(o));
+}
+template <typename O>
+std::optional<collide::Hit> Cast(const CircleCast& m, const O& o) {
+  return collide::CastCircle(m, View(o));
+}
+template <typename O>
+std::optional<collide::Hit> Cast(const CapsuleCast& m, const O& o) {
+  return collide::CastCapsule(m, View(o));
+}
+template <typename O>
+std::optional<collide::Hit> Cast(const PolygonCast& m, const O& o) {
+  return collide::CastPolygon(m, View(o));
+}
+
+bool IsHit(const std::optional<collide::Hit>& r) { return r.has_value(); }
+bool IsHit(const B2Result& r) { return r.hit; }
+
+// The timed loop: cycle through the pre-made cases, one call each.
+template <typename C, typename Fn>
+void TimeCases(benchmark::State& state, const std::vector<C>& cases, Fn fn) {
+  const std::size_t mask = cases.size() - 1;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto result = fn(cases[i]);
+    benchmark::DoNotOptimize(result);
+    i = (i + 1) & mask;
+  }
+}
+
+template <typename C, typename Fn>
+void Register(const std::string& name, const std::string& label,
+              std::shared_ptr<const std::vector<C>> cases, Fn fn,
+              std::vector<std::pair<std::string, double>> counters) {
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [label, cases, fn, counters](benchmark::State& state) {
+        TimeCases(state, *cases, fn);
+        state.SetLabel(label);
+        for (const auto& [key, value] : counters) state.counters[key] = value;
+        state.counters["cases"] = static_cast<double>(cases->size());
+      });
+}
+
+template <typename M, typename O>
+std::optional<collide::Hit> CollideCall(const Case<M, O>& c) {
+  return Cast(c.mover, c.obstacle);
+}
+
+// Registers BM_<pair>/collide and BM_<pair>/box2d on the same cases, with
+// hits and disagreements counted once here, outside timing.
+template <typename M, typename O, typename ToB2, typename B2Fn>
+void AddPair(const std::string& pair, uint64_t seed, double aim_jitter,
+             const std::string& collide_label, const std::string& b2_label,
+             ToB2 to_b2, B2Fn b2_fn) {
+  auto cases = std::make_shared<const std::vector<Case<M, O>>>(
+      MakeCases<M, O>(seed, aim_jitter));
+  auto collide_fn = [](const Case<M, O>& c) { return CollideCall(c); };
+  auto b2_cases = std::make_shared<const decltype(to_b2(*cases))>(
+      to_b2(*cases));
+
+  int64_t collide_hits = 0;
+  int64_t b2_hits = 0;
+  int64_t disagree = 0;
+  int64_t fraction_differ = 0;
+  for (std::size_t i = 0; i < cases->size(); ++i) {
+    const auto collide_result = collide_fn((*cases)[i]);
+    const bool a = IsHit(collide_result);
+    const B2Result b2_result = b2_fn((*b2_cases)[i]);
+    const bool b = IsHit(b2_result);
+    collide_hits += a;
+    b2_hits += b;
+    // Both hit, but where along the mover's path differs by more than 0.05
+    // level units (Box2D stops short by its linear slop, 0.005, divided by
+    // the cosine of the approach angle, so a few grazing cases are normal).
+    if (a && b) {
+      const double along =
+          std::abs(collide_result->fraction -
+                   static_cast<double>(b2_result.fraction)) *
+          collide::Length((*cases)[i].mover.translation);
+      if (along > 0.05) {
+        if (fraction_differ < g_print_disagreements) {
+          std::fprintf(stderr,
+                       "%s case %zu: fraction differs (%.3g units): collide "
+                       "%s; box2d fraction %.9g\n  mover    %s\n  obstacle "
+                       "%s\n",
+                       pair.c_str(), i, along,
+                       Describe(collide_result).c_str(),
+                       static_cast<double>(b2_result.fraction),
+                       Describe((*cases)[i].mover).c_str(),
+                       Describe((*cases)[i].obstacle).c_str());
+        }
+        ++fraction_differ;
+      }
+    }
+    if (a != b) {
+      if (disagree < g_print_disagreements) {
+        std::fprintf(stderr,
+                     "%s case %zu: collide %s; box2d %s (fraction %.9g)\n"
+                     "  mover    %s\n  obstacle %s\n",
+                     pair.c_str(), i, Describe(collide_result).c_str(),
+                     b ? "hit" : "miss",
+                     static_cast<double>(b2_result.fraction),
+                     Describe((*cases)[i].mover).c_str(),
+                     Describe((*cases)[i].obstacle).c_str());
+      }
+      ++disagree;
+    }
+  }
+  Register(pair + "/collide", collide_label, cases, collide_fn,
+           {{"hits", static_cast<double>(collide_hits)}});
+  Register(pair + "/box2d", b2_label, b2_cases, b2_fn,
+           {{"hits", static_cast<double>(b2_hits)},
+            {"disagree", static_cast<double>(disagree)},
+            {"fraction_differ", static_cast<double>(fraction_differ)}});
+}
+
+template <typename M, typename O>
+void AddCollideOnly(const std::string& pair, uint64_t seed, double aim_jitter,
+                    const std::string& collide_label) {
+  auto cases = std::make_shared<const std::vector<Case<M, O>>>(
+      MakeCases<M, O>(seed, aim_jitter));
+  auto collide_fn = [](const Case<M, O>& c) { return CollideCall(c); };
+  int64_t hits = 0;
+  for (const auto& c : *cases) hits += IsHit(collide_fn(c));
+  Register(pair + "/collide", collide_label, cases, collide_fn,
+           {{"hits", static_cast<double>(hits)}});
+}
+
+// Box2D converters and calls, as lambdas so the timed call is direct.
+const auto kRayCases = [](const auto& cases) { return ToB2RayCases(cases); };
+const auto kCastCases = [](const auto& cases) {
+  return ToB2ShapeCastCases(cases);
+};
+const auto kChainCastCases = [](const auto& cases) {
+  return ToB2ChainShapeCastCases(cases);
+};
+const auto kToiCases = [](const auto& cases) { return ToB2ToiCases(cases); };
+const auto kRayCast = [](const auto& c) { return B2RayCast(c); };
+const auto kChainRayCast = [](const B2ChainRayCase& c) {
+  return B2ChainRayCast(c);
+};
+const auto kShapeCast = [](const B2ShapeCastCase& c) {
+  return B2ShapeCast(c);
+};
+const auto kChainShapeCast = [](const B2ChainShapeCastCase& c) {
+  return B2ChainShapeCast(c);
+};
+const auto kToi = [](const B2ToiCase& c) { return B2TimeOfImpact(c); };
+
+constexpr const char* kShapeCastLabel = "b2ShapeCast";
+constexpr const char* kChainShapeCastLabel =
+    "b2ShapeCast per b2ChainShape loop child, min lambda";
+constexpr const char* kToiLabel = "b2TimeOfImpact (2 translation sweeps)";
+
+// Aim jitter (radians) per pair, chosen for roughly half hits.
+void RegisterAll() {
+  uint64_t seed = 0x70100;
+  // --- Ray.
+  AddPair<RayInput, Segment>("BM_RayVsSegment", ++seed, 0.22,
+                             "CastRay(Segment)",
+                             "b2EdgeShape::RayCast (two-sided)", kRayCases,
+                             kRayCast);
+  AddPair<RayInput, Circle>("BM_RayVsCircle", ++seed, 0.51, "CastRay(Circle)",
+                            "b2CircleShape::RayCast", kRayCases, kRayCast);
+  AddPair<RayInput, ConvexPolygon>("BM_RayVsConvexPolygon", ++seed, 0.50,
+                                   "CastRay(ConvexPolygon)",
+                                   "b2PolygonShape::RayCast", kRayCases,
+                                   kRayCast);
+  AddPair<RayInput, Capsule>("BM_RayVsCapsule", ++seed, 0.43,
+                             "CastRay(Capsule)",
+                             "b2ShapeCast (point vs 2-vertex proxy + radius)",
+                             kCastCases, kShapeCast);
+  AddPair<RayInput, ConcaveShape>(
+      "BM_RayVsConcavePolygon", ++seed, 0.53, "CastRay(ConcavePolygon)",
+      "b2ChainShape::RayCast per loop child, min fraction", kRayCases,
+      kChainRayCast);
+  // --- Circle.
+  AddPair<CircleCast, Vec2>("BM_CircleVsPoint", ++seed, 0.54,
+                            "CastCircle(Vec2)", kShapeCastLabel, kCastCases,
+                            kShapeCast);
+  AddPair<CircleCast, Segment>("BM_CircleVsSegment", ++seed, 0.63,
+                               "CastCircle(Segment)", kShapeCastLabel,
+                               kCastCases, kShapeCast);
+  AddPair<CircleCast, Circle>("BM_CircleVsCircle", ++seed, 0.84,
+                              "CastCircle(Circle)", kShapeCastLabel,
+                              kCastCases, kShapeCast);
+  AddPair<CircleCast, Capsule>("BM_CircleVsCapsule", ++seed, 0.73,
+                               "CastCircle(Capsule)", kShapeCastLabel,
+                               kCastCases, kShapeCast);
+  AddPair<CircleCast, ConvexPolygon>("BM_CircleVsConvexPolygon", ++seed, 0.82,
+                                     "CastCircle(ConvexPolygon)",
+                                     kShapeCastLabel, kCastCases, kShapeCast);
+  AddPair<CircleCast, ConcaveShape>(
+      "BM_CircleVsConcavePolygon", ++seed, 0.78, "CastCircle(ConcavePolygon)",
+      kChainShapeCastLabel, kChainCastCases, kChainShapeCast);
+  // --- Capsule.
+  AddPair<CapsuleCast, Segment>("BM_CapsuleVsSegment", ++seed, 0.52,
+                                "CastCapsule(Segment)", kShapeCastLabel,
+                                kCastCases, kShapeCast);
+  AddPair<CapsuleCast, Circle>("BM_CapsuleVsCircle", ++seed, 0.75,
+                               "CastCapsule(Circle)", kShapeCastLabel,
+                               kCastCases, kShapeCast);
+  AddPair<CapsuleCast, Capsule>("BM_CapsuleVsCapsule", ++seed, 0.63,
+                                "CastCapsule(Capsule)", kShapeCastLabel,
+                                kCastCases, kShapeCast);
+  AddPair<CapsuleCast, ConvexPolygon>(
+      "BM_CapsuleVsConvexPolygon", ++seed, 0.70, "CastCapsule(ConvexPolygon)",
+      kShapeCastLabel, kCastCases, kShapeCast);
+  // --- Convex polygon.
+  AddPair<PolygonCast, Vec2>("BM_PolygonVsPoint", ++seed, 0.51,
+                             "CastPolygon(Vec2)", kShapeCastLabel, kCastCases,
+                             kShapeCast);
+  AddPair<PolygonCast, Segment>("BM_PolygonVsSegment", ++seed, 0.60,
+                                "CastPolygon(Segment)", kShapeCastLabel,
+                                kCastCases, kShapeCast);
+  AddPair<PolygonCast, Circle>("BM_PolygonVsCircle", ++seed, 0.79,
+                               "CastPolygon(Circle)", kShapeCastLabel,
+                               kCastCases, kShapeCast);
+  AddPair<PolygonCast, Capsule>("BM_PolygonVsCapsule", ++seed, 0.72,
+                                "CastPolygon(Capsule)", kShapeCastLabel,
+                                kCastCases, kShapeCast);
+  AddPair<PolygonCast, ConvexPolygon>(
+      "BM_PolygonVsConvexPolygon", ++seed, 0.77, "CastPolygon(ConvexPolygon)",
+      kShapeCastLabel, kCastCases, kShapeCast);
+  AddPair<PolygonCast, ConcaveShape>(
+      "BM_PolygonVsConcavePolygon", ++seed, 0.79,
+      "CastPolygon(ConcavePolygon)", kChainShapeCastLabel, kChainCastCases,
+      kChainShapeCast);
+  // --- Moving against moving.
+  AddPair<CircleCast, Moving<Circle>>(
+      "BM_CircleVsMovingCircle", ++seed, 0.87, "CastCircle(Moving<Circle>)",
+      kToiLabel, kToiCases, kToi);
+  AddPair<PolygonCast, Moving<ConvexPolygon>>(
+      "BM_PolygonVsMovingConvexPolygon", ++seed, 0.79,
+      "CastPolygon(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
+  AddPair<RayInput, Moving<ConvexPolygon>>(
+      "BM_RayVsMovingConvexPolygon", ++seed, 0.51,
+      "CastRay(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
+  // --- Deforming segment: no Box2D equivalent.
+  AddCollideOnly<RayInput, DeformingSegment>("BM_RayVsDeformingSegment",
+                                             ++seed, 0.15,
+                                             "CastRay(DeformingSegment)");
+}
+
+}  // namespace
+}  // namespace collide_bench
+
+int main(int argc, char** argv) {
+  // Our own flag first; benchmark::Initialize rejects what it does not know.
+  const char* const kFlag = "--toi_disagreements=";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], kFlag, std::strlen(kFlag)) == 0) {
+      collide_bench::g_print_disagreements =
+          std::atoi(argv[i] + std::strlen(kFlag));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("box2d", "2.4.1 (libbox2d-dev)");
+  benchmark::AddCustomContext("toi_cases_per_pair",
+                              std::to_string(collide_bench::kCaseCount));
+  collide_bench::RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
