@@ -9,6 +9,9 @@ packages=(
   g++ cmake make pkg-config ca-certificates
   # lib/ and tests
   libabsl-dev libgtest-dev libgmock-dev libgmp-dev
+  # the gRPC service and its clients
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+  python3-grpcio
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )
