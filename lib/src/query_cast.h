@@ -44,6 +44,7 @@ class Caster {
     margin_ = kMarginShare *
               (scale + std::abs(cast.translation.x) +
                std::abs(cast.translation.y) + 1.0);
+    inverse_translation_ = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
   }
 
   // The swept region: the mover's bounds grown by the skin.
@@ -57,6 +58,7 @@ class Caster {
   // the sweep may never reach: its answer is the whole-polygon cast.
   template <typename Offer>
   void StartsInside(Offer&& offer) const {
+    if (level_.solids().item_count() == 0) return;  // no concave polygons
     level_.solids().VisitBox(Aabb{reference_, reference_}, [&](int32_t item) {
       const int32_t shape = level_.solid_shape(item);
       if (!Passes(level_, shape, filter_)) return true;
@@ -123,23 +125,25 @@ class Caster {
   bool MayReach(Aabb box, double limit) const {
     double t0 = 0.0;
     double t1 = limit;
-    const auto axis = [&](double lower, double upper, double d, double box_lower,
+    const auto axis = [&](double lower, double upper, double d,
+                          double inverse_d, double box_lower,
                           double box_upper) {
       box_lower -= margin_;
       box_upper += margin_;
       if (d == 0.0) return lower <= box_upper && upper >= box_lower;
-      // lower + t d <= box_upper and upper + t d >= box_lower.
-      double enter = (box_lower - upper) / d;
-      double leave = (box_upper - lower) / d;
+      // lower + t d <= box_upper and upper + t d >= box_lower; the margin
+      // absorbs the rounding of multiplying by the reciprocal.
+      double enter = (box_lower - upper) * inverse_d;
+      double leave = (box_upper - lower) * inverse_d;
       if (enter > leave) std::swap(enter, leave);
       t0 = std::max(t0, enter);
       t1 = std::min(t1, leave);
       return t0 <= t1;
     };
     return axis(start_.lower.x, start_.upper.x, cast_.translation.x,
-                box.lower.x, box.upper.x) &&
+                inverse_translation_.x, box.lower.x, box.upper.x) &&
            axis(start_.lower.y, start_.upper.y, cast_.translation.y,
-                box.lower.y, box.upper.y);
+                inverse_translation_.y, box.lower.y, box.upper.y);
   }
 
   const Level& level_;
@@ -151,6 +155,8 @@ class Caster {
   Vec2 reference_;
   Aabb start_;
   double margin_ = 0.0;
+  // 1 / translation per axis (unused where that component is zero).
+  Vec2 inverse_translation_;
   // Concave polygons already cast in this query (see RecentShapes).
   mutable RecentShapes concave_done_;
 };

@@ -294,6 +294,9 @@ void SpatialHash::VisitSweep(
   const int32_t nv = major_x ? grid_.rows : grid_.columns;
   const double t_end = max_fraction;
   const int32_t step = du > 0.0 ? 1 : -1;
+  // The box was widened by the margin, which absorbs the rounding of a
+  // product by the reciprocal in place of a division.
+  const double inverse_du = 1.0 / du;
 
   // Columns from the one holding the box's trailing side at t = 0 to the one
   // holding its leading side at the end.
@@ -318,8 +321,8 @@ void SpatialHash::VisitSweep(
     // When the box overlaps column c: [t_in, t_out] within [0, t_end].
     const double c0 = origin_u + c * s;
     const double c1 = origin_u + (c + 1) * s;
-    double t_in = step > 0 ? (c0 - hu) / du : (c1 - lu) / du;
-    double t_out = step > 0 ? (c1 - lu) / du : (c0 - hu) / du;
+    double t_in = (step > 0 ? c0 - hu : c1 - lu) * inverse_du;
+    double t_out = (step > 0 ? c1 - lu : c0 - hu) * inverse_du;
     t_in = std::max(t_in, 0.0);
     t_out = std::min(t_out, t_end);
     if (t_in > limit) return;  // every later column starts later still
