@@ -38,7 +38,7 @@ bool IsValidTarget(const Target& target) {
 }
 template <typename Shape>
 bool IsValidTarget(const Moving<Shape>& target) {
-  return IsValid(target.shape) && IsFinite(target.translation);
+  return IsValid(target.shape) && IsInRange(target.translation);
 }
 
 // The cast of a mover by `translation` against a static target.

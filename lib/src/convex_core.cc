@@ -474,26 +474,29 @@ StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
 // The hit at fraction 0 a start state calls for, if any.
 std::optional<Hit> StartHit(const StartState& state, const Core& b,
                             const CastOptions& options) {
-  Hit hit;
-  hit.point = state.separation.point_on_b + b.radius() * state.separation.normal;
-  hit.normal = state.separation.normal;
-  hit.feature = state.separation.feature_b;
+  // Filled in place: copying a just-written Hit stalls on store forwarding.
+  std::optional<Hit> result;
   switch (state.kind) {
     case StartKind::kClear:
     case StartKind::kSkinLeaving:
-      return std::nullopt;
-    case StartKind::kSkinApproaching:
-      return hit;
+      return result;
     case StartKind::kTouchingLeaving:
-      if (!options.stop_at_penetration) return std::nullopt;
-      [[fallthrough]];
+      if (!options.stop_at_penetration) return result;
+      break;
+    case StartKind::kSkinApproaching:
     case StartKind::kTouchingIn:
     case StartKind::kOverlap:
-      hit.status = HitStatus::kInitialOverlap;
-      hit.depth = std::max(0.0, -state.gap);
-      return hit;
+      break;
   }
-  return std::nullopt;
+  Hit& hit = result.emplace();
+  hit.point = state.separation.point_on_b + b.radius() * state.separation.normal;
+  hit.normal = state.separation.normal;
+  hit.feature = state.separation.feature_b;
+  if (state.kind != StartKind::kSkinApproaching) {
+    hit.status = HitStatus::kInitialOverlap;
+    hit.depth = std::max(0.0, -state.gap);
+  }
+  return result;
 }
 
 // Whether start state x makes a better fraction-0 answer than y (both
@@ -514,12 +517,11 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   std::optional<Hit> best;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
                         Feature feature) {
-    Hit hit;
+    Hit& hit = best.emplace();  // in place: see StartHit
     hit.fraction = fraction;
     hit.point = core_point + b.radius() * normal;
     hit.normal = normal;
     hit.feature = feature;
-    best = hit;
     limit = fraction;
   };
   // Vertices of a against b.

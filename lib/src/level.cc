@@ -22,8 +22,14 @@ namespace collide {
 namespace {
 
 absl::Status CheckFinite(double value, const std::string& field) {
-  if (std::isfinite(value)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(field, " must be finite"));
+  if (!std::isfinite(value)) {
+    return absl::InvalidArgumentError(absl::StrCat(field, " must be finite"));
+  }
+  if (std::abs(value) > kMaxCoordinate) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must be within +-1e60, got ", value));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckFinite(Vec2 value, const std::string& field) {

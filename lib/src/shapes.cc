@@ -31,13 +31,18 @@ double TwiceSignedArea(absl::Span<const Vec2> vertices) {
   return sum;
 }
 
-// Shared by both polygon factories: a non-finite coordinate would poison
-// every later orientation test, so it is reported first.
+// Shared by both polygon factories: a non-finite or out-of-range
+// coordinate would poison every later orientation test, so it is reported
+// first.
 absl::Status CheckFinite(absl::Span<const Vec2> vertices) {
   for (size_t i = 0; i < vertices.size(); ++i) {
     if (!IsFinite(vertices[i])) {
       return absl::InvalidArgumentError(
           absl::StrCat("vertices[", i, "] is not finite"));
+    }
+    if (!IsInRange(vertices[i])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "vertices[", i, "] is beyond the coordinate limit of 1e60"));
     }
   }
   return absl::OkStatus();
@@ -141,10 +146,11 @@ absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
 
 absl::StatusOr<ConvexPolygon> MakeBox(Vec2 center, Vec2 half_extents,
                                       double angle) {
-  if (!IsFinite(center)) {
-    return absl::InvalidArgumentError("center is not finite");
+  if (!IsInRange(center)) {
+    return absl::InvalidArgumentError(
+        "center is not finite or beyond the coordinate limit of 1e60");
   }
-  if (!IsFinite(half_extents) || !(half_extents.x > 0.0) ||
+  if (!IsInRange(half_extents) || !(half_extents.x > 0.0) ||
       !(half_extents.y > 0.0)) {
     return absl::InvalidArgumentError(
         "half_extents must be finite and greater than 0");
@@ -233,27 +239,32 @@ Vec2 EdgeNormal(const ConcavePolygon& polygon, int edge) {
   return Normalize(polygon.orientation * RightPerp(direction));
 }
 
-bool IsValid(Vec2 point) { return IsFinite(point); }
+bool IsValid(Vec2 point) { return IsInRange(point); }
 
 bool IsValid(Segment segment) {
-  return IsFinite(segment.p1) && IsFinite(segment.p2);
+  return IsInRange(segment.p1) && IsInRange(segment.p2);
 }
 
+namespace {
+bool IsValidRadius(double radius) {
+  return radius >= 0.0 && radius <= kMaxCoordinate;
+}
+}  // namespace
+
 bool IsValid(Circle circle) {
-  return IsFinite(circle.center) && std::isfinite(circle.radius) &&
-         circle.radius >= 0.0;
+  return IsInRange(circle.center) && IsValidRadius(circle.radius);
 }
 
 bool IsValid(const Capsule& capsule) {
-  return IsFinite(capsule.p1) && IsFinite(capsule.p2) &&
-         std::isfinite(capsule.radius) && capsule.radius >= 0.0;
+  return IsInRange(capsule.p1) && IsInRange(capsule.p2) &&
+         IsValidRadius(capsule.radius);
 }
 
 bool IsValid(const ConvexPolygon& polygon) {
   if (polygon.count < 3 || polygon.count > kMaxPolygonVertices) return false;
   for (int32_t i = 0; i < polygon.count; ++i) {
     const size_t k = static_cast<size_t>(i);
-    if (!IsFinite(polygon.vertices[k]) || !IsFinite(polygon.normals[k])) {
+    if (!IsInRange(polygon.vertices[k]) || !IsFinite(polygon.normals[k])) {
       return false;
     }
   }
@@ -264,7 +275,7 @@ bool IsValid(const ConcavePolygon& polygon) {
   if (polygon.vertices.size() < 3) return false;
   if (polygon.orientation != 1.0 && polygon.orientation != -1.0) return false;
   for (const Vec2& vertex : polygon.vertices) {
-    if (!IsFinite(vertex)) return false;
+    if (!IsInRange(vertex)) return false;
   }
   return true;
 }

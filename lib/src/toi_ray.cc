@@ -12,13 +12,15 @@ namespace {
 template <typename Shape>
 std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
                                const CastOptions& options) {
+  std::optional<Hit> result;  // the return value, filled in place
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
-    internal::FastCast fast =
-        internal::CastRayClear(ray, shape, options.max_fraction);
-    if (fast.handled) return fast.hit;
+    if (internal::CastRayClear(ray, shape, options.max_fraction, result)) {
+      return result;
+    }
   }
-  return internal::CastShape(ray, shape, options);
+  result = internal::CastShape(ray, shape, options);
+  return result;
 }
 
 }  // namespace

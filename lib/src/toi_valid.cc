@@ -6,25 +6,25 @@
 namespace collide {
 
 bool IsValid(const RayInput& ray) {
-  return IsFinite(ray.origin) && IsFinite(ray.translation);
+  return IsInRange(ray.origin) && IsInRange(ray.translation);
 }
 
 bool IsValid(const CircleCast& cast) {
-  return IsValid(cast.circle) && IsFinite(cast.translation);
+  return IsValid(cast.circle) && IsInRange(cast.translation);
 }
 
 bool IsValid(const CapsuleCast& cast) {
-  return IsValid(cast.capsule) && IsFinite(cast.translation);
+  return IsValid(cast.capsule) && IsInRange(cast.translation);
 }
 
 bool IsValid(const PolygonCast& cast) {
-  return IsValid(cast.polygon) && IsFinite(cast.translation);
+  return IsValid(cast.polygon) && IsInRange(cast.translation);
 }
 
 bool IsValid(const CastOptions& options) {
-  return std::isfinite(options.max_fraction) && options.max_fraction >= 0.0 &&
-         std::isfinite(options.target_distance) &&
-         options.target_distance >= 0.0;
+  return options.max_fraction >= 0.0 && options.max_fraction <= kMaxCoordinate &&
+         options.target_distance >= 0.0 &&
+         options.target_distance <= kMaxCoordinate;
 }
 
 bool IsValid(const DeformingSegment& segment) {

@@ -1,4 +1,5 @@
 #include "collide/shapes.h"
+#include "collide/toi.h"
 
 #include <array>
 #include <cmath>
@@ -244,9 +245,12 @@ TEST(MakeBoxTest, ExtentsLostToRoundingAgainstFarCenterAreRejected) {
                 "box corners do not form a valid polygon");
 }
 
-TEST(MakeBoxTest, CornersThatOverflowAreRejected) {
+TEST(MakeBoxTest, CoordinatesBeyondTheLimitAreRejected) {
   const double huge = std::numeric_limits<double>::max();
   ExpectInvalid(MakeBox({huge, 0}, {huge, 1}, 0).status(),
+                "center is not finite or beyond the coordinate limit");
+  // Centre and extents within the limit, corners beyond it.
+  ExpectInvalid(MakeBox({1e60, 0}, {1e60, 1}, 0).status(),
                 "box corners do not form a valid polygon");
 }
 
@@ -388,6 +392,14 @@ TEST(IsValidTest, FinitePointIsValidAndNonFiniteIsNot) {
   EXPECT_TRUE(IsValid(Vec2{1, -2}));
   EXPECT_FALSE(IsValid(Vec2{kNaN, 0}));
   EXPECT_FALSE(IsValid(Vec2{0, -kInf}));
+}
+
+TEST(IsValidTest, CoordinatesAndRadiiBeyondTheLimitAreInvalid) {
+  // Squares of products of such lengths would overflow in the casts.
+  EXPECT_TRUE(IsValid(Vec2{kMaxCoordinate, -kMaxCoordinate}));
+  EXPECT_FALSE(IsValid(Vec2{2 * kMaxCoordinate, 0}));
+  EXPECT_FALSE(IsValid(Circle{{0, 0}, 2 * kMaxCoordinate}));
+  EXPECT_FALSE(IsValid(RayInput{{0, 0}, {0, 1e61}}));
 }
 
 TEST(IsValidTest, SegmentNeedsFiniteEndsAndMayBeAPoint) {

@@ -77,8 +77,9 @@ absl::StatusOr<ConcavePolygon> MakeConcavePolygon(
 // Outward unit normal of edge i of a concave polygon.
 Vec2 EdgeNormal(const ConcavePolygon& polygon, int edge);
 
-// True when every coordinate is finite and every radius is >= 0. Queries
-// assume valid input (COLLIDE_DCHECK); the service boundary calls these.
+// True when every coordinate is finite and within kMaxCoordinate (1e60) in
+// magnitude and every radius is in [0, kMaxCoordinate]. Queries assume valid
+// input (COLLIDE_DCHECK); the service boundary calls these.
 bool IsValid(Vec2 point);
 bool IsValid(Segment segment);
 bool IsValid(Circle circle);

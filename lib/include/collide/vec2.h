@@ -1,11 +1,19 @@
 // Vec2 and Aabb: the value types every other part of collide is written in.
-// Coordinates are level units; nothing here assumes a scale.
+// Coordinates are level units; nothing here assumes a scale, but lengths
+// are computed as sqrt(x^2 + y^2) (several times faster than std::hypot on
+// the hot paths), so coordinates and their differences must stay below
+// kMaxCoordinate (1e60), where every product the core forms stays finite.
 #ifndef COLLIDE_VEC2_H_
 #define COLLIDE_VEC2_H_
 
 #include <cmath>
 
 namespace collide {
+
+// Inputs beyond this magnitude are rejected by IsValid(...) and the shape
+// factories: the casts' discriminants are products of four lengths, which
+// must stay finite.
+inline constexpr double kMaxCoordinate = 1e60;
 
 // A point or a displacement in the plane.
 struct Vec2 {
@@ -25,7 +33,7 @@ constexpr double Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
 // z of the 3D cross product: positive when b is counter-clockwise from a.
 constexpr double Cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
 constexpr double LengthSquared(Vec2 a) { return Dot(a, a); }
-inline double Length(Vec2 a) { return std::hypot(a.x, a.y); }
+inline double Length(Vec2 a) { return std::sqrt(Dot(a, a)); }
 // a rotated a quarter turn counter-clockwise.
 constexpr Vec2 LeftPerp(Vec2 a) { return {-a.y, a.x}; }
 // a rotated a quarter turn clockwise: the outward normal direction of an edge
@@ -37,6 +45,10 @@ inline Vec2 Normalize(Vec2 a) {
   return length > 0.0 ? Vec2{a.x / length, a.y / length} : Vec2{};
 }
 inline bool IsFinite(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
+// Finite and within kMaxCoordinate: what every lib/ query assumes.
+inline bool IsInRange(Vec2 a) {
+  return std::abs(a.x) <= kMaxCoordinate && std::abs(a.y) <= kMaxCoordinate;
+}
 
 // Axis-aligned box, lower <= upper componentwise.
 struct Aabb {
