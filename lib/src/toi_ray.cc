@@ -47,7 +47,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConcavePolygon& polygon,
     const CastOptions& options) {
-  return internal::CastShape(ray, polygon, options);
+  return CastRayFast(ray, polygon, options);
 }
 
 }  // namespace collide

@@ -12,6 +12,7 @@
 #include <limits>
 #include <optional>
 
+#include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "convex_core.h"
@@ -124,6 +125,42 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
   hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, enter}
                 : s == 1.0 ? Feature{FeatureType::kVertex, next}
                            : Feature{FeatureType::kEdge, enter};
+  return true;
+}
+
+// A solid simple polygon: the closed form against each edge facing the ray
+// (outward normal against the motion), earliest wins, first edge on ties as
+// in SweepCoreVsConcave. A start inside or on the boundary, or near any
+// facing edge's line, is left to the general machinery.
+inline bool CastRayClear(const RayInput& ray, const ConcavePolygon& polygon,
+                         double max_fraction, std::optional<Hit>& result) {
+  if (ContainsPoint(polygon, ray.origin)) return false;
+  const int n = static_cast<int>(polygon.vertices.size());
+  double limit = max_fraction;
+  int best_edge = -1;
+  for (int i = 0; i < n; ++i) {
+    const int next = i + 1 == n ? 0 : i + 1;
+    const Segment edge{polygon.vertices[i], polygon.vertices[next]};
+    // Outward normal orientation * RightPerp(e): facing the ray when
+    // orientation * cross(d, e) < 0.
+    if (polygon.orientation * Cross(ray.translation, edge.p2 - edge.p1) >= 0.0) {
+      continue;
+    }
+    std::optional<Hit> hit;
+    if (!CastRayClear(ray, edge, limit, hit)) {
+      result.reset();
+      return false;
+    }
+    if (hit && (best_edge < 0 || hit->fraction < limit)) {
+      Hit& best = result.emplace();
+      best = *hit;
+      best.feature.index = best.feature.type == FeatureType::kVertex
+                               ? (best.feature.index == 0 ? i : next)
+                               : i;
+      limit = hit->fraction;
+      best_edge = i;
+    }
+  }
   return true;
 }
 
