@@ -104,7 +104,7 @@ void ForEachAxis(const Core& a, const Core& b, Visit visit) {
       if (!visit(core.normal(i), is_b ? i : -1)) return false;
     }
     if (core.count() == 2 &&
-        !visit(Normalize(core.vertex(1) - core.vertex(0)), -1)) {
+        !visit(LeftPerp(core.normal(0)), -1)) {  // the unit direction
       return false;
     }
     return true;
@@ -350,22 +350,41 @@ std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
   return first;
 }
 
-}  // namespace
+// A polygon core's edge lines as seen by points moving by d: per edge, the
+// rate at which the signed distance changes, and the line's offset from a
+// local origin (offsets from the origin, not from zero, keep the
+// far-from-origin precision of subtracting coordinates first). Computed
+// once per sweep instead of once per swept vertex.
+struct EdgeLines {
+  Vec2 origin;
+  double offset[kMaxPolygonVertices];
+  double rate[kMaxPolygonVertices];
+};
 
-std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
-                                   double max_fraction) {
-  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
-  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
+EdgeLines LinesOf(const Core& b, Vec2 d) {
+  EdgeLines lines;
+  lines.origin = b.vertex(0);
+  for (int i = 0; i < b.count(); ++i) {
+    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
+    lines.rate[i] = Dot(d, b.normal(i));
+  }
+  return lines;
+}
+
+// SweepPoint against a polygon core (count >= 3) with its lines known.
+std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
+                                          const EdgeLines& lines, double grow,
+                                          double max_fraction) {
   // Cyrus-Beck clipping against b's edge lines moved out by grow: the grown
   // polygon lies inside that clipped region and differs from it only in the
   // corner zones, where the vertex circles decide.
+  const Vec2 local = p - lines.origin;
   double t_enter = -kInfinity;
   double t_exit = kInfinity;
   int enter = -1;
   for (int i = 0; i < b.count(); ++i) {
-    const Vec2 n = b.normal(i);
-    const double distance = Dot(p - b.vertex(i), n) - grow;
-    const double rate = Dot(d, n);
+    const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
+    const double rate = lines.rate[i];
     if (rate < 0.0) {
       const double t = distance / -rate;
       if (t > t_enter) {
@@ -406,6 +425,15 @@ std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);
   return PointHit{t_enter, b.normal(enter), a + s * e, feature};
+}
+
+}  // namespace
+
+std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
+                                   double max_fraction) {
+  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
+  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
+  return SweepPointPolygon(p, d, b, LinesOf(b, d), grow, max_fraction);
 }
 
 namespace {
@@ -525,9 +553,13 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     limit = fraction;
   };
   // Vertices of a against b.
+  const EdgeLines b_lines = b.count() >= 3 ? LinesOf(b, d) : EdgeLines{};
   for (int i = 0; i < a.count(); ++i) {
     if (IsBackVertex(a, i, d)) continue;
-    const std::optional<PointHit> h = SweepPoint(a.vertex(i), d, b, grow, limit);
+    const std::optional<PointHit> h =
+        b.count() >= 3
+            ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
+            : SweepPoint(a.vertex(i), d, b, grow, limit);
     if (h && (!best || h->fraction < limit)) {
       keep(h->fraction, h->core_point, h->normal, h->feature);
     }
@@ -535,10 +567,13 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   // Vertices of b against a, in a's frame b moves by -d. A point core a was
   // already swept against all of b above.
   if (a.count() >= 2) {
+    const EdgeLines a_lines = a.count() >= 3 ? LinesOf(a, -d) : EdgeLines{};
     for (int j = 0; j < b.count(); ++j) {
       if (IsBackVertex(b, j, -d)) continue;
       const std::optional<PointHit> h =
-          SweepPoint(b.vertex(j), -d, a, grow, limit);
+          a.count() >= 3
+              ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
+              : SweepPoint(b.vertex(j), -d, a, grow, limit);
       if (h && (!best || h->fraction < limit)) {
         keep(h->fraction, b.vertex(j), -h->normal, b.VertexFeature(j));
       }
