@@ -552,9 +552,11 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     hit.feature = feature;
     limit = fraction;
   };
-  // Vertices of a against b.
+  // Vertices of a against b. When b is a single point and a is not, the
+  // sweep of that point against a grown (below) is already the whole answer.
   const EdgeLines b_lines = b.count() >= 3 ? LinesOf(b, d) : EdgeLines{};
-  for (int i = 0; i < a.count(); ++i) {
+  const int a_vertices = b.count() == 1 && a.count() >= 2 ? 0 : a.count();
+  for (int i = 0; i < a_vertices; ++i) {
     if (IsBackVertex(a, i, d)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
