@@ -136,15 +136,35 @@ AxisResult TestAxes(const Core& a, const Core& b) {
 // Whether some axis separates the cores by more than threshold: a cheap
 // proof that they start clear, stopping at the first such axis.
 bool AxesClearOf(const Core& a, const Core& b, double threshold) {
-  bool clear = false;
-  const Vec2 origin = b.vertex(0);
-  ForEachAxis(a, b, [&](Vec2 u, int) {
+  // For an edge's own outward normal, its core reaches no further than the
+  // edge's line, so one side of each axis is enough: two convex cores are
+  // apart exactly when one lies beyond an edge line of the other. (A
+  // segment lists both sides as edges; collinear segments need their
+  // direction, tested both ways.)
+  const auto beyond_edges = [threshold](const Core& core, const Core& other) {
+    for (int i = 0; i < core.edge_count(); ++i) {
+      const Vec2 n = core.normal(i);
+      const Vec2 v = core.vertex(i);
+      double nearest = kInfinity;
+      for (int k = 0; k < other.count(); ++k) {
+        nearest = std::min(nearest, Dot(other.vertex(k) - v, n));
+      }
+      if (nearest > threshold) return true;
+    }
+    return false;
+  };
+  if (beyond_edges(a, b) || beyond_edges(b, a)) return true;
+  for (const Core* segment : {&a, &b}) {
+    if (segment->count() != 2) continue;
+    const Vec2 u = LeftPerp(segment->normal(0));
+    const Vec2 origin = b.vertex(0);
     const Interval pa = Project(a, origin, u);
     const Interval pb = Project(b, origin, u);
-    clear = pa.lower - pb.upper > threshold || pb.lower - pa.upper > threshold;
-    return !clear;
-  });
-  return clear;
+    if (pa.lower - pb.upper > threshold || pb.lower - pa.upper > threshold) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
