@@ -1,11 +1,39 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the sample program and runs it: a few
-# casts against a small arena, straight from the TOI core (until the gRPC
-# server exists, this is the project's main job).
+# README's first command: installs what is missing, builds the server and
+# the sample workload, starts collide_server on its bundled level on a
+# loopback port, waits until its health check says SERVING, runs a short
+# sample workload (describe the level, one batch of casts through the
+# stream, print what they hit), then stops the server with SIGTERM and
+# checks that it drained and exited 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)" --target collide_demo
-build/client/collide_demo
+cmake --build build -j"$(nproc)" --target collide_server \
+  collide_sample_workload collide_health_check
+
+port="${COLLIDE_DEMO_PORT:-50051}"
+target="127.0.0.1:${port}"
+build/server/collide_server --listen="${target}" &
+server_pid=$!
+# Never leave the server behind, whatever fails below.
+trap 'kill "${server_pid}" 2>/dev/null || true' EXIT
+
+# Bounded wait: collide_health_check retries for at most 30 s.
+if ! build/client/collide_health_check --target="${target}" --wait=30s; then
+  echo "demo: the server did not become SERVING" >&2
+  exit 1
+fi
+
+build/client/collide_sample_workload --target="${target}"
+
+kill -TERM "${server_pid}"
+status=0
+wait "${server_pid}" || status=$?
+trap - EXIT
+if [ "${status}" -ne 0 ]; then
+  echo "demo: collide_server exited ${status} after SIGTERM" >&2
+  exit 1
+fi
+echo "demo: collide_server drained and exited 0"

@@ -1,0 +1,319 @@
+// collide_service_bench: queries per second through CollisionService's
+// bidi stream on loopback (client and server in this process, over TCP on
+// 127.0.0.1), for batch sizes 1, 16 and 256 on scene S1 with query set R20
+// of shared/BENCHMARKS.md; per-batch latency (p50 / p99) paced at half
+// the measured rate; beside it the in-process lib/ throughput on the same
+// queries (one thread) and a bare gRPC echo stream carrying messages of
+// the same size with the same streams and windows. Prints a markdown
+// table.
+//
+// Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
+//        [--streams=0] [--window=0]   (0: per batch size defaults below)
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/v1/collision_service.grpc.pb.h"
+#include "echo.grpc.pb.h"
+#include "echo_service.h"
+#include "grpcpp/grpcpp.h"
+#include "scenes.h"
+#include "server/collide_server.h"
+#include "stream_driver.h"
+#include "timing.h"
+
+ABSL_FLAG(double, seconds, 2.0, "Length of each timed run.");
+ABSL_FLAG(std::vector<std::string>, batch_sizes,
+          (std::vector<std::string>{"1", "16", "256"}),
+          "Queries per batch, one row each.");
+ABSL_FLAG(int, streams, 0, "Streams (one connection each); 0: per batch size.");
+ABSL_FLAG(int, window, 0, "Batches in flight per stream; 0: per batch size.");
+
+namespace collide_bench {
+namespace {
+
+namespace v1 = collide::v1;
+using collide::bench::v1::StreamEchoRequest;
+using collide::bench::v1::StreamEchoResponse;
+
+// In-flight batches: enough to hide the round trip (GRPC-NOTES: beyond ~32
+// in flight only latency grows); measured best on the 2-core machine.
+struct Shape {
+  int streams;
+  int window;
+};
+Shape DefaultShape(int batch) {
+  if (batch <= 1) return {4, 8};
+  return {4, 4};
+}
+
+struct Measurement {
+  double queries_per_second = 0.0;
+  double batches_per_second = 0.0;
+  double p50_us = 0.0;
+  double p99_us = 0.0;
+  int64_t errors = 0;
+};
+
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const size_t i = std::min(values.size() - 1,
+                            static_cast<size_t>(p * static_cast<double>(values.size())));
+  return values[i];
+}
+
+std::shared_ptr<grpc::Channel> Channel(int port, int id) {
+  grpc::ChannelArguments args;
+  // A distinct argument per channel: otherwise channels share one TCP
+  // connection (GRPC-NOTES).
+  args.SetInt("collide.bench.channel_id", id);
+  return grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", port),
+                                   grpc::InsecureChannelCredentials(), args);
+}
+
+// Runs `streams` drivers made by make(i): a closed loop for the
+// throughput, then an open loop paced at half of it for the latency.
+template <typename Driver>
+Measurement Measure(int streams, int window, int batch, double seconds,
+                    const std::function<std::unique_ptr<Driver>(int)>& make) {
+  Measurement m;
+  const auto run_for = [](double s) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(s));
+  };
+  {
+    std::vector<std::unique_ptr<Driver>> drivers;
+    for (int i = 0; i < streams; ++i) drivers.push_back(make(i));
+    for (auto& d : drivers) d->RunClosedLoop(window);
+    run_for(std::min(0.5, seconds / 4));  // warm-up
+    for (auto& d : drivers) d->ResetStats();
+    const auto start = BenchClock::now();
+    run_for(seconds);
+    int64_t answered = 0;
+    for (auto& d : drivers) answered += d->answered();
+    const double elapsed =
+        std::chrono::duration<double>(BenchClock::now() - start).count();
+    for (auto& d : drivers) d->Stop();
+    for (auto& d : drivers) {
+      const grpc::Status status = d->Wait();
+      if (!status.ok()) ++m.errors;
+      m.errors += d->errors();
+    }
+    m.batches_per_second = static_cast<double>(answered) / elapsed;
+    m.queries_per_second = m.batches_per_second * batch;
+  }
+  {
+    // Open loop: sends are due at fixed times whatever the answers do, and
+    // latency counts from the due time (no coordinated omission).
+    std::vector<std::unique_ptr<Driver>> drivers;
+    for (int i = 0; i < streams; ++i) drivers.push_back(make(i));
+    const double rate = m.batches_per_second / 2;
+    const auto interval = std::chrono::duration_cast<BenchClock::duration>(
+        std::chrono::duration<double>(1.0 / rate));
+    const auto start = BenchClock::now();
+    const auto end = start + std::chrono::duration_cast<BenchClock::duration>(
+                                 std::chrono::duration<double>(seconds));
+    auto due = start;
+    int64_t sent = 0;
+    while (due < end) {
+      const auto now = BenchClock::now();
+      while (due <= now && due < end) {
+        drivers[sent % streams]->Send(due);
+        ++sent;
+        due += interval;
+      }
+      std::this_thread::sleep_until(due);
+    }
+    std::vector<double> latencies;
+    for (auto& d : drivers) d->Stop();
+    for (auto& d : drivers) {
+      const grpc::Status status = d->Wait();
+      if (!status.ok()) ++m.errors;
+      m.errors += d->errors();
+      const std::vector<double> l = d->latencies();
+      latencies.insert(latencies.end(), l.begin(), l.end());
+    }
+    m.p50_us = Percentile(latencies, 0.50) * 1e6;
+    m.p99_us = Percentile(latencies, 0.99) * 1e6;
+  }
+  return m;
+}
+
+// lib/ in process, one thread: CastRay on every query of the set; the
+// median of 5 passes.
+double LibQueriesPerSecond(const collide::Level& level, const QuerySet& set) {
+  std::vector<double> rates;
+  uint64_t sink = 0;
+  for (int pass = 0; pass < 6; ++pass) {
+    const auto start = BenchClock::now();
+    for (size_t i = 0; i < set.size(); ++i) {
+      const auto hit =
+          collide::CastRay({set.origins[i], set.translations[i]}, level);
+      if (hit) sink += hit->shape_id;
+    }
+    const double s =
+        std::chrono::duration<double>(BenchClock::now() - start).count();
+    if (pass > 0) rates.push_back(static_cast<double>(set.size()) / s);
+  }
+  g_timing_sink = g_timing_sink + sink;
+  std::sort(rates.begin(), rates.end());
+  return rates[rates.size() / 2];
+}
+
+int Main() {
+  const double seconds = absl::GetFlag(FLAGS_seconds);
+  const Scene scene = MakeS1();
+  const QuerySet set = MakeR20(scene);
+
+  // The level, as the service receives it and as lib/ builds it.
+  v1::Level level_proto;
+  level_proto.set_id("s1");
+  std::vector<collide::ShapeDesc> shapes;
+  for (size_t i = 0; i < scene.segments.size(); ++i) {
+    const collide::Segment& s = scene.segments[i];
+    v1::Shape* shape = level_proto.add_shapes();
+    shape->set_id(i);
+    shape->mutable_segment()->mutable_p1()->set_x(s.p1.x);
+    shape->mutable_segment()->mutable_p1()->set_y(s.p1.y);
+    shape->mutable_segment()->mutable_p2()->set_x(s.p2.x);
+    shape->mutable_segment()->mutable_p2()->set_y(s.p2.y);
+    shapes.push_back({.id = i, .geometry = s});
+  }
+  absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
+  if (!level.ok()) {
+    std::fprintf(stderr, "level: %s\n", level.status().ToString().c_str());
+    return 1;
+  }
+  const double lib_qps = LibQueriesPerSecond(*level, set);
+
+  collide::server::ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.load_default_level = false;
+  options.shutdown_grace = absl::Seconds(1);
+  absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
+      collide::server::CollideServer::Start(options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "server: %s\n", server.status().ToString().c_str());
+    return 1;
+  }
+  if (auto put = (*server)->store().Put(level_proto, false); !put.ok()) {
+    std::fprintf(stderr, "put: %s\n", put.status().ToString().c_str());
+    return 1;
+  }
+  const int port = (*server)->port();
+
+  EchoServiceImpl echo_service;
+  grpc::ServerBuilder echo_builder;
+  int echo_port = 0;
+  echo_builder.AddListeningPort("127.0.0.1:0",
+                                grpc::InsecureServerCredentials(), &echo_port);
+  echo_builder.RegisterService(&echo_service);
+  std::unique_ptr<grpc::Server> echo_server = echo_builder.BuildAndStart();
+  if (echo_server == nullptr) {
+    std::fprintf(stderr, "echo server did not start\n");
+    return 1;
+  }
+
+  using QueryDriver =
+      StreamDriver<v1::StreamQueriesRequest, v1::StreamQueriesResponse>;
+  using EchoDriver = StreamDriver<StreamEchoRequest, StreamEchoResponse>;
+
+  std::printf("scene S1 (%zu segments), query set R20 (%zu rays); "
+              "lib/ in process, 1 thread: %.0f queries/s\n\n",
+              scene.size(), set.size(), lib_qps);
+  std::printf(
+      "| batch | streams x window | collide queries/s | echo queries/s | "
+      "collide / echo | collide / lib | collide p50 / p99 us (half rate) | "
+      "echo p50 / p99 us (half rate) |\n"
+      "|---|---|---|---|---|---|---|---|\n");
+  for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
+    const int batch = std::max(1, std::atoi(text.c_str()));
+    Shape shape = DefaultShape(batch);
+    if (absl::GetFlag(FLAGS_streams) > 0) shape.streams = absl::GetFlag(FLAGS_streams);
+    if (absl::GetFlag(FLAGS_window) > 0) shape.window = absl::GetFlag(FLAGS_window);
+
+    // Distinct batches cycling through the query set.
+    const int pool = static_cast<int>(
+        std::max<size_t>(1, std::min<size_t>(512, set.size() / batch)));
+    std::vector<v1::StreamQueriesRequest> requests(pool);
+    std::vector<StreamEchoRequest> echoes(pool);
+    for (int b = 0; b < pool; ++b) {
+      requests[b].set_level("levels/s1");
+      requests[b].set_batch_id(b);
+      for (int q = 0; q < batch; ++q) {
+        const size_t i = static_cast<size_t>(b) * batch + q;
+        v1::Query* query = requests[b].add_queries();
+        query->set_request_id(i);
+        v1::RayCastQuery* ray = query->mutable_ray_cast();
+        ray->mutable_origin()->set_x(set.origins[i].x);
+        ray->mutable_origin()->set_y(set.origins[i].y);
+        ray->mutable_translation()->set_x(set.translations[i].x);
+        ray->mutable_translation()->set_y(set.translations[i].y);
+      }
+      echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
+    }
+
+    std::vector<std::unique_ptr<v1::CollisionService::Stub>> stubs;
+    std::vector<std::unique_ptr<collide::bench::v1::EchoService::Stub>>
+        echo_stubs;
+    for (int i = 0; i < shape.streams; ++i) {
+      stubs.push_back(v1::CollisionService::NewStub(Channel(port, i)));
+      echo_stubs.push_back(
+          collide::bench::v1::EchoService::NewStub(Channel(echo_port, i)));
+    }
+    const Measurement collide = Measure<QueryDriver>(
+        shape.streams, shape.window, batch, seconds, [&](int i) {
+          return std::make_unique<QueryDriver>(
+              [&, i](grpc::ClientContext* c, QueryDriver* r) {
+                stubs[i]->async()->StreamQueries(c, r);
+              },
+              requests, [batch](const v1::StreamQueriesResponse& r) {
+                return r.status().code() == 0 && r.results_size() == batch;
+              });
+        });
+    const Measurement echo = Measure<EchoDriver>(
+        shape.streams, shape.window, batch, seconds, [&](int i) {
+          return std::make_unique<EchoDriver>(
+              [&, i](grpc::ClientContext* c, EchoDriver* r) {
+                echo_stubs[i]->async()->StreamEcho(c, r);
+              },
+              echoes, [](const StreamEchoResponse&) { return true; });
+        });
+    std::printf("| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
+                "%.0f / %.0f |\n",
+                batch, shape.streams, shape.window, collide.queries_per_second,
+                echo.queries_per_second,
+                collide.queries_per_second / echo.queries_per_second,
+                collide.queries_per_second / lib_qps, collide.p50_us,
+                collide.p99_us, echo.p50_us, echo.p99_us);
+    std::fflush(stdout);
+    if (collide.errors + echo.errors > 0) {
+      std::fprintf(stderr, "errors: collide %lld, echo %lld\n",
+                   static_cast<long long>(collide.errors),
+                   static_cast<long long>(echo.errors));
+    }
+  }
+  echo_server->Shutdown(std::chrono::system_clock::now() +
+                        std::chrono::seconds(1));
+  (*server)->Shutdown();
+  return 0;
+}
+
+}  // namespace
+}  // namespace collide_bench
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return collide_bench::Main();
+}

@@ -1,0 +1,147 @@
+#include "server/collide_server.h"
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "server/default_level.h"
+#include "server/level_file.h"
+#include "server/level_store.h"
+#include "server/log.h"
+#include "server/proto_convert.h"
+
+namespace collide::server {
+namespace {
+
+// "dir/arena.json" -> "arena": the id of a level file that names none.
+std::string FileStem(absl::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash != absl::string_view::npos) path.remove_prefix(slash + 1);
+  const size_t dot = path.find('.');
+  return std::string(path.substr(0, dot));
+}
+
+void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
+  Log("loaded level %s from %s: version %d, %d shapes, %d bytes",
+      LevelName(snapshot.id), origin, snapshot.version,
+      snapshot.level->shape_count(), snapshot.level->memory_bytes());
+}
+
+// Puts the bundled level, then the level files, then the level directory:
+// each may replace an id loaded before it, so the admin state in the
+// directory (the newest) wins.
+absl::Status LoadLevels(const ServerOptions& options, LevelStore& store) {
+  if (options.load_default_level) {
+    absl::StatusOr<LevelStore::PutResult> put =
+        store.Put(DefaultLevel(), /*persist=*/false);
+    if (!put.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "bundled level: ", put.status().ToString()));  // our bug
+    }
+    LogLoaded(*put->snapshot, "the bundled default");
+  }
+  for (const std::string& path : options.level_files) {
+    absl::StatusOr<v1::Level> level =
+        ReadLevelFile(path, options.limits.max_message_bytes);
+    if (!level.ok()) return level.status();
+    if (level->id().empty()) level->set_id(FileStem(path));
+    absl::StatusOr<LevelStore::PutResult> put =
+        store.Put(*std::move(level), /*persist=*/false);
+    if (!put.ok()) {
+      return absl::Status(put.status().code(),
+                          absl::StrCat(path, ": ", put.status().message()));
+    }
+    LogLoaded(*put->snapshot, path);
+  }
+  absl::StatusOr<std::vector<std::string>> loaded = store.LoadDirectory();
+  if (!loaded.ok()) return loaded.status();
+  for (const std::string& id : *loaded) {
+    LogLoaded(*store.Find(id), options.level_dir);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
+    const ServerOptions& options) {
+  std::unique_ptr<CollideServer> server(new CollideServer());
+  server->options_ = options;
+  server->store_ =
+      std::make_unique<LevelStore>(options.limits, options.level_dir);
+  if (absl::Status s = LoadLevels(options, *server->store_); !s.ok()) {
+    return s;
+  }
+  const int workers = options.worker_threads > 0
+                          ? options.worker_threads
+                          : static_cast<int>(std::thread::hardware_concurrency());
+  server->workers_ = std::make_unique<WorkerPool>(workers);
+  server->collision_service_ = std::make_unique<CollisionServiceImpl>(
+      *server->store_, options.limits, *server->workers_);
+  server->level_service_ = std::make_unique<LevelServiceImpl>(*server->store_);
+
+  // Process-wide switches, read when the builder builds: both are no-ops
+  // when repeated (tests start several servers).
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                           &server->port_);
+  builder.RegisterService(server->collision_service_.get());
+  builder.RegisterService(server->level_service_.get());
+  // gRPC binds with SO_REUSEPORT by default, so a second server on the
+  // same port would start and silently split the traffic; fail instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(options.limits.max_message_bytes);
+  builder.SetMaxSendMessageSize(options.limits.max_message_bytes);
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen));
+  }
+  // SERVING for the whole server ("") and for each service by name, so
+  // checks of either form pass.
+  grpc::HealthCheckServiceInterface* health =
+      server->server_->GetHealthCheckService();
+  if (health != nullptr) {
+    health->SetServingStatus(true);
+    health->SetServingStatus(v1::CollisionService::service_full_name(), true);
+    health->SetServingStatus(v1::LevelService::service_full_name(), true);
+  }
+  Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
+      options.listen, server->port_, server->store_->List().size(),
+      server->workers_->size());
+  return server;
+}
+
+CollideServer::~CollideServer() { Shutdown(); }
+
+void CollideServer::Shutdown() {
+  if (shut_down_ || server_ == nullptr) return;
+  shut_down_ = true;
+  if (grpc::HealthCheckServiceInterface* health =
+          server_->GetHealthCheckService()) {
+    // Load balancers watching health stop sending new work first.
+    health->SetServingStatus(false);
+  }
+  Log("draining: up to %s for calls in flight",
+      absl::FormatDuration(options_.shutdown_grace));
+  const absl::Time start = absl::Now();
+  server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
+  server_->Wait();
+  Log("stopped after %s", absl::FormatDuration(absl::Now() - start));
+}
+
+}  // namespace collide::server

@@ -1,0 +1,85 @@
+// CollideServer: the whole service in one object, as main() runs it and as
+// end-to-end tests start it in-process: the level store (bundled default,
+// level files, level directory), CollisionService, LevelService, the
+// grpc.health.v1 health service, server reflection, and graceful shutdown.
+#ifndef COLLIDE_SERVER_COLLIDE_SERVER_H_
+#define COLLIDE_SERVER_COLLIDE_SERVER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+#include "server/collision_service.h"
+#include "server/level_service_impl.h"
+#include "server/level_store.h"
+#include "server/server_options.h"
+#include "server/worker_pool.h"
+
+namespace collide::server {
+
+// Everything main.cc's flags set (ABSL_FLAGs live only in main.cc).
+struct ServerOptions {
+  // host:port to listen on; port 0 picks a free port (see
+  // CollideServer::port()).
+  std::string listen = "0.0.0.0:50051";
+  // Serve the bundled "arena" level (default_level.h).
+  bool load_default_level = true;
+  // Level files (JSON or binary) loaded at start; a file's level id is the
+  // id inside it, or else its file name without extension. Not persisted.
+  std::vector<std::string> level_files;
+  // Directory that levels put through LevelService are written to, and
+  // loaded from at start (after the default level and level_files, so
+  // what was put last wins). Empty: puts live in memory only.
+  std::string level_dir;
+  ServerLimits limits;
+  // Threads that answer query batches (gRPC's own event threads only move
+  // messages); 0: one per hardware thread.
+  int worker_threads = 0;
+  // How long Shutdown() lets in-flight calls finish before cancelling them.
+  absl::Duration shutdown_grace = absl::Seconds(10);
+};
+
+class CollideServer {
+ public:
+  // Loads the levels, then builds and starts the gRPC server. Errors: a
+  // level that does not load (its file and field), or the address that
+  // cannot be bound (UNAVAILABLE). Logs one line per level loaded and one
+  // when listening.
+  static absl::StatusOr<std::unique_ptr<CollideServer>> Start(
+      const ServerOptions& options);
+
+  // Shuts down if still running.
+  ~CollideServer();
+  CollideServer(const CollideServer&) = delete;
+  CollideServer& operator=(const CollideServer&) = delete;
+
+  // The port actually bound (the chosen one when listen asked for 0).
+  int port() const { return port_; }
+  LevelStore& store() { return *store_; }
+
+  // Graceful stop: health reports NOT_SERVING, no new calls are accepted,
+  // calls in flight get until now + shutdown_grace to finish and are then
+  // cancelled. Returns when the server has stopped. Idempotent.
+  void Shutdown();
+
+ private:
+  CollideServer() = default;
+
+  ServerOptions options_;
+  std::unique_ptr<LevelStore> store_;
+  // Declared before the services and the server, so it is destroyed after
+  // them: a batch still queued when the server stops is answered first.
+  std::unique_ptr<WorkerPool> workers_;
+  std::unique_ptr<CollisionServiceImpl> collision_service_;
+  std::unique_ptr<LevelServiceImpl> level_service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  bool shut_down_ = false;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_COLLIDE_SERVER_H_

@@ -1,0 +1,246 @@
+#include "server/collision_service.h"
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "collide/v1/collision_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "server/level_snapshot.h"
+#include "server/level_store.h"
+#include "server/log.h"
+#include "server/query_handler.h"
+#include "server/server_options.h"
+#include "server/status_convert.h"
+#include "server/worker_pool.h"
+
+namespace collide::server {
+namespace {
+
+using StreamRequest = v1::StreamQueriesRequest;
+using StreamResponse = v1::StreamQueriesResponse;
+
+// Batches read but not yet written beyond which a stream stops reading: a
+// client that sends faster than it reads is slowed down by flow control
+// instead of growing the server's memory. Several in flight per stream
+// keep the pipeline and the workers busy (GRPC-NOTES: 2-4 per stream and
+// more only add latency).
+constexpr size_t kMaxQueuedBatches = 8;
+
+// Batches of at most this many queries are answered in the reaction itself
+// (a few microseconds of geometry); bigger ones on the worker pool.
+constexpr int kMaxInlineQueries = 16;
+
+// Our bugs only: a client's bad input is answered, not logged, so a
+// misbehaving client cannot flood the log.
+void LogIfInternal(const absl::Status& status, const char* what) {
+  if (status.code() == absl::StatusCode::kInternal ||
+      status.code() == absl::StatusCode::kUnknown) {
+    Log("%s failed: %s", what, status.ToString());
+  }
+}
+
+// The response to one stream batch: the handler's, or the batch refused as
+// a whole (the stream stays open either way).
+StreamResponse AnswerBatch(const LevelStore& store, const ServerLimits& limits,
+                           const StreamRequest& request) {
+  absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+      FindLevel(store, request.level(), "level");
+  if (!snapshot.ok()) return RefusedBatchResponse(request, snapshot.status());
+  // The snapshot pointer is held for the whole batch: a put meanwhile
+  // swaps the store's entry, not the level these queries run on.
+  absl::StatusOr<StreamResponse> response =
+      HandleStreamQueries(**snapshot, request, limits);
+  if (!response.ok()) {
+    LogIfInternal(response.status(), "StreamQueries batch");
+    return RefusedBatchResponse(request, response.status());
+  }
+  return *std::move(response);
+}
+
+// One StreamQueries call. gRPC allows one outstanding read and one
+// outstanding write. Each batch read gets a slot at the back of the queue
+// before the next read starts, so responses keep request order even though
+// the workers answer batches in parallel; the front slot is written once
+// it is ready. Reactions and workers run concurrently, so the queue and
+// flags are guarded, and Start* / Finish calls are made after releasing the
+// lock (gRPC may run a reaction inline from them).
+class QueryStreamReactor final
+    : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
+ public:
+  QueryStreamReactor(const LevelStore& store, const ServerLimits& limits,
+                     WorkerPool& workers)
+      : store_(store), limits_(limits), workers_(workers) {
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The client closed its side (or the call is gone): finish once
+      // every queued response is written.
+      Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+      });
+      return;
+    }
+    // A small batch costs less than the hand-off to a worker (a wake-up
+    // and a context switch on a busy machine), so it is answered right
+    // here; only big batches go to the workers.
+    const bool answer_here = request_.queries_size() <= kMaxInlineQueries;
+    std::optional<StreamResponse> answered;
+    if (answer_here) answered = AnswerBatch(store_, limits_, request_);
+    Slot* slot = nullptr;
+    bool read_more = false;
+    {
+      absl::MutexLock lock(&mutex_);
+      // After Finish nothing may touch the reactor from a worker.
+      if (finished_) return;
+      queue_.emplace_back();
+      slot = &queue_.back();
+      if (answered.has_value()) {
+        slot->response = *std::move(answered);
+        slot->ready = true;
+      } else {
+        ++pending_jobs_;
+      }
+      read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
+      read_paused_ = !read_more;
+    }
+    if (answer_here) {
+      Step([]() {});  // writes it if it is at the front
+    } else {
+      workers_.Submit([this, slot, request = std::move(request_)]() {
+        StreamResponse response = AnswerBatch(store_, limits_, request);
+        Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+          slot->response = std::move(response);
+          slot->ready = true;
+          --pending_jobs_;
+        });
+      });
+    }
+    // The slot is queued above, so whatever is read next lands behind it.
+    if (read_more) StartRead(&request_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+      writing_ = false;
+      queue_.pop_front();
+      // A failed write means the client is gone or cancelled: nothing more
+      // can be sent, so stop reading and writing and finish once no worker
+      // still holds a slot.
+      if (!ok) failed_ = true;
+    });
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  struct Slot {
+    StreamResponse response;
+    bool ready = false;
+  };
+
+  // Applies `change` under the lock, then does what the new state calls
+  // for: write the front slot if it is ready, resume a paused read, or
+  // finish the call.
+  template <typename Change>
+  void Step(Change&& change) {
+    const StreamResponse* write = nullptr;
+    bool read_more = false;
+    bool finish = false;
+    grpc::Status status = grpc::Status::OK;
+    {
+      absl::MutexLock lock(&mutex_);
+      change();
+      if (finished_) return;
+      if (failed_) {
+        // Workers still write into slots; only finish once they are done.
+        if (pending_jobs_ == 0 && !writing_) {
+          finished_ = finish = true;
+          status = grpc::Status(grpc::StatusCode::CANCELLED,
+                                "stream write failed");
+        }
+      } else {
+        if (!writing_ && !queue_.empty() && queue_.front().ready) {
+          writing_ = true;
+          write = &queue_.front().response;
+        }
+        if (read_paused_ && !reads_done_ &&
+            queue_.size() < kMaxQueuedBatches) {
+          read_paused_ = false;
+          read_more = true;
+        }
+        if (reads_done_ && !writing_ && queue_.empty()) {
+          finished_ = finish = true;
+        }
+      }
+    }
+    if (write != nullptr) StartWrite(write);
+    if (read_more) StartRead(&request_);
+    if (finish) Finish(status);
+  }
+
+  const LevelStore& store_;
+  const ServerLimits& limits_;
+  WorkerPool& workers_;
+  // Only touched by the one outstanding read and its OnReadDone.
+  StreamRequest request_;
+
+  absl::Mutex mutex_;
+  // Batches in request order; the front is being written while writing_.
+  // A deque, so adding slots at the back moves none of the others.
+  std::deque<Slot> queue_ ABSL_GUARDED_BY(mutex_);
+  int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool writing_ ABSL_GUARDED_BY(mutex_) = false;
+  bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
+  bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
+  bool failed_ ABSL_GUARDED_BY(mutex_) = false;
+  bool finished_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+}  // namespace
+
+grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
+CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* /*context*/) {
+  return new QueryStreamReactor(store_, limits_, workers_);
+}
+
+grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
+    grpc::CallbackServerContext* context, const v1::RunQueriesRequest* request,
+    v1::RunQueriesResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  auto run = [this, reactor, request, response]() {
+    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+        FindLevel(store_, request->level(), "level");
+    if (!snapshot.ok()) {
+      reactor->Finish(ToGrpcStatus(snapshot.status()));
+      return;
+    }
+    absl::StatusOr<v1::RunQueriesResponse> answer =
+        HandleRunQueries(**snapshot, *request, limits_);
+    if (!answer.ok()) {
+      LogIfInternal(answer.status(), "RunQueries");
+      reactor->Finish(ToGrpcStatus(answer.status()));
+      return;
+    }
+    *response = *std::move(answer);
+    reactor->Finish(grpc::Status::OK);
+  };
+  // As on the stream: small batches here, big ones on a worker (request
+  // and response stay valid until Finish).
+  if (request->queries_size() <= kMaxInlineQueries) {
+    run();
+  } else {
+    workers_.Submit(std::move(run));
+  }
+  return reactor;
+}
+
+}  // namespace collide::server

@@ -1,0 +1,47 @@
+// CollisionService over gRPC's callback API: a thin adapter that resolves
+// each batch's level to the snapshot served now, calls the query handlers
+// (query_handler.h) and sends what they return. All query logic lives in
+// the handlers; this file only schedules and converts statuses.
+#ifndef COLLIDE_SERVER_COLLISION_SERVICE_H_
+#define COLLIDE_SERVER_COLLISION_SERVICE_H_
+
+#include "collide/v1/collision_service.grpc.pb.h"
+#include "collide/v1/collision_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "server/level_store.h"
+#include "server/server_options.h"
+#include "server/worker_pool.h"
+
+namespace collide::server {
+
+class CollisionServiceImpl final : public v1::CollisionService::CallbackService {
+ public:
+  // `store` and `workers` must outlive the service (and so the grpc::Server
+  // using it). Batches are answered on `workers`, not in gRPC's reactions.
+  CollisionServiceImpl(const LevelStore& store, const ServerLimits& limits,
+                       WorkerPool& workers)
+      : store_(store), limits_(limits), workers_(workers) {}
+
+  // Answers each batch against the snapshot its level has when the batch
+  // is read, writing responses in request order. A batch refused as a whole
+  // gets a response carrying the status; the stream ends OK once the client
+  // closes its side and every response is written.
+  grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
+  StreamQueries(grpc::CallbackServerContext* context) override;
+
+  // One batch: NOT_FOUND / INVALID_ARGUMENT / RESOURCE_EXHAUSTED for a batch
+  // refused as a whole, else the results.
+  grpc::ServerUnaryReactor* RunQueries(
+      grpc::CallbackServerContext* context,
+      const v1::RunQueriesRequest* request,
+      v1::RunQueriesResponse* response) override;
+
+ private:
+  const LevelStore& store_;
+  const ServerLimits limits_;
+  WorkerPool& workers_;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_COLLISION_SERVICE_H_

@@ -1,0 +1,55 @@
+// Level files: a v1::Level message as protobuf JSON (human-written) or
+// protobuf binary. Reading accepts both; the server writes binary.
+#ifndef COLLIDE_SERVER_LEVEL_FILE_H_
+#define COLLIDE_SERVER_LEVEL_FILE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "collide/v1/geometry.pb.h"
+
+namespace collide::server {
+
+enum class LevelFileFormat { kJson, kBinary };
+
+// The extension the server gives binary level files it writes.
+inline constexpr absl::string_view kBinaryLevelExtension = ".binpb";
+
+// The format of a level file: ".json" is JSON; ".binpb" and ".pb" are
+// binary; any other name is JSON when the first non-blank byte of
+// `contents` is '{' (never the first byte of a binary Level), else binary.
+LevelFileFormat DetectLevelFileFormat(absl::string_view path,
+                                      absl::string_view contents);
+
+// Parses a level. JSON is strict (unknown fields are errors, so typos are
+// caught). Errors are INVALID_ARGUMENT starting with `origin` (a file name,
+// for messages). Only the syntax is checked: validate the level with
+// LevelFromProto / MakeLevelSnapshot.
+absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
+                                     LevelFileFormat format,
+                                     absl::string_view origin);
+
+// Reads and parses the file at `path` (format from DetectLevelFileFormat).
+// NOT_FOUND when it does not exist, another errno-derived code when it
+// cannot be read, RESOURCE_EXHAUSTED when larger than max_bytes, else as
+// ParseLevel. The id is the file's (possibly empty): the caller decides what
+// a file's level is called.
+absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
+                                        int64_t max_bytes);
+
+// The level as protobuf binary (deterministic serialization) or as
+// protobuf JSON (indented, field names in lowerCamelCase).
+std::string SerializeLevel(const v1::Level& level);
+absl::StatusOr<std::string> LevelToJson(const v1::Level& level);
+
+// Writes `level` in binary to `path` atomically: a temporary file in the
+// same directory, fsync, rename over `path`, fsync the directory. On any
+// error the old file at `path` is left as it was and the temporary removed.
+absl::Status WriteLevelFile(const std::string& path, const v1::Level& level);
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_LEVEL_FILE_H_

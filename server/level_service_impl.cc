@@ -1,0 +1,112 @@
+#include "server/level_service_impl.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "collide/v1/level_service.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "server/level_snapshot.h"
+#include "server/level_store.h"
+#include "server/log.h"
+#include "server/proto_convert.h"
+#include "server/status_convert.h"
+
+namespace collide::server {
+namespace {
+
+// PutLevel's work; the reactor only converts the status.
+absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
+                 v1::PutLevelResponse& response) {
+  absl::StatusOr<std::string> id = ParseLevelName(request.level(), "level");
+  if (!id.ok()) return id.status();
+  if (!request.has_content()) {
+    return absl::InvalidArgumentError("content must be set");
+  }
+  if (!request.content().id().empty() && request.content().id() != *id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("content.id \"", request.content().id(),
+                     "\" must be empty or equal the level id \"", *id, "\""));
+  }
+  v1::Level level = request.content();
+  level.set_id(*id);
+  absl::StatusOr<LevelStore::PutResult> put = store.Put(std::move(level));
+  if (!put.ok()) {
+    // Field paths from the conversion start with "level."; the request
+    // carries the level as "content".
+    absl::string_view message = put.status().message();
+    if (absl::ConsumePrefix(&message, "level.")) {
+      return absl::Status(put.status().code(),
+                          absl::StrCat("content.", message));
+    }
+    return put.status();
+  }
+  *response.mutable_summary() = DescribeSnapshot(*put->snapshot);
+  response.set_created(put->created);
+  Log("level %s %s: version %d, %d shapes", LevelName(*id),
+      put->created ? "created" : "replaced", put->snapshot->version,
+      put->snapshot->level->shape_count());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
+    grpc::CallbackServerContext* context, const v1::PutLevelRequest* request,
+    v1::PutLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const absl::Status status = Put(store_, *request, *response);
+  if (!status.ok()) {
+    Log("PutLevel %s refused: %s", request->level(), status.ToString());
+  }
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
+    grpc::CallbackServerContext* context, const v1::DeleteLevelRequest* request,
+    v1::DeleteLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  absl::StatusOr<std::string> id = ParseLevelName(request->level(), "level");
+  absl::StatusOr<int64_t> deleted =
+      id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
+  if (deleted.ok()) {
+    response->set_deleted_version(*deleted);
+    Log("level %s deleted (was version %d)", request->level(), *deleted);
+  } else {
+    Log("DeleteLevel %s refused: %s", request->level(),
+        deleted.status().ToString());
+  }
+  reactor->Finish(ToGrpcStatus(deleted.status()));
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* LevelServiceImpl::ListLevels(
+    grpc::CallbackServerContext* context,
+    const v1::ListLevelsRequest* /*request*/,
+    v1::ListLevelsResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  for (const std::shared_ptr<const LevelSnapshot>& snapshot : store_.List()) {
+    *response->add_levels() = DescribeSnapshot(*snapshot);
+  }
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* LevelServiceImpl::DescribeLevel(
+    grpc::CallbackServerContext* context,
+    const v1::DescribeLevelRequest* request,
+    v1::DescribeLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+      FindLevel(store_, request->level(), "level");
+  if (snapshot.ok()) *response->mutable_summary() = DescribeSnapshot(**snapshot);
+  reactor->Finish(ToGrpcStatus(snapshot.status()));
+  return reactor;
+}
+
+}  // namespace collide::server

@@ -1,0 +1,46 @@
+#include "server/level_snapshot.h"
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "collide/level.h"
+#include "collide/v1/geometry.pb.h"
+#include "collide/v1/level_service.pb.h"
+#include "server/proto_convert.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+
+absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(v1::Level source,
+                                                int64_t version,
+                                                const ServerLimits& limits) {
+  if (absl::Status s = ValidateLevelId(source.id(), "level.id"); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Level> level = LevelFromProto(source, limits);
+  if (!level.ok()) return level.status();
+  LevelSnapshot snapshot;
+  snapshot.id = source.id();
+  snapshot.version = version;
+  snapshot.level = std::make_shared<const Level>(*std::move(level));
+  snapshot.source = std::make_shared<const v1::Level>(std::move(source));
+  return snapshot;
+}
+
+v1::LevelSummary DescribeSnapshot(const LevelSnapshot& snapshot) {
+  v1::LevelSummary summary;
+  summary.set_level(LevelName(snapshot.id));
+  summary.set_version(snapshot.version);
+  if (snapshot.level != nullptr) {
+    const Level& level = *snapshot.level;
+    summary.set_shape_count(level.shape_count());
+    ToProto(level.bounds(), summary.mutable_bounds());
+    summary.set_cell_size(level.spatial_hash().grid().cell_size);
+    summary.set_memory_bytes(static_cast<int64_t>(level.memory_bytes()));
+  }
+  return summary;
+}
+
+}  // namespace collide::server

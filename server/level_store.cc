@@ -1,0 +1,202 @@
+#include "server/level_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "server/level_file.h"
+#include "server/level_snapshot.h"
+#include "server/proto_convert.h"
+
+namespace collide::server {
+namespace {
+
+// Level file extensions LoadDirectory reads, most preferred first: the
+// server writes binary, so a binary file is the newest admin state even if
+// a hand-written JSON twin sits beside it.
+constexpr absl::string_view kLoadExtensions[] = {".binpb", ".pb", ".json"};
+
+int ExtensionRank(absl::string_view extension) {
+  for (int i = 0; i < static_cast<int>(std::size(kLoadExtensions)); ++i) {
+    if (extension == kLoadExtensions[i]) return i;
+  }
+  return -1;
+}
+
+// Makes a rename or unlink in `directory` durable.
+absl::Status SyncDirectory(const std::string& directory) {
+  const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", directory));
+  }
+  absl::Status status;
+  if (fsync(fd) != 0) {
+    status = absl::ErrnoToStatus(errno, absl::StrCat("cannot fsync ", directory));
+  }
+  close(fd);
+  return status;
+}
+
+}  // namespace
+
+LevelStore::LevelStore(const ServerLimits& limits, std::string level_dir)
+    : limits_(limits), level_dir_(std::move(level_dir)) {}
+
+std::string LevelStore::PathFor(absl::string_view id) const {
+  if (level_dir_.empty()) return "";
+  return absl::StrCat(level_dir_, "/", id, kBinaryLevelExtension);
+}
+
+absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
+                                                      bool persist) {
+  // Validate and build first, with no lock held: this is the slow part and
+  // the part that may fail, and until the swap below nothing is changed.
+  absl::StatusOr<LevelSnapshot> built =
+      MakeLevelSnapshot(std::move(level), /*version=*/0, limits_);
+  if (!built.ok()) return built.status();
+
+  absl::MutexLock write_lock(&write_mutex_);
+  if (persist && !level_dir_.empty()) {
+    // Atomic on disk: on failure the old file (and so the old level after a
+    // restart) is intact, and the old snapshot keeps serving.
+    if (absl::Status s = WriteLevelFile(PathFor(built->id), *built->source);
+        !s.ok()) {
+      return s;
+    }
+  }
+  built->version = ++last_version_;
+  auto snapshot = std::make_shared<const LevelSnapshot>(*std::move(built));
+  PutResult result;
+  result.snapshot = snapshot;
+  {
+    absl::MutexLock map_lock(&map_mutex_);
+    auto [it, inserted] = levels_.try_emplace(snapshot->id, snapshot);
+    if (!inserted) it->second = snapshot;
+    result.created = inserted;
+  }
+  return result;
+}
+
+absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
+  absl::MutexLock write_lock(&write_mutex_);
+  std::shared_ptr<const LevelSnapshot> served = Find(id);
+  if (served == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("level \"", LevelName(id), "\" not found"));
+  }
+  if (!level_dir_.empty()) {
+    // Every file LoadDirectory would read for this id, or the level comes
+    // back at the next start. The one the server wrote goes last, so a
+    // failure part way leaves the newest state on disk.
+    for (int i = static_cast<int>(std::size(kLoadExtensions)) - 1; i >= 0;
+         --i) {
+      const std::string path =
+          absl::StrCat(level_dir_, "/", id, kLoadExtensions[i]);
+      if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+        return absl::ErrnoToStatus(errno,
+                                   absl::StrCat("cannot remove ", path));
+      }
+    }
+    if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
+  }
+  absl::MutexLock map_lock(&map_mutex_);
+  levels_.erase(levels_.find(id));
+  return served->version;
+}
+
+std::shared_ptr<const LevelSnapshot> LevelStore::Find(
+    absl::string_view id) const {
+  absl::MutexLock lock(&map_mutex_);
+  const auto it = levels_.find(id);
+  return it == levels_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const LevelSnapshot>> LevelStore::List() const {
+  absl::MutexLock lock(&map_mutex_);
+  std::vector<std::shared_ptr<const LevelSnapshot>> result;
+  result.reserve(levels_.size());
+  for (const auto& [id, snapshot] : levels_) result.push_back(snapshot);
+  return result;
+}
+
+absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
+  std::vector<std::string> loaded;
+  if (level_dir_.empty()) return loaded;
+
+  // id -> (extension rank, file name): the preferred file per id. A sorted
+  // map so levels load in a reproducible order.
+  std::map<std::string, std::pair<int, std::string>> files;
+  DIR* dir = opendir(level_dir_.c_str());
+  if (dir == nullptr) {
+    return absl::ErrnoToStatus(
+        errno, absl::StrCat("cannot open level directory ", level_dir_));
+  }
+  while (const dirent* entry = readdir(dir)) {
+    const absl::string_view name = entry->d_name;
+    // Hidden files, ".", "..", and WriteLevelFile's temporaries
+    // ("{id}.binpb.tmp.{pid}", extension ".{pid}") are never levels.
+    if (name.empty() || name[0] == '.') continue;
+    const size_t dot = name.rfind('.');
+    if (dot == absl::string_view::npos) continue;
+    const int rank = ExtensionRank(name.substr(dot));
+    if (rank < 0) continue;
+    const std::string id(name.substr(0, dot));
+    if (!ValidateLevelId(id, "file name").ok()) continue;
+    auto [it, inserted] = files.try_emplace(id, rank, std::string(name));
+    if (!inserted && rank < it->second.first) {
+      it->second = {rank, std::string(name)};
+    }
+  }
+  closedir(dir);
+
+  for (auto& [id, file] : files) {
+    const std::string path = absl::StrCat(level_dir_, "/", file.second);
+    absl::StatusOr<v1::Level> level =
+        ReadLevelFile(path, limits_.max_message_bytes);
+    if (!level.ok()) return level.status();
+    if (level->id().empty()) {
+      level->set_id(id);
+    } else if (level->id() != id) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": level.id \"", level->id(),
+                       "\" does not match the file name (\"", id, "\")"));
+    }
+    // Already on disk: loading must not rewrite (or fail on a read-only
+    // directory).
+    absl::StatusOr<PutResult> put = Put(*std::move(level), /*persist=*/false);
+    if (!put.ok()) {
+      return absl::Status(put.status().code(),
+                          absl::StrCat(path, ": ", put.status().message()));
+    }
+    loaded.push_back(id);
+  }
+  return loaded;
+}
+
+absl::StatusOr<std::shared_ptr<const LevelSnapshot>> FindLevel(
+    const LevelStore& store, absl::string_view name, absl::string_view field) {
+  absl::StatusOr<std::string> id = ParseLevelName(name, field);
+  if (!id.ok()) return id.status();
+  std::shared_ptr<const LevelSnapshot> snapshot = store.Find(*id);
+  if (snapshot == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat(field, " \"", name, "\" not found"));
+  }
+  return snapshot;
+}
+
+}  // namespace collide::server

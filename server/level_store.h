@@ -1,0 +1,109 @@
+// LevelStore: the levels the server serves, by id, each an immutable
+// LevelSnapshot. A put builds the new level completely outside any lock and
+// then swaps the map entry, so a query holding a snapshot (a shared_ptr
+// copied out under the lock) keeps running on its version while later
+// lookups see the new one; nobody ever sees half a level.
+//
+// With a level directory, puts and deletes are persisted there first (one
+// binary file per level, "{id}.binpb", written atomically by
+// WriteLevelFile) and LoadDirectory() reads them back at start, so a
+// restart loses nothing. A put or delete whose file operation fails changes
+// nothing: the old level keeps serving and its file stays intact.
+#ifndef COLLIDE_SERVER_LEVEL_STORE_H_
+#define COLLIDE_SERVER_LEVEL_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "collide/v1/geometry.pb.h"
+#include "server/level_snapshot.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+
+class LevelStore {
+ public:
+  // `level_dir` empty: levels live in memory only. Otherwise the directory
+  // must exist; puts and deletes are persisted there.
+  LevelStore(const ServerLimits& limits, std::string level_dir);
+
+  LevelStore(const LevelStore&) = delete;
+  LevelStore& operator=(const LevelStore&) = delete;
+
+  // What Put did.
+  struct PutResult {
+    std::shared_ptr<const LevelSnapshot> snapshot;
+    // The id was not served before.
+    bool created = false;
+  };
+
+  // Validates and builds `level` (its id must be set and valid), persists
+  // it when the store has a directory and `persist` is set, and swaps it in
+  // with a new version, larger than every version handed out before.
+  // Errors: those of MakeLevelSnapshot (INVALID_ARGUMENT naming the field,
+  // RESOURCE_EXHAUSTED over the limits), or the file error; either way the
+  // old level (if any) keeps serving and its file is untouched.
+  absl::StatusOr<PutResult> Put(v1::Level level, bool persist = true);
+
+  // Removes level `id` and its files in the level directory. Returns the
+  // version that was served. NOT_FOUND when the id is not served; a file
+  // error leaves the level served.
+  absl::StatusOr<int64_t> Delete(absl::string_view id);
+
+  // The snapshot now served for `id`, or null. Callers keep the pointer for
+  // as long as they query it (one batch), whatever puts happen meanwhile.
+  std::shared_ptr<const LevelSnapshot> Find(absl::string_view id) const;
+
+  // Every snapshot now served, sorted by id.
+  std::vector<std::shared_ptr<const LevelSnapshot>> List() const;
+
+  // Loads every level file of the level directory ("{id}.binpb", "{id}.pb"
+  // or "{id}.json"; for an id with several, .binpb wins, being the one the
+  // server writes) into the store, replacing levels of the same id, without
+  // rewriting them. A file's level id is its file name; a different id
+  // inside the file is INVALID_ARGUMENT. Hidden files and leftover
+  // temporary files are ignored. Returns the ids loaded, in order, or the
+  // first error (levels loaded before it stay). OK with nothing to do when
+  // the store has no directory.
+  absl::StatusOr<std::vector<std::string>> LoadDirectory();
+
+  const std::string& level_dir() const { return level_dir_; }
+
+ private:
+  // Where a level's file lives ("" without a directory).
+  std::string PathFor(absl::string_view id) const;
+
+  const ServerLimits limits_;
+  const std::string level_dir_;
+
+  // Serializes writers (Put's persist-and-swap, Delete) so the file on
+  // disk and the served snapshot always change in the same order. Building
+  // a level happens before taking it, so slow puts do not block each other's
+  // validation, and readers never wait on it.
+  absl::Mutex write_mutex_;
+  int64_t last_version_ ABSL_GUARDED_BY(write_mutex_) = 0;
+
+  // Guards only the map itself; held for a lookup or a pointer swap.
+  mutable absl::Mutex map_mutex_;
+  std::map<std::string, std::shared_ptr<const LevelSnapshot>, std::less<>>
+      levels_ ABSL_GUARDED_BY(map_mutex_);
+};
+
+// The snapshot served for the resource name `name` ("levels/{level_id}"),
+// as the services resolve a request's level: INVALID_ARGUMENT naming
+// `field` for a malformed name, NOT_FOUND "{field} \"levels/x\" not found"
+// for an id the store does not serve.
+absl::StatusOr<std::shared_ptr<const LevelSnapshot>> FindLevel(
+    const LevelStore& store, absl::string_view name, absl::string_view field);
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_LEVEL_STORE_H_

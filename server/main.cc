@@ -1,0 +1,115 @@
+// collide_server: the collision query service.
+//
+// With no arguments it serves the bundled level "levels/arena" on
+// 0.0.0.0:50051 (CollisionService, LevelService, grpc.health.v1 health and
+// server reflection). SIGTERM or SIGINT drains it: health turns
+// NOT_SERVING, new calls are refused, calls in flight get --shutdown_grace
+// to finish, and the process exits 0.
+//
+//   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
+//                  [--level_dir=/var/lib/collide] [--max_batch_size=4096]
+//                  [--max_vertices=4096] [--max_level_shapes=1048576]
+//                  [--max_message_bytes=67108864] [--worker_threads=0]
+//                  [--shutdown_grace=10s] [--default_level=true]
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "server/collide_server.h"
+#include "server/log.h"
+#include "server/server_options.h"
+#include "server/shutdown_signal.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
+          "Address to listen on, host:port (port 0: any free port).");
+ABSL_FLAG(bool, default_level, true,
+          "Serve the bundled level \"levels/arena\".");
+ABSL_FLAG(std::vector<std::string>, level_files, {},
+          "Comma-separated level files (protobuf JSON or binary) to load at "
+          "start; a file's level id is the one inside it, else its name.");
+ABSL_FLAG(std::string, level_dir, "",
+          "Directory to load levels from at start and to persist levels put "
+          "through LevelService into (must exist).");
+ABSL_FLAG(int32_t, max_batch_size, collide::server::ServerLimits{}.max_batch_size,
+          "Most queries in one batch (RESOURCE_EXHAUSTED above).");
+ABSL_FLAG(int32_t, max_vertices, collide::server::ServerLimits{}.max_vertices,
+          "Most vertices in one level polyline or polygon.");
+ABSL_FLAG(int32_t, max_level_shapes,
+          collide::server::ServerLimits{}.max_level_shapes,
+          "Most shapes in one level.");
+ABSL_FLAG(int32_t, max_message_bytes,
+          collide::server::ServerLimits{}.max_message_bytes,
+          "Largest gRPC message received or sent, and largest level file.");
+ABSL_FLAG(int32_t, worker_threads, 0,
+          "Threads answering query batches (0: one per hardware thread).");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
+          "On SIGTERM/SIGINT, how long calls in flight may take to finish.");
+
+namespace {
+
+collide::server::ServerOptions OptionsFromFlags() {
+  collide::server::ServerOptions options;
+  options.listen = absl::GetFlag(FLAGS_listen);
+  options.load_default_level = absl::GetFlag(FLAGS_default_level);
+  options.level_files = absl::GetFlag(FLAGS_level_files);
+  options.level_dir = absl::GetFlag(FLAGS_level_dir);
+  options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
+  options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
+  options.limits.max_level_shapes = absl::GetFlag(FLAGS_max_level_shapes);
+  options.limits.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
+  options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread exists, so every thread inherits the blocked mask and
+  // the signals wait for sigwait below.
+  if (!collide::server::BlockShutdownSignals()) {
+    std::perror("collide_server: cannot block SIGTERM/SIGINT");
+    return 1;
+  }
+  absl::ParseCommandLine(argc, argv);
+  const collide::server::ServerOptions options = OptionsFromFlags();
+  if (options.limits.max_batch_size < 1 || options.limits.max_vertices < 3 ||
+      options.limits.max_level_shapes < 0 ||
+      options.limits.max_message_bytes < 1024 || options.worker_threads < 0 ||
+      options.shutdown_grace < absl::ZeroDuration()) {
+    std::fprintf(stderr,
+                 "collide_server: limits must be positive (max_vertices >= "
+                 "3, max_message_bytes >= 1024), worker_threads and "
+                 "shutdown_grace >= 0\n");
+    return 2;
+  }
+  collide::server::Log(
+      "starting: listen %s, level_files [%s], level_dir \"%s\", "
+      "max_batch_size %d, max_vertices %d, max_level_shapes %d, "
+      "max_message_bytes %d, worker_threads %d, shutdown_grace %s",
+      options.listen, absl::StrJoin(options.level_files, ","),
+      options.level_dir, options.limits.max_batch_size,
+      options.limits.max_vertices, options.limits.max_level_shapes,
+      options.limits.max_message_bytes, options.worker_threads,
+      absl::FormatDuration(options.shutdown_grace));
+
+  absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
+      collide::server::CollideServer::Start(options);
+  if (!server.ok()) {
+    collide::server::Log("cannot start: %s", server.status().ToString());
+    return 1;
+  }
+  const int signal_number = collide::server::WaitForShutdownSignal();
+  collide::server::Log("received %s, shutting down",
+                       sigabbrev_np(signal_number));
+  (*server)->Shutdown();
+  return 0;
+}

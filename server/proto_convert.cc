@@ -1,0 +1,665 @@
+#include "server/proto_convert.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/v1/collision_service.pb.h"
+#include "collide/v1/geometry.pb.h"
+#include "collide/vec2.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+namespace {
+
+constexpr absl::string_view kLevelNamePrefix = "levels/";
+// Echoed caller text is cut to this many bytes so an error stays readable.
+constexpr size_t kMaxEchoBytes = 80;
+
+std::string Echo(absl::string_view text) {
+  std::string escaped = absl::CHexEscape(text.substr(0, kMaxEchoBytes));
+  if (text.size() > kMaxEchoBytes) absl::StrAppend(&escaped, "...");
+  return escaped;
+}
+
+// A field path built only when an error names it, so that validating good
+// input allocates nothing: a chain of segments living on the caller's stack.
+class FieldPath {
+ public:
+  FieldPath(absl::string_view root) : root_(root) {}   // NOLINT: implicit
+  FieldPath(const char* root) : root_(root) {}         // NOLINT: implicit
+  FieldPath(const std::string& root) : root_(root) {}  // NOLINT: implicit
+  // parent + name, name starting with '.'.
+  FieldPath(const FieldPath& parent, absl::string_view name)
+      : parent_(&parent), root_(name) {}
+  // parent + "[index]".
+  FieldPath(const FieldPath& parent, int index)
+      : parent_(&parent), index_(index) {}
+
+  std::string ToString() const {
+    std::string path = parent_ != nullptr ? parent_->ToString() : std::string();
+    if (index_ >= 0) {
+      absl::StrAppend(&path, "[", index_, "]");
+    } else {
+      absl::StrAppend(&path, root_);
+    }
+    return path;
+  }
+
+ private:
+  const FieldPath* parent_ = nullptr;
+  absl::string_view root_;
+  int index_ = -1;
+};
+
+absl::Status CheckFinite(double value, const FieldPath& field) {
+  if (std::isfinite(value)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(field.ToString(), " must be finite"));
+}
+
+absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {
+  if (absl::Status s = CheckFinite(value.x(), FieldPath(field, ".x"));
+      !s.ok()) {
+    return s;
+  }
+  return CheckFinite(value.y(), FieldPath(field, ".y"));
+}
+
+absl::Status CheckNonNegative(double value, const FieldPath& field) {
+  if (absl::Status s = CheckFinite(value, field); !s.ok()) return s;
+  if (value >= 0.0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(field.ToString(), " must be >= 0, got ", value));
+}
+
+absl::Status CheckVertices(
+    const google::protobuf::RepeatedPtrField<v1::Vec2>& vertices,
+    const FieldPath& field) {
+  for (int i = 0; i < vertices.size(); ++i) {
+    if (absl::Status s = CheckFinite(vertices[i], FieldPath(field, i));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Level shapes: a vertex list between `minimum` and limits.max_vertices.
+absl::Status CheckShapeVertexCount(int count, int minimum,
+                                   const ServerLimits& limits,
+                                   const FieldPath& field) {
+  if (count < minimum) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), " must hold at least ", minimum,
+                     " vertices, got ", count));
+  }
+  if (count > limits.max_vertices) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        field.ToString(), " holds ", count,
+        " vertices, more than max_vertices ", limits.max_vertices));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckCircle(const v1::Circle& circle, const FieldPath& field) {
+  if (absl::Status s =
+          CheckFinite(circle.center(), FieldPath(field, ".center"));
+      !s.ok()) {
+    return s;
+  }
+  return CheckNonNegative(circle.radius(), FieldPath(field, ".radius"));
+}
+
+absl::Status CheckCapsule(const v1::Capsule& capsule, const FieldPath& field) {
+  if (absl::Status s = CheckFinite(capsule.p1(), FieldPath(field, ".p1"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckFinite(capsule.p2(), FieldPath(field, ".p2"));
+      !s.ok()) {
+    return s;
+  }
+  return CheckNonNegative(capsule.radius(), FieldPath(field, ".radius"));
+}
+
+absl::Status CheckBox(const v1::Box& box, const FieldPath& field) {
+  if (absl::Status s = CheckFinite(box.center(), FieldPath(field, ".center"));
+      !s.ok()) {
+    return s;
+  }
+  const FieldPath half(field, ".half_extents");
+  if (absl::Status s = CheckFinite(box.half_extents(), half); !s.ok()) return s;
+  if (!(box.half_extents().x() > 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        half.ToString(), ".x must be > 0, got ", box.half_extents().x()));
+  }
+  if (!(box.half_extents().y() > 0.0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        half.ToString(), ".y must be > 0, got ", box.half_extents().y()));
+  }
+  return CheckFinite(box.angle_radians(), FieldPath(field, ".angle_radians"));
+}
+
+Circle CircleFromProto(const v1::Circle& circle) {
+  return {FromProto(circle.center()), circle.radius()};
+}
+
+Capsule CapsuleFromProto(const v1::Capsule& capsule) {
+  return {FromProto(capsule.p1()), FromProto(capsule.p2()), capsule.radius()};
+}
+
+// A query's convex polygon: 3..kMaxPolygonVertices finite vertices, strictly
+// convex (MakeConvexPolygon's checks).
+absl::StatusOr<ConvexPolygon> ConvexPolygonFromProto(const v1::Polygon& polygon,
+                                                     const FieldPath& field) {
+  const int count = polygon.vertices_size();
+  if (count > kMaxPolygonVertices) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), ".vertices holds ", count, " vertices, more than ",
+        kMaxPolygonVertices, " (the limit for a convex query polygon)"));
+  }
+  if (count < 3) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(),
+                     ".vertices must hold at least 3 vertices, got ", count));
+  }
+  if (absl::Status s =
+          CheckVertices(polygon.vertices(), FieldPath(field, ".vertices"));
+      !s.ok()) {
+    return s;
+  }
+  Vec2 vertices[kMaxPolygonVertices];
+  for (int i = 0; i < count; ++i) vertices[i] = FromProto(polygon.vertices(i));
+  absl::StatusOr<ConvexPolygon> convex = MakeConvexPolygon(
+      absl::MakeConstSpan(vertices, static_cast<size_t>(count)));
+  if (!convex.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), ": ", convex.status().message()));
+  }
+  return convex;
+}
+
+absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
+                                            const ServerLimits& limits,
+                                            const FieldPath& field) {
+  if (filter.ignore_ids_size() > limits.max_ignore_ids) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), ".ignore_ids holds ", filter.ignore_ids_size(),
+        " ids, more than max_ignore_ids ", limits.max_ignore_ids));
+  }
+  QueryFilter result;
+  if (filter.has_mask_bits()) result.mask_bits = filter.mask_bits();
+  result.ignore_ids =
+      absl::MakeConstSpan(filter.ignore_ids().data(),
+                          static_cast<size_t>(filter.ignore_ids_size()));
+  return result;
+}
+
+// A list capacity: 0 means the limit; otherwise 1..limit.
+absl::StatusOr<int32_t> ListCapacity(int32_t requested,
+                                     const ServerLimits& limits,
+                                     const FieldPath& field) {
+  if (requested < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), " must be >= 0, got ", requested));
+  }
+  if (requested > limits.max_results_per_query) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), " ", requested,
+        " is more than max_results_per_query ", limits.max_results_per_query));
+  }
+  return requested == 0 ? limits.max_results_per_query : requested;
+}
+
+absl::StatusOr<CastSettings> CastSettingsFromProto(
+    const v1::CastOptions& options, const ServerLimits& limits,
+    const FieldPath& field) {
+  CastSettings settings;
+  switch (options.mode()) {
+    case v1::CAST_MODE_UNSPECIFIED:
+    case v1::CAST_MODE_CLOSEST:
+      break;
+    case v1::CAST_MODE_ALL:
+      settings.all_hits = true;
+      break;
+    default:
+      // proto3 enums are open: a newer client may send a value we lack.
+      return absl::InvalidArgumentError(absl::StrCat(
+          field.ToString(), ".mode ", static_cast<int>(options.mode()),
+          " is not a known CastMode"));
+  }
+  absl::StatusOr<QueryFilter> filter =
+      FilterFromProto(options.filter(), limits, FieldPath(field, ".filter"));
+  if (!filter.ok()) return filter.status();
+  settings.filter = *filter;
+  if (options.has_max_fraction()) {
+    const double max_fraction = options.max_fraction();
+    const FieldPath path(field, ".max_fraction");
+    if (absl::Status s = CheckFinite(max_fraction, path); !s.ok()) return s;
+    if (!(max_fraction >= 0.0 && max_fraction <= 1.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path.ToString(), " must be in [0, 1], got ", max_fraction));
+    }
+    settings.options.max_fraction = max_fraction;
+  }
+  if (absl::Status s = CheckNonNegative(options.target_distance(),
+                                        FieldPath(field, ".target_distance"));
+      !s.ok()) {
+    return s;
+  }
+  settings.options.target_distance = options.target_distance();
+  settings.options.stop_at_penetration = options.stop_at_penetration();
+  absl::StatusOr<int32_t> max_hits =
+      ListCapacity(options.max_hits(), limits, FieldPath(field, ".max_hits"));
+  if (!max_hits.ok()) return max_hits.status();
+  settings.max_hits = *max_hits;
+  return settings;
+}
+
+// Rewrites an error of Level::Create (paths relative to its arguments) to the
+// request's field paths.
+absl::Status LevelCreateError(const absl::Status& status) {
+  const absl::string_view message = status.message();
+  if (absl::StartsWith(message, "shapes[")) {
+    return absl::Status(status.code(), absl::StrCat("level.", message));
+  }
+  if (absl::StartsWith(message, "options.cell_size")) {
+    return absl::Status(
+        status.code(),
+        absl::StrCat("level.",
+                     message.substr(absl::string_view("options.").size())));
+  }
+  // Whole-level limits of the spatial hash: the level is too big to index.
+  return absl::ResourceExhaustedError(absl::StrCat("level: ", message));
+}
+
+}  // namespace
+
+absl::Status ValidateLevelId(absl::string_view id, absl::string_view field) {
+  if (id.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must not be empty"));
+  }
+  if (id.size() > static_cast<size_t>(kMaxLevelIdLength)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must be at most ", kMaxLevelIdLength,
+                     " characters, got ", id.size()));
+  }
+  for (const char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, " \"", Echo(id),
+                       "\" may hold only letters, digits, '_' and '-'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ParseLevelName(absl::string_view name,
+                                           absl::string_view field) {
+  if (!absl::StartsWith(name, kLevelNamePrefix)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, " must be \"levels/{level_id}\", got \"", Echo(name), "\""));
+  }
+  const absl::string_view id = name.substr(kLevelNamePrefix.size());
+  if (absl::Status s = ValidateLevelId(id, absl::StrCat(field, " level id"));
+      !s.ok()) {
+    return s;
+  }
+  return std::string(id);
+}
+
+std::string LevelName(absl::string_view id) {
+  return absl::StrCat(kLevelNamePrefix, id);
+}
+
+Vec2 FromProto(const v1::Vec2& v) { return {v.x(), v.y()}; }
+
+void ToProto(Vec2 v, v1::Vec2* out) {
+  out->set_x(v.x);
+  out->set_y(v.y);
+}
+
+void ToProto(Aabb box, v1::Aabb* out) {
+  ToProto(box.lower, out->mutable_lower());
+  ToProto(box.upper, out->mutable_upper());
+}
+
+absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
+                                     const ServerLimits& limits) {
+  if (level.shapes_size() > limits.max_level_shapes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "level.shapes holds ", level.shapes_size(),
+        " shapes, more than max_level_shapes ", limits.max_level_shapes));
+  }
+  if (!std::isfinite(level.cell_size()) || level.cell_size() < 0.0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "level.cell_size must be finite and >= 0 (0 picks one), got ",
+        level.cell_size()));
+  }
+
+  // Pass 1: validate each shape with the request's paths, and count the
+  // vertices so their storage is allocated once (the descs' spans point into
+  // it and must not move).
+  int64_t total_vertices = 0;
+  for (int i = 0; i < level.shapes_size(); ++i) {
+    const v1::Shape& shape = level.shapes(i);
+    const std::string field = absl::StrCat("level.shapes[", i, "]");
+    absl::Status status;
+    switch (shape.geometry_case()) {
+      case v1::Shape::kSegment:
+        status = CheckFinite(shape.segment().p1(), field + ".segment.p1");
+        if (status.ok()) {
+          status = CheckFinite(shape.segment().p2(), field + ".segment.p2");
+        }
+        break;
+      case v1::Shape::kPolyline: {
+        const std::string path = field + ".polyline.vertices";
+        status = CheckShapeVertexCount(shape.polyline().vertices_size(),
+                                       shape.polyline().closed() ? 3 : 2,
+                                       limits, path);
+        if (status.ok())
+          status = CheckVertices(shape.polyline().vertices(), path);
+        total_vertices += shape.polyline().vertices_size();
+        break;
+      }
+      case v1::Shape::kPolygon: {
+        const std::string path = field + ".polygon.vertices";
+        status = CheckShapeVertexCount(shape.polygon().vertices_size(), 3,
+                                       limits, path);
+        if (status.ok())
+          status = CheckVertices(shape.polygon().vertices(), path);
+        total_vertices += shape.polygon().vertices_size();
+        break;
+      }
+      case v1::Shape::kCircle:
+        status = CheckCircle(shape.circle(), field + ".circle");
+        break;
+      case v1::Shape::kBox:
+        status = CheckBox(shape.box(), field + ".box");
+        break;
+      case v1::Shape::kCapsule:
+        status = CheckCapsule(shape.capsule(), field + ".capsule");
+        break;
+      case v1::Shape::GEOMETRY_NOT_SET:
+        status = absl::InvalidArgumentError(absl::StrCat(
+            field,
+            " has no geometry: set one of segment, polyline, polygon, "
+            "circle, box, capsule"));
+        break;
+    }
+    if (!status.ok()) return status;
+    if (total_vertices > limits.max_level_vertices) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "level.shapes holds more than max_level_vertices ",
+          limits.max_level_vertices, " vertices (exceeded at ", field, ")"));
+    }
+  }
+
+  // Pass 2: convert.
+  std::vector<Vec2> vertices;
+  vertices.reserve(static_cast<size_t>(total_vertices));
+  std::vector<ShapeDesc> descs;
+  descs.reserve(static_cast<size_t>(level.shapes_size()));
+  auto copy_vertices =
+      [&](const google::protobuf::RepeatedPtrField<v1::Vec2>& source) {
+        const size_t begin = vertices.size();
+        for (const v1::Vec2& v : source) vertices.push_back(FromProto(v));
+        return absl::MakeConstSpan(vertices.data() + begin, source.size());
+      };
+  for (const v1::Shape& shape : level.shapes()) {
+    ShapeDesc desc;
+    desc.id = shape.id();
+    desc.category_bits = shape.has_category_bits() ? shape.category_bits() : 1;
+    desc.user_data = shape.user_data();
+    switch (shape.geometry_case()) {
+      case v1::Shape::kSegment:
+        desc.geometry = Segment{FromProto(shape.segment().p1()),
+                                FromProto(shape.segment().p2())};
+        break;
+      case v1::Shape::kPolyline:
+        desc.geometry = PolylineDesc{copy_vertices(shape.polyline().vertices()),
+                                     shape.polyline().closed()};
+        break;
+      case v1::Shape::kPolygon:
+        desc.geometry = PolygonDesc{copy_vertices(shape.polygon().vertices())};
+        break;
+      case v1::Shape::kCircle:
+        desc.geometry = CircleFromProto(shape.circle());
+        break;
+      case v1::Shape::kBox:
+        desc.geometry = BoxDesc{FromProto(shape.box().center()),
+                                FromProto(shape.box().half_extents()),
+                                shape.box().angle_radians()};
+        break;
+      case v1::Shape::kCapsule:
+        desc.geometry = CapsuleFromProto(shape.capsule());
+        break;
+      case v1::Shape::GEOMETRY_NOT_SET:
+        return absl::InternalError("shape without geometry passed validation");
+    }
+    descs.push_back(desc);
+  }
+
+  LevelOptions options;
+  options.cell_size = level.cell_size();
+  absl::StatusOr<Level> built = Level::Create(descs, options);
+  if (!built.ok()) return LevelCreateError(built.status());
+  return built;
+}
+
+absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
+                                             const ServerLimits& limits,
+                                             absl::string_view field) {
+  if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
+      query.options(), limits, FieldPath(field, ".options"));
+  if (!settings.ok()) return settings.status();
+  return RayCastArgs{
+      .ray = {FromProto(query.origin()), FromProto(query.translation())},
+      .settings = *settings};
+}
+
+absl::StatusOr<CircleCastArgs> CircleCastFromProto(
+    const v1::CircleCastQuery& query, const ServerLimits& limits,
+    absl::string_view field) {
+  if (absl::Status s = CheckCircle(query.circle(), FieldPath(field, ".circle"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
+      query.options(), limits, FieldPath(field, ".options"));
+  if (!settings.ok()) return settings.status();
+  return CircleCastArgs{
+      .cast = {CircleFromProto(query.circle()), FromProto(query.translation())},
+      .settings = *settings};
+}
+
+absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
+    const v1::PolygonCastQuery& query, const ServerLimits& limits,
+    absl::string_view field) {
+  absl::StatusOr<ConvexPolygon> polygon =
+      ConvexPolygonFromProto(query.polygon(), FieldPath(field, ".polygon"));
+  if (!polygon.ok()) return polygon.status();
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
+      query.options(), limits, FieldPath(field, ".options"));
+  if (!settings.ok()) return settings.status();
+  return PolygonCastArgs{.cast = {*polygon, FromProto(query.translation())},
+                         .settings = *settings};
+}
+
+absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
+    const v1::CapsuleCastQuery& query, const ServerLimits& limits,
+    absl::string_view field) {
+  if (absl::Status s =
+          CheckCapsule(query.capsule(), FieldPath(field, ".capsule"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
+      query.options(), limits, FieldPath(field, ".options"));
+  if (!settings.ok()) return settings.status();
+  return CapsuleCastArgs{.cast = {CapsuleFromProto(query.capsule()),
+                                  FromProto(query.translation())},
+                         .settings = *settings};
+}
+
+absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
+                                             const ServerLimits& limits,
+                                             absl::string_view field) {
+  OverlapArgs args;
+  switch (query.shape_case()) {
+    case v1::OverlapQuery::kCircle:
+      if (absl::Status s =
+              CheckCircle(query.circle(), FieldPath(field, ".circle"));
+          !s.ok()) {
+        return s;
+      }
+      args.shape = CircleFromProto(query.circle());
+      break;
+    case v1::OverlapQuery::kPolygon: {
+      absl::StatusOr<ConvexPolygon> polygon =
+          ConvexPolygonFromProto(query.polygon(), FieldPath(field, ".polygon"));
+      if (!polygon.ok()) return polygon.status();
+      args.shape = *polygon;
+      break;
+    }
+    case v1::OverlapQuery::kCapsule:
+      if (absl::Status s =
+              CheckCapsule(query.capsule(), FieldPath(field, ".capsule"));
+          !s.ok()) {
+        return s;
+      }
+      args.shape = CapsuleFromProto(query.capsule());
+      break;
+    case v1::OverlapQuery::SHAPE_NOT_SET:
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, " has no shape: set one of circle, polygon, capsule"));
+  }
+  absl::StatusOr<QueryFilter> filter =
+      FilterFromProto(query.filter(), limits, FieldPath(field, ".filter"));
+  if (!filter.ok()) return filter.status();
+  args.filter = *filter;
+  absl::StatusOr<int32_t> max_results = ListCapacity(
+      query.max_results(), limits, FieldPath(field, ".max_results"));
+  if (!max_results.ok()) return max_results.status();
+  args.max_results = *max_results;
+  return args;
+}
+
+absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
+    const v1::ClosestPointQuery& query, const ServerLimits& limits,
+    absl::string_view field) {
+  if (absl::Status s = CheckFinite(query.point(), FieldPath(field, ".point"));
+      !s.ok()) {
+    return s;
+  }
+  ClosestPointArgs args;
+  args.point = FromProto(query.point());
+  args.max_distance = std::numeric_limits<double>::infinity();
+  if (query.has_max_distance()) {
+    if (absl::Status s = CheckNonNegative(query.max_distance(),
+                                          FieldPath(field, ".max_distance"));
+        !s.ok()) {
+      return s;
+    }
+    args.max_distance = query.max_distance();
+  }
+  absl::StatusOr<QueryFilter> filter =
+      FilterFromProto(query.filter(), limits, FieldPath(field, ".filter"));
+  if (!filter.ok()) return filter.status();
+  args.filter = *filter;
+  return args;
+}
+
+v1::HitStatus ToProto(HitStatus status) {
+  switch (status) {
+    case HitStatus::kHit:
+      return v1::HIT_STATUS_HIT;
+    case HitStatus::kInitialOverlap:
+      return v1::HIT_STATUS_INITIAL_OVERLAP;
+  }
+  return v1::HIT_STATUS_UNSPECIFIED;
+}
+
+v1::FeatureType ToProto(FeatureType type) {
+  switch (type) {
+    case FeatureType::kEdge:
+      return v1::FEATURE_TYPE_EDGE;
+    case FeatureType::kVertex:
+      return v1::FEATURE_TYPE_VERTEX;
+    case FeatureType::kSurface:
+      return v1::FEATURE_TYPE_SURFACE;
+  }
+  return v1::FEATURE_TYPE_UNSPECIFIED;
+}
+
+void ToProto(Feature feature, v1::Feature* out) {
+  out->set_type(ToProto(feature.type));
+  out->set_index(feature.index);
+}
+
+void ToProto(const WorldHit& hit, v1::CastHit* out) {
+  out->set_fraction(hit.hit.fraction);
+  ToProto(hit.hit.point, out->mutable_point());
+  ToProto(hit.hit.normal, out->mutable_normal());
+  out->set_shape_id(hit.shape_id);
+  out->set_user_data(hit.user_data);
+  ToProto(hit.hit.feature, out->mutable_feature());
+  out->set_status(ToProto(hit.hit.status));
+  out->set_depth(hit.hit.depth);
+}
+
+void ToProto(const WorldClosestPoint& closest, v1::ClosestPointResult* out) {
+  out->set_found(true);
+  ToProto(closest.point, out->mutable_point());
+  out->set_distance(closest.distance);
+  ToProto(closest.normal, out->mutable_normal());
+  out->set_shape_id(closest.shape_id);
+  out->set_user_data(closest.user_data);
+  ToProto(closest.feature, out->mutable_feature());
+}
+
+}  // namespace collide::server

@@ -1,0 +1,132 @@
+// Conversion between the wire messages (collide.v1) and lib/ types, with the
+// validation the service boundary owes lib/: lib/ asserts its preconditions,
+// so everything a caller sends is checked here first. Every error is an
+// absl::Status naming the field path as the caller wrote it, e.g.
+// "level.shapes[3].circle.radius must be >= 0" or
+// "queries[2].polygon_cast.polygon.vertices[1].x must be finite":
+// INVALID_ARGUMENT for bad values, RESOURCE_EXHAUSTED for input over a
+// ServerLimits limit.
+#ifndef COLLIDE_SERVER_PROTO_CONVERT_H_
+#define COLLIDE_SERVER_PROTO_CONVERT_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/v1/collision_service.pb.h"
+#include "collide/v1/geometry.pb.h"
+#include "collide/vec2.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+
+// --- Level names. A level id is 1 to kMaxLevelIdLength characters from
+// [A-Za-z0-9_-] (safe as a file name); its resource name is
+// "levels/{level_id}".
+inline constexpr int kMaxLevelIdLength = 64;
+
+// OK when `id` is a valid level id; else INVALID_ARGUMENT "{field} ...".
+absl::Status ValidateLevelId(absl::string_view id, absl::string_view field);
+// The level id in `name` ("levels/{level_id}"); INVALID_ARGUMENT naming
+// `field` when name has another form or the id is invalid.
+absl::StatusOr<std::string> ParseLevelName(absl::string_view name,
+                                           absl::string_view field);
+// "levels/{id}".
+std::string LevelName(absl::string_view id);
+
+// --- Plain values (no validation).
+Vec2 FromProto(const v1::Vec2& v);
+void ToProto(Vec2 v, v1::Vec2* out);
+void ToProto(Aabb box, v1::Aabb* out);
+
+// --- Levels. Validates every shape of `level` (finite numbers, radii >= 0,
+// vertex counts, box half extents > 0, polygon simple, unique ids, a
+// geometry set) and `level.cell_size`, checks the limits (max_level_shapes,
+// max_vertices per shape, max_level_vertices: RESOURCE_EXHAUSTED), and
+// builds the lib Level. Field paths start with "level.". level.id is not
+// read (the caller names the level).
+absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
+                                     const ServerLimits& limits);
+
+// --- Queries. Each *FromProto validates one query message and converts it.
+// `field` is the path of the message in the request (e.g.
+// "queries[3].ray_cast") and prefixes every error. The results view the
+// message (filter.ignore_ids), so it must outlive them.
+
+// A cast's options: the lib filter and options plus the mode.
+struct CastSettings {
+  QueryFilter filter;
+  CastOptions options;
+  // CAST_MODE_ALL; otherwise the closest hit only.
+  bool all_hits = false;
+  // For all_hits: the list capacity, 1..max_results_per_query.
+  int32_t max_hits = 0;
+};
+
+struct RayCastArgs {
+  RayInput ray;
+  CastSettings settings;
+};
+struct CircleCastArgs {
+  CircleCast cast;
+  CastSettings settings;
+};
+struct PolygonCastArgs {
+  PolygonCast cast;
+  CastSettings settings;
+};
+struct CapsuleCastArgs {
+  CapsuleCast cast;
+  CastSettings settings;
+};
+struct OverlapArgs {
+  std::variant<Circle, ConvexPolygon, Capsule> shape;
+  QueryFilter filter;
+  // 1..max_results_per_query.
+  int32_t max_results = 0;
+};
+struct ClosestPointArgs {
+  Vec2 point;
+  // +infinity when the query gave none.
+  double max_distance = 0.0;
+  QueryFilter filter;
+};
+
+absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
+                                             const ServerLimits& limits,
+                                             absl::string_view field);
+absl::StatusOr<CircleCastArgs> CircleCastFromProto(
+    const v1::CircleCastQuery& query, const ServerLimits& limits,
+    absl::string_view field);
+// The polygon must be strictly convex with 3 to kMaxPolygonVertices
+// vertices (INVALID_ARGUMENT "{field}.polygon: ..." otherwise).
+absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
+    const v1::PolygonCastQuery& query, const ServerLimits& limits,
+    absl::string_view field);
+absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
+    const v1::CapsuleCastQuery& query, const ServerLimits& limits,
+    absl::string_view field);
+absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
+                                             const ServerLimits& limits,
+                                             absl::string_view field);
+absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
+    const v1::ClosestPointQuery& query, const ServerLimits& limits,
+    absl::string_view field);
+
+// --- Results, lib -> proto (fills `out`, which the caller owns).
+void ToProto(const WorldHit& hit, v1::CastHit* out);
+void ToProto(const WorldClosestPoint& closest, v1::ClosestPointResult* out);
+void ToProto(Feature feature, v1::Feature* out);
+v1::HitStatus ToProto(HitStatus status);
+v1::FeatureType ToProto(FeatureType type);
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_PROTO_CONVERT_H_

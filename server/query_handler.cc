@@ -1,0 +1,260 @@
+#include "server/query_handler.h"
+
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/v1/collision_service.pb.h"
+#include "server/level_snapshot.h"
+#include "server/proto_convert.h"
+#include "server/server_options.h"
+#include "server/status_convert.h"
+
+namespace collide::server {
+namespace {
+
+// List queries write into caller spans; one grow-only buffer per thread
+// keeps a steady stream of all-hits queries from allocating per query.
+template <typename T>
+absl::Span<T> ScratchSpan(int32_t size) {
+  thread_local std::vector<T> buffer;
+  if (buffer.size() < static_cast<size_t>(size)) {
+    buffer.resize(static_cast<size_t>(size));
+  }
+  return absl::MakeSpan(buffer.data(), static_cast<size_t>(size));
+}
+
+void FillCast(absl::Span<const WorldHit> hits, bool truncated,
+              v1::CastResult* out) {
+  out->mutable_hits()->Reserve(static_cast<int>(hits.size()));
+  for (const WorldHit& hit : hits) ToProto(hit, out->add_hits());
+  out->set_truncated(truncated);
+}
+
+// One cast kind: the closest-hit and all-hits lib functions, called with the
+// converted input and nothing else, so results match lib/ bitwise.
+template <typename Args, typename Closest, typename All>
+absl::Status RunCast(const absl::StatusOr<Args>& args, const Level& level,
+                     Closest closest, All all, v1::QueryResult* result) {
+  if (!args.ok()) return args.status();
+  const CastSettings& settings = args->settings;
+  v1::CastResult* cast = result->mutable_cast();
+  if (settings.all_hits) {
+    const absl::Span<WorldHit> buffer =
+        ScratchSpan<WorldHit>(settings.max_hits);
+    const ListResult list = all(*args, level, buffer, settings);
+    FillCast(buffer.first(static_cast<size_t>(list.count)), list.truncated,
+             cast);
+  } else if (const std::optional<WorldHit> hit =
+                 closest(*args, level, settings)) {
+    ToProto(*hit, cast->add_hits());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunOverlap(const absl::StatusOr<OverlapArgs>& args,
+                        const Level& level, v1::QueryResult* result) {
+  if (!args.ok()) return args.status();
+  const absl::Span<ShapeRef> buffer = ScratchSpan<ShapeRef>(args->max_results);
+  const ListResult list = std::visit(
+      [&](const auto& shape) -> ListResult {
+        using T = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<T, Circle>) {
+          return OverlapCircle(shape, level, buffer, args->filter);
+        } else if constexpr (std::is_same_v<T, ConvexPolygon>) {
+          return OverlapPolygon(shape, level, buffer, args->filter);
+        } else {
+          return OverlapCapsule(shape, level, buffer, args->filter);
+        }
+      },
+      args->shape);
+  v1::OverlapResult* overlap = result->mutable_overlap();
+  overlap->mutable_shapes()->Reserve(list.count);
+  for (int32_t i = 0; i < list.count; ++i) {
+    v1::ShapeRef* ref = overlap->add_shapes();
+    ref->set_shape_id(buffer[static_cast<size_t>(i)].shape_id);
+    ref->set_user_data(buffer[static_cast<size_t>(i)].user_data);
+  }
+  overlap->set_truncated(list.truncated);
+  return absl::OkStatus();
+}
+
+absl::Status RunClosestPoint(const absl::StatusOr<ClosestPointArgs>& args,
+                             const Level& level, v1::QueryResult* result) {
+  if (!args.ok()) return args.status();
+  v1::ClosestPointResult* out = result->mutable_closest_point();
+  if (const std::optional<WorldClosestPoint> closest =
+          ClosestPoint(args->point, level, args->max_distance, args->filter)) {
+    ToProto(*closest, out);
+  }
+  return absl::OkStatus();
+}
+
+// Computes the result of `query` into `result`; an error leaves it to the
+// caller to clear the partial result.
+// Error paths are relative to the query ("ray_cast.origin.x ..."); the
+// caller prefixes the query's position only when there is an error, so a
+// good query builds no strings.
+absl::Status Dispatch(const Level& level, const v1::Query& query,
+                      const ServerLimits& limits, v1::QueryResult* result) {
+  switch (query.query_case()) {
+    case v1::Query::kRayCast:
+      return RunCast(
+          RayCastFromProto(query.ray_cast(), limits, "ray_cast"), level,
+          [](const RayCastArgs& a, const Level& l, const CastSettings& s) {
+            return CastRay(a.ray, l, s.filter, s.options);
+          },
+          [](const RayCastArgs& a, const Level& l, absl::Span<WorldHit> hits,
+             const CastSettings& s) {
+            return CastRayAll(a.ray, l, hits, s.filter, s.options);
+          },
+          result);
+    case v1::Query::kCircleCast:
+      return RunCast(
+          CircleCastFromProto(query.circle_cast(), limits, "circle_cast"),
+          level,
+          [](const CircleCastArgs& a, const Level& l, const CastSettings& s) {
+            return CastCircle(a.cast, l, s.filter, s.options);
+          },
+          [](const CircleCastArgs& a, const Level& l, absl::Span<WorldHit> hits,
+             const CastSettings& s) {
+            return CastCircleAll(a.cast, l, hits, s.filter, s.options);
+          },
+          result);
+    case v1::Query::kPolygonCast:
+      return RunCast(
+          PolygonCastFromProto(query.polygon_cast(), limits, "polygon_cast"),
+          level,
+          [](const PolygonCastArgs& a, const Level& l, const CastSettings& s) {
+            return CastPolygon(a.cast, l, s.filter, s.options);
+          },
+          [](const PolygonCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const CastSettings& s) {
+            return CastPolygonAll(a.cast, l, hits, s.filter, s.options);
+          },
+          result);
+    case v1::Query::kCapsuleCast:
+      return RunCast(
+          CapsuleCastFromProto(query.capsule_cast(), limits, "capsule_cast"),
+          level,
+          [](const CapsuleCastArgs& a, const Level& l, const CastSettings& s) {
+            return CastCapsule(a.cast, l, s.filter, s.options);
+          },
+          [](const CapsuleCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const CastSettings& s) {
+            return CastCapsuleAll(a.cast, l, hits, s.filter, s.options);
+          },
+          result);
+    case v1::Query::kOverlap:
+      return RunOverlap(OverlapFromProto(query.overlap(), limits, "overlap"),
+                        level, result);
+    case v1::Query::kClosestPoint:
+      return RunClosestPoint(
+          ClosestPointFromProto(query.closest_point(), limits, "closest_point"),
+          level, result);
+    case v1::Query::QUERY_NOT_SET:
+      break;
+  }
+  return absl::InvalidArgumentError(
+      "has no query: set one of ray_cast, circle_cast, polygon_cast, "
+      "capsule_cast, overlap, closest_point");
+}
+
+// HandleQuery into a result the caller owns (an element of the response,
+// so a batch builds each result once, in place).
+void AnswerQuery(const Level& level, const v1::Query& query, int index,
+                 const ServerLimits& limits, v1::QueryResult* result) {
+  result->set_request_id(query.request_id());
+  if (absl::Status s = Dispatch(level, query, limits, result); !s.ok()) {
+    result->clear_result();
+    const char* separator =
+        query.query_case() == v1::Query::QUERY_NOT_SET ? " " : ".";
+    *result->mutable_status() = ToResultStatus(absl::Status(
+        s.code(),
+        absl::StrCat("queries[", index, "]", separator, s.message())));
+  }
+}
+
+// Answers `queries` into `results` (shared by the unary and stream forms).
+absl::Status AnswerBatch(
+    const LevelSnapshot& snapshot,
+    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
+    const ServerLimits& limits,
+    google::protobuf::RepeatedPtrField<v1::QueryResult>* results) {
+  if (absl::Status s = CheckBatchSize(queries.size(), limits); !s.ok()) {
+    return s;
+  }
+  if (snapshot.level == nullptr) {
+    return absl::InternalError("level snapshot has no level");
+  }
+  results->Reserve(queries.size());
+  for (int i = 0; i < queries.size(); ++i) {
+    AnswerQuery(*snapshot.level, queries[i], i, limits, results->Add());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckBatchSize(int query_count, const ServerLimits& limits) {
+  if (query_count == 0) {
+    return absl::InvalidArgumentError("queries must not be empty");
+  }
+  if (query_count > limits.max_batch_size) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "queries holds ", query_count, " queries, more than max_batch_size ",
+        limits.max_batch_size));
+  }
+  return absl::OkStatus();
+}
+
+v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
+                            int index, const ServerLimits& limits) {
+  v1::QueryResult result;
+  AnswerQuery(level, query, index, limits, &result);
+  return result;
+}
+
+absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
+    const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
+    const ServerLimits& limits) {
+  v1::RunQueriesResponse response;
+  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
+                                   response.mutable_results());
+      !s.ok()) {
+    return s;
+  }
+  response.set_level_version(snapshot.version);
+  return response;
+}
+
+absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
+    const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
+    const ServerLimits& limits) {
+  v1::StreamQueriesResponse response;
+  response.set_batch_id(request.batch_id());
+  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
+                                   response.mutable_results());
+      !s.ok()) {
+    return s;
+  }
+  response.set_level_version(snapshot.version);
+  return response;
+}
+
+v1::StreamQueriesResponse RefusedBatchResponse(
+    const v1::StreamQueriesRequest& request, const absl::Status& status) {
+  v1::StreamQueriesResponse response;
+  response.set_batch_id(request.batch_id());
+  *response.mutable_status() = ToResultStatus(status);
+  return response;
+}
+
+}  // namespace collide::server

@@ -1,0 +1,51 @@
+// Answering a batch of queries on one level snapshot: the service's logic as
+// plain functions (the gRPC reactors only resolve the level, call these and
+// send). Results are exactly (bitwise) what calling lib/query.h directly with
+// the converted input gives.
+#ifndef COLLIDE_SERVER_QUERY_HANDLER_H_
+#define COLLIDE_SERVER_QUERY_HANDLER_H_
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "collide/level.h"
+#include "collide/v1/collision_service.pb.h"
+#include "server/level_snapshot.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+
+// The batch-level check: INVALID_ARGUMENT "queries must not be empty" for 0
+// queries, RESOURCE_EXHAUSTED naming max_batch_size above it, else OK.
+absl::Status CheckBatchSize(int query_count, const ServerLimits& limits);
+
+// Answers one query: `index` is its position in the batch, used in error
+// paths ("queries[{index}]..."). Never fails as a whole: a bad query gets
+// its error in the result's status (INVALID_ARGUMENT naming the field) and
+// no result; a good one gets status OK (code 0) and its result.
+v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
+                            int index, const ServerLimits& limits);
+
+// Answers a unary batch on `snapshot`: CheckBatchSize's error for the batch
+// as a whole, else one result per query in order (each as HandleQuery) and
+// snapshot.version. request.level is not read: the caller resolved it to
+// `snapshot`.
+absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
+    const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
+    const ServerLimits& limits);
+
+// The same for one stream message; the response also echoes batch_id and
+// has status OK. A batch-level error is returned as the status (the reactor
+// sends it with RefusedBatchResponse and keeps the stream open).
+absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
+    const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
+    const ServerLimits& limits);
+
+// The stream response for a batch refused as a whole (unknown level, bad
+// level name, empty or oversized batch): request.batch_id, `status`, no
+// results, level_version 0.
+v1::StreamQueriesResponse RefusedBatchResponse(
+    const v1::StreamQueriesRequest& request, const absl::Status& status);
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_QUERY_HANDLER_H_

@@ -1,0 +1,36 @@
+// Limits the service enforces on what callers send. main.cc fills them from
+// flags; handlers and the level store receive them, never read flags.
+#ifndef COLLIDE_SERVER_SERVER_OPTIONS_H_
+#define COLLIDE_SERVER_SERVER_OPTIONS_H_
+
+#include <cstdint>
+
+namespace collide::server {
+
+struct ServerLimits {
+  // Queries per batch (StreamQueriesRequest / RunQueriesRequest); more is
+  // RESOURCE_EXHAUSTED for the whole batch.
+  int32_t max_batch_size = 4096;
+  // Vertices in one level polyline or polygon; more is RESOURCE_EXHAUSTED
+  // naming the shape. (Query polygons are bounded by kMaxPolygonVertices.)
+  int32_t max_vertices = 4096;
+  // Shapes in one level; more is RESOURCE_EXHAUSTED.
+  int32_t max_level_shapes = 1 << 20;
+  // Vertices summed over all shapes of one level (bounds the memory a put
+  // can ask for); more is RESOURCE_EXHAUSTED.
+  int64_t max_level_vertices = int64_t{1} << 24;
+  // Entries an all-hits cast or an overlap query returns at most; also the
+  // value of max_hits / max_results 0. A query asking for more is
+  // INVALID_ARGUMENT in its own result.
+  int32_t max_results_per_query = 256;
+  // Entries of one query's filter.ignore_ids; more is INVALID_ARGUMENT in
+  // that query's result (the list is scanned linearly per candidate).
+  int32_t max_ignore_ids = 64;
+  // Largest gRPC message the server receives or sends (bytes); also the
+  // largest level file read.
+  int32_t max_message_bytes = 64 << 20;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_SERVER_OPTIONS_H_

@@ -1,0 +1,23 @@
+// Graceful shutdown on SIGTERM / SIGINT without work in a signal handler:
+// the signals are blocked in every thread and taken synchronously with
+// sigwait, so the wake-up is a plain function return (nothing async-signal-
+// unsafe can run in a handler, because there is none).
+#ifndef COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
+#define COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
+
+namespace collide::server {
+
+// Blocks SIGTERM and SIGINT in the calling thread. Threads inherit the
+// mask, so calling this first in main(), before gRPC or anything else
+// starts a thread, keeps the signals pending until WaitForShutdownSignal
+// takes them. Returns false (errno set) if the mask could not be changed.
+bool BlockShutdownSignals();
+
+// Waits until SIGTERM or SIGINT is pending and takes it. Returns the signal
+// number. Precondition: BlockShutdownSignals() ran in this process's first
+// thread.
+int WaitForShutdownSignal();
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_

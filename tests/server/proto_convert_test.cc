@@ -1,0 +1,610 @@
+// proto <-> lib conversion: levels and queries convert to exactly the lib
+// values, and every bad input is refused with its code and a message naming
+// the field path.
+#include "server/proto_convert.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/v1/collision_service.pb.h"
+#include "collide/v1/geometry.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+void Set(v1::Vec2* v, double x, double y) {
+  v->set_x(x);
+  v->set_y(y);
+}
+
+void AddVertices(google::protobuf::RepeatedPtrField<v1::Vec2>* vertices,
+                 std::initializer_list<Vec2> points) {
+  for (const Vec2 p : points) Set(vertices->Add(), p.x, p.y);
+}
+
+// A level with one shape of every kind, ids 1..7.
+v1::Level EveryKindLevel() {
+  v1::Level level;
+  level.set_id("every");
+  v1::Shape* segment = level.add_shapes();
+  segment->set_id(1);
+  Set(segment->mutable_segment()->mutable_p1(), 0, 0);
+  Set(segment->mutable_segment()->mutable_p2(), 10, 0);
+  v1::Shape* polyline = level.add_shapes();
+  polyline->set_id(2);
+  AddVertices(polyline->mutable_polyline()->mutable_vertices(),
+              {{0, 20}, {5, 25}, {10, 20}});
+  v1::Shape* convex = level.add_shapes();
+  convex->set_id(3);
+  AddVertices(convex->mutable_polygon()->mutable_vertices(),
+              {{20, 0}, {24, 0}, {24, 4}, {20, 4}});
+  v1::Shape* concave = level.add_shapes();
+  concave->set_id(4);
+  AddVertices(concave->mutable_polygon()->mutable_vertices(),
+              {{30, 0}, {36, 0}, {36, 6}, {33, 3}, {30, 6}});
+  v1::Shape* circle = level.add_shapes();
+  circle->set_id(5);
+  circle->set_category_bits(4);
+  circle->set_user_data(55);
+  Set(circle->mutable_circle()->mutable_center(), 40, 10);
+  circle->mutable_circle()->set_radius(2);
+  v1::Shape* box = level.add_shapes();
+  box->set_id(6);
+  Set(box->mutable_box()->mutable_center(), 50, 10);
+  Set(box->mutable_box()->mutable_half_extents(), 1, 2);
+  box->mutable_box()->set_angle_radians(0.5);
+  v1::Shape* capsule = level.add_shapes();
+  capsule->set_id(7);
+  Set(capsule->mutable_capsule()->mutable_p1(), 60, 0);
+  Set(capsule->mutable_capsule()->mutable_p2(), 60, 10);
+  capsule->mutable_capsule()->set_radius(1);
+  return level;
+}
+
+void ExpectError(const absl::Status& status, absl::StatusCode code,
+                 const std::string& message_start) {
+  EXPECT_EQ(status.code(), code) << status;
+  EXPECT_THAT(std::string(status.message()), StartsWith(message_start));
+}
+
+// --- Level names.
+
+TEST(ParseLevelNameTest, ValidNameGivesTheId) {
+  absl::StatusOr<std::string> id = ParseLevelName("levels/arena-2_b", "level");
+  ASSERT_TRUE(id.ok()) << id.status();
+  EXPECT_EQ(*id, "arena-2_b");
+  EXPECT_EQ(LevelName("arena"), "levels/arena");
+}
+
+TEST(ParseLevelNameTest, MissingPrefixIsInvalidArgumentNamingTheField) {
+  ExpectError(ParseLevelName("arena", "level").status(),
+              absl::StatusCode::kInvalidArgument,
+              "level must be \"levels/{level_id}\"");
+}
+
+TEST(ParseLevelNameTest, EmptyIdIsInvalidArgument) {
+  ExpectError(ParseLevelName("levels/", "level").status(),
+              absl::StatusCode::kInvalidArgument,
+              "level level id must not be empty");
+}
+
+TEST(ParseLevelNameTest, PathCharactersAreRefused) {
+  // The id becomes a file name: no way out of the level directory.
+  for (const char* name :
+       {"levels/../etc", "levels/a/b", "levels/a.b", "levels/a b"}) {
+    EXPECT_EQ(ParseLevelName(name, "level").status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << name;
+  }
+}
+
+TEST(ValidateLevelIdTest, LengthIsBounded) {
+  EXPECT_TRUE(ValidateLevelId(std::string(kMaxLevelIdLength, 'a'), "id").ok());
+  ExpectError(ValidateLevelId(std::string(kMaxLevelIdLength + 1, 'a'), "id"),
+              absl::StatusCode::kInvalidArgument, "id must be at most 64");
+}
+
+// --- Levels.
+
+TEST(LevelFromProtoTest, EveryShapeKindBuildsWithItsIdsAndData) {
+  absl::StatusOr<Level> level =
+      LevelFromProto(EveryKindLevel(), ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+  ASSERT_EQ(level->shape_count(), 7);
+  EXPECT_EQ(level->kind(0), ShapeKind::kSegment);
+  EXPECT_EQ(level->kind(1), ShapeKind::kPolyline);
+  EXPECT_EQ(level->kind(2), ShapeKind::kConvexPolygon);
+  EXPECT_EQ(level->kind(3), ShapeKind::kConcavePolygon);
+  EXPECT_EQ(level->kind(4), ShapeKind::kCircle);
+  EXPECT_EQ(level->kind(5), ShapeKind::kConvexPolygon);  // the box
+  EXPECT_EQ(level->kind(6), ShapeKind::kCapsule);
+  for (int i = 0; i < 7; ++i)
+    EXPECT_EQ(level->id(i), static_cast<uint64_t>(i + 1));
+  EXPECT_EQ(level->user_data(4), 55u);
+  EXPECT_EQ(level->category_bits(4), 4u);
+  // Absent category_bits is the default category 1, not 0 (invisible).
+  EXPECT_EQ(level->category_bits(0), 1u);
+  EXPECT_EQ(level->circle(4).radius, 2.0);
+  EXPECT_EQ(level->capsule(6).p2.y, 10.0);
+}
+
+TEST(LevelFromProtoTest, BoxMatchesMakeBox) {
+  absl::StatusOr<Level> level =
+      LevelFromProto(EveryKindLevel(), ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+  absl::StatusOr<ConvexPolygon> box = MakeBox({50, 10}, {1, 2}, 0.5);
+  ASSERT_TRUE(box.ok());
+  const ConvexPolygon& stored = level->convex_polygon(5);
+  ASSERT_EQ(stored.count, box->count);
+  for (int i = 0; i < box->count; ++i) {
+    EXPECT_EQ(stored.vertices[i].x, box->vertices[i].x);
+    EXPECT_EQ(stored.vertices[i].y, box->vertices[i].y);
+  }
+}
+
+TEST(LevelFromProtoTest, EmptyLevelIsValid) {
+  absl::StatusOr<Level> level = LevelFromProto(v1::Level(), ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->shape_count(), 0);
+}
+
+TEST(LevelFromProtoTest, GivenCellSizeIsUsed) {
+  v1::Level proto = EveryKindLevel();
+  proto.set_cell_size(3.5);
+  absl::StatusOr<Level> level = LevelFromProto(proto, ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->spatial_hash().grid().cell_size, 3.5);
+}
+
+TEST(LevelFromProtoTest, NegativeRadiusNamesTheField) {
+  v1::Level proto = EveryKindLevel();
+  proto.mutable_shapes(4)->mutable_circle()->set_radius(-1);
+  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument,
+              "level.shapes[4].circle.radius must be >= 0");
+}
+
+TEST(LevelFromProtoTest, NonFiniteCoordinatesNameTheField) {
+  struct Case {
+    int shape;
+    void (*spoil)(v1::Shape*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {0, [](v1::Shape* s) { s->mutable_segment()->mutable_p2()->set_y(kNaN); },
+       "level.shapes[0].segment.p2.y must be finite"},
+      {1,
+       [](v1::Shape* s) {
+         s->mutable_polyline()->mutable_vertices(2)->set_x(kInf);
+       },
+       "level.shapes[1].polyline.vertices[2].x must be finite"},
+      {3,
+       [](v1::Shape* s) {
+         s->mutable_polygon()->mutable_vertices(4)->set_y(-kInf);
+       },
+       "level.shapes[3].polygon.vertices[4].y must be finite"},
+      {4, [](v1::Shape* s) { s->mutable_circle()->set_radius(kNaN); },
+       "level.shapes[4].circle.radius must be finite"},
+      {5, [](v1::Shape* s) { s->mutable_box()->set_angle_radians(kInf); },
+       "level.shapes[5].box.angle_radians must be finite"},
+      {5, [](v1::Shape* s) { s->mutable_box()->mutable_center()->set_x(kNaN); },
+       "level.shapes[5].box.center.x must be finite"},
+      {6, [](v1::Shape* s) { s->mutable_capsule()->mutable_p1()->set_x(kNaN); },
+       "level.shapes[6].capsule.p1.x must be finite"},
+  };
+  for (const Case& c : cases) {
+    v1::Level proto = EveryKindLevel();
+    c.spoil(proto.mutable_shapes(c.shape));
+    ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+                absl::StatusCode::kInvalidArgument, c.message);
+  }
+}
+
+TEST(LevelFromProtoTest, BoxHalfExtentsMustBePositive) {
+  v1::Level proto = EveryKindLevel();
+  proto.mutable_shapes(5)->mutable_box()->mutable_half_extents()->set_y(0);
+  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument,
+              "level.shapes[5].box.half_extents.y must be > 0");
+}
+
+TEST(LevelFromProtoTest, ShapeWithoutGeometryIsInvalidArgument) {
+  v1::Level proto = EveryKindLevel();
+  proto.add_shapes()->set_id(99);
+  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument,
+              "level.shapes[7] has no geometry");
+}
+
+TEST(LevelFromProtoTest, TooFewVerticesNameTheField) {
+  v1::Level proto = EveryKindLevel();
+  proto.mutable_shapes(1)->mutable_polyline()->set_closed(true);
+  proto.mutable_shapes(1)->mutable_polyline()->mutable_vertices()->RemoveLast();
+  ExpectError(
+      LevelFromProto(proto, ServerLimits{}).status(),
+      absl::StatusCode::kInvalidArgument,
+      "level.shapes[1].polyline.vertices must hold at least 3 vertices");
+  v1::Level polygon = EveryKindLevel();
+  polygon.mutable_shapes(2)
+      ->mutable_polygon()
+      ->mutable_vertices()
+      ->DeleteSubrange(0, 2);
+  ExpectError(LevelFromProto(polygon, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument,
+              "level.shapes[2].polygon.vertices must hold at least 3 vertices");
+}
+
+TEST(LevelFromProtoTest, SelfCrossingPolygonNamesTheShape) {
+  v1::Level proto;
+  v1::Shape* bowtie = proto.add_shapes();
+  AddVertices(bowtie->mutable_polygon()->mutable_vertices(),
+              {{0, 0}, {4, 4}, {4, 0}, {0, 4}});
+  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument, "level.shapes[0].polygon: ");
+}
+
+TEST(LevelFromProtoTest, DuplicateIdNamesBothShapes) {
+  v1::Level proto = EveryKindLevel();
+  proto.mutable_shapes(3)->set_id(2);
+  const absl::Status status = LevelFromProto(proto, ServerLimits{}).status();
+  ExpectError(status, absl::StatusCode::kInvalidArgument,
+              "level.shapes[3].id 2");
+  EXPECT_THAT(std::string(status.message()), HasSubstr("shapes[1]"));
+}
+
+TEST(LevelFromProtoTest, BadCellSizeIsInvalidArgument) {
+  for (const double cell_size : {-1.0, kNaN, kInf}) {
+    v1::Level proto = EveryKindLevel();
+    proto.set_cell_size(cell_size);
+    ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+                absl::StatusCode::kInvalidArgument, "level.cell_size must be");
+  }
+}
+
+TEST(LevelFromProtoTest, CellSizeMakingTooManyCellsNamesCellSize) {
+  v1::Level proto = EveryKindLevel();
+  proto.set_cell_size(1e-4);
+  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+              absl::StatusCode::kInvalidArgument, "level.cell_size");
+}
+
+TEST(LevelFromProtoTest, TooManyShapesIsResourceExhausted) {
+  ServerLimits limits;
+  limits.max_level_shapes = 6;
+  ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
+              absl::StatusCode::kResourceExhausted,
+              "level.shapes holds 7 shapes, more than max_level_shapes 6");
+}
+
+TEST(LevelFromProtoTest, TooManyVerticesInAShapeIsResourceExhausted) {
+  ServerLimits limits;
+  limits.max_vertices = 4;
+  ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
+              absl::StatusCode::kResourceExhausted,
+              "level.shapes[3].polygon.vertices holds 5 vertices, more than "
+              "max_vertices 4");
+}
+
+TEST(LevelFromProtoTest, TooManyVerticesInTheLevelIsResourceExhausted) {
+  ServerLimits limits;
+  limits.max_level_vertices = 10;  // 3 + 4 + 5 = 12 in polylines and polygons
+  ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
+              absl::StatusCode::kResourceExhausted,
+              "level.shapes holds more than max_level_vertices 10");
+}
+
+// --- Queries.
+
+TEST(RayCastFromProtoTest, DefaultsAreTheLibDefaults) {
+  v1::RayCastQuery query;
+  Set(query.mutable_origin(), 1, 2);
+  Set(query.mutable_translation(), 3, 4);
+  absl::StatusOr<RayCastArgs> args =
+      RayCastFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->ray.origin.x, 1);
+  EXPECT_EQ(args->ray.translation.y, 4);
+  const CastOptions defaults;
+  EXPECT_EQ(args->settings.options.max_fraction, defaults.max_fraction);
+  EXPECT_EQ(args->settings.options.target_distance, 0.0);
+  EXPECT_FALSE(args->settings.options.stop_at_penetration);
+  EXPECT_EQ(args->settings.filter.mask_bits, ~uint64_t{0});
+  EXPECT_TRUE(args->settings.filter.ignore_ids.empty());
+  EXPECT_FALSE(args->settings.all_hits);
+}
+
+TEST(RayCastFromProtoTest, OptionsAreCopied) {
+  v1::RayCastQuery query;
+  v1::CastOptions* options = query.mutable_options();
+  options->set_mode(v1::CAST_MODE_ALL);
+  options->set_max_fraction(0.25);
+  options->set_target_distance(0.5);
+  options->set_stop_at_penetration(true);
+  options->set_max_hits(7);
+  options->mutable_filter()->set_mask_bits(0);
+  options->mutable_filter()->add_ignore_ids(3);
+  options->mutable_filter()->add_ignore_ids(9);
+  absl::StatusOr<RayCastArgs> args =
+      RayCastFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_TRUE(args->settings.all_hits);
+  EXPECT_EQ(args->settings.max_hits, 7);
+  EXPECT_EQ(args->settings.options.max_fraction, 0.25);
+  EXPECT_EQ(args->settings.options.target_distance, 0.5);
+  EXPECT_TRUE(args->settings.options.stop_at_penetration);
+  // An explicit 0 mask is kept: it matches nothing.
+  EXPECT_EQ(args->settings.filter.mask_bits, 0u);
+  ASSERT_EQ(args->settings.filter.ignore_ids.size(), 2u);
+  EXPECT_EQ(args->settings.filter.ignore_ids[1], 9u);
+}
+
+TEST(RayCastFromProtoTest, MaxHitsZeroMeansTheLimit) {
+  v1::RayCastQuery query;
+  query.mutable_options()->set_mode(v1::CAST_MODE_ALL);
+  ServerLimits limits;
+  limits.max_results_per_query = 12;
+  absl::StatusOr<RayCastArgs> args = RayCastFromProto(query, limits, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->settings.max_hits, 12);
+}
+
+TEST(RayCastFromProtoTest, BadOptionsNameTheField) {
+  struct Case {
+    void (*spoil)(v1::CastOptions*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](v1::CastOptions* o) { o->set_max_fraction(1.5); },
+       "q.options.max_fraction must be in [0, 1], got 1.5"},
+      {[](v1::CastOptions* o) { o->set_max_fraction(-0.1); },
+       "q.options.max_fraction must be in [0, 1]"},
+      {[](v1::CastOptions* o) { o->set_max_fraction(kNaN); },
+       "q.options.max_fraction must be finite"},
+      {[](v1::CastOptions* o) { o->set_target_distance(-1); },
+       "q.options.target_distance must be >= 0"},
+      {[](v1::CastOptions* o) { o->set_target_distance(kInf); },
+       "q.options.target_distance must be finite"},
+      {[](v1::CastOptions* o) { o->set_mode(static_cast<v1::CastMode>(9)); },
+       "q.options.mode 9 is not a known CastMode"},
+      {[](v1::CastOptions* o) { o->set_max_hits(-1); },
+       "q.options.max_hits must be >= 0"},
+      {[](v1::CastOptions* o) { o->set_max_hits(257); },
+       "q.options.max_hits 257 is more than max_results_per_query 256"},
+      {[](v1::CastOptions* o) {
+         for (int i = 0; i < 65; ++i) o->mutable_filter()->add_ignore_ids(i);
+       },
+       "q.options.filter.ignore_ids holds 65 ids, more than max_ignore_ids 64"},
+  };
+  for (const Case& c : cases) {
+    v1::RayCastQuery query;
+    c.spoil(query.mutable_options());
+    ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+                absl::StatusCode::kInvalidArgument, c.message);
+  }
+}
+
+TEST(RayCastFromProtoTest, NonFiniteInputNamesTheField) {
+  v1::RayCastQuery query;
+  query.mutable_translation()->set_x(kNaN);
+  ExpectError(
+      RayCastFromProto(query, ServerLimits{}, "queries[2].ray_cast").status(),
+      absl::StatusCode::kInvalidArgument,
+      "queries[2].ray_cast.translation.x must be finite");
+  query.mutable_origin()->set_y(kInf);
+  ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument, "q.origin.y must be finite");
+}
+
+TEST(CircleCastFromProtoTest, NegativeRadiusNamesTheField) {
+  v1::CircleCastQuery query;
+  query.mutable_circle()->set_radius(-0.5);
+  ExpectError(CircleCastFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.circle.radius must be >= 0, got -0.5");
+}
+
+TEST(CircleCastFromProtoTest, ZeroRadiusAndZeroTranslationAreValid) {
+  v1::CircleCastQuery query;
+  Set(query.mutable_circle()->mutable_center(), 1, 1);
+  absl::StatusOr<CircleCastArgs> args =
+      CircleCastFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->cast.circle.radius, 0.0);
+  EXPECT_EQ(args->cast.translation, (Vec2{0, 0}));
+}
+
+TEST(PolygonCastFromProtoTest, ConvexPolygonMatchesMakeConvexPolygon) {
+  v1::PolygonCastQuery query;
+  // Clockwise: MakeConvexPolygon reverses it, and so must the conversion.
+  AddVertices(query.mutable_polygon()->mutable_vertices(),
+              {{0, 0}, {0, 1}, {1, 1}, {1, 0}});
+  Set(query.mutable_translation(), 5, 0);
+  absl::StatusOr<PolygonCastArgs> args =
+      PolygonCastFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  const Vec2 input[] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}};
+  absl::StatusOr<ConvexPolygon> expected = MakeConvexPolygon(input);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_EQ(args->cast.polygon.count, 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(args->cast.polygon.vertices[i], expected->vertices[i]);
+    EXPECT_EQ(args->cast.polygon.normals[i], expected->normals[i]);
+  }
+}
+
+TEST(PolygonCastFromProtoTest, BadPolygonsAreInvalidArgument) {
+  struct Case {
+    std::initializer_list<Vec2> vertices;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{{0, 0}, {1, 0}},
+       "q.polygon.vertices must hold at least 3 vertices, got 2"},
+      {{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 1}, {3, 2}, {2, 2}, {1, 2}, {0, 1}},
+       "q.polygon.vertices holds 9 vertices, more than 8"},
+      {{{0, 0}, {4, 0}, {2, 1}, {4, 4}, {0, 4}}, "q.polygon: "},  // not convex
+      {{{0, 0}, {1, 0}, {2, 0}}, "q.polygon: "},                  // collinear
+      {{{0, 0}, {1, kNaN}, {0, 1}}, "q.polygon.vertices[1].y must be finite"},
+  };
+  for (const Case& c : cases) {
+    v1::PolygonCastQuery query;
+    AddVertices(query.mutable_polygon()->mutable_vertices(), c.vertices);
+    ExpectError(PolygonCastFromProto(query, ServerLimits{}, "q").status(),
+                absl::StatusCode::kInvalidArgument, c.message);
+  }
+}
+
+TEST(CapsuleCastFromProtoTest, BadCapsuleNamesTheField) {
+  v1::CapsuleCastQuery query;
+  query.mutable_capsule()->mutable_p2()->set_x(kNaN);
+  ExpectError(CapsuleCastFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.capsule.p2.x must be finite");
+  query.mutable_capsule()->mutable_p2()->set_x(1);
+  query.mutable_capsule()->set_radius(-2);
+  ExpectError(CapsuleCastFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.capsule.radius must be >= 0");
+}
+
+TEST(OverlapFromProtoTest, EachShapeKindConverts) {
+  v1::OverlapQuery circle;
+  circle.mutable_circle()->set_radius(2);
+  absl::StatusOr<OverlapArgs> a = OverlapFromProto(circle, ServerLimits{}, "q");
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_TRUE(std::holds_alternative<Circle>(a->shape));
+  EXPECT_EQ(a->max_results, ServerLimits{}.max_results_per_query);
+
+  v1::OverlapQuery polygon;
+  AddVertices(polygon.mutable_polygon()->mutable_vertices(),
+              {{0, 0}, {1, 0}, {0, 1}});
+  polygon.set_max_results(3);
+  absl::StatusOr<OverlapArgs> b =
+      OverlapFromProto(polygon, ServerLimits{}, "q");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(std::holds_alternative<ConvexPolygon>(b->shape));
+  EXPECT_EQ(b->max_results, 3);
+
+  v1::OverlapQuery capsule;
+  capsule.mutable_capsule()->set_radius(1);
+  absl::StatusOr<OverlapArgs> c =
+      OverlapFromProto(capsule, ServerLimits{}, "q");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(std::holds_alternative<Capsule>(c->shape));
+}
+
+TEST(OverlapFromProtoTest, BadOverlapsNameTheField) {
+  ExpectError(
+      OverlapFromProto(v1::OverlapQuery(), ServerLimits{}, "q").status(),
+      absl::StatusCode::kInvalidArgument, "q has no shape");
+  v1::OverlapQuery circle;
+  circle.mutable_circle()->set_radius(-1);
+  ExpectError(OverlapFromProto(circle, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.circle.radius must be >= 0");
+  v1::OverlapQuery many;
+  many.mutable_circle()->set_radius(1);
+  many.set_max_results(1000);
+  ExpectError(OverlapFromProto(many, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.max_results 1000 is more than max_results_per_query");
+}
+
+TEST(ClosestPointFromProtoTest, AbsentMaxDistanceIsUnlimited) {
+  v1::ClosestPointQuery query;
+  absl::StatusOr<ClosestPointArgs> args =
+      ClosestPointFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->max_distance, kInf);
+  query.set_max_distance(0);
+  args = ClosestPointFromProto(query, ServerLimits{}, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->max_distance, 0.0);
+}
+
+TEST(ClosestPointFromProtoTest, BadInputNamesTheField) {
+  v1::ClosestPointQuery query;
+  query.set_max_distance(-1);
+  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.max_distance must be >= 0");
+  query.set_max_distance(kInf);
+  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.max_distance must be finite");
+  query.clear_max_distance();
+  query.mutable_point()->set_x(kNaN);
+  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument, "q.point.x must be finite");
+}
+
+// --- Results.
+
+TEST(ToProtoTest, WorldHitCopiesEveryField) {
+  WorldHit hit;
+  hit.hit = {.fraction = 0.25,
+             .point = {1, 2},
+             .normal = {0, 1},
+             .depth = 0.5,
+             .feature = {FeatureType::kVertex, 3},
+             .status = HitStatus::kInitialOverlap};
+  hit.shape_id = 17;
+  hit.user_data = 99;
+  v1::CastHit out;
+  ToProto(hit, &out);
+  EXPECT_EQ(out.fraction(), 0.25);
+  EXPECT_EQ(out.point().x(), 1);
+  EXPECT_EQ(out.point().y(), 2);
+  EXPECT_EQ(out.normal().y(), 1);
+  EXPECT_EQ(out.depth(), 0.5);
+  EXPECT_EQ(out.feature().type(), v1::FEATURE_TYPE_VERTEX);
+  EXPECT_EQ(out.feature().index(), 3);
+  EXPECT_EQ(out.status(), v1::HIT_STATUS_INITIAL_OVERLAP);
+  EXPECT_EQ(out.shape_id(), 17u);
+  EXPECT_EQ(out.user_data(), 99u);
+}
+
+TEST(ToProtoTest, EnumsMapOneToOne) {
+  EXPECT_EQ(ToProto(HitStatus::kHit), v1::HIT_STATUS_HIT);
+  EXPECT_EQ(ToProto(FeatureType::kEdge), v1::FEATURE_TYPE_EDGE);
+  EXPECT_EQ(ToProto(FeatureType::kSurface), v1::FEATURE_TYPE_SURFACE);
+}
+
+TEST(ToProtoTest, ClosestPointSetsFound) {
+  WorldClosestPoint closest;
+  closest.point = {3, 4};
+  closest.distance = 5;
+  closest.normal = {0.6, 0.8};
+  closest.feature = {FeatureType::kEdge, 1};
+  closest.shape_id = 8;
+  closest.user_data = 9;
+  v1::ClosestPointResult out;
+  ToProto(closest, &out);
+  EXPECT_TRUE(out.found());
+  EXPECT_EQ(out.distance(), 5);
+  EXPECT_EQ(out.normal().x(), 0.6);
+  EXPECT_EQ(out.feature().index(), 1);
+  EXPECT_EQ(out.shape_id(), 8u);
+  EXPECT_EQ(out.user_data(), 9u);
+}
+
+}  // namespace
+}  // namespace collide::server

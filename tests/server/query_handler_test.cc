@@ -1,0 +1,835 @@
+// The query handlers: every query kind answers exactly (bitwise) what calling
+// lib/ directly gives, bad queries get their own error naming the field while
+// the rest of the batch is answered, and whole-batch errors have their codes.
+#include "server/query_handler.h"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/v1/collision_service.pb.h"
+#include "collide/v1/geometry.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "server/level_snapshot.h"
+#include "server/server_options.h"
+
+namespace collide::server {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kInvalidArgument =
+    static_cast<int>(absl::StatusCode::kInvalidArgument);
+
+// Deterministic randomness (splitmix64) so a failing case reproduces.
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    state_ += 0x9E3779B97F4A7C15ull;
+    uint64_t z = state_;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double Uniform(double a, double b) {
+    return a + (b - a) * (static_cast<double>(Next() >> 11) * 0x1.0p-53);
+  }
+  int Below(int n) {
+    return static_cast<int>(Next() % static_cast<uint64_t>(n));
+  }
+  Vec2 Point(double lo, double hi) {
+    return {Uniform(lo, hi), Uniform(lo, hi)};
+  }
+
+ private:
+  uint64_t state_;
+};
+
+void Set(v1::Vec2* out, Vec2 v) {
+  out->set_x(v.x);
+  out->set_y(v.y);
+}
+
+// A regular polygon around `center` (counter-clockwise).
+std::vector<Vec2> Regular(Vec2 center, double radius, int count, double turn) {
+  std::vector<Vec2> points;
+  for (int i = 0; i < count; ++i) {
+    const double angle = turn + 2.0 * std::numbers::pi * i / count;
+    points.push_back({center.x + radius * std::cos(angle),
+                      center.y + radius * std::sin(angle)});
+  }
+  return points;
+}
+
+void SetPolygon(v1::Polygon* out, absl::Span<const Vec2> points) {
+  for (const Vec2 p : points) Set(out->add_vertices(), p);
+}
+
+// A random level of every shape kind in [0, 60]^2, ids 100, 101, ...;
+// categories 1, 2 or 4; user_data = 10 * id.
+v1::Level RandomLevel(uint64_t seed, int count) {
+  Random random(seed);
+  v1::Level level;
+  level.set_id("random");
+  for (int i = 0; i < count; ++i) {
+    v1::Shape* shape = level.add_shapes();
+    shape->set_id(100 + static_cast<uint64_t>(i));
+    shape->set_category_bits(uint64_t{1} << random.Below(3));
+    shape->set_user_data(10 * shape->id());
+    const Vec2 c = random.Point(0, 60);
+    switch (random.Below(7)) {
+      case 0:
+        Set(shape->mutable_segment()->mutable_p1(), c);
+        Set(shape->mutable_segment()->mutable_p2(), c + random.Point(-3, 3));
+        break;
+      case 1: {
+        v1::Polyline* polyline = shape->mutable_polyline();
+        polyline->set_closed(random.Below(2) == 0);
+        Vec2 p = c;
+        for (int k = 0; k < 4; ++k) {
+          Set(polyline->add_vertices(), p);
+          p = p + random.Point(-2, 2);
+        }
+        break;
+      }
+      case 2:
+        SetPolygon(shape->mutable_polygon(),
+                   Regular(c, random.Uniform(0.5, 2), 3 + random.Below(6),
+                           random.Uniform(0, 1)));
+        break;
+      case 3: {
+        // A concave arrow head.
+        const double s = random.Uniform(0.5, 2);
+        SetPolygon(
+            shape->mutable_polygon(),
+            std::vector<Vec2>{c, c + Vec2{2 * s, 0}, c + Vec2{2 * s, 2 * s},
+                              c + Vec2{s, s}, c + Vec2{0, 2 * s}});
+        break;
+      }
+      case 4:
+        Set(shape->mutable_circle()->mutable_center(), c);
+        shape->mutable_circle()->set_radius(random.Uniform(0, 2));
+        break;
+      case 5:
+        Set(shape->mutable_box()->mutable_center(), c);
+        Set(shape->mutable_box()->mutable_half_extents(), random.Point(0.2, 2));
+        shape->mutable_box()->set_angle_radians(random.Uniform(0, 3));
+        break;
+      default:
+        Set(shape->mutable_capsule()->mutable_p1(), c);
+        Set(shape->mutable_capsule()->mutable_p2(), c + random.Point(-2, 2));
+        shape->mutable_capsule()->set_radius(random.Uniform(0, 1));
+        break;
+    }
+  }
+  return level;
+}
+
+LevelSnapshot Snapshot(v1::Level level, int64_t version = 7) {
+  absl::StatusOr<LevelSnapshot> snapshot =
+      MakeLevelSnapshot(std::move(level), version, ServerLimits{});
+  EXPECT_TRUE(snapshot.ok()) << snapshot.status();
+  return *std::move(snapshot);
+}
+
+// A random filter and options, set on both the proto and the lib values.
+struct CastChoice {
+  QueryFilter filter;
+  CastOptions options;
+  bool all = false;
+  int max_hits = 0;
+  std::vector<uint64_t> ignore_ids;
+};
+
+CastChoice RandomCast(Random& random, v1::CastOptions* proto) {
+  CastChoice choice;
+  if (random.Below(3) == 0) {
+    choice.filter.mask_bits = random.Next() & 7;
+    proto->mutable_filter()->set_mask_bits(choice.filter.mask_bits);
+  }
+  for (int k = random.Below(3); k > 0; --k) {
+    choice.ignore_ids.push_back(100 + static_cast<uint64_t>(random.Below(60)));
+    proto->mutable_filter()->add_ignore_ids(choice.ignore_ids.back());
+  }
+  if (random.Below(3) == 0) {
+    choice.options.max_fraction = random.Uniform(0, 1);
+    proto->set_max_fraction(choice.options.max_fraction);
+  }
+  if (random.Below(3) == 0) {
+    choice.options.target_distance = random.Uniform(0, 0.5);
+    proto->set_target_distance(choice.options.target_distance);
+  }
+  choice.options.stop_at_penetration = random.Below(4) == 0;
+  proto->set_stop_at_penetration(choice.options.stop_at_penetration);
+  choice.all = random.Below(2) == 0;
+  if (choice.all) {
+    proto->set_mode(v1::CAST_MODE_ALL);
+    choice.max_hits = 1 + random.Below(6);
+    proto->set_max_hits(choice.max_hits);
+  } else if (random.Below(2) == 0) {
+    proto->set_mode(v1::CAST_MODE_CLOSEST);
+  }
+  return choice;
+}
+
+void ExpectSameHit(const v1::CastHit& got, const WorldHit& want) {
+  // Bitwise: the service must add nothing to the geometry.
+  EXPECT_EQ(got.fraction(), want.hit.fraction);
+  EXPECT_EQ(got.point().x(), want.hit.point.x);
+  EXPECT_EQ(got.point().y(), want.hit.point.y);
+  EXPECT_EQ(got.normal().x(), want.hit.normal.x);
+  EXPECT_EQ(got.normal().y(), want.hit.normal.y);
+  EXPECT_EQ(got.depth(), want.hit.depth);
+  EXPECT_EQ(got.shape_id(), want.shape_id);
+  EXPECT_EQ(got.user_data(), want.user_data);
+  EXPECT_EQ(got.feature().index(), want.hit.feature.index);
+  EXPECT_EQ(got.feature().type(),
+            want.hit.feature.type == FeatureType::kEdge ? v1::FEATURE_TYPE_EDGE
+            : want.hit.feature.type == FeatureType::kVertex
+                ? v1::FEATURE_TYPE_VERTEX
+                : v1::FEATURE_TYPE_SURFACE);
+  EXPECT_EQ(got.status(), want.hit.status == HitStatus::kHit
+                              ? v1::HIT_STATUS_HIT
+                              : v1::HIT_STATUS_INITIAL_OVERLAP);
+}
+
+// Runs `choice` through lib directly with `closest` / `all` and compares.
+template <typename Closest, typename All>
+void ExpectSameCast(const v1::QueryResult& result, const CastChoice& choice,
+                    Closest closest, All all) {
+  ASSERT_EQ(result.status().code(), 0) << result.status().message();
+  ASSERT_TRUE(result.has_cast());
+  QueryFilter filter = choice.filter;
+  filter.ignore_ids = choice.ignore_ids;
+  if (choice.all) {
+    std::vector<WorldHit> hits(static_cast<size_t>(choice.max_hits));
+    const ListResult list = all(absl::MakeSpan(hits), filter, choice.options);
+    ASSERT_EQ(result.cast().hits_size(), list.count);
+    EXPECT_EQ(result.cast().truncated(), list.truncated);
+    for (int i = 0; i < list.count; ++i) {
+      ExpectSameHit(result.cast().hits(i), hits[static_cast<size_t>(i)]);
+    }
+  } else {
+    const std::optional<WorldHit> hit = closest(filter, choice.options);
+    ASSERT_EQ(result.cast().hits_size(), hit.has_value() ? 1 : 0);
+    EXPECT_FALSE(result.cast().truncated());
+    if (hit.has_value()) ExpectSameHit(result.cast().hits(0), *hit);
+  }
+}
+
+class QueryHandlerTest : public ::testing::Test {
+ protected:
+  QueryHandlerTest() : snapshot_(Snapshot(RandomLevel(42, 60))) {}
+  const Level& level() const { return *snapshot_.level; }
+
+  v1::RunQueriesResponse Run(const v1::RunQueriesRequest& request) {
+    absl::StatusOr<v1::RunQueriesResponse> response =
+        HandleRunQueries(snapshot_, request, limits_);
+    EXPECT_TRUE(response.ok()) << response.status();
+    EXPECT_EQ(response->results_size(), request.queries_size());
+    EXPECT_EQ(response->level_version(), 7);
+    for (int i = 0; i < response->results_size(); ++i) {
+      EXPECT_EQ(response->results(i).request_id(),
+                request.queries(i).request_id());
+    }
+    return *std::move(response);
+  }
+
+  LevelSnapshot snapshot_;
+  ServerLimits limits_;
+  Random random_{7};
+};
+
+constexpr int kRandomQueries = 400;
+
+TEST_F(QueryHandlerTest, RayCastsMatchLib) {
+  v1::RunQueriesRequest request;
+  std::vector<RayInput> rays;
+  std::vector<CastChoice> choices;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::Query* query = request.add_queries();
+    query->set_request_id(1000 + static_cast<uint64_t>(i));
+    const RayInput ray{random_.Point(-5, 65), random_.Point(-40, 40)};
+    Set(query->mutable_ray_cast()->mutable_origin(), ray.origin);
+    Set(query->mutable_ray_cast()->mutable_translation(), ray.translation);
+    rays.push_back(ray);
+    choices.push_back(
+        RandomCast(random_, query->mutable_ray_cast()->mutable_options()));
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  int hits = 0;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const RayInput& ray = rays[i];
+    ExpectSameCast(
+        response.results(i), choices[i],
+        [&](const QueryFilter& f, const CastOptions& o) {
+          return CastRay(ray, level(), f, o);
+        },
+        [&](absl::Span<WorldHit> h, const QueryFilter& f,
+            const CastOptions& o) {
+          return CastRayAll(ray, level(), h, f, o);
+        });
+    hits += response.results(i).cast().hits_size() > 0 ? 1 : 0;
+  }
+  // The comparison means something only if both hits and misses occur.
+  EXPECT_GT(hits, kRandomQueries / 10);
+  EXPECT_LT(hits, kRandomQueries);
+}
+
+TEST_F(QueryHandlerTest, CircleCastsMatchLib) {
+  v1::RunQueriesRequest request;
+  std::vector<CircleCast> casts;
+  std::vector<CastChoice> choices;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::Query* query = request.add_queries();
+    query->set_request_id(static_cast<uint64_t>(i));
+    CircleCast cast{{random_.Point(-5, 65), random_.Uniform(0, 2)},
+                    random_.Point(-30, 30)};
+    if (i % 10 == 0) cast.translation = {0, 0};  // zero translation
+    v1::CircleCastQuery* proto = query->mutable_circle_cast();
+    Set(proto->mutable_circle()->mutable_center(), cast.circle.center);
+    proto->mutable_circle()->set_radius(cast.circle.radius);
+    Set(proto->mutable_translation(), cast.translation);
+    casts.push_back(cast);
+    choices.push_back(RandomCast(random_, proto->mutable_options()));
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  int overlaps = 0;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const CircleCast& cast = casts[i];
+    ExpectSameCast(
+        response.results(i), choices[i],
+        [&](const QueryFilter& f, const CastOptions& o) {
+          return CastCircle(cast, level(), f, o);
+        },
+        [&](absl::Span<WorldHit> h, const QueryFilter& f,
+            const CastOptions& o) {
+          return CastCircleAll(cast, level(), h, f, o);
+        });
+    for (const v1::CastHit& hit : response.results(i).cast().hits()) {
+      overlaps += hit.status() == v1::HIT_STATUS_INITIAL_OVERLAP ? 1 : 0;
+    }
+  }
+  EXPECT_GT(overlaps, 0);  // initial overlaps were exercised
+}
+
+TEST_F(QueryHandlerTest, PolygonCastsMatchLib) {
+  v1::RunQueriesRequest request;
+  std::vector<PolygonCast> casts;
+  std::vector<CastChoice> choices;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::Query* query = request.add_queries();
+    query->set_request_id(static_cast<uint64_t>(i));
+    const std::vector<Vec2> points =
+        Regular(random_.Point(-5, 65), random_.Uniform(0.2, 2),
+                3 + random_.Below(6), random_.Uniform(0, 1));
+    absl::StatusOr<ConvexPolygon> polygon = MakeConvexPolygon(points);
+    ASSERT_TRUE(polygon.ok());
+    const PolygonCast cast{*polygon, random_.Point(-30, 30)};
+    v1::PolygonCastQuery* proto = query->mutable_polygon_cast();
+    SetPolygon(proto->mutable_polygon(), points);
+    Set(proto->mutable_translation(), cast.translation);
+    casts.push_back(cast);
+    choices.push_back(RandomCast(random_, proto->mutable_options()));
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const PolygonCast& cast = casts[i];
+    ExpectSameCast(
+        response.results(i), choices[i],
+        [&](const QueryFilter& f, const CastOptions& o) {
+          return CastPolygon(cast, level(), f, o);
+        },
+        [&](absl::Span<WorldHit> h, const QueryFilter& f,
+            const CastOptions& o) {
+          return CastPolygonAll(cast, level(), h, f, o);
+        });
+  }
+}
+
+TEST_F(QueryHandlerTest, CapsuleCastsMatchLib) {
+  v1::RunQueriesRequest request;
+  std::vector<CapsuleCast> casts;
+  std::vector<CastChoice> choices;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::Query* query = request.add_queries();
+    query->set_request_id(static_cast<uint64_t>(i));
+    const Vec2 p1 = random_.Point(-5, 65);
+    const CapsuleCast cast{
+        {p1, p1 + random_.Point(-2, 2), random_.Uniform(0, 1)},
+        random_.Point(-30, 30)};
+    v1::CapsuleCastQuery* proto = query->mutable_capsule_cast();
+    Set(proto->mutable_capsule()->mutable_p1(), cast.capsule.p1);
+    Set(proto->mutable_capsule()->mutable_p2(), cast.capsule.p2);
+    proto->mutable_capsule()->set_radius(cast.capsule.radius);
+    Set(proto->mutable_translation(), cast.translation);
+    casts.push_back(cast);
+    choices.push_back(RandomCast(random_, proto->mutable_options()));
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const CapsuleCast& cast = casts[i];
+    ExpectSameCast(
+        response.results(i), choices[i],
+        [&](const QueryFilter& f, const CastOptions& o) {
+          return CastCapsule(cast, level(), f, o);
+        },
+        [&](absl::Span<WorldHit> h, const QueryFilter& f,
+            const CastOptions& o) {
+          return CastCapsuleAll(cast, level(), h, f, o);
+        });
+  }
+}
+
+TEST_F(QueryHandlerTest, OverlapsMatchLib) {
+  v1::RunQueriesRequest request;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::OverlapQuery* proto = request.add_queries()->mutable_overlap();
+    const Vec2 c = random_.Point(-5, 65);
+    switch (i % 3) {
+      case 0:
+        Set(proto->mutable_circle()->mutable_center(), c);
+        proto->mutable_circle()->set_radius(random_.Uniform(0, 4));
+        break;
+      case 1:
+        SetPolygon(
+            proto->mutable_polygon(),
+            Regular(c, random_.Uniform(0.5, 4), 3 + random_.Below(6), 0.3));
+        break;
+      default:
+        Set(proto->mutable_capsule()->mutable_p1(), c);
+        Set(proto->mutable_capsule()->mutable_p2(), c + random_.Point(-3, 3));
+        proto->mutable_capsule()->set_radius(random_.Uniform(0, 2));
+        break;
+    }
+    if (i % 4 == 0) proto->mutable_filter()->set_mask_bits(random_.Next() & 7);
+    if (i % 5 == 0)
+      proto->mutable_filter()->add_ignore_ids(100 + random_.Below(60));
+    if (i % 2 == 0) proto->set_max_results(1 + random_.Below(3));
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  int found = 0;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const v1::OverlapQuery& proto = request.queries(i).overlap();
+    const v1::QueryResult& result = response.results(i);
+    ASSERT_EQ(result.status().code(), 0) << result.status().message();
+    ASSERT_TRUE(result.has_overlap());
+    QueryFilter filter;
+    if (proto.filter().has_mask_bits())
+      filter.mask_bits = proto.filter().mask_bits();
+    const std::vector<uint64_t> ignore(proto.filter().ignore_ids().begin(),
+                                       proto.filter().ignore_ids().end());
+    filter.ignore_ids = ignore;
+    std::vector<ShapeRef> shapes(
+        proto.max_results() > 0
+            ? static_cast<size_t>(proto.max_results())
+            : static_cast<size_t>(limits_.max_results_per_query));
+    ListResult list;
+    if (proto.has_circle()) {
+      const Circle circle{
+          {proto.circle().center().x(), proto.circle().center().y()},
+          proto.circle().radius()};
+      list = OverlapCircle(circle, level(), absl::MakeSpan(shapes), filter);
+    } else if (proto.has_polygon()) {
+      std::vector<Vec2> points;
+      for (const v1::Vec2& v : proto.polygon().vertices())
+        points.push_back({v.x(), v.y()});
+      absl::StatusOr<ConvexPolygon> polygon = MakeConvexPolygon(points);
+      ASSERT_TRUE(polygon.ok());
+      list = OverlapPolygon(*polygon, level(), absl::MakeSpan(shapes), filter);
+    } else {
+      const Capsule capsule{
+          {proto.capsule().p1().x(), proto.capsule().p1().y()},
+          {proto.capsule().p2().x(), proto.capsule().p2().y()},
+          proto.capsule().radius()};
+      list = OverlapCapsule(capsule, level(), absl::MakeSpan(shapes), filter);
+    }
+    ASSERT_EQ(result.overlap().shapes_size(), list.count);
+    EXPECT_EQ(result.overlap().truncated(), list.truncated);
+    for (int k = 0; k < list.count; ++k) {
+      EXPECT_EQ(result.overlap().shapes(k).shape_id(), shapes[k].shape_id);
+      EXPECT_EQ(result.overlap().shapes(k).user_data(), shapes[k].user_data);
+    }
+    found += list.count;
+  }
+  EXPECT_GT(found, 0);
+}
+
+TEST_F(QueryHandlerTest, ClosestPointsMatchLib) {
+  v1::RunQueriesRequest request;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    v1::ClosestPointQuery* proto =
+        request.add_queries()->mutable_closest_point();
+    Set(proto->mutable_point(), random_.Point(-20, 80));
+    if (i % 2 == 0) proto->set_max_distance(random_.Uniform(0, 5));
+    if (i % 4 == 1) proto->mutable_filter()->set_mask_bits(random_.Next() & 7);
+  }
+  const v1::RunQueriesResponse response = Run(request);
+  int found = 0;
+  for (int i = 0; i < kRandomQueries; ++i) {
+    SCOPED_TRACE(i);
+    const v1::ClosestPointQuery& proto = request.queries(i).closest_point();
+    const v1::QueryResult& result = response.results(i);
+    ASSERT_EQ(result.status().code(), 0) << result.status().message();
+    ASSERT_TRUE(result.has_closest_point());
+    QueryFilter filter;
+    if (proto.filter().has_mask_bits())
+      filter.mask_bits = proto.filter().mask_bits();
+    const std::optional<WorldClosestPoint> want = ClosestPoint(
+        {proto.point().x(), proto.point().y()}, level(),
+        proto.has_max_distance() ? proto.max_distance()
+                                 : std::numeric_limits<double>::infinity(),
+        filter);
+    const v1::ClosestPointResult& got = result.closest_point();
+    ASSERT_EQ(got.found(), want.has_value());
+    if (!want.has_value()) continue;
+    ++found;
+    EXPECT_EQ(got.point().x(), want->point.x);
+    EXPECT_EQ(got.point().y(), want->point.y);
+    EXPECT_EQ(got.distance(), want->distance);
+    EXPECT_EQ(got.normal().x(), want->normal.x);
+    EXPECT_EQ(got.normal().y(), want->normal.y);
+    EXPECT_EQ(got.shape_id(), want->shape_id);
+    EXPECT_EQ(got.user_data(), want->user_data);
+    EXPECT_EQ(got.feature().index(), want->feature.index);
+  }
+  EXPECT_GT(found, kRandomQueries / 2);  // every unlimited query finds one
+}
+
+// --- Fixed cases on a small known level: a wall x = 10 (id 1, box), a
+// circle at (0, 10) radius 1 (id 2, category 2).
+v1::Level WallLevel() {
+  v1::Level level;
+  level.set_id("wall");
+  v1::Shape* wall = level.add_shapes();
+  wall->set_id(1);
+  wall->set_user_data(11);
+  Set(wall->mutable_box()->mutable_center(), {11, 0});
+  Set(wall->mutable_box()->mutable_half_extents(), {1, 5});
+  v1::Shape* ball = level.add_shapes();
+  ball->set_id(2);
+  ball->set_category_bits(2);
+  Set(ball->mutable_circle()->mutable_center(), {0, 10});
+  ball->mutable_circle()->set_radius(1);
+  return level;
+}
+
+v1::Query RayQuery(Vec2 origin, Vec2 translation) {
+  v1::Query query;
+  Set(query.mutable_ray_cast()->mutable_origin(), origin);
+  Set(query.mutable_ray_cast()->mutable_translation(), translation);
+  return query;
+}
+
+TEST(HandleQueryTest, HeadOnRayHitsTheWallFace) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  const v1::QueryResult result = HandleQuery(
+      *snapshot.level, RayQuery({0, 0}, {20, 0}), 0, ServerLimits{});
+  ASSERT_EQ(result.status().code(), 0);
+  ASSERT_EQ(result.cast().hits_size(), 1);
+  const v1::CastHit& hit = result.cast().hits(0);
+  EXPECT_DOUBLE_EQ(hit.fraction(), 0.5);
+  EXPECT_DOUBLE_EQ(hit.point().x(), 10);
+  EXPECT_DOUBLE_EQ(hit.normal().x(), -1);
+  EXPECT_EQ(hit.shape_id(), 1u);
+  EXPECT_EQ(hit.user_data(), 11u);
+  EXPECT_EQ(hit.status(), v1::HIT_STATUS_HIT);
+  EXPECT_EQ(hit.feature().type(), v1::FEATURE_TYPE_EDGE);
+}
+
+TEST(HandleQueryTest, MissIsOkWithNoHits) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  const v1::QueryResult result = HandleQuery(
+      *snapshot.level, RayQuery({0, 0}, {-20, 0}), 0, ServerLimits{});
+  EXPECT_EQ(result.status().code(), 0);
+  ASSERT_TRUE(result.has_cast());
+  EXPECT_EQ(result.cast().hits_size(), 0);
+}
+
+TEST(HandleQueryTest, MaxFractionClipsTheHit) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  v1::Query query = RayQuery({0, 0}, {20, 0});
+  query.mutable_ray_cast()->mutable_options()->set_max_fraction(0.4);
+  EXPECT_EQ(
+      HandleQuery(*snapshot.level, query, 0, ServerLimits{}).cast().hits_size(),
+      0);
+}
+
+TEST(HandleQueryTest, StartingInsideIsAnInitialOverlapWithDepth) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  v1::Query query;
+  v1::CircleCastQuery* cast = query.mutable_circle_cast();
+  Set(cast->mutable_circle()->mutable_center(), {10.5, 0});
+  cast->mutable_circle()->set_radius(0.25);
+  const v1::QueryResult result =
+      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  ASSERT_EQ(result.cast().hits_size(), 1);  // zero translation, yet a hit
+  EXPECT_EQ(result.cast().hits(0).status(), v1::HIT_STATUS_INITIAL_OVERLAP);
+  EXPECT_EQ(result.cast().hits(0).fraction(), 0.0);
+  EXPECT_GT(result.cast().hits(0).depth(), 0.0);
+}
+
+TEST(HandleQueryTest, MaskSkipsOtherCategories) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  v1::Query query = RayQuery({0, 0}, {0, 20});
+  EXPECT_EQ(HandleQuery(*snapshot.level, query, 0, ServerLimits{})
+                .cast()
+                .hits(0)
+                .shape_id(),
+            2u);
+  query.mutable_ray_cast()->mutable_options()->mutable_filter()->set_mask_bits(
+      1);
+  EXPECT_EQ(
+      HandleQuery(*snapshot.level, query, 0, ServerLimits{}).cast().hits_size(),
+      0);
+}
+
+TEST(HandleQueryTest, AllHitsAreSortedAndTruncated) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  // From inside the ball (an initial overlap at 0) into the wall (at 10/11).
+  v1::Query query = RayQuery({0, 10}, {11, -10});
+  v1::CastOptions* options = query.mutable_ray_cast()->mutable_options();
+  options->set_mode(v1::CAST_MODE_ALL);
+  v1::QueryResult result =
+      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  ASSERT_EQ(result.cast().hits_size(), 2);
+  EXPECT_FALSE(result.cast().truncated());
+  EXPECT_EQ(result.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(result.cast().hits(1).shape_id(), 1u);
+  EXPECT_LT(result.cast().hits(0).fraction(), result.cast().hits(1).fraction());
+  options->set_max_hits(1);
+  result = HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  ASSERT_EQ(result.cast().hits_size(), 1);
+  EXPECT_TRUE(result.cast().truncated());
+  EXPECT_EQ(result.cast().hits(0).shape_id(), 2u);
+}
+
+TEST(HandleQueryTest, ClosestPointBeyondMaxDistanceIsNotFound) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  v1::Query query;
+  Set(query.mutable_closest_point()->mutable_point(), {0, 0});
+  query.mutable_closest_point()->set_max_distance(5);
+  v1::QueryResult result =
+      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  ASSERT_EQ(result.status().code(), 0);
+  EXPECT_FALSE(result.closest_point().found());
+  query.mutable_closest_point()->clear_max_distance();
+  result = HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  ASSERT_TRUE(result.closest_point().found());
+  EXPECT_EQ(result.closest_point().shape_id(), 2u);  // the ball, 9 away
+  EXPECT_DOUBLE_EQ(result.closest_point().distance(), 9);
+}
+
+TEST(HandleQueryTest, EmptyQueryIsInvalidArgument) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  v1::Query query;
+  query.set_request_id(5);
+  const v1::QueryResult result =
+      HandleQuery(*snapshot.level, query, 3, ServerLimits{});
+  EXPECT_EQ(result.request_id(), 5u);
+  EXPECT_EQ(result.status().code(), kInvalidArgument);
+  EXPECT_THAT(result.status().message(), StartsWith("queries[3] has no query"));
+  EXPECT_EQ(result.result_case(), v1::QueryResult::RESULT_NOT_SET);
+}
+
+TEST(HandleQueryTest, EveryBadQueryNamesItsField) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  struct Case {
+    void (*make)(v1::Query*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](v1::Query* q) {
+         q->mutable_ray_cast()->mutable_origin()->set_x(kNaN);
+       },
+       "queries[0].ray_cast.origin.x must be finite"},
+      {[](v1::Query* q) {
+         q->mutable_ray_cast()->mutable_options()->set_max_fraction(2);
+       },
+       "queries[0].ray_cast.options.max_fraction must be in [0, 1]"},
+      {[](v1::Query* q) {
+         q->mutable_circle_cast()->mutable_circle()->set_radius(-1);
+       },
+       "queries[0].circle_cast.circle.radius must be >= 0"},
+      {[](v1::Query* q) {
+         v1::Polygon* p = q->mutable_polygon_cast()->mutable_polygon();
+         for (const Vec2 v : {Vec2{0, 0}, Vec2{4, 0}, Vec2{1, 1}, Vec2{0, 4}}) {
+           Set(p->add_vertices(), v);
+         }
+       },
+       "queries[0].polygon_cast.polygon: "},
+      {[](v1::Query* q) {
+         v1::Polygon* p = q->mutable_polygon_cast()->mutable_polygon();
+         for (const Vec2 v : Regular({0, 0}, 1, 9, 0))
+           Set(p->add_vertices(), v);
+       },
+       "queries[0].polygon_cast.polygon.vertices holds 9 vertices"},
+      {[](v1::Query* q) {
+         q->mutable_capsule_cast()->mutable_translation()->set_y(
+             std::numeric_limits<double>::infinity());
+       },
+       "queries[0].capsule_cast.translation.y must be finite"},
+      {[](v1::Query* q) {
+         q->mutable_overlap()->mutable_capsule()->set_radius(-3);
+       },
+       "queries[0].overlap.capsule.radius must be >= 0"},
+      {[](v1::Query* q) { q->mutable_overlap(); },
+       "queries[0].overlap has no shape"},
+      {[](v1::Query* q) { q->mutable_closest_point()->set_max_distance(-1); },
+       "queries[0].closest_point.max_distance must be >= 0"},
+  };
+  for (const Case& c : cases) {
+    v1::Query query;
+    c.make(&query);
+    const v1::QueryResult result =
+        HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+    EXPECT_EQ(result.status().code(), kInvalidArgument) << c.message;
+    EXPECT_THAT(result.status().message(), StartsWith(c.message));
+    EXPECT_EQ(result.result_case(), v1::QueryResult::RESULT_NOT_SET);
+  }
+}
+
+// --- Batches.
+
+TEST(HandleRunQueriesTest, OneBadQueryDoesNotFailTheBatch) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
+  v1::RunQueriesRequest request;
+  *request.add_queries() = RayQuery({0, 0}, {20, 0});
+  v1::Query* bad = request.add_queries();
+  bad->mutable_circle_cast()->mutable_circle()->set_radius(-1);
+  *request.add_queries() = RayQuery({0, 0}, {-20, 0});
+  for (int i = 0; i < 3; ++i)
+    request.mutable_queries(i)->set_request_id(10 + i);
+  absl::StatusOr<v1::RunQueriesResponse> response =
+      HandleRunQueries(snapshot, request, ServerLimits{});
+  ASSERT_TRUE(response.ok()) << response.status();
+  EXPECT_EQ(response->level_version(), 3);
+  ASSERT_EQ(response->results_size(), 3);
+  EXPECT_EQ(response->results(0).status().code(), 0);
+  EXPECT_EQ(response->results(0).cast().hits_size(), 1);
+  EXPECT_EQ(response->results(1).request_id(), 11u);
+  EXPECT_EQ(response->results(1).status().code(), kInvalidArgument);
+  EXPECT_THAT(response->results(1).status().message(),
+              HasSubstr("queries[1].circle_cast.circle.radius"));
+  EXPECT_EQ(response->results(2).status().code(), 0);
+  EXPECT_EQ(response->results(2).request_id(), 12u);
+  EXPECT_TRUE(response->results(2).has_cast());
+}
+
+TEST(HandleRunQueriesTest, EmptyBatchIsInvalidArgument) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  const absl::Status status =
+      HandleRunQueries(snapshot, v1::RunQueriesRequest(), ServerLimits{})
+          .status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("queries"));
+}
+
+TEST(HandleRunQueriesTest, BatchOverTheLimitIsResourceExhausted) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  ServerLimits limits;
+  limits.max_batch_size = 2;
+  v1::RunQueriesRequest request;
+  for (int i = 0; i < 3; ++i) *request.add_queries() = RayQuery({0, 0}, {1, 0});
+  const absl::Status status =
+      HandleRunQueries(snapshot, request, limits).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("max_batch_size 2"));
+  request.mutable_queries()->RemoveLast();
+  EXPECT_TRUE(HandleRunQueries(snapshot, request, limits).ok());
+}
+
+TEST(HandleStreamQueriesTest, EchoesBatchIdAndVersion) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel(), 9);
+  v1::StreamQueriesRequest request;
+  request.set_batch_id(77);
+  *request.add_queries() = RayQuery({0, 0}, {20, 0});
+  absl::StatusOr<v1::StreamQueriesResponse> response =
+      HandleStreamQueries(snapshot, request, ServerLimits{});
+  ASSERT_TRUE(response.ok()) << response.status();
+  EXPECT_EQ(response->batch_id(), 77u);
+  EXPECT_EQ(response->level_version(), 9);
+  EXPECT_EQ(response->status().code(), 0);
+  ASSERT_EQ(response->results_size(), 1);
+  EXPECT_EQ(response->results(0).cast().hits_size(), 1);
+}
+
+TEST(HandleStreamQueriesTest, SameAnswersAsTheUnaryForm) {
+  const LevelSnapshot snapshot = Snapshot(RandomLevel(5, 40));
+  Random random(11);
+  v1::StreamQueriesRequest stream;
+  v1::RunQueriesRequest unary;
+  for (int i = 0; i < 100; ++i) {
+    v1::Query query = RayQuery(random.Point(0, 60), random.Point(-30, 30));
+    *stream.add_queries() = query;
+    *unary.add_queries() = query;
+  }
+  absl::StatusOr<v1::StreamQueriesResponse> a =
+      HandleStreamQueries(snapshot, stream, ServerLimits{});
+  absl::StatusOr<v1::RunQueriesResponse> b =
+      HandleRunQueries(snapshot, unary, ServerLimits{});
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->results_size(), b->results_size());
+  for (int i = 0; i < a->results_size(); ++i) {
+    EXPECT_EQ(a->results(i).SerializeAsString(),
+              b->results(i).SerializeAsString());
+  }
+}
+
+TEST(HandleStreamQueriesTest, EmptyBatchIsInvalidArgument) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  EXPECT_EQ(
+      HandleStreamQueries(snapshot, v1::StreamQueriesRequest(), ServerLimits{})
+          .status()
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RefusedBatchResponseTest, CarriesTheStatusAndBatchId) {
+  v1::StreamQueriesRequest request;
+  request.set_batch_id(4);
+  *request.add_queries() = RayQuery({0, 0}, {1, 0});
+  const v1::StreamQueriesResponse response = RefusedBatchResponse(
+      request, absl::NotFoundError("level \"levels/x\" does not exist"));
+  EXPECT_EQ(response.batch_id(), 4u);
+  EXPECT_EQ(response.status().code(),
+            static_cast<int>(absl::StatusCode::kNotFound));
+  EXPECT_EQ(response.status().message(), "level \"levels/x\" does not exist");
+  EXPECT_EQ(response.results_size(), 0);
+}
+
+TEST(CheckBatchSizeTest, BoundsAreInclusive) {
+  ServerLimits limits;
+  limits.max_batch_size = 4;
+  EXPECT_EQ(CheckBatchSize(0, limits).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(CheckBatchSize(1, limits).ok());
+  EXPECT_TRUE(CheckBatchSize(4, limits).ok());
+  EXPECT_EQ(CheckBatchSize(5, limits).code(),
+            absl::StatusCode::kResourceExhausted);
+}
+
+}  // namespace
+}  // namespace collide::server
