@@ -68,10 +68,18 @@ class FieldPath {
   int index_ = -1;
 };
 
+// Finite and within the core's coordinate limit (products of four lengths
+// must not overflow; see collide/vec2.h).
 absl::Status CheckFinite(double value, const FieldPath& field) {
-  if (std::isfinite(value)) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(field.ToString(), " must be finite"));
+  if (!std::isfinite(value)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), " must be finite"));
+  }
+  if (std::abs(value) > kMaxCoordinate) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), " must be within +-1e60, got ", value));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {

@@ -413,6 +413,15 @@ TEST(RayCastFromProtoTest, NonFiniteInputNamesTheField) {
               absl::StatusCode::kInvalidArgument, "q.origin.y must be finite");
 }
 
+TEST(RayCastFromProtoTest, CoordinatesBeyondTheCoreLimitNameTheField) {
+  // Finite but huge: the core's quadratics would overflow to infinity.
+  v1::RayCastQuery query;
+  query.mutable_translation()->set_y(1e200);
+  ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.translation.y must be within +-1e60");
+}
+
 TEST(CircleCastFromProtoTest, NegativeRadiusNamesTheField) {
   v1::CircleCastQuery query;
   query.mutable_circle()->set_radius(-0.5);
