@@ -1,6 +1,8 @@
 // Level files: JSON and binary round trips, format detection, atomic writes,
 // and every kind of bad file with its code.
 #include "server/level_file.h"
+#include "server/proto_convert.h"
+#include "server/server_options.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,6 +99,15 @@ std::string ReadText(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+TEST(ReadLevelFileTest, ReadmeExampleLevelLoadsAndBuilds) {
+  const absl::StatusOr<v1::Level> level =
+      ReadLevelFile(COLLIDE_EXAMPLE_LEVEL, int64_t{1} << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->id(), "dock");
+  EXPECT_EQ(level->shapes_size(), 6);
+  EXPECT_TRUE(LevelFromProto(*level, ServerLimits{}).ok());
 }
 
 TEST(ParseLevelTest, HandWrittenJsonGivesTheMessage) {
