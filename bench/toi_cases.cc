@@ -47,22 +47,22 @@ void Generate(SplitMix64& rng, Vec2 c, Vec2* out, double* bound) {
 }
 
 void Generate(SplitMix64& rng, Vec2 c, Segment* out, double* bound) {
-  const double half = 0.5 * rng.Uni(1.0, 5.0);
-  const Vec2 d = half * Direction(rng.Uni(0.0, kTwoPi));
+  const double half = 0.5 * rng.Uniform(1.0, 5.0);
+  const Vec2 d = half * Direction(rng.Uniform(0.0, kTwoPi));
   *out = {c - d, c + d};
   *bound = half;
 }
 
 void Generate(SplitMix64& rng, Vec2 c, Circle* out, double* bound) {
-  const double radius = rng.Uni(0.5, 2.5);
+  const double radius = rng.Uniform(0.5, 2.5);
   *out = {c, radius};
   *bound = radius;
 }
 
 void Generate(SplitMix64& rng, Vec2 c, Capsule* out, double* bound) {
-  const double half = 0.5 * rng.Uni(1.0, 4.0);
-  const Vec2 d = half * Direction(rng.Uni(0.0, kTwoPi));
-  const double radius = rng.Uni(0.25, 1.0);
+  const double half = 0.5 * rng.Uniform(1.0, 4.0);
+  const Vec2 d = half * Direction(rng.Uniform(0.0, kTwoPi));
+  const double radius = rng.Uniform(0.25, 1.0);
   *out = {c - d, c + d, radius};
   *bound = half + radius;
 }
@@ -71,11 +71,11 @@ void Generate(SplitMix64& rng, Vec2 c, Capsule* out, double* bound) {
 // jittered by up to 0.3 of a step (so strictly convex, never degenerate).
 void Generate(SplitMix64& rng, Vec2 c, ConvexPolygon* out, double* bound) {
   const int n = 3 + static_cast<int>(rng.Next() % 6);
-  const double radius = rng.Uni(0.75, 2.5);
-  const double phase = rng.Uni(0.0, kTwoPi);
+  const double radius = rng.Uniform(0.75, 2.5);
+  const double phase = rng.Uniform(0.0, kTwoPi);
   Vec2 vertices[collide::kMaxPolygonVertices];
   for (int i = 0; i < n; ++i) {
-    const double angle = phase + kTwoPi * (i + rng.Uni(-0.3, 0.3)) / n;
+    const double angle = phase + kTwoPi * (i + rng.Uniform(-0.3, 0.3)) / n;
     vertices[i] = c + radius * Direction(angle);
   }
   auto polygon = collide::MakeConvexPolygon(
@@ -91,13 +91,13 @@ void Generate(SplitMix64& rng, Vec2 c, ConvexPolygon* out, double* bound) {
 void Generate(SplitMix64& rng, Vec2 c, ConcaveShape* out, double* bound) {
   const int spikes = 3 + static_cast<int>(rng.Next() % 4);
   const int n = 2 * spikes;
-  const double radius = rng.Uni(1.5, 2.5);
-  const double phase = rng.Uni(0.0, kTwoPi);
+  const double radius = rng.Uniform(1.5, 2.5);
+  const double phase = rng.Uniform(0.0, kTwoPi);
   out->vertices.clear();
   for (int i = 0; i < n; ++i) {
     const double r =
-        radius * (i % 2 == 0 ? rng.Uni(0.85, 1.0) : rng.Uni(0.3, 0.6));
-    const double angle = phase + kTwoPi * (i + rng.Uni(-0.25, 0.25)) / n;
+        radius * (i % 2 == 0 ? rng.Uniform(0.85, 1.0) : rng.Uniform(0.3, 0.6));
+    const double angle = phase + kTwoPi * (i + rng.Uniform(-0.25, 0.25)) / n;
     out->vertices.push_back(c + r * Direction(angle));
   }
   auto polygon = collide::MakeConcavePolygon(out->vertices);
@@ -110,7 +110,7 @@ template <typename Shape>
 void Generate(SplitMix64& rng, Vec2 c, Moving<Shape>* out, double* bound) {
   Generate(rng, c, &out->shape, bound);
   out->translation =
-      rng.Uni(1.0, 20.0) * Direction(rng.Uni(0.0, kTwoPi));
+      rng.Uniform(1.0, 20.0) * Direction(rng.Uniform(0.0, kTwoPi));
 }
 
 // The segment at the start of the step as a plain segment; at the end each
@@ -118,9 +118,9 @@ void Generate(SplitMix64& rng, Vec2 c, Moving<Shape>* out, double* bound) {
 // wobble of length uni(0, 2), so the segment turns and stretches.
 void Generate(SplitMix64& rng, Vec2 c, DeformingSegment* out, double* bound) {
   Generate(rng, c, &out->start, bound);
-  const Vec2 drift = rng.Uni(0.0, 4.0) * Direction(rng.Uni(0.0, kTwoPi));
-  const Vec2 w1 = rng.Uni(0.0, 2.0) * Direction(rng.Uni(0.0, kTwoPi));
-  const Vec2 w2 = rng.Uni(0.0, 2.0) * Direction(rng.Uni(0.0, kTwoPi));
+  const Vec2 drift = rng.Uniform(0.0, 4.0) * Direction(rng.Uniform(0.0, kTwoPi));
+  const Vec2 w1 = rng.Uniform(0.0, 2.0) * Direction(rng.Uniform(0.0, kTwoPi));
+  const Vec2 w2 = rng.Uniform(0.0, 2.0) * Direction(rng.Uniform(0.0, kTwoPi));
   out->end = {out->start.p1 + drift + w1, out->start.p2 + drift + w2};
 }
 
@@ -169,18 +169,18 @@ std::vector<Case<Mover, Obstacle>> MakeCases(uint64_t seed,
   SplitMix64 rng(seed);
   std::vector<Case<Mover, Obstacle>> cases(kCaseCount);
   for (Case<Mover, Obstacle>& c : cases) {
-    const double cx = rng.Uni(10.0, 90.0);
-    const double cy = rng.Uni(10.0, 90.0);
+    const double cx = rng.Uniform(10.0, 90.0);
+    const double cy = rng.Uniform(10.0, 90.0);
     const Vec2 center{cx, cy};
     double obstacle_bound = 0.0;
     double mover_bound = 0.0;
     Generate(rng, center, &c.obstacle, &obstacle_bound);
     GenerateMover(rng, &c.mover, &mover_bound);
-    const Vec2 away = Direction(rng.Uni(0.0, kTwoPi));
-    const double gap = rng.Uni(0.2, 8.0);
+    const Vec2 away = Direction(rng.Uniform(0.0, kTwoPi));
+    const double gap = rng.Uniform(0.2, 8.0);
     Shift(center + (obstacle_bound + mover_bound + gap) * away, &c.mover);
-    const double jitter = rng.Uni(-aim_jitter, aim_jitter);
-    const double length = rng.Uni(1.0, 20.0);
+    const double jitter = rng.Uniform(-aim_jitter, aim_jitter);
+    const double length = rng.Uniform(1.0, 20.0);
     c.mover.translation =
         length * Rotate(-away, jitter) + ObstacleTranslation(c.obstacle);
   }

@@ -13,6 +13,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide_bench {
 
@@ -20,24 +21,7 @@ namespace collide_bench {
 // mask.
 inline constexpr std::size_t kCaseCount = 4096;
 
-// splitmix64 as defined in shared/BENCHMARKS.md.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double Uni() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  double Uni(double a, double b) { return a + (b - a) * Uni(); }
-
- private:
-  uint64_t state_;
-};
+using collide::testing::SplitMix64;  // BENCHMARKS.md's generator
 
 // A concave obstacle: owns its vertices; polygon is a view into them. The
 // view points at the vector's heap buffer, so moving a ConcaveShape keeps it

@@ -46,12 +46,17 @@ void LogIfInternal(const absl::Status& status, const char* what) {
   }
 }
 
+// The level a stream batch runs on, looked up as the batch is read: batches
+// of one stream are answered in parallel, and taking each snapshot in read
+// order means a later batch never sees an older version than an earlier
+// one.
+using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
+
 // The response to one stream batch: the handler's, or the batch refused as
 // a whole (the stream stays open either way).
-StreamResponse AnswerBatch(const LevelStore& store, const ServerLimits& limits,
+StreamResponse AnswerBatch(const SnapshotOrError& snapshot,
+                           const ServerLimits& limits,
                            const StreamRequest& request) {
-  absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
-      FindLevel(store, request.level(), "level");
   if (!snapshot.ok()) return RefusedBatchResponse(request, snapshot.status());
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
@@ -93,8 +98,9 @@ class QueryStreamReactor final
     // and a context switch on a busy machine), so it is answered right
     // here; only big batches go to the workers.
     const bool answer_here = request_.queries_size() <= kMaxInlineQueries;
+    SnapshotOrError snapshot = FindLevel(store_, request_.level(), "level");
     std::optional<StreamResponse> answered;
-    if (answer_here) answered = AnswerBatch(store_, limits_, request_);
+    if (answer_here) answered = AnswerBatch(snapshot, limits_, request_);
     Slot* slot = nullptr;
     bool read_more = false;
     {
@@ -115,8 +121,9 @@ class QueryStreamReactor final
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
     } else {
-      workers_.Submit([this, slot, request = std::move(request_)]() {
-        StreamResponse response = AnswerBatch(store_, limits_, request);
+      workers_.Submit([this, slot, snapshot = std::move(snapshot),
+                       request = std::move(request_)]() {
+        StreamResponse response = AnswerBatch(snapshot, limits_, request);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->response = std::move(response);
           slot->ready = true;

@@ -10,29 +10,11 @@
 
 #include "collide/shapes.h"
 #include "collide/vec2.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide_bench {
 
-// splitmix64 exactly as BENCHMARKS.md writes it.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1): the top 53 bits times 2^-53.
-  double Uniform() {
-    return static_cast<double>(Next() >> 11) * 0x1.0p-53;
-  }
-  double Uniform(double a, double b) { return a + (b - a) * Uniform(); }
-
- private:
-  uint64_t state_;
-};
+using collide::testing::SplitMix64;  // BENCHMARKS.md's generator
 
 enum class ShapeKind { kSegment, kBox };
 

@@ -71,7 +71,7 @@ struct QueryMaker {
 
   Vec2 Start() {
     const double margin = 0.1 * scene.world;
-    return rng.Point({scene.offset - margin, scene.offset - margin},
+    return RandomPoint(rng, {scene.offset - margin, scene.offset - margin},
                      {scene.offset + scene.world + margin, scene.offset + scene.world + margin});
   }
   Vec2 Translation() {
@@ -79,12 +79,12 @@ struct QueryMaker {
       case 0:
         return {};
       case 1:
-        return rng.Direction(scene.world);
+        return RandomDirection(rng, scene.world);
       case 2:  // axis-aligned: exercises cell boundaries and pure row walks
         return rng.Chance(0.5) ? Vec2{rng.Uniform(-1.0, 1.0) * scene.size * 10, 0.0}
                                : Vec2{0.0, rng.Uniform(-1.0, 1.0) * scene.size * 10};
       default:
-        return rng.Direction(scene.size * rng.Uniform(0.1, 15.0));
+        return RandomDirection(rng, scene.size * rng.Uniform(0.1, 15.0));
     }
   }
   double Radius() { return rng.Chance(0.1) ? 0.0 : scene.size * rng.Uniform(0.05, 0.8); }
@@ -224,7 +224,7 @@ void CheckScene(const Scene& scene, int queries) {
                   [](auto&&... a) { return CastCircleAll(a...); }, what + " circle");
         break;
       case 2: {
-        const Capsule capsule{start, start + make.rng.Direction(make.Radius()), make.Radius()};
+        const Capsule capsule{start, start + RandomDirection(make.rng, make.Radius()), make.Radius()};
         CheckCast(CapsuleCast{capsule, translation}, levels, filter, options,
                   [](auto&&... a) { return CastCapsuleAll(a...); }, what + " capsule");
         break;
@@ -237,7 +237,7 @@ void CheckScene(const Scene& scene, int queries) {
         const Circle circle{start, make.Radius()};
         CheckOverlap(circle, levels, filter,
                      [](auto&&... a) { return OverlapCircle(a...); }, what + " overlap circle");
-        const Capsule capsule{start, start + make.rng.Direction(make.Radius()), make.Radius()};
+        const Capsule capsule{start, start + RandomDirection(make.rng, make.Radius()), make.Radius()};
         CheckOverlap(capsule, levels, filter,
                      [](auto&&... a) { return OverlapCapsule(a...); }, what + " overlap capsule");
         CheckOverlap(make.Polygon(start), levels, filter,
@@ -465,7 +465,7 @@ TEST(QueryThreadTest, ConcurrentQueriesGiveTheSameAnswers) {
   SplitMix64 rng(99);
   std::vector<CircleCast> casts;
   for (int i = 0; i < 200; ++i) {
-    casts.push_back({{rng.Point({0, 0}, {60, 60}), 0.5}, rng.Direction(30)});
+    casts.push_back({{RandomPoint(rng, {0, 0}, {60, 60}), 0.5}, RandomDirection(rng, 30)});
     expected[static_cast<size_t>(i)] = CastCircle(casts.back(), level);
   }
   std::vector<int> mismatches(4, 0);

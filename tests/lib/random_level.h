@@ -15,37 +15,21 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide::testing {
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  double Uniform(double a, double b) { return a + (b - a) * Uniform(); }
-  // Uniform integer in [0, n).
-  int Below(int n) { return static_cast<int>(Next() % static_cast<uint64_t>(n)); }
-  bool Chance(double p) { return Uniform() < p; }
-  Vec2 Point(Vec2 lower, Vec2 upper) {
-    const double x = Uniform(lower.x, upper.x);
-    return {x, Uniform(lower.y, upper.y)};
-  }
-  Vec2 Direction(double length) {
-    const double angle = Uniform(0.0, 2.0 * std::numbers::pi);
-    return {length * std::cos(angle), length * std::sin(angle)};
-  }
+// A vector of the given length in a uniform direction.
+inline Vec2 RandomDirection(SplitMix64& rng, double length) {
+  const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+  return {length * std::cos(angle), length * std::sin(angle)};
+}
 
- private:
-  uint64_t state_;
-};
+// A point uniform in the box [lower, upper].
+inline Vec2 RandomPoint(SplitMix64& rng, Vec2 lower, Vec2 upper) {
+  const double x = rng.Uniform(lower.x, upper.x);
+  return {x, rng.Uniform(lower.y, upper.y)};
+}
 
 // What a random level looks like.
 struct Scene {
@@ -89,16 +73,16 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
     const double size =
         rng.Chance(scene.huge_share) ? scene.world * rng.Uniform(0.3, 1.0)
                                      : scene.size * rng.Uniform(0.2, 1.5);
-    const Vec2 c = rng.Point(lower, upper);
+    const Vec2 c = RandomPoint(rng, lower, upper);
     switch (rng.Below(8)) {
       case 0:
-        desc.geometry = Segment{c, c + rng.Direction(size)};
+        desc.geometry = Segment{c, c + RandomDirection(rng, size)};
         break;
       case 1:
         desc.geometry = Circle{c, rng.Chance(0.1) ? 0.0 : 0.5 * size * rng.Uniform()};
         break;
       case 2:
-        desc.geometry = Capsule{c, c + rng.Direction(size),
+        desc.geometry = Capsule{c, c + RandomDirection(rng, size),
                                 rng.Chance(0.1) ? 0.0 : 0.2 * size * rng.Uniform()};
         break;
       case 3:
@@ -112,7 +96,7 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
         Vec2 p = c;
         for (int k = 0; k < n; ++k) {
           v.push_back(p);
-          p = p + rng.Direction(size * rng.Uniform(0.2, 1.0));
+          p = p + RandomDirection(rng, size * rng.Uniform(0.2, 1.0));
         }
         desc.geometry = PolylineDesc{v, n >= 3 && rng.Chance(0.3)};
         break;

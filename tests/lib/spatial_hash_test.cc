@@ -55,7 +55,7 @@ RandomItems MakeItems(uint64_t seed, int count, double world, double size, doubl
   RandomItems r;
   for (int i = 0; i < count; ++i) {
     const double s = rng.Chance(0.05) ? world * rng.Uniform(0.2, 1.0) : size * rng.Uniform();
-    const Vec2 c = rng.Point({offset, offset}, {offset + world, offset + world});
+    const Vec2 c = RandomPoint(rng, {offset, offset}, {offset + world, offset + world});
     const Vec2 h{s * rng.Uniform(), s * rng.Uniform()};
     r.items.push_back({c - h, c + h});
   }
@@ -145,7 +145,7 @@ TEST_P(SpatialHashWalkTest, VisitBoxReportsEachOverlappingItemOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(7);
     for (int q = 0; q < 300; ++q) {
-      const Vec2 c = rng.Point({offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10}, {offset + 110, offset + 110});
       const Vec2 h{rng.Uniform(0, 15), rng.Uniform(0, 15)};
       const Aabb box{c - h, c + h};
       std::vector<int> count(r.items.size(), 0);
@@ -169,10 +169,10 @@ TEST_P(SpatialHashWalkTest, VisitSweepReportsEachSweptItemOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(8);
     for (int q = 0; q < 300; ++q) {
-      const Vec2 c = rng.Point({offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10}, {offset + 110, offset + 110});
       const double half = rng.Chance(0.3) ? 0.0 : rng.Uniform(0, 3);
       const Aabb box{c - Vec2{half, half}, c + Vec2{half, half}};
-      Vec2 d = rng.Direction(rng.Uniform(0, 120));
+      Vec2 d = RandomDirection(rng, rng.Uniform(0, 120));
       if (q % 7 == 0) d = {d.x, 0.0};
       if (q % 7 == 1) d = {0.0, d.y};
       if (q % 7 == 2) d = {};
@@ -216,7 +216,7 @@ TEST_P(SpatialHashWalkTest, VisitNearReportsEachItemWithinReachOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(9);
     for (int q = 0; q < 200; ++q) {
-      const Vec2 p = rng.Point({offset - 30, offset - 30}, {offset + 130, offset + 130});
+      const Vec2 p = RandomPoint(rng, {offset - 30, offset - 30}, {offset + 130, offset + 130});
       const double reach = rng.Uniform(0, 40);
       std::vector<int> count(r.items.size(), 0);
       hash.VisitNear(p, reach, [&](int32_t item) {

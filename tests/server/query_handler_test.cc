@@ -24,6 +24,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/splitmix64.h"
 #include "server/level_snapshot.h"
 #include "server/server_options.h"
 
@@ -38,28 +39,12 @@ constexpr int kInvalidArgument =
     static_cast<int>(absl::StatusCode::kInvalidArgument);
 
 // Deterministic randomness (splitmix64) so a failing case reproduces.
-class Random {
+class Random : public collide::testing::SplitMix64 {
  public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double Uniform(double a, double b) {
-    return a + (b - a) * (static_cast<double>(Next() >> 11) * 0x1.0p-53);
-  }
-  int Below(int n) {
-    return static_cast<int>(Next() % static_cast<uint64_t>(n));
-  }
+  using SplitMix64::SplitMix64;
   Vec2 Point(double lo, double hi) {
     return {Uniform(lo, hi), Uniform(lo, hi)};
   }
-
- private:
-  uint64_t state_;
 };
 
 void Set(v1::Vec2* out, Vec2 v) {
