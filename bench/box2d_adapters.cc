@@ -197,8 +197,7 @@ std::vector<B2RayCase<b2CircleShape>> ToB2RayCases(
   return ToRayCases<b2CircleShape>(cases, ToB2Circle);
 }
 std::vector<B2RayCase<b2PolygonShape>> ToB2RayCases(
-    const std::vector<Case<collide::RayInput, collide::ConvexPolygon>>&
-        cases) {
+    const std::vector<Case<collide::RayInput, collide::ConvexPolygon>>& cases) {
   return ToRayCases<b2PolygonShape>(cases, ToB2Polygon);
 }
 std::vector<B2ChainRayCase> ToB2RayCases(

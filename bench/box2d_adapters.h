@@ -125,8 +125,8 @@ std::vector<B2ShapeCastCase> ToB2ShapeCastCases(
   std::vector<B2ShapeCastCase> out;
   out.reserve(cases.size());
   for (const auto& c : cases) {
-    out.push_back({ToB2Proxy(c.obstacle), ToB2Proxy(c.mover),
-                   ToB2(c.mover.translation)});
+    out.push_back(
+        {ToB2Proxy(c.obstacle), ToB2Proxy(c.mover), ToB2(c.mover.translation)});
   }
   return out;
 }
@@ -137,8 +137,8 @@ std::vector<B2ChainShapeCastCase> ToB2ChainShapeCastCases(
   std::vector<B2ChainShapeCastCase> out;
   out.reserve(cases.size());
   for (const auto& c : cases) {
-    out.push_back({ToB2Loop(c.obstacle), ToB2Proxy(c.mover),
-                   ToB2(c.mover.translation)});
+    out.push_back(
+        {ToB2Loop(c.obstacle), ToB2Proxy(c.mover), ToB2(c.mover.translation)});
   }
   return out;
 }

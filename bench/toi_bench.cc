@@ -91,8 +91,7 @@ void Register(const std::string& name, const std::string& label,
               std::shared_ptr<const std::vector<C>> cases, Fn fn,
               std::vector<std::pair<std::string, double>> counters) {
   benchmark::RegisterBenchmark(
-      name.c_str(),
-      [label, cases, fn, counters](benchmark::State& state) {
+      name.c_str(), [label, cases, fn, counters](benchmark::State& state) {
         TimeCases(state, *cases, fn);
         state.SetLabel(label);
         for (const auto& [key, value] : counters) state.counters[key] = value;
@@ -114,8 +113,8 @@ void AddPair(const std::string& pair, uint64_t seed, double aim_jitter,
   auto cases = std::make_shared<const std::vector<Case<M, O>>>(
       MakeCases<M, O>(seed, aim_jitter));
   auto collide_fn = [](const Case<M, O>& c) { return CollideCall(c); };
-  auto b2_cases = std::make_shared<const decltype(to_b2(*cases))>(
-      to_b2(*cases));
+  auto b2_cases =
+      std::make_shared<const decltype(to_b2(*cases))>(to_b2(*cases));
 
   int64_t collide_hits = 0;
   int64_t b2_hits = 0;
@@ -132,18 +131,16 @@ void AddPair(const std::string& pair, uint64_t seed, double aim_jitter,
     // level units (Box2D stops short by its linear slop, 0.005, divided by
     // the cosine of the approach angle, so a few grazing cases are normal).
     if (a && b) {
-      const double along =
-          std::abs(collide_result->fraction -
-                   static_cast<double>(b2_result.fraction)) *
-          collide::Length((*cases)[i].mover.translation);
+      const double along = std::abs(collide_result->fraction -
+                                    static_cast<double>(b2_result.fraction)) *
+                           collide::Length((*cases)[i].mover.translation);
       if (along > 0.05) {
         if (fraction_differ < g_print_disagreements) {
           std::fprintf(stderr,
                        "%s case %zu: fraction differs (%.3g units): collide "
                        "%s; box2d fraction %.9g\n  mover    %s\n  obstacle "
                        "%s\n",
-                       pair.c_str(), i, along,
-                       Describe(collide_result).c_str(),
+                       pair.c_str(), i, along, Describe(collide_result).c_str(),
                        static_cast<double>(b2_result.fraction),
                        Describe((*cases)[i].mover).c_str(),
                        Describe((*cases)[i].obstacle).c_str());
@@ -198,9 +195,7 @@ const auto kRayCast = [](const auto& c) { return B2RayCast(c); };
 const auto kChainRayCast = [](const B2ChainRayCase& c) {
   return B2ChainRayCast(c);
 };
-const auto kShapeCast = [](const B2ShapeCastCase& c) {
-  return B2ShapeCast(c);
-};
+const auto kShapeCast = [](const B2ShapeCastCase& c) { return B2ShapeCast(c); };
 const auto kChainShapeCast = [](const B2ChainShapeCastCase& c) {
   return B2ChainShapeCast(c);
 };
@@ -215,20 +210,17 @@ constexpr const char* kToiLabel = "b2TimeOfImpact (2 translation sweeps)";
 void RegisterAll() {
   uint64_t seed = 0x70100;
   // --- Ray.
-  AddPair<RayInput, Segment>("BM_RayVsSegment", ++seed, 0.22,
-                             "CastRay(Segment)",
-                             "b2EdgeShape::RayCast (two-sided)", kRayCases,
-                             kRayCast);
+  AddPair<RayInput, Segment>(
+      "BM_RayVsSegment", ++seed, 0.22, "CastRay(Segment)",
+      "b2EdgeShape::RayCast (two-sided)", kRayCases, kRayCast);
   AddPair<RayInput, Circle>("BM_RayVsCircle", ++seed, 0.51, "CastRay(Circle)",
                             "b2CircleShape::RayCast", kRayCases, kRayCast);
-  AddPair<RayInput, ConvexPolygon>("BM_RayVsConvexPolygon", ++seed, 0.50,
-                                   "CastRay(ConvexPolygon)",
-                                   "b2PolygonShape::RayCast", kRayCases,
-                                   kRayCast);
-  AddPair<RayInput, Capsule>("BM_RayVsCapsule", ++seed, 0.43,
-                             "CastRay(Capsule)",
-                             "b2ShapeCast (point vs 2-vertex proxy + radius)",
-                             kCastCases, kShapeCast);
+  AddPair<RayInput, ConvexPolygon>(
+      "BM_RayVsConvexPolygon", ++seed, 0.50, "CastRay(ConvexPolygon)",
+      "b2PolygonShape::RayCast", kRayCases, kRayCast);
+  AddPair<RayInput, Capsule>(
+      "BM_RayVsCapsule", ++seed, 0.43, "CastRay(Capsule)",
+      "b2ShapeCast (point vs 2-vertex proxy + radius)", kCastCases, kShapeCast);
   AddPair<RayInput, ConcaveShape>(
       "BM_RayVsConcavePolygon", ++seed, 0.53, "CastRay(ConcavePolygon)",
       "b2ChainShape::RayCast per loop child, min fraction", kRayCases,
@@ -241,8 +233,8 @@ void RegisterAll() {
                                "CastCircle(Segment)", kShapeCastLabel,
                                kCastCases, kShapeCast);
   AddPair<CircleCast, Circle>("BM_CircleVsCircle", ++seed, 0.84,
-                              "CastCircle(Circle)", kShapeCastLabel,
-                              kCastCases, kShapeCast);
+                              "CastCircle(Circle)", kShapeCastLabel, kCastCases,
+                              kShapeCast);
   AddPair<CircleCast, Capsule>("BM_CircleVsCapsule", ++seed, 0.73,
                                "CastCircle(Capsule)", kShapeCastLabel,
                                kCastCases, kShapeCast);
@@ -262,9 +254,9 @@ void RegisterAll() {
   AddPair<CapsuleCast, Capsule>("BM_CapsuleVsCapsule", ++seed, 0.63,
                                 "CastCapsule(Capsule)", kShapeCastLabel,
                                 kCastCases, kShapeCast);
-  AddPair<CapsuleCast, ConvexPolygon>(
-      "BM_CapsuleVsConvexPolygon", ++seed, 0.70, "CastCapsule(ConvexPolygon)",
-      kShapeCastLabel, kCastCases, kShapeCast);
+  AddPair<CapsuleCast, ConvexPolygon>("BM_CapsuleVsConvexPolygon", ++seed, 0.70,
+                                      "CastCapsule(ConvexPolygon)",
+                                      kShapeCastLabel, kCastCases, kShapeCast);
   // --- Convex polygon.
   AddPair<PolygonCast, Vec2>("BM_PolygonVsPoint", ++seed, 0.51,
                              "CastPolygon(Vec2)", kShapeCastLabel, kCastCases,
@@ -278,17 +270,16 @@ void RegisterAll() {
   AddPair<PolygonCast, Capsule>("BM_PolygonVsCapsule", ++seed, 0.72,
                                 "CastPolygon(Capsule)", kShapeCastLabel,
                                 kCastCases, kShapeCast);
-  AddPair<PolygonCast, ConvexPolygon>(
-      "BM_PolygonVsConvexPolygon", ++seed, 0.77, "CastPolygon(ConvexPolygon)",
-      kShapeCastLabel, kCastCases, kShapeCast);
+  AddPair<PolygonCast, ConvexPolygon>("BM_PolygonVsConvexPolygon", ++seed, 0.77,
+                                      "CastPolygon(ConvexPolygon)",
+                                      kShapeCastLabel, kCastCases, kShapeCast);
   AddPair<PolygonCast, ConcaveShape>(
-      "BM_PolygonVsConcavePolygon", ++seed, 0.79,
-      "CastPolygon(ConcavePolygon)", kChainShapeCastLabel, kChainCastCases,
-      kChainShapeCast);
+      "BM_PolygonVsConcavePolygon", ++seed, 0.79, "CastPolygon(ConcavePolygon)",
+      kChainShapeCastLabel, kChainCastCases, kChainShapeCast);
   // --- Moving against moving.
-  AddPair<CircleCast, Moving<Circle>>(
-      "BM_CircleVsMovingCircle", ++seed, 0.87, "CastCircle(Moving<Circle>)",
-      kToiLabel, kToiCases, kToi);
+  AddPair<CircleCast, Moving<Circle>>("BM_CircleVsMovingCircle", ++seed, 0.87,
+                                      "CastCircle(Moving<Circle>)", kToiLabel,
+                                      kToiCases, kToi);
   AddPair<PolygonCast, Moving<ConvexPolygon>>(
       "BM_PolygonVsMovingConvexPolygon", ++seed, 0.79,
       "CastPolygon(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
@@ -296,9 +287,8 @@ void RegisterAll() {
       "BM_RayVsMovingConvexPolygon", ++seed, 0.51,
       "CastRay(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
   // --- Deforming segment: no Box2D equivalent.
-  AddCollideOnly<RayInput, DeformingSegment>("BM_RayVsDeformingSegment",
-                                             ++seed, 0.15,
-                                             "CastRay(DeformingSegment)");
+  AddCollideOnly<RayInput, DeformingSegment>("BM_RayVsDeformingSegment", ++seed,
+                                             0.15, "CastRay(DeformingSegment)");
 }
 
 }  // namespace

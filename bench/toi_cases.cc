@@ -118,7 +118,8 @@ void Generate(SplitMix64& rng, Vec2 c, Moving<Shape>* out, double* bound) {
 // wobble of length uni(0, 2), so the segment turns and stretches.
 void Generate(SplitMix64& rng, Vec2 c, DeformingSegment* out, double* bound) {
   Generate(rng, c, &out->start, bound);
-  const Vec2 drift = rng.Uniform(0.0, 4.0) * Direction(rng.Uniform(0.0, kTwoPi));
+  const Vec2 drift =
+      rng.Uniform(0.0, 4.0) * Direction(rng.Uniform(0.0, kTwoPi));
   const Vec2 w1 = rng.Uniform(0.0, 2.0) * Direction(rng.Uniform(0.0, kTwoPi));
   const Vec2 w2 = rng.Uniform(0.0, 2.0) * Direction(rng.Uniform(0.0, kTwoPi));
   out->end = {out->start.p1 + drift + w1, out->start.p2 + drift + w2};
@@ -164,8 +165,7 @@ Vec2 ObstacleTranslation(const Moving<Shape>& m) {
 }  // namespace
 
 template <typename Mover, typename Obstacle>
-std::vector<Case<Mover, Obstacle>> MakeCases(uint64_t seed,
-                                             double aim_jitter) {
+std::vector<Case<Mover, Obstacle>> MakeCases(uint64_t seed, double aim_jitter) {
   SplitMix64 rng(seed);
   std::vector<Case<Mover, Obstacle>> cases(kCaseCount);
   for (Case<Mover, Obstacle>& c : cases) {
@@ -187,9 +187,9 @@ std::vector<Case<Mover, Obstacle>> MakeCases(uint64_t seed,
   return cases;
 }
 
-#define COLLIDE_BENCH_CASES(M, O)                                   \
-  template std::vector<Case<collide::M, O>> MakeCases<collide::M, O>( \
-      uint64_t, double);
+#define COLLIDE_BENCH_CASES(M, O)                                              \
+  template std::vector<Case<collide::M, O>> MakeCases<collide::M, O>(uint64_t, \
+                                                                     double);
 
 COLLIDE_BENCH_CASES(RayInput, collide::Segment)
 COLLIDE_BENCH_CASES(RayInput, collide::Circle)

@@ -47,24 +47,23 @@ std::string Describe(const ConcaveShape& p) {
          ")";
 }
 std::string Describe(const collide::DeformingSegment& s) {
-  return "DeformingSegment{" + Describe(s.start) + ", " + Describe(s.end) +
-         "}";
+  return "DeformingSegment{" + Describe(s.start) + ", " + Describe(s.end) + "}";
 }
 std::string Describe(const collide::RayInput& r) {
   return "RayInput{" + Describe(r.origin) + ", " + Describe(r.translation) +
          "}";
 }
 std::string Describe(const collide::CircleCast& c) {
-  return "CircleCast{" + Describe(c.circle) + ", " +
-         Describe(c.translation) + "}";
+  return "CircleCast{" + Describe(c.circle) + ", " + Describe(c.translation) +
+         "}";
 }
 std::string Describe(const collide::CapsuleCast& c) {
-  return "CapsuleCast{" + Describe(c.capsule) + ", " +
-         Describe(c.translation) + "}";
+  return "CapsuleCast{" + Describe(c.capsule) + ", " + Describe(c.translation) +
+         "}";
 }
 std::string Describe(const collide::PolygonCast& c) {
-  return "PolygonCast{" + Describe(c.polygon) + ", " +
-         Describe(c.translation) + "}";
+  return "PolygonCast{" + Describe(c.polygon) + ", " + Describe(c.translation) +
+         "}";
 }
 std::string Describe(const std::optional<collide::Hit>& hit) {
   if (!hit) return "miss";

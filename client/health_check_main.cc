@@ -18,8 +18,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 
-ABSL_FLAG(std::string, target, "127.0.0.1:50051",
-          "Server address, host:port.");
+ABSL_FLAG(std::string, target, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(absl::Duration, wait, absl::Seconds(10),
           "How long to keep retrying before giving up.");
 ABSL_FLAG(std::string, service, "",
@@ -44,8 +43,7 @@ int main(int argc, char** argv) {
     grpc::health::v1::HealthCheckResponse response;
     const grpc::Status status = stub->Check(&context, request, &response);
     if (status.ok() &&
-        response.status() ==
-            grpc::health::v1::HealthCheckResponse::SERVING) {
+        response.status() == grpc::health::v1::HealthCheckResponse::SERVING) {
       std::printf("%s: SERVING\n", target.c_str());
       return 0;
     }
@@ -56,7 +54,6 @@ int main(int argc, char** argv) {
     if (absl::Now() >= give_up) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  std::fprintf(stderr, "%s: not serving (%s)\n", target.c_str(),
-               last.c_str());
+  std::fprintf(stderr, "%s: not serving (%s)\n", target.c_str(), last.c_str());
   return 1;
 }

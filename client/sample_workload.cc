@@ -20,8 +20,7 @@
 #include "collide/v1/level_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 
-ABSL_FLAG(std::string, target, "127.0.0.1:50051",
-          "Server address, host:port.");
+ABSL_FLAG(std::string, target, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, level, "levels/arena", "Level to query.");
 
 namespace {
@@ -125,11 +124,12 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
       }
       const char* sep = "";
       for (const v1::CastHit& hit : result.cast().hits()) {
-        std::printf("%shit shape %llu at fraction %.4f, point (%.3f, %.3f), "
-                    "normal (%.3f, %.3f)",
-                    sep, static_cast<unsigned long long>(hit.shape_id()),
-                    hit.fraction(), hit.point().x(), hit.point().y(),
-                    hit.normal().x(), hit.normal().y());
+        std::printf(
+            "%shit shape %llu at fraction %.4f, point (%.3f, %.3f), "
+            "normal (%.3f, %.3f)",
+            sep, static_cast<unsigned long long>(hit.shape_id()),
+            hit.fraction(), hit.point().x(), hit.point().y(), hit.normal().x(),
+            hit.normal().y());
         // Further hits of an all-hits cast line up under the first.
         sep = "\n                                                   then ";
       }
@@ -187,14 +187,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     const v1::LevelSummary& summary = response.summary();
-    std::printf("%s version %lld: %d shapes in (%.1f, %.1f)-(%.1f, %.1f), "
-                "cell %.3f, %lld bytes\n",
-                summary.level().c_str(),
-                static_cast<long long>(summary.version()),
-                summary.shape_count(), summary.bounds().lower().x(),
-                summary.bounds().lower().y(), summary.bounds().upper().x(),
-                summary.bounds().upper().y(), summary.cell_size(),
-                static_cast<long long>(summary.memory_bytes()));
+    std::printf(
+        "%s version %lld: %d shapes in (%.1f, %.1f)-(%.1f, %.1f), "
+        "cell %.3f, %lld bytes\n",
+        summary.level().c_str(), static_cast<long long>(summary.version()),
+        summary.shape_count(), summary.bounds().lower().x(),
+        summary.bounds().lower().y(), summary.bounds().upper().x(),
+        summary.bounds().upper().y(), summary.cell_size(),
+        static_cast<long long>(summary.memory_bytes()));
   }
 
   // 2. One tick's queries as a batch through the stream.

@@ -30,8 +30,7 @@ void Print(const char* what, const std::optional<Hit>& hit) {
   std::printf(
       "%-44s %s at fraction %.6f, point (%.4f, %.4f), normal (%.4f, %.4f), "
       "%s %d\n",
-      what,
-      hit->status == collide::HitStatus::kHit ? "hit" : "initial overlap",
+      what, hit->status == collide::HitStatus::kHit ? "hit" : "initial overlap",
       hit->fraction, hit->point.x, hit->point.y, hit->normal.x, hit->normal.y,
       FeatureName(hit->feature.type), hit->feature.index);
 }
@@ -57,7 +56,8 @@ int main() {
   Print("bullet (5,0)->(5,20) vs pillar", collide::CastRay(up, pillar));
 
   const collide::CircleCast player{{{0.0, 4.0}, 0.5}, {12.0, 0.0}};
-  Print("player r=0.5 (0,4)->(12,4) vs wall", collide::CastCircle(player, wall));
+  Print("player r=0.5 (0,4)->(12,4) vs wall",
+        collide::CastCircle(player, wall));
   Print("same, skin 0.1",
         collide::CastCircle(player, wall, {.target_distance = 0.1}));
 
@@ -66,7 +66,8 @@ int main() {
   Print("box moving left vs crate", collide::CastPolygon(box, *crate));
 
   const collide::CircleCast rocket{{{0.0, -10.0}, 0.2}, {0.0, 20.0}};
-  const collide::Moving<collide::Circle> runner{{{-5.0, 0.0}, 0.5}, {10.0, 0.0}};
+  const collide::Moving<collide::Circle> runner{{{-5.0, 0.0}, 0.5},
+                                                {10.0, 0.0}};
   Print("rocket vs runner crossing its path",
         collide::CastCircle(rocket, runner));
   return 0;

@@ -46,8 +46,8 @@ absl::Status LoadLevels(const ServerOptions& options, LevelStore& store) {
     absl::StatusOr<LevelStore::PutResult> put =
         store.Put(DefaultLevel(), /*persist=*/false);
     if (!put.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "bundled level: ", put.status().ToString()));  // our bug
+      return absl::InternalError(
+          absl::StrCat("bundled level: ", put.status().ToString()));  // our bug
     }
     LogLoaded(*put->snapshot, "the bundled default");
   }
@@ -83,9 +83,10 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   if (absl::Status s = LoadLevels(options, *server->store_); !s.ok()) {
     return s;
   }
-  const int workers = options.worker_threads > 0
-                          ? options.worker_threads
-                          : static_cast<int>(std::thread::hardware_concurrency());
+  const int workers =
+      options.worker_threads > 0
+          ? options.worker_threads
+          : static_cast<int>(std::thread::hardware_concurrency());
   server->workers_ = std::make_unique<WorkerPool>(workers);
   server->collision_service_ = std::make_unique<CollisionServiceImpl>(
       *server->store_, options.limits, *server->workers_);

@@ -89,9 +89,8 @@ class QueryStreamReactor final
     if (!ok) {
       // The client closed its side (or the call is gone): finish once
       // every queued response is written.
-      Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-        reads_done_ = true;
-      });
+      Step([this]()
+               ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
       return;
     }
     // A small batch costs less than the hand-off to a worker (a wake-up
@@ -171,16 +170,15 @@ class QueryStreamReactor final
         // Workers still write into slots; only finish once they are done.
         if (pending_jobs_ == 0 && !writing_) {
           finished_ = finish = true;
-          status = grpc::Status(grpc::StatusCode::CANCELLED,
-                                "stream write failed");
+          status =
+              grpc::Status(grpc::StatusCode::CANCELLED, "stream write failed");
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
           writing_ = true;
           write = &queue_.front().response;
         }
-        if (read_paused_ && !reads_done_ &&
-            queue_.size() < kMaxQueuedBatches) {
+        if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
           read_paused_ = false;
           read_more = true;
         }

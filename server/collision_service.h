@@ -14,7 +14,8 @@
 
 namespace collide::server {
 
-class CollisionServiceImpl final : public v1::CollisionService::CallbackService {
+class CollisionServiceImpl final
+    : public v1::CollisionService::CallbackService {
  public:
   // `store` and `workers` must outlive the service (and so the grpc::Server
   // using it). Batches are answered on `workers`, not in gRPC's reactions.

@@ -44,10 +44,10 @@ v1::Level DefaultLevel() {
   level.set_id(std::string(kDefaultLevelId));
 
   // The enclosing walls: inner faces at x, y = +-19.
-  AddBox(level, 1, 0.0, -19.5, 20.0, 0.5, 0.0);   // south
-  AddBox(level, 2, 0.0, 19.5, 20.0, 0.5, 0.0);    // north
-  AddBox(level, 3, -19.5, 0.0, 0.5, 19.0, 0.0);   // west
-  AddBox(level, 4, 19.5, 0.0, 0.5, 19.0, 0.0);    // east
+  AddBox(level, 1, 0.0, -19.5, 20.0, 0.5, 0.0);  // south
+  AddBox(level, 2, 0.0, 19.5, 20.0, 0.5, 0.0);   // north
+  AddBox(level, 3, -19.5, 0.0, 0.5, 19.0, 0.0);  // west
+  AddBox(level, 4, 19.5, 0.0, 0.5, 19.0, 0.0);   // east
 
   // Pillars.
   AddCircle(level, 10, 10.0, 0.0, 1.5);
@@ -63,8 +63,11 @@ v1::Level DefaultLevel() {
   // An L-shaped block (concave, counter-clockwise).
   {
     v1::Polygon* l = AddShape(level, 30)->mutable_polygon();
-    for (const auto& [x, y] : {std::pair{-15.0, -15.0}, {-9.0, -15.0},
-                               {-9.0, -13.0}, {-13.0, -13.0}, {-13.0, -9.0},
+    for (const auto& [x, y] : {std::pair{-15.0, -15.0},
+                               {-9.0, -15.0},
+                               {-9.0, -13.0},
+                               {-13.0, -13.0},
+                               {-13.0, -9.0},
                                {-15.0, -9.0}}) {
       Set(l->add_vertices(), x, y);
     }

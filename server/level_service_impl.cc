@@ -104,7 +104,8 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DescribeLevel(
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
       FindLevel(store_, request->level(), "level");
-  if (snapshot.ok()) *response->mutable_summary() = DescribeSnapshot(**snapshot);
+  if (snapshot.ok())
+    *response->mutable_summary() = DescribeSnapshot(**snapshot);
   reactor->Finish(ToGrpcStatus(snapshot.status()));
   return reactor;
 }

@@ -29,9 +29,10 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
       grpc::CallbackServerContext* context,
       const v1::DeleteLevelRequest* request,
       v1::DeleteLevelResponse* response) override;
-  grpc::ServerUnaryReactor* ListLevels(grpc::CallbackServerContext* context,
-                                       const v1::ListLevelsRequest* request,
-                                       v1::ListLevelsResponse* response) override;
+  grpc::ServerUnaryReactor* ListLevels(
+      grpc::CallbackServerContext* context,
+      const v1::ListLevelsRequest* request,
+      v1::ListLevelsResponse* response) override;
   // NOT_FOUND for an id not served.
   grpc::ServerUnaryReactor* DescribeLevel(
       grpc::CallbackServerContext* context,

@@ -45,7 +45,8 @@ absl::Status SyncDirectory(const std::string& directory) {
   }
   absl::Status status;
   if (fsync(fd) != 0) {
-    status = absl::ErrnoToStatus(errno, absl::StrCat("cannot fsync ", directory));
+    status =
+        absl::ErrnoToStatus(errno, absl::StrCat("cannot fsync ", directory));
   }
   close(fd);
   return status;
@@ -107,8 +108,7 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
       const std::string path =
           absl::StrCat(level_dir_, "/", id, kLoadExtensions[i]);
       if (unlink(path.c_str()) != 0 && errno != ENOENT) {
-        return absl::ErrnoToStatus(errno,
-                                   absl::StrCat("cannot remove ", path));
+        return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
       }
     }
     if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;

@@ -38,7 +38,8 @@ ABSL_FLAG(std::vector<std::string>, level_files, {},
 ABSL_FLAG(std::string, level_dir, "",
           "Directory to load levels from at start and to persist levels put "
           "through LevelService into (must exist).");
-ABSL_FLAG(int32_t, max_batch_size, collide::server::ServerLimits{}.max_batch_size,
+ABSL_FLAG(int32_t, max_batch_size,
+          collide::server::ServerLimits{}.max_batch_size,
           "Most queries in one batch (RESOURCE_EXHAUSTED above).");
 ABSL_FLAG(int32_t, max_vertices, collide::server::ServerLimits{}.max_vertices,
           "Most vertices in one level polyline or polygon.");

@@ -76,8 +76,8 @@ absl::Status CheckFinite(double value, const FieldPath& field) {
         absl::StrCat(field.ToString(), " must be finite"));
   }
   if (std::abs(value) > kMaxCoordinate) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field.ToString(), " must be within +-1e60, got ", value));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), " must be within +-1e60, got ", value));
   }
   return absl::OkStatus();
 }

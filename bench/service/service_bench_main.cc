@@ -69,8 +69,9 @@ struct Measurement {
 double Percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
-  const size_t i = std::min(values.size() - 1,
-                            static_cast<size_t>(p * static_cast<double>(values.size())));
+  const size_t i =
+      std::min(values.size() - 1,
+               static_cast<size_t>(p * static_cast<double>(values.size())));
   return values[i];
 }
 
@@ -229,9 +230,10 @@ int Main() {
       StreamDriver<v1::StreamQueriesRequest, v1::StreamQueriesResponse>;
   using EchoDriver = StreamDriver<StreamEchoRequest, StreamEchoResponse>;
 
-  std::printf("scene S1 (%zu segments), query set R20 (%zu rays); "
-              "lib/ in process, 1 thread: %.0f queries/s\n\n",
-              scene.size(), set.size(), lib_qps);
+  std::printf(
+      "scene S1 (%zu segments), query set R20 (%zu rays); "
+      "lib/ in process, 1 thread: %.0f queries/s\n\n",
+      scene.size(), set.size(), lib_qps);
   std::printf(
       "| batch | streams x window | collide queries/s | echo queries/s | "
       "collide / echo | collide / lib | collide p50 / p99 us (half rate) | "
@@ -240,8 +242,10 @@ int Main() {
   for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
     const int batch = std::max(1, std::atoi(text.c_str()));
     Shape shape = DefaultShape(batch);
-    if (absl::GetFlag(FLAGS_streams) > 0) shape.streams = absl::GetFlag(FLAGS_streams);
-    if (absl::GetFlag(FLAGS_window) > 0) shape.window = absl::GetFlag(FLAGS_window);
+    if (absl::GetFlag(FLAGS_streams) > 0)
+      shape.streams = absl::GetFlag(FLAGS_streams);
+    if (absl::GetFlag(FLAGS_window) > 0)
+      shape.window = absl::GetFlag(FLAGS_window);
 
     // Distinct batches cycling through the query set.
     const int pool = static_cast<int>(
@@ -278,7 +282,8 @@ int Main() {
               [&, i](grpc::ClientContext* c, QueryDriver* r) {
                 stubs[i]->async()->StreamQueries(c, r);
               },
-              requests, [batch](const v1::StreamQueriesResponse& r) {
+              requests,
+              [batch](const v1::StreamQueriesResponse& r) {
                 return r.status().code() == 0 && r.results_size() == batch;
               });
         });
@@ -290,13 +295,14 @@ int Main() {
               },
               echoes, [](const StreamEchoResponse&) { return true; });
         });
-    std::printf("| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
-                "%.0f / %.0f |\n",
-                batch, shape.streams, shape.window, collide.queries_per_second,
-                echo.queries_per_second,
-                collide.queries_per_second / echo.queries_per_second,
-                collide.queries_per_second / lib_qps, collide.p50_us,
-                collide.p99_us, echo.p50_us, echo.p99_us);
+    std::printf(
+        "| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
+        "%.0f / %.0f |\n",
+        batch, shape.streams, shape.window, collide.queries_per_second,
+        echo.queries_per_second,
+        collide.queries_per_second / echo.queries_per_second,
+        collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
+        echo.p50_us, echo.p99_us);
     std::fflush(stdout);
     if (collide.errors + echo.errors > 0) {
       std::fprintf(stderr, "errors: collide %lld, echo %lld\n",

@@ -53,10 +53,10 @@ struct RayCallback {
   float RayCastCallback(const b2RayCastInput& input, int32 proxy) {
     const int32 i = ShapeIndex(*tree, proxy);
     b2RayCastOutput output;
-    const bool h = edges != nullptr
-                       ? (*edges)[i].b2EdgeShape::RayCast(&output, input, xf, 0)
-                       : (*polygons)[i].b2PolygonShape::RayCast(&output, input,
-                                                                xf, 0);
+    const bool h =
+        edges != nullptr
+            ? (*edges)[i].b2EdgeShape::RayCast(&output, input, xf, 0)
+            : (*polygons)[i].b2PolygonShape::RayCast(&output, input, xf, 0);
     if (!h) return input.maxFraction;
     hit = true;
     fraction = output.fraction;
@@ -105,10 +105,8 @@ Box2dWorld::Box2dWorld(const Scene& scene) : kind_(scene.kind) {
   } else {
     polygons_.reserve(scene.size());
     for (const collide::Aabb& b : scene.boxes) {
-      const b2Vec2 v[4] = {ToB2(b.lower),
-                           ToB2({b.upper.x, b.lower.y}),
-                           ToB2(b.upper),
-                           ToB2({b.lower.x, b.upper.y})};
+      const b2Vec2 v[4] = {ToB2(b.lower), ToB2({b.upper.x, b.lower.y}),
+                           ToB2(b.upper), ToB2({b.lower.x, b.upper.y})};
       b2PolygonShape polygon;
       polygon.Set(v, 4);
       polygon.m_radius = 0.0f;
@@ -146,8 +144,7 @@ Box2dWorld::Box2dWorld(const Scene& scene) : kind_(scene.kind) {
 
 WorldHit Box2dWorld::CastRay(collide::Vec2 origin,
                              collide::Vec2 translation) const {
-  RayCallback callback{&tree_,
-                       kind_ == ShapeKind::kSegment ? &edges_ : nullptr,
+  RayCallback callback{&tree_, kind_ == ShapeKind::kSegment ? &edges_ : nullptr,
                        kind_ == ShapeKind::kBox ? &polygons_ : nullptr,
                        Identity()};
   b2RayCastInput input;
@@ -181,10 +178,10 @@ WorldHit Box2dWorld::CastCircle(collide::Vec2 center, double radius,
 
   const collide::Vec2 end = center + translation;
   b2AABB swept;
-  swept.lowerBound = ToB2({std::min(center.x, end.x) - radius,
-                           std::min(center.y, end.y) - radius});
-  swept.upperBound = ToB2({std::max(center.x, end.x) + radius,
-                           std::max(center.y, end.y) + radius});
+  swept.lowerBound = ToB2(
+      {std::min(center.x, end.x) - radius, std::min(center.y, end.y) - radius});
+  swept.upperBound = ToB2(
+      {std::max(center.x, end.x) + radius, std::max(center.y, end.y) + radius});
   tree_.Query(&callback, swept);
   WorldHit out;
   if (callback.hit) {

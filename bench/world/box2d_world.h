@@ -35,8 +35,8 @@ class Box2dWorld {
  private:
   ShapeKind kind_;
   b2DynamicTree tree_;
-  std::vector<b2EdgeShape> edges_;       // kSegment
-  std::vector<b2PolygonShape> polygons_; // kBox
+  std::vector<b2EdgeShape> edges_;        // kSegment
+  std::vector<b2PolygonShape> polygons_;  // kBox
 };
 
 }  // namespace collide_bench

@@ -70,8 +70,8 @@ ChipmunkWorld::ChipmunkWorld(const Scene& scene, ChipmunkIndex index,
       shape = cpBoxShapeNew2(
           body, cpBBNew(b.lower.x, b.lower.y, b.upper.x, b.upper.y), 0.0);
     }
-    cpShapeSetUserData(shape, reinterpret_cast<cpDataPointer>(
-                                  static_cast<intptr_t>(i)));
+    cpShapeSetUserData(
+        shape, reinterpret_cast<cpDataPointer>(static_cast<intptr_t>(i)));
     cpSpaceAddShape(space_, shape);
     shapes_.push_back(shape);
   }
@@ -123,13 +123,14 @@ WorldHit ChipmunkWorld::SweptQuery(collide::Vec2 center, double radius,
                                    collide::Vec2 translation,
                                    bool segment_caps) const {
   const collide::Vec2 end = center + translation;
-  CastState state{ToCp(center), ToCp(end), radius, segment_caps,
+  CastState state{ToCp(center),
+                  ToCp(end),
+                  radius,
+                  segment_caps,
                   {nullptr, cpvzero, cpvzero, 1.0}};
-  const cpBB swept =
-      cpBBNew(std::min(center.x, end.x) - radius,
-              std::min(center.y, end.y) - radius,
-              std::max(center.x, end.x) + radius,
-              std::max(center.y, end.y) + radius);
+  const cpBB swept = cpBBNew(
+      std::min(center.x, end.x) - radius, std::min(center.y, end.y) - radius,
+      std::max(center.x, end.x) + radius, std::max(center.y, end.y) + radius);
   cpSpaceBBQuery(space_, swept, CP_SHAPE_FILTER_ALL, CastCandidate, &state);
   return ToWorldHit(&state.best);
 }

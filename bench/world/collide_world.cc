@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
-#include <optional>
 #include <vector>
 
 #include "collide/level.h"
@@ -42,15 +42,15 @@ CollideWorld::CollideWorld(const Scene& scene) {
       shapes[i].geometry = scene.segments[i];
     } else {
       const collide::ConvexPolygon& p = scene.polygons[i];
-      shapes[i].geometry = collide::PolygonDesc{
-          absl::MakeConstSpan(p.vertices.data(), p.count)};
+      shapes[i].geometry =
+          collide::PolygonDesc{absl::MakeConstSpan(p.vertices.data(), p.count)};
     }
   }
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
-  build_seconds_ = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  build_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (!level.ok()) {
     std::fprintf(stderr, "Level::Create failed: %s\n",
                  std::string(level.status().message()).c_str());

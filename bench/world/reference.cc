@@ -73,9 +73,9 @@ std::vector<WorldHit> ComputeReference(const Scene& scene,
   std::vector<WorldHit> out(set.size());
   for (size_t q = 0; q < set.size(); ++q) {
     const Aabb s = SweptBounds(set, q);
-    const size_t begin =
-        std::lower_bound(lower_x.begin(), lower_x.end(), s.lower.x - max_width) -
-        lower_x.begin();
+    const size_t begin = std::lower_bound(lower_x.begin(), lower_x.end(),
+                                          s.lower.x - max_width) -
+                         lower_x.begin();
     WorldHit best;
     for (size_t k = begin; k < n && lower_x[k] <= s.upper.x; ++k) {
       const Aabb& b = sorted[k];

@@ -14,8 +14,7 @@
 namespace collide_bench {
 
 // One result per query of set, in order.
-std::vector<WorldHit> ComputeReference(const Scene& scene,
-                                       const QuerySet& set);
+std::vector<WorldHit> ComputeReference(const Scene& scene, const QuerySet& set);
 
 // Compares reference with a plain loop over every shape for `samples`
 // queries spread over the set; returns how many differ (expected 0).

@@ -75,9 +75,8 @@ std::string FormatNs(const LibraryRun& run) {
 }
 
 bool IsCorrect(const LibraryRun& run, size_t queries) {
-  return run.ran &&
-         static_cast<double>(run.disagreements) <=
-             0.001 * static_cast<double>(queries);
+  return run.ran && static_cast<double>(run.disagreements) <=
+                        0.001 * static_cast<double>(queries);
 }
 
 }  // namespace collide_bench

@@ -131,22 +131,20 @@ void SizeTable(const Options& options, bool constant_density,
     for (const auto& [name, seed, kind, radius] :
          {std::tuple{"R20", 0xA11CE01, QueryKind::kRay, 0.0},
           std::tuple{"C20", 0xA11CE03, QueryKind::kCircle, 0.5}}) {
-      const QuerySet set = MakeQuerySet(scene, name, seed, kind, radius, 20.0,
-                                        options.queries);
+      const QuerySet set =
+          MakeQuerySet(scene, name, seed, kind, radius, 20.0, options.queries);
       runs.push_back(Measure(*world, scene, set, options.passes));
       out.push_back({constant_density ? "density" : "world", scene.name, n,
                      side, name, 20.0, build_ms, mib, runs.back()});
     }
-    std::printf("| %d | %.0f | %.2f | %.2f | %.0f | %s | %lld | %s | %lld | "
-                "%lld/%lld |\n",
-                n, side, build_ms, mib,
-                static_cast<double>(world->memory_bytes()) / n,
-                FormatNs(runs[0]).c_str(),
-                static_cast<long long>(runs[0].hits),
-                FormatNs(runs[1]).c_str(),
-                static_cast<long long>(runs[1].hits),
-                static_cast<long long>(runs[0].disagreements),
-                static_cast<long long>(runs[1].disagreements));
+    std::printf(
+        "| %d | %.0f | %.2f | %.2f | %.0f | %s | %lld | %s | %lld | "
+        "%lld/%lld |\n",
+        n, side, build_ms, mib, static_cast<double>(world->memory_bytes()) / n,
+        FormatNs(runs[0]).c_str(), static_cast<long long>(runs[0].hits),
+        FormatNs(runs[1]).c_str(), static_cast<long long>(runs[1].hits),
+        static_cast<long long>(runs[0].disagreements),
+        static_cast<long long>(runs[1].disagreements));
     std::fflush(stdout);
   }
 }
@@ -165,13 +163,11 @@ void LengthTable(const Options& options, std::vector<Measurement>& out) {
     for (double length : {1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0}) {
       char name[32];
       std::snprintf(name, sizeof name, "R%g", length);
-      const QuerySet set = MakeQuerySet(scene, name, 0xA11CE01,
-                                        QueryKind::kRay, 0.0, length,
-                                        options.queries);
+      const QuerySet set = MakeQuerySet(scene, name, 0xA11CE01, QueryKind::kRay,
+                                        0.0, length, options.queries);
       const LibraryRun run = Measure(*world, scene, set, options.passes);
-      out.push_back({"length", scene.name,
-                     static_cast<int64_t>(scene.size()), scene.world_size,
-                     set.name, length, build_ms, mib, run});
+      out.push_back({"length", scene.name, static_cast<int64_t>(scene.size()),
+                     scene.world_size, set.name, length, build_ms, mib, run});
       std::printf("| %s | %.0f | %s | %.1f | %lld | %lld |\n",
                   scene.name.c_str(), length, FormatNs(run).c_str(),
                   run.timing.median_ns / length,
@@ -193,13 +189,13 @@ void WriteCsv(const std::string& path, const std::vector<Measurement>& rows) {
                "memory_mib,median_ns,min_ns,max_ns,queries_hit,"
                "disagreements\n");
   for (const Measurement& m : rows) {
-    std::fprintf(f, "%s,%s,%lld,%.3f,%s,%g,%.3f,%.3f,%.1f,%.1f,%.1f,%lld,%lld\n",
-                 m.table.c_str(), m.scene.c_str(),
-                 static_cast<long long>(m.shapes), m.world, m.set.c_str(),
-                 m.length, m.build_ms, m.memory_mib, m.run.timing.median_ns,
-                 m.run.timing.min_ns, m.run.timing.max_ns,
-                 static_cast<long long>(m.run.hits),
-                 static_cast<long long>(m.run.disagreements));
+    std::fprintf(
+        f, "%s,%s,%lld,%.3f,%s,%g,%.3f,%.3f,%.1f,%.1f,%.1f,%lld,%lld\n",
+        m.table.c_str(), m.scene.c_str(), static_cast<long long>(m.shapes),
+        m.world, m.set.c_str(), m.length, m.build_ms, m.memory_mib,
+        m.run.timing.median_ns, m.run.timing.min_ns, m.run.timing.max_ns,
+        static_cast<long long>(m.run.hits),
+        static_cast<long long>(m.run.disagreements));
   }
   std::fclose(f);
   std::printf("\nwrote %s\n", path.c_str());
@@ -207,9 +203,10 @@ void WriteCsv(const std::string& path, const std::vector<Measurement>& rows) {
 
 int Main(int argc, char** argv) {
   const Options options = ParseOptions(argc, argv);
-  std::printf("collide_scaling_bench: %d queries per set, median of %d "
-              "passes after a warm-up; build = median of 3 Level::Create\n",
-              options.queries, options.passes);
+  std::printf(
+      "collide_scaling_bench: %d queries per set, median of %d "
+      "passes after a warm-up; build = median of 3 Level::Create\n",
+      options.queries, options.passes);
   std::vector<Measurement> rows;
   SizeTable(options, /*constant_density=*/true, rows);
   SizeTable(options, /*constant_density=*/false, rows);

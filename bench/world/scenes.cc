@@ -145,8 +145,7 @@ Scene MakeS2() { return MakeSegmentScene("S2", 0x5252, 100000); }
 Scene MakeS3() { return MakeBoxScene("S3", 0x5353, 20000); }
 
 QuerySet MakeQuerySet(const Scene& scene, std::string name, uint64_t seed,
-                      QueryKind kind, double radius, double length,
-                      int count) {
+                      QueryKind kind, double radius, double length, int count) {
   QuerySet set;
   set.name = std::move(name);
   set.kind = kind;

@@ -23,9 +23,9 @@ struct Scene {
   std::string name;
   ShapeKind kind = ShapeKind::kSegment;
   double world_size = 1000.0;  // shapes are drawn in [0, world_size]^2
-  std::vector<collide::Segment> segments;       // kSegment
-  std::vector<collide::Aabb> boxes;             // kBox
-  std::vector<collide::ConvexPolygon> polygons; // kBox: the same boxes, CCW
+  std::vector<collide::Segment> segments;        // kSegment
+  std::vector<collide::Aabb> boxes;              // kBox
+  std::vector<collide::ConvexPolygon> polygons;  // kBox: the same boxes, CCW
 
   size_t size() const {
     return kind == ShapeKind::kSegment ? segments.size() : boxes.size();

@@ -103,14 +103,15 @@ std::string Speedup(const Row& row) {
   const LibraryRun* fastest = nullptr;
   for (const LibraryRun* r : {&row.box2d, &row.hash, &row.tree}) {
     if (IsCorrect(*r, row.queries) &&
-        (fastest == nullptr || r->timing.median_ns < fastest->timing.median_ns)) {
+        (fastest == nullptr ||
+         r->timing.median_ns < fastest->timing.median_ns)) {
       fastest = r;
     }
   }
   if (fastest == nullptr) return "no correct library" + note;
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%.2fx vs %s", fastest->timing.median_ns /
-                                                    row.collide.timing.median_ns,
+  std::snprintf(buf, sizeof buf, "%.2fx vs %s",
+                fastest->timing.median_ns / row.collide.timing.median_ns,
                 fastest->library.c_str());
   return buf + note;
 }
@@ -124,19 +125,18 @@ void PrintTable(const std::vector<Row>& rows) {
     auto count = [](const LibraryRun& run, int64_t v) {
       return run.ran ? std::to_string(v) : std::string("-");
     };
-    std::printf("| %s | %s | %s | %s (%s) | %s | %s/%s/%s/%s | %s/%s/%s/%s | %s |\n",
-                r.scene_set.c_str(), FormatNs(r.collide).c_str(),
-                FormatNs(r.box2d).c_str(), FormatNs(r.hash).c_str(),
-                r.hash.config.c_str(), FormatNs(r.tree).c_str(),
-                count(r.collide, r.collide.hits).c_str(),
-                count(r.box2d, r.box2d.hits).c_str(),
-                count(r.hash, r.hash.hits).c_str(),
-                count(r.tree, r.tree.hits).c_str(),
-                count(r.collide, r.collide.disagreements).c_str(),
-                count(r.box2d, r.box2d.disagreements).c_str(),
-                count(r.hash, r.hash.disagreements).c_str(),
-                count(r.tree, r.tree.disagreements).c_str(),
-                Speedup(r).c_str());
+    std::printf(
+        "| %s | %s | %s | %s (%s) | %s | %s/%s/%s/%s | %s/%s/%s/%s | %s |\n",
+        r.scene_set.c_str(), FormatNs(r.collide).c_str(),
+        FormatNs(r.box2d).c_str(), FormatNs(r.hash).c_str(),
+        r.hash.config.c_str(), FormatNs(r.tree).c_str(),
+        count(r.collide, r.collide.hits).c_str(),
+        count(r.box2d, r.box2d.hits).c_str(),
+        count(r.hash, r.hash.hits).c_str(), count(r.tree, r.tree.hits).c_str(),
+        count(r.collide, r.collide.disagreements).c_str(),
+        count(r.box2d, r.box2d.disagreements).c_str(),
+        count(r.hash, r.hash.disagreements).c_str(),
+        count(r.tree, r.tree.disagreements).c_str(), Speedup(r).c_str());
   }
   std::printf(
       "\nCorrect = at most 0.1%% of queries disagree with the exact reference "
@@ -211,9 +211,10 @@ int Main(int argc, char** argv) {
       const std::vector<WorldHit> reference = ComputeReference(scene, set);
       const double reference_s = SecondsSince(start);
       const int64_t check = CheckReference(scene, set, reference, 100);
-      std::printf("  reference: %.1f s; full-loop check of 100 queries: %lld "
-                  "differ\n",
-                  reference_s, static_cast<long long>(check));
+      std::printf(
+          "  reference: %.1f s; full-loop check of 100 queries: %lld "
+          "differ\n",
+          reference_s, static_cast<long long>(check));
 
       Row row;
       row.scene_set = scene.name + " " + set.name;
@@ -224,12 +225,12 @@ int Main(int argc, char** argv) {
         r.ran = true;
         r.timing = TimeQueries(set.size(), query, results, options.passes);
         Score(results, reference, r);
-        std::printf("  %-24s %-12s %9.0f ns (%.0f-%.0f)  hits %6lld  "
-                    "disagreements %lld\n",
-                    library, r.config.c_str(), r.timing.median_ns,
-                    r.timing.min_ns, r.timing.max_ns,
-                    static_cast<long long>(r.hits),
-                    static_cast<long long>(r.disagreements));
+        std::printf(
+            "  %-24s %-12s %9.0f ns (%.0f-%.0f)  hits %6lld  "
+            "disagreements %lld\n",
+            library, r.config.c_str(), r.timing.median_ns, r.timing.min_ns,
+            r.timing.max_ns, static_cast<long long>(r.hits),
+            static_cast<long long>(r.disagreements));
         PrintExamples(scene, set, results, reference, r);
       };
       run(row.collide, "collide",

@@ -67,9 +67,9 @@ template <typename Cast, typename Shape>
 std::optional<Hit> CastShape(const Cast& cast, const Moving<Shape>& target,
                              const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValidTarget(target) && IsValid(options));
-  std::optional<Hit> hit = CastCore(
-      MoverCore(cast), cast.translation - target.translation, target.shape,
-      options);
+  std::optional<Hit> hit =
+      CastCore(MoverCore(cast), cast.translation - target.translation,
+               target.shape, options);
   if (hit) hit->point = hit->point + hit->fraction * target.translation;
   return hit;
 }

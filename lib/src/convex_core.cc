@@ -37,7 +37,7 @@ bool IsBackVertex(const Core& core, int i, Vec2 d) {
 struct Nearest {
   Vec2 offset;  // p minus the nearest point
   Vec2 point;
-  int vertex;   // 0, 1, or -1 for the edge's interior
+  int vertex;  // 0, 1, or -1 for the edge's interior
 };
 
 Nearest NearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
@@ -90,8 +90,8 @@ int Support(const Core& core, Vec2 u) {
 // noise.
 struct AxisResult {
   double penetration = kInfinity;
-  Vec2 axis;            // from b towards a
-  int b_edge = -1;      // b's edge whose normal is the axis, if any
+  Vec2 axis;        // from b towards a
+  int b_edge = -1;  // b's edge whose normal is the axis, if any
   bool two_sided = false;
 };
 
@@ -224,8 +224,8 @@ Feature Core::VertexFeature(int vertex) const {
 }
 
 double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
-  const double scale = MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() +
-                       b.radius() + MaxAbs(d);
+  const double scale =
+      MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() + b.radius() + MaxAbs(d);
   return kTouchRoundings * scale;
 }
 
@@ -272,7 +272,8 @@ Separation Separate(const Core& a, const Core& b) {
     }
     for (int j = 0; j < DistinctEdges(b); ++j) {
       const int next = (j + 1) % b.count();
-      const Nearest n = NearestOnSegment(a.vertex(i), b.vertex(j), b.vertex(next));
+      const Nearest n =
+          NearestOnSegment(a.vertex(i), b.vertex(j), b.vertex(next));
       consider(n.offset, n.point,
                n.vertex < 0 ? b.EdgeFeature(j)
                             : b.VertexFeature(n.vertex == 0 ? j : next));
@@ -289,8 +290,8 @@ Separation Separate(const Core& a, const Core& b) {
   // At a gap of rounding size the offset's direction is noise; the best
   // separating axis is then the contact normal (exact for a vertex on an
   // edge, one of the valid normals for two vertices).
-  const double noise = kSqrtEpsilon * (MaxAbs(a.vertex(0) - b.vertex(0)) +
-                                       MaxAbs(best_offset));
+  const double noise =
+      kSqrtEpsilon * (MaxAbs(a.vertex(0) - b.vertex(0)) + MaxAbs(best_offset));
   result.normal = result.gap > noise ? Normalize(best_offset) : axes.axis;
   return result;
 }
@@ -353,7 +354,7 @@ std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
       const double length_squared = Dot(e, e);
       if (along < 0.0) return cap(0);
       if (along > length_squared) return cap(1);
-      const Feature feature = along == 0.0   ? b.VertexFeature(0)
+      const Feature feature = along == 0.0 ? b.VertexFeature(0)
                               : along == length_squared
                                   ? b.VertexFeature(1)
                                   : b.EdgeFeature(side > 0.0 ? 0 : 1);
@@ -512,9 +513,11 @@ StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
   if (state.gap < -tolerance) {
     state.kind = StartKind::kOverlap;
   } else if (state.gap <= tolerance) {
-    state.kind = moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
+    state.kind =
+        moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
   } else if (state.gap <= options.target_distance) {
-    state.kind = moving_in ? StartKind::kSkinApproaching : StartKind::kSkinLeaving;
+    state.kind =
+        moving_in ? StartKind::kSkinApproaching : StartKind::kSkinLeaving;
   }
   return state;
 }
@@ -537,7 +540,8 @@ std::optional<Hit> StartHit(const StartState& state, const Core& b,
       break;
   }
   Hit& hit = result.emplace();
-  hit.point = state.separation.point_on_b + b.radius() * state.separation.normal;
+  hit.point =
+      state.separation.point_on_b + b.radius() * state.separation.normal;
   hit.normal = state.separation.normal;
   hit.feature = state.separation.feature_b;
   if (state.kind != StartKind::kSkinApproaching) {
@@ -559,8 +563,8 @@ bool BetterStart(const StartState& x, const StartState& y) {
 }
 
 // The sweep of a pair known to start farther apart than grow.
-std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
-                              double grow, double max_fraction) {
+std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
+                              double max_fraction) {
   double limit = max_fraction;
   std::optional<Hit> best;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,

@@ -48,11 +48,12 @@ absl::Status CheckVertices(absl::Span<const Vec2> vertices, size_t minimum,
                            const std::string& field) {
   if (vertices.size() < minimum) {
     return absl::InvalidArgumentError(
-        absl::StrCat(field, " must hold at least ", minimum,
-                     " vertices, got ", vertices.size()));
+        absl::StrCat(field, " must hold at least ", minimum, " vertices, got ",
+                     vertices.size()));
   }
   for (size_t i = 0; i < vertices.size(); ++i) {
-    if (absl::Status s = CheckFinite(vertices[i], absl::StrCat(field, "[", i, "]"));
+    if (absl::Status s =
+            CheckFinite(vertices[i], absl::StrCat(field, "[", i, "]"));
         !s.ok()) {
       return s;
     }
@@ -110,7 +111,9 @@ class LevelBuilder {
     record.user_data = desc.user_data;
     record.primitive = static_cast<int32_t>(level_.primitives_.size());
     absl::Status status = std::visit(
-        [&](const auto& geometry) { return AddGeometry(index, field, geometry, record); },
+        [&](const auto& geometry) {
+          return AddGeometry(index, field, geometry, record);
+        },
         desc.geometry);
     if (!status.ok()) return status;
     level_.shapes_.push_back(record);
@@ -128,11 +131,17 @@ class LevelBuilder {
 
   absl::Status AddGeometry(int32_t index, const std::string& field,
                            const Segment& segment, Level::ShapeRecord& record) {
-    if (absl::Status s = CheckFinite(segment.p1, field + ".segment.p1"); !s.ok()) return s;
-    if (absl::Status s = CheckFinite(segment.p2, field + ".segment.p2"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(segment.p1, field + ".segment.p1");
+        !s.ok())
+      return s;
+    if (absl::Status s = CheckFinite(segment.p2, field + ".segment.p2");
+        !s.ok())
+      return s;
     record.kind = ShapeKind::kSegment;
     const Vec2 points[] = {segment.p1, segment.p2};
-    AddPrimitive({.a = segment.p1, .b = segment.p2, .shape = index,
+    AddPrimitive({.a = segment.p1,
+                  .b = segment.p2,
+                  .shape = index,
                   .kind = Level::PrimitiveKind::kSegment},
                  BoundsOf(points, 0.0));
     return absl::OkStatus();
@@ -140,33 +149,54 @@ class LevelBuilder {
 
   absl::Status AddGeometry(int32_t index, const std::string& field,
                            const Circle& circle, Level::ShapeRecord& record) {
-    if (absl::Status s = CheckFinite(circle.center, field + ".circle.center"); !s.ok()) return s;
-    if (absl::Status s = CheckRadius(circle.radius, field + ".circle.radius"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(circle.center, field + ".circle.center");
+        !s.ok())
+      return s;
+    if (absl::Status s = CheckRadius(circle.radius, field + ".circle.radius");
+        !s.ok())
+      return s;
     record.kind = ShapeKind::kCircle;
     const Vec2 points[] = {circle.center};
-    AddPrimitive({.a = circle.center, .b = circle.center, .radius = circle.radius,
-                  .shape = index, .kind = Level::PrimitiveKind::kCircle},
+    AddPrimitive({.a = circle.center,
+                  .b = circle.center,
+                  .radius = circle.radius,
+                  .shape = index,
+                  .kind = Level::PrimitiveKind::kCircle},
                  BoundsOf(points, circle.radius));
     return absl::OkStatus();
   }
 
   absl::Status AddGeometry(int32_t index, const std::string& field,
                            const Capsule& capsule, Level::ShapeRecord& record) {
-    if (absl::Status s = CheckFinite(capsule.p1, field + ".capsule.p1"); !s.ok()) return s;
-    if (absl::Status s = CheckFinite(capsule.p2, field + ".capsule.p2"); !s.ok()) return s;
-    if (absl::Status s = CheckRadius(capsule.radius, field + ".capsule.radius"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(capsule.p1, field + ".capsule.p1");
+        !s.ok())
+      return s;
+    if (absl::Status s = CheckFinite(capsule.p2, field + ".capsule.p2");
+        !s.ok())
+      return s;
+    if (absl::Status s = CheckRadius(capsule.radius, field + ".capsule.radius");
+        !s.ok())
+      return s;
     record.kind = ShapeKind::kCapsule;
     const Vec2 points[] = {capsule.p1, capsule.p2};
-    AddPrimitive({.a = capsule.p1, .b = capsule.p2, .radius = capsule.radius,
-                  .shape = index, .kind = Level::PrimitiveKind::kCapsule},
+    AddPrimitive({.a = capsule.p1,
+                  .b = capsule.p2,
+                  .radius = capsule.radius,
+                  .shape = index,
+                  .kind = Level::PrimitiveKind::kCapsule},
                  BoundsOf(points, capsule.radius));
     return absl::OkStatus();
   }
 
   absl::Status AddGeometry(int32_t index, const std::string& field,
                            const BoxDesc& box, Level::ShapeRecord& record) {
-    if (absl::Status s = CheckFinite(box.center, field + ".box.center"); !s.ok()) return s;
-    if (absl::Status s = CheckFinite(box.half_extents, field + ".box.half_extents"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(box.center, field + ".box.center");
+        !s.ok())
+      return s;
+    if (absl::Status s =
+            CheckFinite(box.half_extents, field + ".box.half_extents");
+        !s.ok())
+      return s;
     if (!(box.half_extents.x > 0.0)) {
       return absl::InvalidArgumentError(absl::StrCat(
           field, ".box.half_extents.x must be > 0, got ", box.half_extents.x));
@@ -175,7 +205,8 @@ class LevelBuilder {
       return absl::InvalidArgumentError(absl::StrCat(
           field, ".box.half_extents.y must be > 0, got ", box.half_extents.y));
     }
-    if (absl::Status s = CheckFinite(box.angle, field + ".box.angle"); !s.ok()) return s;
+    if (absl::Status s = CheckFinite(box.angle, field + ".box.angle"); !s.ok())
+      return s;
     absl::StatusOr<ConvexPolygon> polygon =
         MakeBox(box.center, box.half_extents, box.angle);
     if (!polygon.ok()) {
@@ -204,7 +235,9 @@ class LevelBuilder {
     const size_t segments = polyline.closed ? n : n - 1;
     for (size_t i = 0; i < segments; ++i) {
       const Vec2 points[] = {v[i], v[(i + 1) % n]};
-      AddPrimitive({.a = points[0], .b = points[1], .shape = index,
+      AddPrimitive({.a = points[0],
+                    .b = points[1],
+                    .shape = index,
                     .part = static_cast<int32_t>(i),
                     .kind = Level::PrimitiveKind::kPolylineEdge},
                    BoundsOf(points, 0.0));
@@ -216,7 +249,8 @@ class LevelBuilder {
                            const PolygonDesc& polygon,
                            Level::ShapeRecord& record) {
     const absl::Span<const Vec2> v = polygon.vertices;
-    if (absl::Status s = CheckVertices(v, 3, field + ".polygon.vertices"); !s.ok()) {
+    if (absl::Status s = CheckVertices(v, 3, field + ".polygon.vertices");
+        !s.ok()) {
       return s;
     }
     if (v.size() <= static_cast<size_t>(kMaxPolygonVertices)) {
@@ -239,7 +273,9 @@ class LevelBuilder {
     const size_t n = v.size();
     for (size_t i = 0; i < n; ++i) {
       const Vec2 points[] = {v[i], v[(i + 1) % n]};
-      AddPrimitive({.a = points[0], .b = points[1], .shape = index,
+      AddPrimitive({.a = points[0],
+                    .b = points[1],
+                    .shape = index,
                     .part = static_cast<int32_t>(i),
                     .kind = Level::PrimitiveKind::kConcaveEdge},
                    BoundsOf(points, 0.0));
@@ -254,12 +290,15 @@ class LevelBuilder {
     record.kind = ShapeKind::kConvexPolygon;
     const auto number = static_cast<int32_t>(level_.convex_polygons_.size());
     level_.convex_polygons_.push_back(polygon);
-    AddPrimitive({.a = polygon.vertices[0], .b = polygon.vertices[0],
-                  .shape = index, .polygon = number,
-                  .kind = Level::PrimitiveKind::kConvexPolygon},
-                 BoundsOf(absl::MakeConstSpan(polygon.vertices.data(),
-                                              static_cast<size_t>(polygon.count)),
-                          0.0));
+    AddPrimitive(
+        {.a = polygon.vertices[0],
+         .b = polygon.vertices[0],
+         .shape = index,
+         .polygon = number,
+         .kind = Level::PrimitiveKind::kConvexPolygon},
+        BoundsOf(absl::MakeConstSpan(polygon.vertices.data(),
+                                     static_cast<size_t>(polygon.count)),
+                 0.0));
   }
 
   Level& level_;
@@ -278,8 +317,8 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
     if (absl::Status s = builder.Add(index, shapes[i]); !s.ok()) return s;
     if (earlier[i] >= 0) {
       return absl::InvalidArgumentError(
-          absl::StrCat("shapes[", i, "].id ", shapes[i].id, " duplicates shapes[",
-                       earlier[i], "].id"));
+          absl::StrCat("shapes[", i, "].id ", shapes[i].id,
+                       " duplicates shapes[", earlier[i], "].id"));
     }
   }
   level.ids_.resize(shapes.size());
@@ -304,8 +343,8 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
       SpatialHash::Create(*grid, bounds, options.max_cell_entries);
   if (!hash.ok()) return hash.status();
   level.hash_ = *std::move(hash);
-  absl::StatusOr<SpatialHash> solids =
-      SpatialHash::Create(*grid, builder.solid_bounds(), options.max_cell_entries);
+  absl::StatusOr<SpatialHash> solids = SpatialHash::Create(
+      *grid, builder.solid_bounds(), options.max_cell_entries);
   if (!solids.ok()) return solids.status();
   level.solids_ = *std::move(solids);
   level.primitive_bounds_ = bounds;
@@ -316,8 +355,8 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
 }
 
 std::optional<int> Level::FindShape(uint64_t id) const {
-  const auto it = std::lower_bound(
-      ids_.begin(), ids_.end(), std::pair<uint64_t, int32_t>{id, 0});
+  const auto it = std::lower_bound(ids_.begin(), ids_.end(),
+                                   std::pair<uint64_t, int32_t>{id, 0});
   if (it == ids_.end() || it->first != id) return std::nullopt;
   return it->second;
 }

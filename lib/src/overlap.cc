@@ -2,9 +2,9 @@
 // cores: two shapes overlap when the gap between their cores is at most the
 // sum of their radii. Concave polygons add containment, since one shape can
 // lie wholly inside a solid polygon without touching its edges.
+#include "cast_dispatch.h"
 #include "collide/intersect.h"
 #include "convex_core.h"
-#include "cast_dispatch.h"
 
 namespace collide {
 namespace {

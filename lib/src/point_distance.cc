@@ -44,8 +44,8 @@ PointDistance DistanceToSegment(Vec2 point, Vec2 p1, Vec2 p2) {
 }
 
 PointDistance DistanceToCircle(Vec2 point, Circle circle) {
-  const PointDistance centre{Length(point - circle.center), circle.center,
-                             {FeatureType::kSurface, 0}};
+  const PointDistance centre{
+      Length(point - circle.center), circle.center, {FeatureType::kSurface, 0}};
   return Grow(point, centre, circle.radius);
 }
 

@@ -145,14 +145,12 @@ std::optional<WorldHit> CastCircle(const CircleCast& cast, const Level& level,
                                    const CastOptions& options) {
   return CastClosest(cast, level, filter, options);
 }
-std::optional<WorldHit> CastPolygon(const PolygonCast& cast,
-                                    const Level& level,
+std::optional<WorldHit> CastPolygon(const PolygonCast& cast, const Level& level,
                                     const QueryFilter& filter,
                                     const CastOptions& options) {
   return CastClosest(cast, level, filter, options);
 }
-std::optional<WorldHit> CastCapsule(const CapsuleCast& cast,
-                                    const Level& level,
+std::optional<WorldHit> CastCapsule(const CapsuleCast& cast, const Level& level,
                                     const QueryFilter& filter,
                                     const CastOptions& options) {
   return CastClosest(cast, level, filter, options);

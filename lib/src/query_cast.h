@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <utility>
 #include <optional>
+#include <utility>
 
 #include "absl/functional/function_ref.h"
 #include "cast_dispatch.h"
@@ -38,12 +38,11 @@ class Caster {
         options_(options),
         reference_(MoverCore(cast).vertex(0)),
         start_(StartBounds()) {
-    const double scale = std::max(
-        std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
-        std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
-    margin_ = kMarginShare *
-              (scale + std::abs(cast.translation.x) +
-               std::abs(cast.translation.y) + 1.0);
+    const double scale =
+        std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
+                 std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
+    margin_ = kMarginShare * (scale + std::abs(cast.translation.x) +
+                              std::abs(cast.translation.y) + 1.0);
     inverse_translation_ = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
   }
 
@@ -66,7 +65,8 @@ class Caster {
       if (!ContainsPoint(polygon, reference_)) return true;
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
-      if (hit) offer(Candidate{{hit->fraction, level_.id(shape), 0}, *hit, shape});
+      if (hit)
+        offer(Candidate{{hit->fraction, level_.id(shape), 0}, *hit, shape});
       return true;
     });
   }

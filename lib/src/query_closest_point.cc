@@ -64,7 +64,8 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
           d = internal::DistanceToSegment(point, p.a, p.b);
           part = p.part;
           internal::RenumberChainFeature(
-              part, static_cast<int32_t>(level.polyline(p.shape).vertices.size()),
+              part,
+              static_cast<int32_t>(level.polyline(p.shape).vertices.size()),
               d.feature);
           break;
         case Level::PrimitiveKind::kConcaveEdge:
@@ -72,7 +73,8 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
           part = p.part;
           internal::RenumberChainFeature(
               part,
-              static_cast<int32_t>(level.concave_polygon(p.shape).vertices.size()),
+              static_cast<int32_t>(
+                  level.concave_polygon(p.shape).vertices.size()),
               d.feature);
           break;
       }

@@ -113,9 +113,11 @@ inline Aabb BoundsOf(Circle circle) {
 inline Aabb BoundsOf(const Capsule& capsule) {
   const Vec2 r{capsule.radius, capsule.radius};
   return {Vec2{std::min(capsule.p1.x, capsule.p2.x),
-               std::min(capsule.p1.y, capsule.p2.y)} - r,
+               std::min(capsule.p1.y, capsule.p2.y)} -
+              r,
           Vec2{std::max(capsule.p1.x, capsule.p2.x),
-               std::max(capsule.p1.y, capsule.p2.y)} + r};
+               std::max(capsule.p1.y, capsule.p2.y)} +
+              r};
 }
 inline Aabb BoundsOf(const ConvexPolygon& polygon) {
   Aabb box{polygon.vertices[0], polygon.vertices[0]};

@@ -70,12 +70,10 @@ GridCounts Count(Aabb bounds, absl::Span<const Aabb> items, double cell_size,
   const auto nx = static_cast<int32_t>(columns);
   const auto ny = static_cast<int32_t>(rows);
   for (const Aabb& box : items) {
-    const int64_t w =
-        CellIndex(box.upper.x, bounds.lower.x, cell_size, nx) -
-        CellIndex(box.lower.x, bounds.lower.x, cell_size, nx) + 1;
-    const int64_t h =
-        CellIndex(box.upper.y, bounds.lower.y, cell_size, ny) -
-        CellIndex(box.lower.y, bounds.lower.y, cell_size, ny) + 1;
+    const int64_t w = CellIndex(box.upper.x, bounds.lower.x, cell_size, nx) -
+                      CellIndex(box.lower.x, bounds.lower.x, cell_size, nx) + 1;
+    const int64_t h = CellIndex(box.upper.y, bounds.lower.y, cell_size, ny) -
+                      CellIndex(box.lower.y, bounds.lower.y, cell_size, ny) + 1;
     counts.entries += w * h;
   }
   return counts;
@@ -111,8 +109,9 @@ bool FirstInRing(const CellRect& r, int32_t x, int32_t y, int32_t cx,
 
 }  // namespace
 
-absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(
-    Aabb bounds, absl::Span<const Aabb> items, const GridOptions& options) {
+absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
+                                                 absl::Span<const Aabb> items,
+                                                 const GridOptions& options) {
   const double width = bounds.upper.x - bounds.lower.x;
   const double height = bounds.upper.y - bounds.lower.y;
   const double extent = std::max(width, height);
@@ -130,18 +129,21 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(
         sides[i] = std::max(items[i].upper.x - items[i].lower.x,
                             items[i].upper.y - items[i].lower.y);
       }
-      const auto middle = sides.begin() + static_cast<ptrdiff_t>(sides.size() / 2);
+      const auto middle =
+          sides.begin() + static_cast<ptrdiff_t>(sides.size() / 2);
       std::nth_element(sides.begin(), middle, sides.end());
       cell_size = 2.0 * *middle;
       const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
-      cell_size = std::max(
-          cell_size, std::sqrt(area / (4.0 * static_cast<double>(items.size()))));
+      cell_size =
+          std::max(cell_size,
+                   std::sqrt(area / (4.0 * static_cast<double>(items.size()))));
     }
     cell_size = std::max(cell_size, 1e-9 * extent);
     if (!(cell_size > 0.0) || !std::isfinite(cell_size)) cell_size = 1.0;
   }
   for (;;) {
-    const GridCounts counts = Count(bounds, items, cell_size, options.max_cells);
+    const GridCounts counts =
+        Count(bounds, items, cell_size, options.max_cells);
     const bool too_many_cells = counts.cells > options.max_cells;
     const bool too_many_entries = counts.entries > options.max_cell_entries;
     if (!too_many_cells && !too_many_entries) break;
@@ -184,13 +186,13 @@ absl::StatusOr<SpatialHash> SpatialHash::Create(const GridSpec& grid,
     clamped.y1 =
         CellIndex(items[i].upper.y, grid.origin.y, grid.cell_size, grid.rows);
     hash.rects_[i] = clamped;
-    total += int64_t{clamped.x1 - clamped.x0 + 1} * (clamped.y1 - clamped.y0 + 1);
+    total +=
+        int64_t{clamped.x1 - clamped.x0 + 1} * (clamped.y1 - clamped.y0 + 1);
   }
   if (total > max_cell_entries) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the spatial hash would hold ", total,
-                     " cell entries, more than max_cell_entries ",
-                     max_cell_entries));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the spatial hash would hold ", total,
+        " cell entries, more than max_cell_entries ", max_cell_entries));
   }
   // Counting sort: sizes, prefix sums, then fill in item order so each
   // cell's list is ascending.
@@ -221,8 +223,9 @@ absl::StatusOr<SpatialHash> SpatialHash::Create(const GridSpec& grid,
 
 absl::Span<const int32_t> SpatialHash::Cell(int32_t x, int32_t y) const {
   const size_t c = static_cast<size_t>(y) * grid_.columns + x;
-  return absl::MakeConstSpan(entries_.data() + offsets_[c],
-                             static_cast<size_t>(offsets_[c + 1] - offsets_[c]));
+  return absl::MakeConstSpan(
+      entries_.data() + offsets_[c],
+      static_cast<size_t>(offsets_[c + 1] - offsets_[c]));
 }
 
 CellRect SpatialHash::CellsOverlapping(Aabb box) const {
@@ -273,9 +276,8 @@ void SpatialHash::VisitSweep(
     VisitBox(box, [&](int32_t item) { return visit(item) >= 0.0; });
     return;
   }
-  const double m =
-      kMarginShare * (MaxAbs(box.lower) + MaxAbs(box.upper) + MaxAbs(d) +
-                      MaxAbs(grid_.origin));
+  const double m = kMarginShare * (MaxAbs(box.lower) + MaxAbs(box.upper) +
+                                   MaxAbs(d) + MaxAbs(grid_.origin));
   box.lower = box.lower - Vec2{m, m};
   box.upper = box.upper + Vec2{m, m};
 
@@ -382,7 +384,8 @@ void SpatialHash::VisitNear(
         any = true;
       }
       if (cx - k >= 0) {
-        bound = std::min(bound, std::max(0.0, point.x - (o.x + (cx - k + 1) * s)));
+        bound =
+            std::min(bound, std::max(0.0, point.x - (o.x + (cx - k + 1) * s)));
         any = true;
       }
       if (cy + k <= ny - 1) {
@@ -390,7 +393,8 @@ void SpatialHash::VisitNear(
         any = true;
       }
       if (cy - k >= 0) {
-        bound = std::min(bound, std::max(0.0, point.y - (o.y + (cy - k + 1) * s)));
+        bound =
+            std::min(bound, std::max(0.0, point.y - (o.y + (cy - k + 1) * s)));
         any = true;
       }
       if (!any || bound - m > limit) return;

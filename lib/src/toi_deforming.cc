@@ -87,7 +87,8 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
     hit.point = a_t + s * e;
     // Normal towards the side the point came from: f falls through zero
     // from that side, so the side is the sign opposite to f's slope.
-    const double side = slope != 0.0 ? -slope : (c != 0.0 ? c : -Cross(e, motion.dm));
+    const double side =
+        slope != 0.0 ? -slope : (c != 0.0 ? c : -Cross(e, motion.dm));
     hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
     hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, 0}
                   : s == 1.0 ? Feature{FeatureType::kVertex, 1}
@@ -110,14 +111,13 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
     // where m.e = 0 or (m - e).e = 0, both quadratic in t.
     const Vec2 me0 = motion.m0 - motion.e0;
     const Vec2 dme = motion.dm - motion.de;
-    const Roots reach_first = SolveQuadratic(
-        Dot(motion.dm, motion.de),
-        Dot(motion.m0, motion.de) + Dot(motion.dm, motion.e0),
-        Dot(motion.m0, motion.e0));
-    const Roots reach_second =
-        SolveQuadratic(Dot(dme, motion.de),
-                       Dot(me0, motion.de) + Dot(dme, motion.e0),
-                       Dot(me0, motion.e0));
+    const Roots reach_first =
+        SolveQuadratic(Dot(motion.dm, motion.de),
+                       Dot(motion.m0, motion.de) + Dot(motion.dm, motion.e0),
+                       Dot(motion.m0, motion.e0));
+    const Roots reach_second = SolveQuadratic(
+        Dot(dme, motion.de), Dot(me0, motion.de) + Dot(dme, motion.e0),
+        Dot(me0, motion.e0));
     std::optional<Hit> best;
     for (int end = 0; end < 2; ++end) {
       const Roots& roots = end == 0 ? reach_first : reach_second;

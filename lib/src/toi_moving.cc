@@ -1,123 +1,141 @@
 // Moving against moving: both shapes translate during the step, which
 // reduces exactly to the mover's motion relative to the target.
-#include "collide/toi.h"
-
 #include "cast_dispatch.h"
+#include "collide/toi.h"
 
 namespace collide {
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return internal::CastShape(ray, segment, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Circle>& circle,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return internal::CastShape(ray, circle, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Capsule>& capsule,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return internal::CastShape(ray, capsule, options);
 }
 
-std::optional<Hit> CastRay(const RayInput& ray, const Moving<ConvexPolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const Moving<ConvexPolygon>& polygon,
+                           const CastOptions& options) {
   return internal::CastShape(ray, polygon, options);
 }
 
-std::optional<Hit> CastRay(const RayInput& ray, const Moving<ConcavePolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastRay(const RayInput& ray,
+                           const Moving<ConcavePolygon>& polygon,
+                           const CastOptions& options) {
   return internal::CastShape(ray, polygon, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Vec2>& point,
-    const CastOptions& options) {
+                              const CastOptions& options) {
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Segment>& segment,
-    const CastOptions& options) {
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Segment>& segment,
+                              const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Circle>& circle,
-    const CastOptions& options) {
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Circle>& circle,
+                              const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Capsule>& capsule,
-    const CastOptions& options) {
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<Capsule>& capsule,
+                              const CastOptions& options) {
   return internal::CastShape(cast, capsule, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<ConvexPolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<ConvexPolygon>& polygon,
+                              const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<ConcavePolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastCircle(const CircleCast& cast,
+                              const Moving<ConcavePolygon>& polygon,
+                              const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<Vec2>& point,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Vec2>& point,
+                               const CastOptions& options) {
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<Segment>& segment,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Segment>& segment,
+                               const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<Circle>& circle,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Circle>& circle,
+                               const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<Capsule>& capsule,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<Capsule>& capsule,
+                               const CastOptions& options) {
   return internal::CastShape(cast, capsule, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<ConvexPolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<ConvexPolygon>& polygon,
+                               const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Moving<ConcavePolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastCapsule(const CapsuleCast& cast,
+                               const Moving<ConcavePolygon>& polygon,
+                               const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<Vec2>& point,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Vec2>& point,
+                               const CastOptions& options) {
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<Segment>& segment,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Segment>& segment,
+                               const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<Circle>& circle,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Circle>& circle,
+                               const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<Capsule>& capsule,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<Capsule>& capsule,
+                               const CastOptions& options) {
   return internal::CastShape(cast, capsule, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<ConvexPolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<ConvexPolygon>& polygon,
+                               const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Moving<ConcavePolygon>& polygon,
-    const CastOptions& options) {
+std::optional<Hit> CastPolygon(const PolygonCast& cast,
+                               const Moving<ConcavePolygon>& polygon,
+                               const CastOptions& options) {
   return internal::CastShape(cast, polygon, options);
 }
 

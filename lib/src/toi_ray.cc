@@ -1,7 +1,6 @@
 // Ray casts (a moving point) against static shapes.
-#include "collide/toi.h"
-
 #include "cast_dispatch.h"
+#include "collide/toi.h"
 #include "toi_ray_fast.h"
 
 namespace collide {
@@ -26,27 +25,27 @@ std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
 }  // namespace
 
 std::optional<Hit> CastRay(const RayInput& ray, Segment segment,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return CastRayFast(ray, segment, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, Circle circle,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return CastRayFast(ray, circle, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return internal::CastShape(ray, capsule, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return CastRayFast(ray, polygon, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConcavePolygon& polygon,
-    const CastOptions& options) {
+                           const CastOptions& options) {
   return CastRayFast(ray, polygon, options);
 }
 

@@ -22,7 +22,9 @@ namespace collide::internal {
 // Defined here so that each folds into its public CastRay and fills the
 // caller's return value in place: these calls take ~10 ns, and copying a
 // just-written optional<Hit> stalls on store forwarding for a share of that.
-inline double FastMaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+inline double FastMaxAbs(Vec2 v) {
+  return std::max(std::abs(v.x), std::abs(v.y));
+}
 inline bool CastRayClear(const RayInput& ray, Segment segment,
                          double max_fraction, std::optional<Hit>& result) {
   const Vec2 e = segment.p2 - segment.p1;
@@ -33,7 +35,8 @@ inline bool CastRayClear(const RayInput& ray, Segment segment,
   const double cm = Cross(e, m);
   const double cd = Cross(e, d);
   const double tolerance = kTouchRoundings * (FastMaxAbs(m) + FastMaxAbs(d));
-  if (length_squared == 0.0 || cm * cm <= tolerance * tolerance * length_squared) {
+  if (length_squared == 0.0 ||
+      cm * cm <= tolerance * tolerance * length_squared) {
     return false;  // a point, or starting on or near the line
   }
   if (cm * cd >= 0.0) return true;  // not closing on the line
@@ -57,7 +60,8 @@ inline bool CastRayClear(const RayInput& ray, Circle circle,
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
-  const double reach = r + kTouchRoundings * (FastMaxAbs(m) + r + FastMaxAbs(d));
+  const double reach =
+      r + kTouchRoundings * (FastMaxAbs(m) + r + FastMaxAbs(d));
   const double c0 = Dot(m, m) - r * r;
   if (r == 0.0 || Dot(m, m) <= reach * reach) return false;
   const double b = Dot(d, m);
@@ -109,7 +113,8 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
   if (outside <= tolerance) return false;
   // Starting outside, a line that enters the polygon before the start has
   // already left it.
-  if (enter < 0 || t_enter < 0.0 || t_enter > t_exit || t_enter > max_fraction) {
+  if (enter < 0 || t_enter < 0.0 || t_enter > t_exit ||
+      t_enter > max_fraction) {
     return true;
   }
   const int next = enter + 1 == polygon.count ? 0 : enter + 1;
@@ -143,7 +148,8 @@ inline bool CastRayClear(const RayInput& ray, const ConcavePolygon& polygon,
     const Segment edge{polygon.vertices[i], polygon.vertices[next]};
     // Outward normal orientation * RightPerp(e): facing the ray when
     // orientation * cross(d, e) < 0.
-    if (polygon.orientation * Cross(ray.translation, edge.p2 - edge.p1) >= 0.0) {
+    if (polygon.orientation * Cross(ray.translation, edge.p2 - edge.p1) >=
+        0.0) {
       continue;
     }
     std::optional<Hit> hit;

@@ -22,7 +22,8 @@ bool IsValid(const PolygonCast& cast) {
 }
 
 bool IsValid(const CastOptions& options) {
-  return options.max_fraction >= 0.0 && options.max_fraction <= kMaxCoordinate &&
+  return options.max_fraction >= 0.0 &&
+         options.max_fraction <= kMaxCoordinate &&
          options.target_distance >= 0.0 &&
          options.target_distance <= kMaxCoordinate;
 }

@@ -192,9 +192,9 @@ TEST(IntersectSegmentsTest, EqualPointsMeetAndDistinctPointsDoNot) {
 // the segments themselves, so the math must work on differences.
 TEST(IntersectSegmentsTest, TinySegmentsFarFromOriginCross) {
   const Vec2 base{1e6, -1e6};
-  const std::optional<SegmentIntersection> hit = IntersectSegments(
-      {base, base + Vec2{1e-3, 1e-3}},
-      {base + Vec2{0, 1e-3}, base + Vec2{1e-3, 0}});
+  const std::optional<SegmentIntersection> hit =
+      IntersectSegments({base, base + Vec2{1e-3, 1e-3}},
+                        {base + Vec2{0, 1e-3}, base + Vec2{1e-3, 0}});
   ASSERT_TRUE(hit.has_value());
   ExpectVecNear(hit->start, base + Vec2{5e-4, 5e-4}, kFarTolerance);
   EXPECT_NEAR(hit->fraction_a, 0.5, 1e-6);
@@ -204,13 +204,13 @@ TEST(IntersectSegmentsTest, TinySegmentsFarFromOriginCross) {
 TEST(IntersectSegmentsTest, TinySegmentsFarFromOriginMissByTheirOwnSize) {
   const Vec2 base{1e6, -1e6};
   // b stands 1e-3 beyond the end of a.
-  EXPECT_FALSE(IntersectSegments({base, base + Vec2{1e-3, 0}},
-                                 {base + Vec2{2e-3, -1e-3},
-                                  base + Vec2{2e-3, 1e-3}}));
+  EXPECT_FALSE(
+      IntersectSegments({base, base + Vec2{1e-3, 0}},
+                        {base + Vec2{2e-3, -1e-3}, base + Vec2{2e-3, 1e-3}}));
   // Parallel, 1e-3 apart.
-  EXPECT_FALSE(IntersectSegments(
-      {base, base + Vec2{1e-3, 0}},
-      {base + Vec2{0, 1e-3}, base + Vec2{1e-3, 1e-3}}));
+  EXPECT_FALSE(
+      IntersectSegments({base, base + Vec2{1e-3, 0}},
+                        {base + Vec2{0, 1e-3}, base + Vec2{1e-3, 1e-3}}));
 }
 
 TEST(IntersectSegmentsTest, TinyCollinearSegmentsFarFromOriginOverlap) {

@@ -18,14 +18,17 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The error message of building `shapes`, or "ok".
-std::string BuildError(const std::vector<ShapeDesc>& shapes, LevelOptions options = {}) {
+std::string BuildError(const std::vector<ShapeDesc>& shapes,
+                       LevelOptions options = {}) {
   absl::StatusOr<Level> level = Level::Create(shapes, options);
   if (level.ok()) return "ok";
   EXPECT_EQ(level.status().code(), absl::StatusCode::kInvalidArgument);
   return std::string(level.status().message());
 }
 
-ShapeDesc Wall(uint64_t id) { return {.id = id, .geometry = Segment{{0, 0}, {1, 0}}}; }
+ShapeDesc Wall(uint64_t id) {
+  return {.id = id, .geometry = Segment{{0, 0}, {1, 0}}};
+}
 
 TEST(LevelCreateTest, EmptyLevelIsValid) {
   absl::StatusOr<Level> level = Level::Create({});
@@ -44,7 +47,10 @@ TEST(LevelCreateTest, StoresEveryKindWithIdsCategoriesAndUserData) {
   }
   const std::vector<Vec2> chain = {{0, 0}, {1, 1}, {2, 0}};
   const std::vector<ShapeDesc> shapes = {
-      {.id = 40, .category_bits = 2, .user_data = 400, .geometry = Segment{{0, 0}, {1, 0}}},
+      {.id = 40,
+       .category_bits = 2,
+       .user_data = 400,
+       .geometry = Segment{{0, 0}, {1, 0}}},
       {.id = 41, .geometry = PolylineDesc{chain, true}},
       {.id = 42, .geometry = PolygonDesc{triangle}},
       {.id = 43, .geometry = PolygonDesc{clockwise_square}},
@@ -62,7 +68,8 @@ TEST(LevelCreateTest, StoresEveryKindWithIdsCategoriesAndUserData) {
   EXPECT_EQ(level->kind(2), ShapeKind::kConvexPolygon);
   EXPECT_EQ(level->kind(3), ShapeKind::kConvexPolygon);
   EXPECT_EQ(level->kind(4), ShapeKind::kConcavePolygon);
-  EXPECT_EQ(level->kind(5), ShapeKind::kConcavePolygon);  // convex, > 8 vertices
+  EXPECT_EQ(level->kind(5),
+            ShapeKind::kConcavePolygon);  // convex, > 8 vertices
   EXPECT_EQ(level->kind(6), ShapeKind::kCircle);
   EXPECT_EQ(level->kind(7), ShapeKind::kConvexPolygon);
   EXPECT_EQ(level->kind(8), ShapeKind::kCapsule);
@@ -108,8 +115,9 @@ TEST(LevelCreateTest, GivenCellSizeIsUsed) {
 TEST(LevelErrorTest, NonFiniteCoordinatesNameTheField) {
   EXPECT_EQ(BuildError({{.id = 1, .geometry = Segment{{kNaN, 0}, {1, 0}}}}),
             "shapes[0].segment.p1.x must be finite");
-  EXPECT_EQ(BuildError({Wall(1), {.id = 2, .geometry = Segment{{0, 0}, {1, kInf}}}}),
-            "shapes[1].segment.p2.y must be finite");
+  EXPECT_EQ(
+      BuildError({Wall(1), {.id = 2, .geometry = Segment{{0, 0}, {1, kInf}}}}),
+      "shapes[1].segment.p2.y must be finite");
   EXPECT_EQ(BuildError({{.id = 1, .geometry = Circle{{0, kInf}, 1}}}),
             "shapes[0].circle.center.y must be finite");
   EXPECT_EQ(BuildError({{.id = 1, .geometry = Capsule{{0, 0}, {kNaN, 0}, 1}}}),
@@ -128,7 +136,8 @@ TEST(LevelErrorTest, PolygonVertexErrorNamesShapeAndVertex) {
   for (uint64_t i = 0; i < 12; ++i) shapes.push_back(Wall(i));
   const std::vector<Vec2> bad = {{0, 0}, {1, 0}, {1, 1}, {kNaN, 1}};
   shapes.push_back({.id = 12, .geometry = PolygonDesc{bad}});
-  EXPECT_EQ(BuildError(shapes), "shapes[12].polygon.vertices[3].x must be finite");
+  EXPECT_EQ(BuildError(shapes),
+            "shapes[12].polygon.vertices[3].x must be finite");
 }
 
 TEST(LevelErrorTest, RadiiMustBeFiniteAndNonNegative) {
@@ -158,11 +167,13 @@ TEST(LevelErrorTest, PolygonsMustBeSimpleWithArea) {
   EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{flat}}}),
             "shapes[0].polygon: polygon has zero area");
   const std::vector<Vec2> bow_tie = {{0, 0}, {4, 4}, {4, 0}, {0, 2}};
-  const std::string error = BuildError({{.id = 1, .geometry = PolygonDesc{bow_tie}}});
+  const std::string error =
+      BuildError({{.id = 1, .geometry = PolygonDesc{bow_tie}}});
   EXPECT_EQ(error.rfind("shapes[0].polygon: ", 0), 0u) << error;
   EXPECT_NE(error.find("not simple"), std::string::npos) << error;
   const std::vector<Vec2> repeated = {{0, 0}, {1, 0}, {1, 0}, {0, 1}};
-  EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{repeated}}}).rfind("shapes[0].polygon: ", 0),
+  EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{repeated}}})
+                .rfind("shapes[0].polygon: ", 0),
             0u);
 }
 
@@ -186,15 +197,20 @@ TEST(LevelErrorTest, DuplicateIdNamesBothShapes) {
 }
 
 TEST(LevelErrorTest, CellSizeMustBePositiveAndFitTheLimits) {
-  EXPECT_EQ(BuildError({Wall(1)}, {.cell_size = -1}),
-            "options.cell_size must be finite and > 0 (or 0 for automatic), got -1");
-  EXPECT_EQ(BuildError({Wall(1)}, {.cell_size = kNaN}),
-            "options.cell_size must be finite and > 0 (or 0 for automatic), got nan");
-  const std::vector<ShapeDesc> wide = {{.id = 1, .geometry = Segment{{0, 0}, {1000, 1000}}}};
-  EXPECT_EQ(BuildError(wide, {.cell_size = 0.01}),
-            "options.cell_size 0.01 makes more cells than options.max_cells 4194304");
+  EXPECT_EQ(
+      BuildError({Wall(1)}, {.cell_size = -1}),
+      "options.cell_size must be finite and > 0 (or 0 for automatic), got -1");
+  EXPECT_EQ(
+      BuildError({Wall(1)}, {.cell_size = kNaN}),
+      "options.cell_size must be finite and > 0 (or 0 for automatic), got nan");
+  const std::vector<ShapeDesc> wide = {
+      {.id = 1, .geometry = Segment{{0, 0}, {1000, 1000}}}};
+  EXPECT_EQ(
+      BuildError(wide, {.cell_size = 0.01}),
+      "options.cell_size 0.01 makes more cells than options.max_cells 4194304");
   EXPECT_EQ(BuildError(wide, {.cell_size = 1, .max_cell_entries = 1000}),
-            "options.cell_size 1 makes more cell entries than options.max_cell_entries 1000");
+            "options.cell_size 1 makes more cell entries than "
+            "options.max_cell_entries 1000");
   // Automatic sizing grows the cells instead of failing.
   absl::StatusOr<Level> level = Level::Create(wide, {.max_cell_entries = 1000});
   ASSERT_TRUE(level.ok()) << level.status();
@@ -202,8 +218,12 @@ TEST(LevelErrorTest, CellSizeMustBePositiveAndFitTheLimits) {
 }
 
 TEST(LevelCreateTest, ManyRandomShapesBuild) {
-  const testing::RandomLevel random = testing::MakeRandomLevel(
-      {.seed = 3, .shape_count = 2000, .world = 500, .size = 4, .huge_share = 0.01});
+  const testing::RandomLevel random =
+      testing::MakeRandomLevel({.seed = 3,
+                                .shape_count = 2000,
+                                .world = 500,
+                                .size = 4,
+                                .huge_share = 0.01});
   absl::StatusOr<Level> level = Level::Create(random.shapes);
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->shape_count(), 2000);

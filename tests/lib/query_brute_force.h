@@ -20,29 +20,34 @@
 
 namespace collide::testing {
 
-inline bool BrutePasses(const Level& level, int shape, const QueryFilter& filter) {
+inline bool BrutePasses(const Level& level, int shape,
+                        const QueryFilter& filter) {
   if ((level.category_bits(shape) & filter.mask_bits) == 0) return false;
   return std::find(filter.ignore_ids.begin(), filter.ignore_ids.end(),
                    level.id(shape)) == filter.ignore_ids.end();
 }
 
-inline std::optional<Hit> AnyCast(const RayInput& c, const auto& t, const CastOptions& o) {
+inline std::optional<Hit> AnyCast(const RayInput& c, const auto& t,
+                                  const CastOptions& o) {
   return CastRay(c, t, o);
 }
-inline std::optional<Hit> AnyCast(const CircleCast& c, const auto& t, const CastOptions& o) {
+inline std::optional<Hit> AnyCast(const CircleCast& c, const auto& t,
+                                  const CastOptions& o) {
   return CastCircle(c, t, o);
 }
-inline std::optional<Hit> AnyCast(const CapsuleCast& c, const auto& t, const CastOptions& o) {
+inline std::optional<Hit> AnyCast(const CapsuleCast& c, const auto& t,
+                                  const CastOptions& o) {
   return CastCapsule(c, t, o);
 }
-inline std::optional<Hit> AnyCast(const PolygonCast& c, const auto& t, const CastOptions& o) {
+inline std::optional<Hit> AnyCast(const PolygonCast& c, const auto& t,
+                                  const CastOptions& o) {
   return CastPolygon(c, t, o);
 }
 
 // One shape's answer to a cast.
 template <typename Cast>
-std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level, int shape,
-                                  const CastOptions& options) {
+std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
+                                  int shape, const CastOptions& options) {
   switch (level.kind(shape)) {
     case ShapeKind::kSegment:
       return AnyCast(cast, level.segment(shape), options);
@@ -64,7 +69,8 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level, int shap
             cast, Segment{polyline.vertices[i], polyline.vertices[(i + 1) % n]},
             options);
         if (!hit) continue;
-        if (hit->feature.type == FeatureType::kVertex && hit->feature.index == 1) {
+        if (hit->feature.type == FeatureType::kVertex &&
+            hit->feature.index == 1) {
           hit->feature.index = (i + 1) % n;
         } else {
           hit->feature.index = i;
@@ -90,7 +96,8 @@ std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
     }
   }
   std::sort(hits.begin(), hits.end(), [](const WorldHit& a, const WorldHit& b) {
-    return std::tie(a.hit.fraction, a.shape_id) < std::tie(b.hit.fraction, b.shape_id);
+    return std::tie(a.hit.fraction, a.shape_id) <
+           std::tie(b.hit.fraction, b.shape_id);
   });
   return hits;
 }
@@ -142,15 +149,17 @@ std::vector<ShapeRef> BruteOverlap(const Query& query, const Level& level,
         const size_t n = p.vertices.size();
         const size_t segments = p.closed ? n : n - 1;
         for (size_t k = 0; k < segments && !overlaps; ++k) {
-          overlaps = EitherOverlaps(query, Segment{p.vertices[k], p.vertices[(k + 1) % n]});
+          overlaps = EitherOverlaps(
+              query, Segment{p.vertices[k], p.vertices[(k + 1) % n]});
         }
         break;
       }
     }
     if (overlaps) refs.push_back({level.id(i), level.user_data(i)});
   }
-  std::sort(refs.begin(), refs.end(),
-            [](const ShapeRef& a, const ShapeRef& b) { return a.shape_id < b.shape_id; });
+  std::sort(refs.begin(), refs.end(), [](const ShapeRef& a, const ShapeRef& b) {
+    return a.shape_id < b.shape_id;
+  });
   return refs;
 }
 
@@ -183,11 +192,13 @@ inline BruteNearest BruteNearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
 inline BruteNearest BruteGrow(Vec2 p, BruteNearest core, double radius) {
   if (core.distance <= radius) return {0.0, p, core.feature};
   return {core.distance - radius,
-          core.point + (radius / core.distance) * (p - core.point), core.feature};
+          core.point + (radius / core.distance) * (p - core.point),
+          core.feature};
 }
 
 // The nearest of a closed or open chain's segments (ties: lowest index).
-inline BruteNearest BruteNearestOnChain(Vec2 p, absl::Span<const Vec2> v, bool closed) {
+inline BruteNearest BruteNearestOnChain(Vec2 p, absl::Span<const Vec2> v,
+                                        bool closed) {
   const int n = static_cast<int>(v.size());
   const int segments = closed ? n : n - 1;
   BruteNearest best{};
@@ -203,9 +214,9 @@ inline BruteNearest BruteNearestOnChain(Vec2 p, absl::Span<const Vec2> v, bool c
   return best;
 }
 
-inline std::optional<WorldClosestPoint> BruteClosestPoint(Vec2 p, const Level& level,
-                                                         double max_distance,
-                                                         const QueryFilter& filter) {
+inline std::optional<WorldClosestPoint> BruteClosestPoint(
+    Vec2 p, const Level& level, double max_distance,
+    const QueryFilter& filter) {
   std::optional<WorldClosestPoint> best;
   for (int i = 0; i < level.shape_count(); ++i) {
     if (!BrutePasses(level, i, filter)) continue;
@@ -218,8 +229,9 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(Vec2 p, const Level& l
       }
       case ShapeKind::kCircle: {
         const Circle c = level.circle(i);
-        d = BruteGrow(p, {Length(p - c.center), c.center, {FeatureType::kSurface, 0}},
-                      c.radius);
+        d = BruteGrow(
+            p, {Length(p - c.center), c.center, {FeatureType::kSurface, 0}},
+            c.radius);
         break;
       }
       case ShapeKind::kCapsule: {
@@ -232,8 +244,9 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(Vec2 p, const Level& l
         d = ContainsPoint(polygon, p)
                 ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}}
                 : BruteNearestOnChain(
-                      p, absl::MakeConstSpan(polygon.vertices.data(),
-                                             static_cast<size_t>(polygon.count)),
+                      p,
+                      absl::MakeConstSpan(polygon.vertices.data(),
+                                          static_cast<size_t>(polygon.count)),
                       true);
         break;
       }
@@ -251,13 +264,17 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(Vec2 p, const Level& l
       }
     }
     if (d.distance > max_distance) continue;
-    if (best && (best->distance < d.distance ||
-                 (best->distance == d.distance && best->shape_id < level.id(i)))) {
+    if (best &&
+        (best->distance < d.distance ||
+         (best->distance == d.distance && best->shape_id < level.id(i)))) {
       continue;
     }
-    best = WorldClosestPoint{d.point, d.distance,
+    best = WorldClosestPoint{d.point,
+                             d.distance,
                              d.distance > 0.0 ? Normalize(p - d.point) : Vec2{},
-                             d.feature, level.id(i), level.user_data(i)};
+                             d.feature,
+                             level.id(i),
+                             level.user_data(i)};
   }
   return best;
 }

@@ -32,12 +32,12 @@ using testing::SplitMix64;
 
 std::string Describe(const std::optional<WorldHit>& h) {
   if (!h) return "miss";
-  return absl::StrCat("id ", h->shape_id, " fraction ", h->hit.fraction, " point (",
-                      h->hit.point.x, ", ", h->hit.point.y, ") normal (",
-                      h->hit.normal.x, ", ", h->hit.normal.y, ") feature ",
-                      static_cast<int>(h->hit.feature.type), ":", h->hit.feature.index,
-                      " status ", static_cast<int>(h->hit.status), " depth ",
-                      h->hit.depth);
+  return absl::StrCat("id ", h->shape_id, " fraction ", h->hit.fraction,
+                      " point (", h->hit.point.x, ", ", h->hit.point.y,
+                      ") normal (", h->hit.normal.x, ", ", h->hit.normal.y,
+                      ") feature ", static_cast<int>(h->hit.feature.type), ":",
+                      h->hit.feature.index, " status ",
+                      static_cast<int>(h->hit.status), " depth ", h->hit.depth);
 }
 
 bool Same(const WorldHit& a, const WorldHit& b) {
@@ -45,7 +45,8 @@ bool Same(const WorldHit& a, const WorldHit& b) {
          a.hit.fraction == b.hit.fraction && a.hit.point == b.hit.point &&
          a.hit.normal == b.hit.normal && a.hit.depth == b.hit.depth &&
          a.hit.feature.type == b.hit.feature.type &&
-         a.hit.feature.index == b.hit.feature.index && a.hit.status == b.hit.status;
+         a.hit.feature.index == b.hit.feature.index &&
+         a.hit.status == b.hit.status;
 }
 
 bool Same(const std::optional<WorldHit>& a, const std::optional<WorldHit>& b) {
@@ -58,8 +59,9 @@ bool Same(const std::optional<WorldClosestPoint>& a,
   if (a.has_value() != b.has_value()) return false;
   if (!a) return true;
   return a->shape_id == b->shape_id && a->user_data == b->user_data &&
-         a->distance == b->distance && a->point == b->point && a->normal == b->normal &&
-         a->feature.type == b->feature.type && a->feature.index == b->feature.index;
+         a->distance == b->distance && a->point == b->point &&
+         a->normal == b->normal && a->feature.type == b->feature.type &&
+         a->feature.index == b->feature.index;
 }
 
 // --- Random movers and options.
@@ -72,7 +74,8 @@ struct QueryMaker {
   Vec2 Start() {
     const double margin = 0.1 * scene.world;
     return RandomPoint(rng, {scene.offset - margin, scene.offset - margin},
-                     {scene.offset + scene.world + margin, scene.offset + scene.world + margin});
+                       {scene.offset + scene.world + margin,
+                        scene.offset + scene.world + margin});
   }
   Vec2 Translation() {
     switch (rng.Below(6)) {
@@ -81,17 +84,21 @@ struct QueryMaker {
       case 1:
         return RandomDirection(rng, scene.world);
       case 2:  // axis-aligned: exercises cell boundaries and pure row walks
-        return rng.Chance(0.5) ? Vec2{rng.Uniform(-1.0, 1.0) * scene.size * 10, 0.0}
-                               : Vec2{0.0, rng.Uniform(-1.0, 1.0) * scene.size * 10};
+        return rng.Chance(0.5)
+                   ? Vec2{rng.Uniform(-1.0, 1.0) * scene.size * 10, 0.0}
+                   : Vec2{0.0, rng.Uniform(-1.0, 1.0) * scene.size * 10};
       default:
         return RandomDirection(rng, scene.size * rng.Uniform(0.1, 15.0));
     }
   }
-  double Radius() { return rng.Chance(0.1) ? 0.0 : scene.size * rng.Uniform(0.05, 0.8); }
+  double Radius() {
+    return rng.Chance(0.1) ? 0.0 : scene.size * rng.Uniform(0.05, 0.8);
+  }
   CastOptions Options() {
     CastOptions options;
     if (rng.Chance(0.3)) options.max_fraction = rng.Uniform(0.0, 1.0);
-    if (rng.Chance(0.2)) options.target_distance = scene.size * rng.Uniform(0.0, 0.3);
+    if (rng.Chance(0.2))
+      options.target_distance = scene.size * rng.Uniform(0.0, 0.3);
     options.stop_at_penetration = rng.Chance(0.1);
     return options;
   }
@@ -101,7 +108,9 @@ struct QueryMaker {
     ignore.clear();
     if (rng.Chance(0.3)) {
       for (int k = 0; k < 3; ++k) {
-        ignore.push_back(shapes[static_cast<size_t>(rng.Below(static_cast<int>(shapes.size())))].id);
+        ignore.push_back(shapes[static_cast<size_t>(
+                                    rng.Below(static_cast<int>(shapes.size())))]
+                             .id);
       }
       filter.ignore_ids = ignore;
     }
@@ -125,8 +134,10 @@ struct QueryMaker {
 // Several grids over the same shapes: automatic, tiny and huge cells.
 std::vector<Level> BuildLevels(const RandomLevel& random, const Scene& scene) {
   std::vector<Level> levels;
-  for (const double cell : {0.0, scene.size * 0.15, scene.size * 1.1, scene.world * 3.0}) {
-    absl::StatusOr<Level> level = Level::Create(random.shapes, {.cell_size = cell});
+  for (const double cell :
+       {0.0, scene.size * 0.15, scene.size * 1.1, scene.world * 3.0}) {
+    absl::StatusOr<Level> level =
+        Level::Create(random.shapes, {.cell_size = cell});
     EXPECT_TRUE(level.ok()) << level.status();
     if (level.ok()) levels.push_back(*std::move(level));
   }
@@ -137,28 +148,38 @@ template <typename Cast, typename WorldAll>
 void CheckCast(const Cast& cast, const std::vector<Level>& levels,
                const QueryFilter& filter, const CastOptions& options,
                WorldAll world_all, const std::string& what) {
-  const std::optional<WorldHit> expected = BruteCast(cast, levels[0], filter, options);
-  const std::vector<WorldHit> all = BruteCastAll(cast, levels[0], filter, options);
+  const std::optional<WorldHit> expected =
+      BruteCast(cast, levels[0], filter, options);
+  const std::vector<WorldHit> all =
+      BruteCastAll(cast, levels[0], filter, options);
   for (size_t l = 0; l < levels.size(); ++l) {
     const Level& level = levels[l];
     std::optional<WorldHit> actual;
-    if constexpr (std::is_same_v<Cast, RayInput>) actual = CastRay(cast, level, filter, options);
-    if constexpr (std::is_same_v<Cast, CircleCast>) actual = CastCircle(cast, level, filter, options);
-    if constexpr (std::is_same_v<Cast, CapsuleCast>) actual = CastCapsule(cast, level, filter, options);
-    if constexpr (std::is_same_v<Cast, PolygonCast>) actual = CastPolygon(cast, level, filter, options);
+    if constexpr (std::is_same_v<Cast, RayInput>)
+      actual = CastRay(cast, level, filter, options);
+    if constexpr (std::is_same_v<Cast, CircleCast>)
+      actual = CastCircle(cast, level, filter, options);
+    if constexpr (std::is_same_v<Cast, CapsuleCast>)
+      actual = CastCapsule(cast, level, filter, options);
+    if constexpr (std::is_same_v<Cast, PolygonCast>)
+      actual = CastPolygon(cast, level, filter, options);
     ASSERT_TRUE(Same(actual, expected))
-        << what << " grid " << l << "\n  world " << Describe(actual) << "\n  brute "
-        << Describe(expected);
+        << what << " grid " << l << "\n  world " << Describe(actual)
+        << "\n  brute " << Describe(expected);
     // All hits, in a roomy span and in one that truncates.
     for (const size_t capacity : {all.size() + 2, all.size() / 2}) {
       std::vector<WorldHit> hits(capacity);
-      const ListResult result = world_all(cast, level, absl::MakeSpan(hits), filter, options);
+      const ListResult result =
+          world_all(cast, level, absl::MakeSpan(hits), filter, options);
       const size_t want = std::min(capacity, all.size());
       std::string lists;
-      for (int32_t k = 0; k < result.count; ++k) lists += "\n  world " + Describe(hits[k]);
+      for (int32_t k = 0; k < result.count; ++k)
+        lists += "\n  world " + Describe(hits[k]);
       for (const WorldHit& h : all) lists += "\n  brute " + Describe(h);
-      ASSERT_EQ(result.count, static_cast<int32_t>(want)) << what << " grid " << l << lists;
-      ASSERT_EQ(result.truncated, all.size() > capacity) << what << " grid " << l;
+      ASSERT_EQ(result.count, static_cast<int32_t>(want))
+          << what << " grid " << l << lists;
+      ASSERT_EQ(result.truncated, all.size() > capacity)
+          << what << " grid " << l;
       for (size_t k = 0; k < want; ++k) {
         ASSERT_TRUE(Same(hits[k], all[k]))
             << what << " grid " << l << " all-hits entry " << k << "\n  world "
@@ -176,13 +197,18 @@ void CheckOverlap(const Query& query, const std::vector<Level>& levels,
   for (size_t l = 0; l < levels.size(); ++l) {
     for (const size_t capacity : {expected.size() + 1, expected.size() / 2}) {
       std::vector<ShapeRef> refs(capacity);
-      const ListResult result = world_overlap(query, levels[l], absl::MakeSpan(refs), filter);
+      const ListResult result =
+          world_overlap(query, levels[l], absl::MakeSpan(refs), filter);
       const size_t want = std::min(capacity, expected.size());
-      ASSERT_EQ(result.count, static_cast<int32_t>(want)) << what << " grid " << l;
-      ASSERT_EQ(result.truncated, expected.size() > capacity) << what << " grid " << l;
+      ASSERT_EQ(result.count, static_cast<int32_t>(want))
+          << what << " grid " << l;
+      ASSERT_EQ(result.truncated, expected.size() > capacity)
+          << what << " grid " << l;
       for (size_t k = 0; k < want; ++k) {
-        ASSERT_EQ(refs[k].shape_id, expected[k].shape_id) << what << " grid " << l;
-        ASSERT_EQ(refs[k].user_data, expected[k].user_data) << what << " grid " << l;
+        ASSERT_EQ(refs[k].shape_id, expected[k].shape_id)
+            << what << " grid " << l;
+        ASSERT_EQ(refs[k].user_data, expected[k].user_data)
+            << what << " grid " << l;
       }
     }
   }
@@ -216,44 +242,65 @@ void CheckScene(const Scene& scene, int queries) {
     const CastOptions options = make.Options();
     switch (q % 6) {
       case 0:
-        CheckCast(RayInput{start, translation}, levels, filter, options,
-                  [](auto&&... a) { return CastRayAll(a...); }, what + " ray");
+        CheckCast(
+            RayInput{start, translation}, levels, filter, options,
+            [](auto&&... a) { return CastRayAll(a...); }, what + " ray");
         break;
       case 1:
-        CheckCast(CircleCast{{start, make.Radius()}, translation}, levels, filter, options,
-                  [](auto&&... a) { return CastCircleAll(a...); }, what + " circle");
+        CheckCast(
+            CircleCast{{start, make.Radius()}, translation}, levels, filter,
+            options, [](auto&&... a) { return CastCircleAll(a...); },
+            what + " circle");
         break;
       case 2: {
-        const Capsule capsule{start, start + RandomDirection(make.rng, make.Radius()), make.Radius()};
-        CheckCast(CapsuleCast{capsule, translation}, levels, filter, options,
-                  [](auto&&... a) { return CastCapsuleAll(a...); }, what + " capsule");
+        const Capsule capsule{start,
+                              start + RandomDirection(make.rng, make.Radius()),
+                              make.Radius()};
+        CheckCast(
+            CapsuleCast{capsule, translation}, levels, filter, options,
+            [](auto&&... a) { return CastCapsuleAll(a...); },
+            what + " capsule");
         break;
       }
       case 3:
-        CheckCast(PolygonCast{make.Polygon(start), translation}, levels, filter, options,
-                  [](auto&&... a) { return CastPolygonAll(a...); }, what + " polygon");
+        CheckCast(
+            PolygonCast{make.Polygon(start), translation}, levels, filter,
+            options, [](auto&&... a) { return CastPolygonAll(a...); },
+            what + " polygon");
         break;
       case 4: {
         const Circle circle{start, make.Radius()};
-        CheckOverlap(circle, levels, filter,
-                     [](auto&&... a) { return OverlapCircle(a...); }, what + " overlap circle");
-        const Capsule capsule{start, start + RandomDirection(make.rng, make.Radius()), make.Radius()};
-        CheckOverlap(capsule, levels, filter,
-                     [](auto&&... a) { return OverlapCapsule(a...); }, what + " overlap capsule");
-        CheckOverlap(make.Polygon(start), levels, filter,
-                     [](auto&&... a) { return OverlapPolygon(a...); }, what + " overlap polygon");
+        CheckOverlap(
+            circle, levels, filter,
+            [](auto&&... a) { return OverlapCircle(a...); },
+            what + " overlap circle");
+        const Capsule capsule{start,
+                              start + RandomDirection(make.rng, make.Radius()),
+                              make.Radius()};
+        CheckOverlap(
+            capsule, levels, filter,
+            [](auto&&... a) { return OverlapCapsule(a...); },
+            what + " overlap capsule");
+        CheckOverlap(
+            make.Polygon(start), levels, filter,
+            [](auto&&... a) { return OverlapPolygon(a...); },
+            what + " overlap polygon");
         break;
       }
       case 5: {
         const double max_distance =
-            make.rng.Chance(0.2) ? 1e300 : scene.size * make.rng.Uniform(0.0, 5.0);
-        const auto expected = BruteClosestPoint(start, levels[0], max_distance, filter);
+            make.rng.Chance(0.2) ? 1e300
+                                 : scene.size * make.rng.Uniform(0.0, 5.0);
+        const auto expected =
+            BruteClosestPoint(start, levels[0], max_distance, filter);
         for (size_t l = 0; l < levels.size(); ++l) {
-          const auto actual = ClosestPoint(start, levels[l], max_distance, filter);
+          const auto actual =
+              ClosestPoint(start, levels[l], max_distance, filter);
           ASSERT_TRUE(Same(actual, expected))
               << what << " closest point grid " << l << " world "
-              << (actual ? actual->shape_id : 0) << " @ " << (actual ? actual->distance : -1)
-              << " brute " << (expected ? expected->shape_id : 0) << " @ "
+              << (actual ? actual->shape_id : 0) << " @ "
+              << (actual ? actual->distance : -1) << " brute "
+              << (expected ? expected->shape_id : 0) << " @ "
               << (expected ? expected->distance : -1);
         }
         break;
@@ -263,12 +310,13 @@ void CheckScene(const Scene& scene, int queries) {
   // The scenes are meant to mix hits and misses.
   EXPECT_GT(hits, casts / 10) << "casts " << casts;
   EXPECT_LT(hits, casts - casts / 20) << "casts " << casts;
-  std::printf("seed %llu: %d of %d rays hit\n", static_cast<unsigned long long>(scene.seed),
-              hits, casts);
+  std::printf("seed %llu: %d of %d rays hit\n",
+              static_cast<unsigned long long>(scene.seed), hits, casts);
 }
 
 TEST(QueryPropertyTest, SparseLevelMatchesBruteForce) {
-  CheckScene({.seed = 11, .shape_count = 150, .world = 200.0, .size = 3.0}, 600);
+  CheckScene({.seed = 11, .shape_count = 150, .world = 200.0, .size = 3.0},
+             600);
 }
 
 TEST(QueryPropertyTest, DenseLevelMatchesBruteForce) {
@@ -276,13 +324,20 @@ TEST(QueryPropertyTest, DenseLevelMatchesBruteForce) {
 }
 
 TEST(QueryPropertyTest, HugeShapesSpanningManyCellsMatchBruteForce) {
-  CheckScene({.seed = 13, .shape_count = 200, .world = 100.0, .size = 2.0,
+  CheckScene({.seed = 13,
+              .shape_count = 200,
+              .world = 100.0,
+              .size = 2.0,
               .huge_share = 0.08},
              600);
 }
 
 TEST(QueryPropertyTest, LevelFarFromOriginMatchesBruteForce) {
-  CheckScene({.seed = 14, .shape_count = 300, .world = 100.0, .offset = 1e6, .size = 3.0,
+  CheckScene({.seed = 14,
+              .shape_count = 300,
+              .world = 100.0,
+              .offset = 1e6,
+              .size = 3.0,
               .huge_share = 0.02},
              600);
 }
@@ -290,7 +345,10 @@ TEST(QueryPropertyTest, LevelFarFromOriginMatchesBruteForce) {
 TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
   // Big shapes in a small world: most movers start inside or touching
   // something, which exercises initial overlaps and concave containment.
-  CheckScene({.seed = 15, .shape_count = 120, .world = 30.0, .size = 8.0,
+  CheckScene({.seed = 15,
+              .shape_count = 120,
+              .world = 30.0,
+              .size = 8.0,
               .duplicate_share = 0.2},
              600);
 }
@@ -317,7 +375,8 @@ TEST(CastRayTest, HitsNearestWallAndReportsItsIdAndUserData) {
 }
 
 TEST(CastRayTest, MissReturnsNothing) {
-  const Level level = MakeLevel({{.id = 1, .geometry = Segment{{5, 1}, {5, 2}}}});
+  const Level level =
+      MakeLevel({{.id = 1, .geometry = Segment{{5, 1}, {5, 2}}}});
   EXPECT_FALSE(CastRay({{0, 0}, {10, 0}}, level));
 }
 
@@ -333,7 +392,8 @@ TEST(CastRayTest, EqualFractionsBreakTiesBySmallestId) {
 }
 
 TEST(CastRayTest, MaxFractionClipsTheCast) {
-  const Level level = MakeLevel({{.id = 1, .geometry = Segment{{5, -1}, {5, 1}}}});
+  const Level level =
+      MakeLevel({{.id = 1, .geometry = Segment{{5, -1}, {5, 1}}}});
   EXPECT_FALSE(CastRay({{0, 0}, {10, 0}}, level, {}, {.max_fraction = 0.4}));
   EXPECT_TRUE(CastRay({{0, 0}, {10, 0}}, level, {}, {.max_fraction = 0.5}));
 }
@@ -345,8 +405,8 @@ TEST(CastRayTest, FilterSkipsMaskedAndIgnoredShapes) {
       {.id = 3, .category_bits = 1, .geometry = Segment{{7, -1}, {7, 1}}},
   });
   const uint64_t ignored[] = {2};
-  const std::optional<WorldHit> hit =
-      CastRay({{0, 0}, {10, 0}}, level, {.mask_bits = 1, .ignore_ids = ignored});
+  const std::optional<WorldHit> hit = CastRay(
+      {{0, 0}, {10, 0}}, level, {.mask_bits = 1, .ignore_ids = ignored});
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->shape_id, 3u);
 }
@@ -370,23 +430,27 @@ TEST(CastRayTest, PolylineReportsItsOwnEdgeAndVertexNumbers) {
 TEST(CastCircleTest, StartInsideConcavePolygonIsInitialOverlap) {
   // A U shape; the circle starts deep inside its left arm, far from edges
   // relative to the cell size.
-  const std::vector<Vec2> u = {{0, 0}, {30, 0}, {30, 30}, {20, 30},
+  const std::vector<Vec2> u = {{0, 0},   {30, 0},  {30, 30}, {20, 30},
                                {20, 10}, {10, 10}, {10, 30}, {0, 30}};
-  const Level level = MakeLevel({{.id = 5, .geometry = PolygonDesc{u}}}, {.cell_size = 1.0});
+  const Level level =
+      MakeLevel({{.id = 5, .geometry = PolygonDesc{u}}}, {.cell_size = 1.0});
   ASSERT_EQ(level.kind(0), ShapeKind::kConcavePolygon);
-  const std::optional<WorldHit> hit = CastCircle({{{5, 20}, 0.5}, {0.1, 0}}, level);
+  const std::optional<WorldHit> hit =
+      CastCircle({{{5, 20}, 0.5}, {0.1, 0}}, level);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->hit.status, HitStatus::kInitialOverlap);
   EXPECT_EQ(hit->hit.fraction, 0.0);
   // In the notch the circle is outside and hits the arm's inner wall.
-  const std::optional<WorldHit> notch = CastCircle({{{15, 20}, 0.5}, {10, 0}}, level);
+  const std::optional<WorldHit> notch =
+      CastCircle({{{15, 20}, 0.5}, {10, 0}}, level);
   ASSERT_TRUE(notch);
   EXPECT_EQ(notch->hit.status, HitStatus::kHit);
   EXPECT_NEAR(notch->hit.fraction, 0.45, testing::kTolerance);
 }
 
 TEST(CastCircleTest, SlidingAlongAWallIsNotAHit) {
-  const Level level = MakeLevel({{.id = 1, .geometry = Segment{{0, 0}, {10, 0}}}});
+  const Level level =
+      MakeLevel({{.id = 1, .geometry = Segment{{0, 0}, {10, 0}}}});
   EXPECT_FALSE(CastCircle({{{2, 1}, 1.0}, {5, 0}}, level));
   EXPECT_FALSE(CastCircle({{{2, 1}, 1.0}, {0, 3}}, level));
 }
@@ -394,7 +458,8 @@ TEST(CastCircleTest, SlidingAlongAWallIsNotAHit) {
 TEST(CastCircleTest, ZeroTranslationReportsOnlyOverlap) {
   const Level level = MakeLevel({{.id = 1, .geometry = Circle{{0, 0}, 1.0}}});
   EXPECT_FALSE(CastCircle({{{3, 0}, 1.0}, {0, 0}}, level));
-  const std::optional<WorldHit> hit = CastCircle({{{1.5, 0}, 1.0}, {0, 0}}, level);
+  const std::optional<WorldHit> hit =
+      CastCircle({{{1.5, 0}, 1.0}, {0, 0}}, level);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->hit.status, HitStatus::kInitialOverlap);
 }
@@ -452,7 +517,8 @@ TEST(ClosestPointTest, FindsNearestSurfaceWithinRadius) {
   EXPECT_VEC2_NEAR(p->point, Vec2(0, -1), testing::kTolerance);
   EXPECT_VEC2_NEAR(p->normal, Vec2(0, 1), testing::kTolerance);
   EXPECT_FALSE(ClosestPoint({0, 0}, level, 0.5));
-  const std::optional<WorldClosestPoint> inside = ClosestPoint({0, -2}, level, 0.0);
+  const std::optional<WorldClosestPoint> inside =
+      ClosestPoint({0, -2}, level, 0.0);
   ASSERT_TRUE(inside);
   EXPECT_EQ(inside->distance, 0.0);
 }
@@ -465,7 +531,8 @@ TEST(QueryThreadTest, ConcurrentQueriesGiveTheSameAnswers) {
   SplitMix64 rng(99);
   std::vector<CircleCast> casts;
   for (int i = 0; i < 200; ++i) {
-    casts.push_back({{RandomPoint(rng, {0, 0}, {60, 60}), 0.5}, RandomDirection(rng, 30)});
+    casts.push_back(
+        {{RandomPoint(rng, {0, 0}, {60, 60}), 0.5}, RandomDirection(rng, 30)});
     expected[static_cast<size_t>(i)] = CastCircle(casts.back(), level);
   }
   std::vector<int> mismatches(4, 0);
@@ -474,7 +541,8 @@ TEST(QueryThreadTest, ConcurrentQueriesGiveTheSameAnswers) {
     threads.emplace_back([&, t] {
       for (int round = 0; round < 5; ++round) {
         for (size_t i = 0; i < casts.size(); ++i) {
-          if (!Same(CastCircle(casts[i], level), expected[i])) ++mismatches[static_cast<size_t>(t)];
+          if (!Same(CastCircle(casts[i], level), expected[i]))
+            ++mismatches[static_cast<size_t>(t)];
         }
       }
     });

@@ -57,7 +57,8 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
   std::vector<uint64_t> ids(static_cast<size_t>(scene.shape_count));
   for (size_t i = 0; i < ids.size(); ++i) ids[i] = 1000 + 7 * i;
   for (size_t i = ids.size(); i > 1; --i) {
-    std::swap(ids[i - 1], ids[static_cast<size_t>(rng.Below(static_cast<int>(i)))]);
+    std::swap(ids[i - 1],
+              ids[static_cast<size_t>(rng.Below(static_cast<int>(i)))]);
   }
   for (int i = 0; i < scene.shape_count; ++i) {
     ShapeDesc desc;
@@ -70,24 +71,27 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
       level.shapes.push_back(desc);
       continue;
     }
-    const double size =
-        rng.Chance(scene.huge_share) ? scene.world * rng.Uniform(0.3, 1.0)
-                                     : scene.size * rng.Uniform(0.2, 1.5);
+    const double size = rng.Chance(scene.huge_share)
+                            ? scene.world * rng.Uniform(0.3, 1.0)
+                            : scene.size * rng.Uniform(0.2, 1.5);
     const Vec2 c = RandomPoint(rng, lower, upper);
     switch (rng.Below(8)) {
       case 0:
         desc.geometry = Segment{c, c + RandomDirection(rng, size)};
         break;
       case 1:
-        desc.geometry = Circle{c, rng.Chance(0.1) ? 0.0 : 0.5 * size * rng.Uniform()};
+        desc.geometry =
+            Circle{c, rng.Chance(0.1) ? 0.0 : 0.5 * size * rng.Uniform()};
         break;
       case 2:
-        desc.geometry = Capsule{c, c + RandomDirection(rng, size),
-                                rng.Chance(0.1) ? 0.0 : 0.2 * size * rng.Uniform()};
+        desc.geometry =
+            Capsule{c, c + RandomDirection(rng, size),
+                    rng.Chance(0.1) ? 0.0 : 0.2 * size * rng.Uniform()};
         break;
       case 3:
-        desc.geometry = BoxDesc{c, {0.5 * size * rng.Uniform(0.1, 1.0),
-                                    0.5 * size * rng.Uniform(0.1, 1.0)},
+        desc.geometry = BoxDesc{c,
+                                {0.5 * size * rng.Uniform(0.1, 1.0),
+                                 0.5 * size * rng.Uniform(0.1, 1.0)},
                                 rng.Uniform(0.0, 6.3)};
         break;
       case 4: {  // polyline: a random walk, sometimes closed
@@ -109,11 +113,13 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
         // outline around c is simple (and convex when all radii are equal).
         std::vector<double> angles;
         for (int k = 0; k < n; ++k) {
-          angles.push_back(2.0 * std::numbers::pi * (k + rng.Uniform(0.0, 0.8)) / n);
+          angles.push_back(2.0 * std::numbers::pi *
+                           (k + rng.Uniform(0.0, 0.8)) / n);
         }
         for (int k = 0; k < n; ++k) {
           const double r = 0.5 * size * (convex ? 1.0 : rng.Uniform(0.3, 1.0));
-          v.push_back(c + Vec2{r * std::cos(angles[k]), r * std::sin(angles[k])});
+          v.push_back(c +
+                      Vec2{r * std::cos(angles[k]), r * std::sin(angles[k])});
         }
         if (rng.Chance(0.3)) std::reverse(v.begin(), v.end());
         desc.geometry = PolygonDesc{v};

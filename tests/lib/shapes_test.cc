@@ -1,5 +1,4 @@
 #include "collide/shapes.h"
-#include "collide/toi.h"
 
 #include <array>
 #include <cmath>
@@ -10,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "collide/toi.h"
 #include "collide/vec2.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -61,9 +61,8 @@ TEST(MakeConvexPolygonTest, CounterClockwiseTriangleKeepsOrderAndGetsNormals) {
   ASSERT_EQ(polygon->count, 3);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(polygon->vertices[i], input[i]);
   ExpectVecNear(polygon->normals[0], {0, -1}, kTolerance);
-  ExpectVecNear(polygon->normals[1], {std::numbers::sqrt2 / 2,
-                                      std::numbers::sqrt2 / 2},
-                kTolerance);
+  ExpectVecNear(polygon->normals[1],
+                {std::numbers::sqrt2 / 2, std::numbers::sqrt2 / 2}, kTolerance);
   ExpectVecNear(polygon->normals[2], {-1, 0}, kTolerance);
   ExpectWellFormed(*polygon);
 }
@@ -130,12 +129,14 @@ TEST(MakeConvexPolygonTest, NonFiniteVertexIsNamed) {
 
 TEST(MakeConvexPolygonTest, EqualConsecutiveVerticesAreNamed) {
   const std::array<Vec2, 4> input = {{{0, 0}, {1, 0}, {1, 0}, {0, 1}}};
-  ExpectInvalid(MakeConvexPolygon(input).status(), "vertices 1 and 2 are equal");
+  ExpectInvalid(MakeConvexPolygon(input).status(),
+                "vertices 1 and 2 are equal");
 }
 
 TEST(MakeConvexPolygonTest, LastAndFirstVertexEqualIsNamed) {
   const std::array<Vec2, 4> input = {{{0, 0}, {1, 0}, {0, 1}, {0, 0}}};
-  ExpectInvalid(MakeConvexPolygon(input).status(), "vertices 3 and 0 are equal");
+  ExpectInvalid(MakeConvexPolygon(input).status(),
+                "vertices 3 and 0 are equal");
 }
 
 TEST(MakeConvexPolygonTest, CollinearConsecutiveVerticesAreNamed) {
@@ -217,9 +218,8 @@ TEST(MakeBoxTest, RotatedBoxTurnsCornersCounterClockwise) {
   ExpectVecNear(box->vertices[1], {diagonal, 0}, kTolerance);
   ExpectVecNear(box->vertices[2], {0, diagonal}, kTolerance);
   ExpectVecNear(box->vertices[3], {-diagonal, 0}, kTolerance);
-  ExpectVecNear(box->normals[1], {std::numbers::sqrt2 / 2,
-                                  std::numbers::sqrt2 / 2},
-                kTolerance);
+  ExpectVecNear(box->normals[1],
+                {std::numbers::sqrt2 / 2, std::numbers::sqrt2 / 2}, kTolerance);
   ExpectWellFormed(*box);
 }
 
@@ -268,7 +268,8 @@ TEST(MakeConcavePolygonTest, CounterClockwiseLShapeHasPositiveOrientation) {
   EXPECT_EQ(polygon->vertices.size(), kLShape.size());
 }
 
-TEST(MakeConcavePolygonTest, ClockwiseInputHasNegativeOrientationAndKeepsOrder) {
+TEST(MakeConcavePolygonTest,
+     ClockwiseInputHasNegativeOrientationAndKeepsOrder) {
   const std::array<Vec2, 6> clockwise = {
       {{0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}, {0, 0}}};
   absl::StatusOr<ConcavePolygon> polygon = MakeConcavePolygon(clockwise);
@@ -350,8 +351,7 @@ TEST(MakeConcavePolygonTest, RepeatedNonConsecutiveVertexIsRejected) {
 
 TEST(MakeConcavePolygonTest, AdjacentEdgesOverlappingCollinearlyAreNamed) {
   // The outline runs from (4, 2) to (2, 2) and straight back to (3, 2).
-  const std::array<Vec2, 5> input = {
-      {{0, 0}, {4, 0}, {4, 2}, {2, 2}, {3, 2}}};
+  const std::array<Vec2, 5> input = {{{0, 0}, {4, 0}, {4, 2}, {2, 2}, {3, 2}}};
   ExpectInvalid(MakeConcavePolygon(input).status(),
                 "polygon doubles back on itself at vertex 3");
 }
@@ -380,9 +380,8 @@ TEST(EdgeNormalTest, ClockwiseNormalsPointOutward) {
   absl::StatusOr<ConcavePolygon> polygon = MakeConcavePolygon(clockwise);
   ASSERT_TRUE(polygon.ok()) << polygon.status();
   ExpectVecNear(EdgeNormal(*polygon, 0), {-1, 0}, kTolerance);
-  ExpectVecNear(EdgeNormal(*polygon, 1), {std::numbers::sqrt2 / 2,
-                                          std::numbers::sqrt2 / 2},
-                kTolerance);
+  ExpectVecNear(EdgeNormal(*polygon, 1),
+                {std::numbers::sqrt2 / 2, std::numbers::sqrt2 / 2}, kTolerance);
   ExpectVecNear(EdgeNormal(*polygon, 2), {0, -1}, kTolerance);
 }
 

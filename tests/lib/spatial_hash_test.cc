@@ -14,11 +14,13 @@ namespace {
 
 using testing::SplitMix64;
 
-Aabb Box(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y1}}; }
+Aabb Box(double x0, double y0, double x1, double y1) {
+  return {{x0, y0}, {x1, y1}};
+}
 
 bool BoxesOverlap(Aabb a, Aabb b) {
-  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
-         b.lower.y <= a.upper.y;
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x &&
+         a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
 }
 
 double Distance(Vec2 p, Aabb b) {
@@ -32,7 +34,8 @@ double Distance(Vec2 p, Aabb b) {
 // moving box at some time, which the separating-axis test below checks.
 bool SweptBoxHits(Aabb box, Vec2 d, Aabb item) {
   double t0 = 0.0, t1 = 1.0;
-  const auto axis = [&](double lo, double hi, double v, double ilo, double ihi) {
+  const auto axis = [&](double lo, double hi, double v, double ilo,
+                        double ihi) {
     // lo + t v <= ihi and hi + t v >= ilo.
     if (v == 0.0) return lo <= ihi && hi >= ilo;
     double a = (ilo - hi) / v, b = (ihi - lo) / v;
@@ -42,7 +45,8 @@ bool SweptBoxHits(Aabb box, Vec2 d, Aabb item) {
     return t0 <= t1;
   };
   return axis(box.lower.x, box.upper.x, d.x, item.lower.x, item.upper.x) &&
-         axis(box.lower.y, box.upper.y, d.y, item.lower.y, item.upper.y) && t0 <= t1;
+         axis(box.lower.y, box.upper.y, d.y, item.lower.y, item.upper.y) &&
+         t0 <= t1;
 }
 
 struct RandomItems {
@@ -50,19 +54,24 @@ struct RandomItems {
   std::vector<Aabb> items;
 };
 
-RandomItems MakeItems(uint64_t seed, int count, double world, double size, double offset) {
+RandomItems MakeItems(uint64_t seed, int count, double world, double size,
+                      double offset) {
   SplitMix64 rng(seed);
   RandomItems r;
   for (int i = 0; i < count; ++i) {
-    const double s = rng.Chance(0.05) ? world * rng.Uniform(0.2, 1.0) : size * rng.Uniform();
-    const Vec2 c = RandomPoint(rng, {offset, offset}, {offset + world, offset + world});
+    const double s =
+        rng.Chance(0.05) ? world * rng.Uniform(0.2, 1.0) : size * rng.Uniform();
+    const Vec2 c =
+        RandomPoint(rng, {offset, offset}, {offset + world, offset + world});
     const Vec2 h{s * rng.Uniform(), s * rng.Uniform()};
     r.items.push_back({c - h, c + h});
   }
   r.bounds = r.items[0];
   for (const Aabb& b : r.items) {
-    r.bounds.lower = {std::min(r.bounds.lower.x, b.lower.x), std::min(r.bounds.lower.y, b.lower.y)};
-    r.bounds.upper = {std::max(r.bounds.upper.x, b.upper.x), std::max(r.bounds.upper.y, b.upper.y)};
+    r.bounds.lower = {std::min(r.bounds.lower.x, b.lower.x),
+                      std::min(r.bounds.lower.y, b.lower.y)};
+    r.bounds.upper = {std::max(r.bounds.upper.x, b.upper.x),
+                      std::max(r.bounds.upper.y, b.upper.y)};
   }
   return r;
 }
@@ -71,7 +80,8 @@ SpatialHash MakeHash(const RandomItems& r, double cell_size) {
   absl::StatusOr<GridSpec> grid =
       SpatialHash::ChooseGrid(r.bounds, r.items, {.cell_size = cell_size});
   EXPECT_TRUE(grid.ok()) << grid.status();
-  absl::StatusOr<SpatialHash> hash = SpatialHash::Create(*grid, r.items, int64_t{1} << 26);
+  absl::StatusOr<SpatialHash> hash =
+      SpatialHash::Create(*grid, r.items, int64_t{1} << 26);
   EXPECT_TRUE(hash.ok()) << hash.status();
   return *std::move(hash);
 }
@@ -82,7 +92,8 @@ TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
     const double x = (i % 10) * 10.0, y = (i / 10) * 10.0;
     items.push_back(Box(x, y, x + (i == 0 ? 50.0 : 2.0), y + 1.0));
   }
-  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
+  absl::StatusOr<GridSpec> grid =
+      SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
   ASSERT_TRUE(grid.ok());
   // sqrt(100 * 100 / (4 * 100)) = 5 > 2 * 2.
   EXPECT_EQ(grid->cell_size, 5.0);
@@ -97,14 +108,16 @@ TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
 
 TEST(ChooseGridTest, AutomaticCellGrowsUntilTheLimitsHold) {
   const std::vector<Aabb> items(50, Box(0, 0, 1000, 1000));
-  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(
-      Box(0, 0, 1000, 1000), items, {.max_cells = 1 << 20, .max_cell_entries = 5000});
+  absl::StatusOr<GridSpec> grid =
+      SpatialHash::ChooseGrid(Box(0, 0, 1000, 1000), items,
+                              {.max_cells = 1 << 20, .max_cell_entries = 5000});
   ASSERT_TRUE(grid.ok());
   EXPECT_LE(int64_t{grid->columns} * grid->rows * 50, 5000);
 }
 
 TEST(ChooseGridTest, EmptyAndDegenerateBoundsGetOneCell) {
-  absl::StatusOr<GridSpec> grid = SpatialHash::ChooseGrid(Box(0, 0, 0, 0), {}, {});
+  absl::StatusOr<GridSpec> grid =
+      SpatialHash::ChooseGrid(Box(0, 0, 0, 0), {}, {});
   ASSERT_TRUE(grid.ok());
   EXPECT_EQ(grid->columns, 1);
   EXPECT_EQ(grid->rows, 1);
@@ -122,7 +135,8 @@ TEST(SpatialHashTest, ListsEachItemInEveryCellOfItsRectangleAscending) {
       ASSERT_TRUE(std::is_sorted(cell.begin(), cell.end()));
       for (const int32_t item : cell) {
         const CellRect rect = hash.ItemCells(item);
-        ASSERT_TRUE(rect.x0 <= x && x <= rect.x1 && rect.y0 <= y && y <= rect.y1);
+        ASSERT_TRUE(rect.x0 <= x && x <= rect.x1 && rect.y0 <= y &&
+                    y <= rect.y1);
         ++seen[static_cast<size_t>(item)];
         ++entries;
       }
@@ -145,7 +159,8 @@ TEST_P(SpatialHashWalkTest, VisitBoxReportsEachOverlappingItemOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(7);
     for (int q = 0; q < 300; ++q) {
-      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10},
+                                 {offset + 110, offset + 110});
       const Vec2 h{rng.Uniform(0, 15), rng.Uniform(0, 15)};
       const Aabb box{c - h, c + h};
       std::vector<int> count(r.items.size(), 0);
@@ -169,7 +184,8 @@ TEST_P(SpatialHashWalkTest, VisitSweepReportsEachSweptItemOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(8);
     for (int q = 0; q < 300; ++q) {
-      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10}, {offset + 110, offset + 110});
+      const Vec2 c = RandomPoint(rng, {offset - 10, offset - 10},
+                                 {offset + 110, offset + 110});
       const double half = rng.Chance(0.3) ? 0.0 : rng.Uniform(0, 3);
       const Aabb box{c - Vec2{half, half}, c + Vec2{half, half}};
       Vec2 d = RandomDirection(rng, rng.Uniform(0, 120));
@@ -216,7 +232,8 @@ TEST_P(SpatialHashWalkTest, VisitNearReportsEachItemWithinReachOnce) {
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(9);
     for (int q = 0; q < 200; ++q) {
-      const Vec2 p = RandomPoint(rng, {offset - 30, offset - 30}, {offset + 130, offset + 130});
+      const Vec2 p = RandomPoint(rng, {offset - 30, offset - 30},
+                                 {offset + 130, offset + 130});
       const double reach = rng.Uniform(0, 40);
       std::vector<int> count(r.items.size(), 0);
       hash.VisitNear(p, reach, [&](int32_t item) {

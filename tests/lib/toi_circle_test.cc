@@ -48,13 +48,14 @@ TEST(CastCircleSegmentTest, GrazingTheCapTangentially) {
       CastCircle({{{0, 1.5}, 0.5}, {10, 0}}, Segment{{5, -1}, {5, 1}});
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.5, 1e-7);
-  EXPECT_FALSE(CastCircle({{{0, 1.5 + 1e-9}, 0.5}, {10, 0}}, Segment{{5, -1}, {5, 1}}));
+  EXPECT_FALSE(
+      CastCircle({{{0, 1.5 + 1e-9}, 0.5}, {10, 0}}, Segment{{5, -1}, {5, 1}}));
 }
 
 TEST(CastCircleSegmentTest, SlidingAlongAWallItTouchesIsNotAHit) {
   const Segment floor{{-10, 0}, {10, 0}};
-  EXPECT_FALSE(CastCircle({{{0, 0.5}, 0.5}, {3, 0}}, floor));    // along
-  EXPECT_FALSE(CastCircle({{{0, 0.5}, 0.5}, {3, 1}}, floor));    // leaving
+  EXPECT_FALSE(CastCircle({{{0, 0.5}, 0.5}, {3, 0}}, floor));  // along
+  EXPECT_FALSE(CastCircle({{{0, 0.5}, 0.5}, {3, 1}}, floor));  // leaving
   const std::optional<Hit> into = CastCircle({{{0, 0.5}, 0.5}, {3, -1}}, floor);
   ASSERT_TRUE(into);
   EXPECT_EQ(into->status, HitStatus::kInitialOverlap);
@@ -82,8 +83,8 @@ TEST(CastCircleSegmentTest, SkinStopsShortAndMovingAwayInsideTheSkinIsFree) {
   // Starting 0.1 from the wall, inside a 0.25 skin.
   const CircleCast near{{{4.4, 0}, 0.5}, {-1, 0}};
   EXPECT_FALSE(CastCircle(near, wall, {.target_distance = 0.25}));
-  const std::optional<Hit> closing = CastCircle(
-      {{{4.4, 0}, 0.5}, {1, 0}}, wall, {.target_distance = 0.25});
+  const std::optional<Hit> closing =
+      CastCircle({{{4.4, 0}, 0.5}, {1, 0}}, wall, {.target_distance = 0.25});
   ASSERT_TRUE(closing);
   EXPECT_EQ(closing->status, HitStatus::kHit);
   EXPECT_EQ(closing->fraction, 0.0);
@@ -129,7 +130,8 @@ TEST(CastCirclePolygonTest, FaceAndRoundedCorner) {
   ASSERT_TRUE(face);
   EXPECT_NEAR(face->fraction, 0.35, kTolerance);
   EXPECT_VEC2_NEAR(face->point, (Vec2{-1, 0}), kTolerance);
-  const std::optional<Hit> corner = CastCircle({{{-5, 1.3}, 0.5}, {10, 0}}, box);
+  const std::optional<Hit> corner =
+      CastCircle({{{-5, 1.3}, 0.5}, {10, 0}}, box);
   ASSERT_TRUE(corner);
   EXPECT_NEAR(corner->fraction, (4 - std::sqrt(0.25 - 0.09)) / 10, kTolerance);
   EXPECT_VEC2_NEAR(corner->point, (Vec2{-1, 1}), kTolerance);
@@ -141,9 +143,11 @@ TEST(CastCirclePolygonTest, MissPassingTheCorner) {
 }
 
 TEST(CastCircleConcaveTest, FitsIntoTheNotchOnlyWhenSmallEnough) {
-  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
+                    {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   const ConcavePolygon polygon = Concave(u);
-  const std::optional<Hit> small = CastCircle({{{1.5, 5}, 0.25}, {0, -10}}, polygon);
+  const std::optional<Hit> small =
+      CastCircle({{{1.5, 5}, 0.25}, {0, -10}}, polygon);
   ASSERT_TRUE(small);
   EXPECT_NEAR(small->fraction, (4 - 0.25) / 10, kTolerance);
   const std::optional<Hit> big = CastCircle({{{1.5, 5}, 1}, {0, -10}}, polygon);

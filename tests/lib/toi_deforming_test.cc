@@ -12,7 +12,8 @@ using testing::kTolerance;
 TEST(CastRayDeformingTest, StaticSegmentMatchesTheSegmentCast) {
   const Segment wall{{5, -1}, {5, 1}};
   const RayInput ray{{0, 0.25}, {10, 0}};
-  const std::optional<Hit> deforming = CastRay(ray, DeformingSegment{wall, wall});
+  const std::optional<Hit> deforming =
+      CastRay(ray, DeformingSegment{wall, wall});
   const std::optional<Hit> rigid = CastRay(ray, wall);
   ASSERT_TRUE(deforming && rigid);
   EXPECT_NEAR(deforming->fraction, rigid->fraction, kTolerance);

@@ -34,8 +34,8 @@ TEST(CastMovingTest, CrossingPathsAtDifferentTimesMiss) {
 }
 
 TEST(CastMovingTest, TargetMovingAwayFasterIsNeverCaught) {
-  EXPECT_FALSE(CastCircle({{{0, 0}, 1}, {10, 0}},
-                          Moving<Circle>{{{5, 0}, 1}, {20, 0}}));
+  EXPECT_FALSE(
+      CastCircle({{{0, 0}, 1}, {10, 0}}, Moving<Circle>{{{5, 0}, 1}, {20, 0}}));
 }
 
 TEST(CastMovingTest, MovingPolygonAgainstMovingPolygon) {

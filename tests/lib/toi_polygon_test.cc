@@ -75,7 +75,8 @@ TEST(CastPolygonTest, StartOverlapReportsMinimumSeparation) {
 
 TEST(CastPolygonTest, AgainstSegmentCircleCapsuleAndPoint) {
   const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
-  const std::optional<Hit> segment = CastPolygon(cast, Segment{{5, -3}, {5, 3}});
+  const std::optional<Hit> segment =
+      CastPolygon(cast, Segment{{5, -3}, {5, 3}});
   ASSERT_TRUE(segment);
   EXPECT_NEAR(segment->fraction, 0.4, kTolerance);
   const std::optional<Hit> circle = CastPolygon(cast, Circle{{6, 0}, 1});
@@ -109,7 +110,8 @@ TEST(CastPolygonTest, ZeroTranslationAndMaxFraction) {
 }
 
 TEST(CastPolygonTest, IntoAConcaveNotch) {
-  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
+                    {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   const ConcavePolygon polygon = Concave(u);
   const std::optional<Hit> hit =
       CastPolygon({Box({1.5, 5}, {0.25, 0.25}), {0, -10}}, polygon);

@@ -101,15 +101,15 @@ TEST(CastRaySegmentTest, FarFromOriginWithTinyStepStaysExact) {
       CastRay({{x, x}, {step, 0}}, Segment{{wall, x - 1}, {wall, x + 1}});
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.25, 1e-9);
-  const std::optional<Hit> circle =
-      CastCircle({{{x, x}, 0x1p-12}, {step, 0}}, Circle{{x + 0x1p-10, x}, 0x1p-12});
+  const std::optional<Hit> circle = CastCircle(
+      {{{x, x}, 0x1p-12}, {step, 0}}, Circle{{x + 0x1p-10, x}, 0x1p-12});
   ASSERT_TRUE(circle);
   EXPECT_NEAR(circle->fraction, 0.5, 1e-9);
 }
 
 TEST(CastRaySegmentTest, SkinStopsShortOfTheWall) {
-  const std::optional<Hit> hit = CastRay({{0, 0}, {4, 0}}, Segment{{2, -1}, {2, 1}},
-                                         {.target_distance = 0.5});
+  const std::optional<Hit> hit = CastRay(
+      {{0, 0}, {4, 0}}, Segment{{2, -1}, {2, 1}}, {.target_distance = 0.5});
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 1.5 / 4, kTolerance);
   EXPECT_VEC2_NEAR(hit->point, (Vec2{2, 0}), kTolerance);
@@ -136,7 +136,8 @@ TEST(CastRayCircleTest, MissesJustAbove) {
 }
 
 TEST(CastRayCircleTest, StartingInsideIsAnInitialOverlap) {
-  const std::optional<Hit> hit = CastRay({{5, 0.5}, {10, 0}}, Circle{{5, 0}, 1});
+  const std::optional<Hit> hit =
+      CastRay({{5, 0.5}, {10, 0}}, Circle{{5, 0}, 1});
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
   EXPECT_EQ(hit->fraction, 0.0);
@@ -174,7 +175,8 @@ TEST(CastRayCapsuleTest, HitsTheSideAndTheCap) {
 }
 
 TEST(CastRayPolygonTest, HitsTheFacingEdge) {
-  const std::optional<Hit> hit = CastRay({{-5, 0.25}, {10, 0}}, Box({0, 0}, {1, 1}));
+  const std::optional<Hit> hit =
+      CastRay({{-5, 0.25}, {10, 0}}, Box({0, 0}, {1, 1}));
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
   EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 0.25}), kTolerance);
@@ -202,7 +204,8 @@ TEST(CastRayPolygonTest, StartingOnAFaceMovingOutIsNotAHit) {
 
 TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
   // Tangent contact is contact: the ray meets the corner (-1, 1).
-  const std::optional<Hit> hit = CastRay({{-5, 1}, {10, 0}}, Box({0, 0}, {1, 1}));
+  const std::optional<Hit> hit =
+      CastRay({{-5, 1}, {10, 0}}, Box({0, 0}, {1, 1}));
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
   EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 1}), kTolerance);
@@ -210,8 +213,8 @@ TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
 
 TEST(CastRayPolygonTest, SkinRoundsTheCorners) {
   // Aimed at the corner zone: the skin around a vertex is a circle.
-  const std::optional<Hit> hit = CastRay({{2, -5}, {0, 10}}, Box({0, 0}, {1, 1}),
-                                         {.target_distance = 1.5});
+  const std::optional<Hit> hit = CastRay(
+      {{2, -5}, {0, 10}}, Box({0, 0}, {1, 1}), {.target_distance = 1.5});
   ASSERT_TRUE(hit);
   const double y = -std::sqrt(1.5 * 1.5 - 1.0);  // below the corner (1, -1)
   EXPECT_NEAR(hit->fraction, (y - 1 + 5) / 10, kTolerance);
@@ -220,7 +223,8 @@ TEST(CastRayPolygonTest, SkinRoundsTheCorners) {
 
 TEST(CastRayConcaveTest, EntersThroughTheNotch) {
   // A U shape open at the top; a ray falling into the notch hits its floor.
-  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
+                    {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   const ConcavePolygon polygon = Concave(u);
   const std::optional<Hit> hit = CastRay({{1.5, 5}, {0, -10}}, polygon);
   ASSERT_TRUE(hit);
@@ -231,7 +235,8 @@ TEST(CastRayConcaveTest, EntersThroughTheNotch) {
 }
 
 TEST(CastRayConcaveTest, StartingInsideTheSolidIsAnOverlap) {
-  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
+                    {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   const ConcavePolygon polygon = Concave(u);
   const std::optional<Hit> hit = CastRay({{0.5, 2}, {0, 1}}, polygon);
   ASSERT_TRUE(hit);
@@ -240,7 +245,8 @@ TEST(CastRayConcaveTest, StartingInsideTheSolidIsAnOverlap) {
 }
 
 TEST(CastRayConcaveTest, StartingOnTheBoundaryHitsOnlyWhenMovingIn) {
-  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
+  const Vec2 u[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
+                    {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   const ConcavePolygon polygon = Concave(u);
   // On the notch's floor: leaving upwards is free, going down is a hit.
   EXPECT_FALSE(CastRay({{1.5, 1}, {0, 5}}, polygon));

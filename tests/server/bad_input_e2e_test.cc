@@ -18,8 +18,8 @@
 namespace collide::server {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::Deadline;
+using ::testing::HasSubstr;
 using testing::Set;
 
 constexpr int kMaxBatch = 8;
@@ -80,7 +80,8 @@ class BadInputE2eTest : public ::testing::Test {
 v1::RunQueriesRequest Batch(const std::string& level, int count) {
   v1::RunQueriesRequest request;
   request.set_level(level);
-  for (int i = 0; i < count; ++i) *request.add_queries() = testing::RayAlongX(i, 0);
+  for (int i = 0; i < count; ++i)
+    *request.add_queries() = testing::RayAlongX(i, 0);
   return request;
 }
 
@@ -91,7 +92,8 @@ TEST_F(BadInputE2eTest, UnaryUnknownLevelIsNotFound) {
 }
 
 TEST_F(BadInputE2eTest, UnaryMalformedLevelNameIsInvalidArgument) {
-  for (const char* name : {"nope", "levels/", "levels/a/b", "levels/../x", ""}) {
+  for (const char* name :
+       {"nope", "levels/", "levels/a/b", "levels/../x", ""}) {
     const grpc::Status status = Run(Batch(name, 1));
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
     EXPECT_THAT(status.error_message(), HasSubstr("level")) << name;
@@ -114,8 +116,11 @@ TEST_F(BadInputE2eTest, MessageOverMaxMessageBytesIsResourceExhausted) {
   v1::RunQueriesRequest request = Batch("levels/arena", 1);
   // 64 KiB of ignore ids: over the server's receive limit.
   for (int i = 0; i < 10000; ++i) {
-    request.mutable_queries(0)->mutable_ray_cast()->mutable_options()
-        ->mutable_filter()->add_ignore_ids(static_cast<uint64_t>(i) << 40);
+    request.mutable_queries(0)
+        ->mutable_ray_cast()
+        ->mutable_options()
+        ->mutable_filter()
+        ->add_ignore_ids(static_cast<uint64_t>(i) << 40);
   }
   const grpc::Status status = Run(request);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
@@ -146,8 +151,11 @@ TEST_F(BadInputE2eTest, EachBadQueryFailsOnlyItsOwnResult) {
     v1::Query* q = request.add_queries();  // not convex
     q->set_request_id(104);
     v1::Polygon* p = q->mutable_polygon_cast()->mutable_polygon();
-    for (const auto& [x, y] : {std::pair{0.0, 0.0}, {2.0, 0.0}, {1.0, 0.5},
-                               {2.0, 2.0}, {0.0, 2.0}}) {
+    for (const auto& [x, y] : {std::pair{0.0, 0.0},
+                               {2.0, 0.0},
+                               {1.0, 0.5},
+                               {2.0, 2.0},
+                               {0.0, 2.0}}) {
       Set(p->add_vertices(), x, y);
     }
   }
@@ -159,7 +167,7 @@ TEST_F(BadInputE2eTest, EachBadQueryFailsOnlyItsOwnResult) {
       Set(p->add_vertices(), std::cos(k * 0.69), std::sin(k * 0.69));
     }
   }
-  request.add_queries()->set_request_id(106);  // no query set
+  request.add_queries()->set_request_id(106);           // no query set
   *request.add_queries() = testing::RayAlongX(107, 1);  // good
 
   v1::RunQueriesResponse response;
@@ -227,7 +235,8 @@ TEST_F(BadInputE2eTest, StreamRefusesBadBatchesAndStaysOpen) {
     EXPECT_EQ(response.batch_id(), b);
     EXPECT_EQ(response.status().code(), expected[b - 1].code)
         << response.status().message();
-    EXPECT_THAT(response.status().message(), HasSubstr(expected[b - 1].message));
+    EXPECT_THAT(response.status().message(),
+                HasSubstr(expected[b - 1].message));
     EXPECT_EQ(response.results_size(), b == 5 ? kMaxBatch : 0);
   }
   EXPECT_FALSE(stream->Read(&response));

@@ -101,8 +101,7 @@ inline grpc::Status RunQueries(v1::CollisionService::Stub& stub,
 
 // A one-segment level: a wall x = wall_x, y in [-100, 100], shape id 1,
 // user_data = tag (so a result tells which content it was computed on).
-inline v1::Level WallLevel(const std::string& id, double wall_x,
-                           uint64_t tag) {
+inline v1::Level WallLevel(const std::string& id, double wall_x, uint64_t tag) {
   v1::Level level;
   level.set_id(id);
   v1::Shape* shape = level.add_shapes();

@@ -1,8 +1,6 @@
 // Level files: JSON and binary round trips, format detection, atomic writes,
 // and every kind of bad file with its code.
 #include "server/level_file.h"
-#include "server/proto_convert.h"
-#include "server/server_options.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +17,8 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "server/proto_convert.h"
+#include "server/server_options.h"
 
 namespace collide::server {
 namespace {

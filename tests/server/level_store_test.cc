@@ -67,8 +67,7 @@ TEST(LevelStoreTest, InvalidPutKeepsTheOldLevel) {
   ASSERT_TRUE(first.ok());
   v1::Level bad = WallLevel("a", 2, 2);
   bad.mutable_shapes(0)->clear_segment();
-  EXPECT_EQ(store.Put(bad).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store.Put(bad).status().code(), absl::StatusCode::kInvalidArgument);
   v1::Level bad_id = WallLevel("a/b", 2, 2);
   EXPECT_EQ(store.Put(bad_id).status().code(),
             absl::StatusCode::kInvalidArgument);
@@ -172,8 +171,7 @@ TEST(LevelStoreTest, ReadersSeeWholeSnapshotsWhilePutsSwap) {
         // The built level and its source always belong together, and
         // versions seen by one reader never go back.
         const double x = snapshot->source->shapes(0).segment().p1().x();
-        if (snapshot->level->segment(0).p1.x != x ||
-            snapshot->version < last) {
+        if (snapshot->level->segment(0).p1.x != x || snapshot->version < last) {
           ++bad;
         }
         last = snapshot->version;

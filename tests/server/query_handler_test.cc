@@ -24,9 +24,9 @@
 #include "collide/v1/geometry.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/support/splitmix64.h"
 #include "server/level_snapshot.h"
 #include "server/server_options.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide::server {
 namespace {

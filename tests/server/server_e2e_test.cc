@@ -46,7 +46,9 @@ class Random {
   double Uniform(double a, double b) {
     return std::uniform_real_distribution<double>(a, b)(engine_);
   }
-  int Int(int a, int b) { return std::uniform_int_distribution<int>(a, b)(engine_); }
+  int Int(int a, int b) {
+    return std::uniform_int_distribution<int>(a, b)(engine_);
+  }
 
  private:
   std::mt19937_64 engine_;
@@ -117,8 +119,12 @@ v1::Level RandomLevel(Random& random) {
       case 6: {  // concave: an L
         v1::Polygon* p = add()->mutable_polygon();
         const double s = random.Uniform(1, 4);
-        for (const auto& [x, y] : {std::pair{0.0, 0.0}, {2.0, 0.0}, {2.0, 1.0},
-                                   {1.0, 1.0}, {1.0, 2.0}, {0.0, 2.0}}) {
+        for (const auto& [x, y] : {std::pair{0.0, 0.0},
+                                   {2.0, 0.0},
+                                   {2.0, 1.0},
+                                   {1.0, 1.0},
+                                   {1.0, 2.0},
+                                   {0.0, 2.0}}) {
           Set(p->add_vertices(), cx + s * x, cy + s * y);
         }
         break;
@@ -172,7 +178,8 @@ std::pair<std::vector<Vec2>, ConvexPolygon> RandomConvex(Random& random,
   const double a0 = random.Uniform(0, 1);
   for (int k = 0; k < n; ++k) {
     const double a = a0 + 2 * std::numbers::pi * k / n;
-    vertices.push_back({center.x + r * std::cos(a), center.y + r * std::sin(a)});
+    vertices.push_back(
+        {center.x + r * std::cos(a), center.y + r * std::sin(a)});
   }
   return {vertices, *MakeConvexPolygon(vertices)};
 }
@@ -194,7 +201,8 @@ std::vector<Case> RandomCases(Random& random, int count) {
     if (i % 6 == 4) options.target_distance = 0.05;
     auto fill_options = [&](v1::CastOptions* o) {
       o->set_mode(all ? v1::CAST_MODE_ALL : v1::CAST_MODE_CLOSEST);
-      if (options.max_fraction != 1.0) o->set_max_fraction(options.max_fraction);
+      if (options.max_fraction != 1.0)
+        o->set_max_fraction(options.max_fraction);
       o->set_target_distance(options.target_distance);
       if (masked) o->mutable_filter()->set_mask_bits(1);
       if (all) o->set_max_hits(4);
@@ -210,10 +218,11 @@ std::vector<Case> RandomCases(Random& random, int count) {
         fill_options(q->mutable_options());
         const RayInput ray{start, move};
         c.expected = [=](const Level& level) {
-          if (!all) return CastResultOf(rid, CastRay(ray, level, filter, options));
+          if (!all)
+            return CastResultOf(rid, CastRay(ray, level, filter, options));
           std::vector<WorldHit> hits(4);
-          const ListResult list = CastRayAll(ray, level, absl::MakeSpan(hits),
-                                             filter, options);
+          const ListResult list =
+              CastRayAll(ray, level, absl::MakeSpan(hits), filter, options);
           return AllHitsResultOf(rid, hits, list);
         };
         break;
@@ -231,8 +240,8 @@ std::vector<Case> RandomCases(Random& random, int count) {
             return CastResultOf(rid, CastCircle(cast, level, filter, options));
           }
           std::vector<WorldHit> hits(4);
-          const ListResult list = CastCircleAll(
-              cast, level, absl::MakeSpan(hits), filter, options);
+          const ListResult list =
+              CastCircleAll(cast, level, absl::MakeSpan(hits), filter, options);
           return AllHitsResultOf(rid, hits, list);
         };
         break;
@@ -240,7 +249,8 @@ std::vector<Case> RandomCases(Random& random, int count) {
       case 3: {
         auto [vertices, polygon] = RandomConvex(random, start);
         v1::PolygonCastQuery* q = c.query.mutable_polygon_cast();
-        for (Vec2 v : vertices) Set(q->mutable_polygon()->add_vertices(), v.x, v.y);
+        for (Vec2 v : vertices)
+          Set(q->mutable_polygon()->add_vertices(), v.x, v.y);
         Set(q->mutable_translation(), move.x, move.y);
         fill_options(q->mutable_options());
         const PolygonCast cast{polygon, move};
@@ -256,10 +266,10 @@ std::vector<Case> RandomCases(Random& random, int count) {
         break;
       }
       case 4: {
-        const Capsule capsule{start,
-                              {start.x + random.Uniform(-2, 2),
-                               start.y + random.Uniform(-2, 2)},
-                              random.Uniform(0, 1)};
+        const Capsule capsule{
+            start,
+            {start.x + random.Uniform(-2, 2), start.y + random.Uniform(-2, 2)},
+            random.Uniform(0, 1)};
         v1::CapsuleCastQuery* q = c.query.mutable_capsule_cast();
         Set(q->mutable_capsule()->mutable_p1(), capsule.p1.x, capsule.p1.y);
         Set(q->mutable_capsule()->mutable_p2(), capsule.p2.x, capsule.p2.y);
@@ -333,8 +343,8 @@ std::vector<Case> RandomCases(Random& random, int count) {
           v1::QueryResult result;
           result.set_request_id(rid);
           v1::ClosestPointResult* out = result.mutable_closest_point();
-          const std::optional<WorldClosestPoint> closest = ClosestPoint(
-              start, level, bounded ? 1.0 : HUGE_VAL);
+          const std::optional<WorldClosestPoint> closest =
+              ClosestPoint(start, level, bounded ? 1.0 : HUGE_VAL);
           if (closest) ToProto(*closest, out);
           return result;
         };
@@ -374,8 +384,7 @@ TEST_F(ServerE2eTest, HealthIsServingForTheServerAndEachService) {
     request.set_service(service);
     grpc::health::v1::HealthCheckResponse response;
     ASSERT_TRUE(health->Check(&context, request, &response).ok()) << service;
-    EXPECT_EQ(response.status(),
-              grpc::health::v1::HealthCheckResponse::SERVING)
+    EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING)
         << service;
   }
 }
@@ -463,9 +472,9 @@ TEST_F(ServerE2eTest, PutListDescribeDeleteRoundTrip) {
   EXPECT_EQ(put.summary().shape_count(), 1);
 
   v1::PutLevelResponse replaced;
-  ASSERT_TRUE(testing::PutLevel(*levels_, testing::WallLevel("wall", 6, 2),
-                                &replaced)
-                  .ok());
+  ASSERT_TRUE(
+      testing::PutLevel(*levels_, testing::WallLevel("wall", 6, 2), &replaced)
+          .ok());
   EXPECT_FALSE(replaced.created());
   EXPECT_GT(replaced.summary().version(), put.summary().version());
 

@@ -35,8 +35,8 @@
 namespace collide::server {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::Deadline;
+using ::testing::HasSubstr;
 
 using Clock = std::chrono::steady_clock;
 
@@ -237,9 +237,9 @@ TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
               .ok());
       // Replacing the bundled level persists too.
       v1::PutLevelResponse arena;
-      ASSERT_TRUE(testing::PutLevel(*levels,
-                                    testing::WallLevel("arena", 9, 99), &arena)
-                      .ok());
+      ASSERT_TRUE(
+          testing::PutLevel(*levels, testing::WallLevel("arena", 9, 99), &arena)
+              .ok());
     }
     server.Signal(SIGTERM);
     ASSERT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
@@ -272,8 +272,8 @@ TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
 
 TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
   ServerProcess server;
-  EXPECT_FALSE(server.Start({"--listen=127.0.0.1:0",
-                             "--level_files=/nonexistent/level.json"}));
+  EXPECT_FALSE(server.Start(
+      {"--listen=127.0.0.1:0", "--level_files=/nonexistent/level.json"}));
   EXPECT_EQ(server.Wait(15), std::optional<int>(1)) << server.log();
   EXPECT_THAT(server.log(), HasSubstr("/nonexistent/level.json"));
 }
@@ -282,8 +282,8 @@ TEST(ServerProcessTest, AnAddressInUseFailsTheStart) {
   ServerProcess first;
   ASSERT_TRUE(first.Start({"--listen=127.0.0.1:0"})) << first.log();
   ServerProcess second;
-  EXPECT_FALSE(second.Start(
-      {absl::StrCat("--listen=127.0.0.1:", first.port())}));
+  EXPECT_FALSE(
+      second.Start({absl::StrCat("--listen=127.0.0.1:", first.port())}));
   EXPECT_EQ(second.Wait(15), std::optional<int>(1)) << second.log();
   EXPECT_THAT(second.log(), HasSubstr("cannot"));
   first.Signal(SIGTERM);

@@ -159,9 +159,7 @@ class Level {
     PrimitiveKind kind = PrimitiveKind::kSegment;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
-  const Primitive& primitive(int32_t index) const {
-    return primitives_[index];
-  }
+  const Primitive& primitive(int32_t index) const { return primitives_[index]; }
   // The bounding box of primitive `index` (what the hash filed it by).
   Aabb primitive_bounds(int32_t index) const {
     return primitive_bounds_[index];

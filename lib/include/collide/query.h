@@ -73,12 +73,10 @@ std::optional<WorldHit> CastCircle(const CircleCast& cast, const Level& level,
                                    const QueryFilter& filter = {},
                                    const CastOptions& options = {});
 // cast.polygon is a ConvexPolygon (at most kMaxPolygonVertices vertices).
-std::optional<WorldHit> CastPolygon(const PolygonCast& cast,
-                                    const Level& level,
+std::optional<WorldHit> CastPolygon(const PolygonCast& cast, const Level& level,
                                     const QueryFilter& filter = {},
                                     const CastOptions& options = {});
-std::optional<WorldHit> CastCapsule(const CapsuleCast& cast,
-                                    const Level& level,
+std::optional<WorldHit> CastCapsule(const CapsuleCast& cast, const Level& level,
                                     const QueryFilter& filter = {},
                                     const CastOptions& options = {});
 
@@ -87,8 +85,7 @@ std::optional<WorldHit> CastCapsule(const CapsuleCast& cast,
 // into `hits`. When more shapes are hit than `hits` holds, the span gets the
 // earliest ones and truncated is set.
 ListResult CastRayAll(const RayInput& ray, const Level& level,
-                      absl::Span<WorldHit> hits,
-                      const QueryFilter& filter = {},
+                      absl::Span<WorldHit> hits, const QueryFilter& filter = {},
                       const CastOptions& options = {});
 ListResult CastCircleAll(const CircleCast& cast, const Level& level,
                          absl::Span<WorldHit> hits,

@@ -50,7 +50,8 @@ struct ConvexPolygon {
 // kMaxPolygonVertices vertices, a non-finite coordinate, repeated or
 // collinear consecutive vertices, a reflex vertex (not convex), or a
 // self-overlapping outline.
-absl::StatusOr<ConvexPolygon> MakeConvexPolygon(absl::Span<const Vec2> vertices);
+absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
+    absl::Span<const Vec2> vertices);
 
 // A box of the given half extents (both > 0 and finite) centred on center,
 // rotated by angle radians counter-clockwise.

@@ -183,8 +183,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
                            const CastOptions& options = {});
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Circle>& circle,
                            const CastOptions& options = {});
-std::optional<Hit> CastRay(const RayInput& ray,
-                           const Moving<Capsule>& capsule,
+std::optional<Hit> CastRay(const RayInput& ray, const Moving<Capsule>& capsule,
                            const CastOptions& options = {});
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConvexPolygon>& polygon,
@@ -192,8 +191,7 @@ std::optional<Hit> CastRay(const RayInput& ray,
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConcavePolygon>& polygon,
                            const CastOptions& options = {});
-std::optional<Hit> CastCircle(const CircleCast& cast,
-                              const Moving<Vec2>& point,
+std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Vec2>& point,
                               const CastOptions& options = {});
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Segment>& segment,
@@ -254,8 +252,7 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast,
 // towards the side the point came from; feature is edge 0, or vertex 0 / 1
 // when the point meets an endpoint. A segment that shrinks to a point at
 // the contact is treated as that point. options.target_distance must be 0.
-std::optional<Hit> CastRay(const RayInput& ray,
-                           const DeformingSegment& segment,
+std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
                            const CastOptions& options = {});
 
 }  // namespace collide

@@ -44,7 +44,9 @@ inline Vec2 Normalize(Vec2 a) {
   const double length = Length(a);
   return length > 0.0 ? Vec2{a.x / length, a.y / length} : Vec2{};
 }
-inline bool IsFinite(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
+inline bool IsFinite(Vec2 a) {
+  return std::isfinite(a.x) && std::isfinite(a.y);
+}
 // Finite and within kMaxCoordinate: what every lib/ query assumes.
 inline bool IsInRange(Vec2 a) {
   return std::abs(a.x) <= kMaxCoordinate && std::abs(a.y) <= kMaxCoordinate;

@@ -291,8 +291,8 @@ Pair MakePair(const Core& mover, Vec2 mover_translation,
   p.h = Hull(std::move(diff));
   const ZP dm = ToZ(mover_translation, k), dob = ToZ(obstacle_translation, k);
   p.d = {dm.x - dob.x, dm.y - dob.y};
-  p.r_k = ToZ(mover.radius, k) + ToZ(obstacle_radius, k) +
-          ToZ(target_distance, k);
+  p.r_k =
+      ToZ(mover.radius, k) + ToZ(obstacle_radius, k) + ToZ(target_distance, k);
   p.r_contact = ToQ(mover.radius) + ToQ(obstacle_radius);
   p.r = p.r_contact + ToQ(target_distance);
   p.margin = ToQ(kTangencyEps * length_scale);
@@ -307,13 +307,13 @@ Pair MakePair(const Core& mover, Vec2 mover_translation,
 }
 
 enum class Start {
-  kOverlap,         // signed distance < radii - margin
-  kTouchNear,       // within the margin of touching
-  kSkinCloser,      // in the skin, moving closer
-  kSkinAway,        // in the skin, moving away (or not moving)
-  kSkinNear,        // in the skin, moving nearly along
-  kSkinEdgeNear,    // within the margin of the skin's edge
-  kSeparated,       // farther than radii + target distance + margin
+  kOverlap,       // signed distance < radii - margin
+  kTouchNear,     // within the margin of touching
+  kSkinCloser,    // in the skin, moving closer
+  kSkinAway,      // in the skin, moving away (or not moving)
+  kSkinNear,      // in the skin, moving nearly along
+  kSkinEdgeNear,  // within the margin of the skin's edge
+  kSeparated,     // farther than radii + target distance + margin
 };
 
 Start ClassifyStart(const Pair& p, double* start_distance) {
@@ -514,7 +514,8 @@ Q MinimizingFraction(const Pair& p) {
   if (n == 1 || (!(pos && neg) && !zero)) {
     size_t best = 0;
     for (size_t i = 1; i < n; ++i) {
-      if (mpz_cmpabs(sigma[i].get_mpz_t(), sigma[best].get_mpz_t()) < 0) best = i;
+      if (mpz_cmpabs(sigma[i].get_mpz_t(), sigma[best].get_mpz_t()) < 0)
+        best = i;
     }
     t = param(proj[best]);
   } else {
@@ -626,8 +627,12 @@ double LengthScale(const ConvexCase& c) {
 }
 
 double LengthScale(const ConcaveCase& c) {
-  ConvexCase cc{c.mover, c.mover_translation, Core{c.polygon, 0.0},
-                c.obstacle_translation, c.max_fraction, c.target_distance};
+  ConvexCase cc{c.mover,
+                c.mover_translation,
+                Core{c.polygon, 0.0},
+                c.obstacle_translation,
+                c.max_fraction,
+                c.target_distance};
   return LengthScale(cc);
 }
 
@@ -652,10 +657,10 @@ Verdict Solve(const ConvexCase& c) {
   scale.Add(c.mover.radius);
   scale.Add(c.obstacle.radius);
   scale.Add(c.target_distance);
-  const Pair p = MakePair(c.mover, c.mover_translation, c.obstacle.points,
-                          c.obstacle.radius, c.obstacle_translation,
-                          c.max_fraction, c.target_distance, v.length_scale,
-                          scale.k());
+  const Pair p =
+      MakePair(c.mover, c.mover_translation, c.obstacle.points,
+               c.obstacle.radius, c.obstacle_translation, c.max_fraction,
+               c.target_distance, v.length_scale, scale.k());
   switch (ClassifyStart(p, &v.start_core_distance)) {
     case Start::kOverlap:
       v.outcome = Outcome::kInitialOverlap;

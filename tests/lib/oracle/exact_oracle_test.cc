@@ -30,12 +30,13 @@ Core Box(Vec2 c, double hx, double hy) {
 ConvexCase Case(Core mover, Vec2 translation, Core obstacle,
                 double max_fraction = 1.0, double target = 0.0,
                 Vec2 obstacle_translation = {}) {
-  return ConvexCase{std::move(mover), translation, std::move(obstacle),
+  return ConvexCase{std::move(mover),     translation,  std::move(obstacle),
                     obstacle_translation, max_fraction, target};
 }
 
 void ExpectHitAt(const Verdict& v, double t) {
-  ASSERT_EQ(v.outcome, Outcome::kHit) << OutcomeName(v.outcome) << " " << v.note;
+  ASSERT_EQ(v.outcome, Outcome::kHit)
+      << OutcomeName(v.outcome) << " " << v.note;
   EXPECT_LT(v.t_lo, t + kBracketTol);
   EXPECT_GE(v.t_hi, t - kBracketTol);
   EXPECT_LT(v.t_hi - v.t_lo, 1e-13);
@@ -60,18 +61,16 @@ TEST(ExactOracleTest, RayTangentToCircleIsNearTangent) {
   EXPECT_EQ(Solve(Case(Point({-2, 1}), {4, 0}, Disc({0, 0}, 1))).outcome,
             Outcome::kNearTangent);
   // 1e-14 inside or outside the tangent: still within the margin.
-  EXPECT_EQ(Solve(Case(Point({-2, 1 - 1e-14}), {4, 0}, Disc({0, 0}, 1)))
-                .outcome,
-            Outcome::kNearTangent);
+  EXPECT_EQ(
+      Solve(Case(Point({-2, 1 - 1e-14}), {4, 0}, Disc({0, 0}, 1))).outcome,
+      Outcome::kNearTangent);
   // 1e-9 inside: a clear hit.
-  EXPECT_EQ(Solve(Case(Point({-2, 1 - 1e-9}), {4, 0}, Disc({0, 0}, 1)))
-                .outcome,
+  EXPECT_EQ(Solve(Case(Point({-2, 1 - 1e-9}), {4, 0}, Disc({0, 0}, 1))).outcome,
             Outcome::kHit);
 }
 
 TEST(ExactOracleTest, RayHitsSegmentAtCrossing) {
-  ExpectHitAt(Solve(Case(Point({0, 2}), {0, -4}, Seg({-1, 1}, {1, 1}))),
-              0.25);
+  ExpectHitAt(Solve(Case(Point({0, 2}), {0, -4}, Seg({-1, 1}, {1, 1}))), 0.25);
   // A ray through a segment's end is near-tangent; past it a miss.
   EXPECT_EQ(Solve(Case(Point({1, 2}), {0, -4}, Seg({-1, 1}, {1, 1}))).outcome,
             Outcome::kNearTangent);
@@ -94,10 +93,9 @@ TEST(ExactOracleTest, MaxFractionClipsTheHit) {
       Solve(Case(Disc({0, 3}, 0.5), {0, -4}, Seg({-1, 0}, {1, 0}), 0.75)),
       0.625);
   // Contact exactly at max_fraction is within the margin.
-  EXPECT_EQ(
-      Solve(Case(Disc({0, 3}, 0.5), {0, -4}, Seg({-1, 0}, {1, 0}), 0.625))
-          .outcome,
-      Outcome::kNearTangent);
+  EXPECT_EQ(Solve(Case(Disc({0, 3}, 0.5), {0, -4}, Seg({-1, 0}, {1, 0}), 0.625))
+                .outcome,
+            Outcome::kNearTangent);
 }
 
 TEST(ExactOracleTest, BoxHitsBoxFaceToFace) {
@@ -115,8 +113,8 @@ TEST(ExactOracleTest, RotatedSquareHitsBoxWithItsCorner) {
 TEST(ExactOracleTest, CapsuleEndHitsCircle) {
   // Capsule end at (-3, 0) radius 0.5 against a unit circle: centre
   // distance 1.5 reached after 1.5 of 3.
-  ExpectHitAt(
-      Solve(Case(Seg({-5, 0}, {-3, 0}, 0.5), {3, 0}, Disc({0, 0}, 1))), 0.5);
+  ExpectHitAt(Solve(Case(Seg({-5, 0}, {-3, 0}, 0.5), {3, 0}, Disc({0, 0}, 1))),
+              0.5);
 }
 
 TEST(ExactOracleTest, TargetDistanceStopsEarly) {
@@ -163,14 +161,14 @@ TEST(ExactOracleTest, ZeroTranslationIsAMissUnlessOverlapping) {
 TEST(ExactOracleTest, MovingObstacleUsesRelativeMotion) {
   // Two unit circles 4 apart approaching each other at 2 + 2: gap 2 closed
   // after half the step.
-  ExpectHitAt(Solve(Case(Disc({-2, 0}, 1), {2, 0}, Disc({2, 0}, 1), 1.0, 0.0,
-                         {-2, 0})),
-              0.5);
+  ExpectHitAt(
+      Solve(Case(Disc({-2, 0}, 1), {2, 0}, Disc({2, 0}, 1), 1.0, 0.0, {-2, 0})),
+      0.5);
   // Same speed, same direction: never meet.
-  EXPECT_EQ(Solve(Case(Disc({-2, 0}, 1), {2, 0}, Disc({2, 0}, 1), 1.0, 0.0,
-                       {2, 0}))
-                .outcome,
-            Outcome::kMiss);
+  EXPECT_EQ(
+      Solve(Case(Disc({-2, 0}, 1), {2, 0}, Disc({2, 0}, 1), 1.0, 0.0, {2, 0}))
+          .outcome,
+      Outcome::kMiss);
 }
 
 TEST(ExactOracleTest, PassingThroughAndOutStillHitsAtEntry) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdarg>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -29,9 +29,7 @@ uint64_t Rng::Next() {
   return z ^ (z >> 31);
 }
 
-double Rng::Uniform() {
-  return static_cast<double>(Next() >> 11) * 0x1.0p-53;
-}
+double Rng::Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
 
 int Rng::Int(int lo, int hi) {
   const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
@@ -209,8 +207,8 @@ bool MakeGrazing(const SceneParams& params, Vec2 c, double reach, Rng& rng,
   // obstacle's highest plus the skin. Along u: start behind the obstacle.
   const double lateral = Support(obstacle, n) + s->options.target_distance +
                          clearance + Support(mover, -n);
-  const double along = Dot(c, u) - reach * rng.Uniform(1.3, 2.5) -
-                       Dot(mover.points[0], u);
+  const double along =
+      Dot(c, u) - reach * rng.Uniform(1.3, 2.5) - Dot(mover.points[0], u);
   if (!ShiftMover(params, lateral * n + along * u, s)) return false;
   const Vec2 rel = reach * rng.Uniform(2.8, 5.0) * u;
   s->translation = s->moving_obstacle ? s->obstacle_translation + rel : rel;
@@ -249,9 +247,9 @@ bool GenerateScene(MoverKind mover, ObstacleKind obstacle, bool moving,
       break;
     }
     case ObstacleKind::kCircle:
-      s->obstacle_circle = {obstacle_at.At({}),
-                            rng.Chance(0.02) ? 0.0
-                                             : q(so * rng.Uniform(0.3, 1.0))};
+      s->obstacle_circle = {
+          obstacle_at.At({}),
+          rng.Chance(0.02) ? 0.0 : q(so * rng.Uniform(0.3, 1.0))};
       break;
     case ObstacleKind::kCapsule: {
       const auto [a, b] = RandomSegment(obstacle_at, so * rng.Uniform(0.3, 0.8),
@@ -278,8 +276,9 @@ bool GenerateScene(MoverKind mover, ObstacleKind obstacle, bool moving,
   // The mover starts clear of the obstacle's bounding circle, or (one in
   // eight) close to or inside it.
   const double reach = so + sm;
-  const double start_distance = rng.Chance(0.12) ? reach * rng.Uniform(0.0, 0.8)
-                                                 : reach * rng.Uniform(1.05, 3.0);
+  const double start_distance = rng.Chance(0.12)
+                                    ? reach * rng.Uniform(0.0, 0.8)
+                                    : reach * rng.Uniform(1.05, 3.0);
   const Vec2 m0 = c + start_distance * rng.Direction();
   const Placer mover_at(params, m0);
   switch (mover) {
@@ -323,17 +322,16 @@ bool GenerateScene(MoverKind mover, ObstacleKind obstacle, bool moving,
     const double speed = zero ? reach * rng.Uniform(0.0, 1.0)
                               : Length(rel) * rng.Uniform(0.0, 1.5);
     s->obstacle_translation = speed * rng.Direction();
-    s->translation = zero ? s->obstacle_translation
-                          : s->obstacle_translation + rel;
+    s->translation =
+        zero ? s->obstacle_translation : s->obstacle_translation + rel;
   } else {
     s->translation = rel;
   }
 
   s->options.max_fraction = rng.Chance(0.25) ? rng.Uniform(0.05, 1.0) : 1.0;
-  s->options.target_distance =
-      params.allow_target_distance && rng.Chance(0.2)
-          ? q(so * rng.Uniform(0.0, 0.4))
-          : 0.0;
+  s->options.target_distance = params.allow_target_distance && rng.Chance(0.2)
+                                   ? q(so * rng.Uniform(0.0, 0.4))
+                                   : 0.0;
   s->options.stop_at_penetration = rng.Chance(0.5);
   if (rng.Chance(params.grazing_share)) {
     return MakeGrazing(params, c, reach, rng, s);
@@ -497,8 +495,8 @@ std::string DescribeScene(const Scene& s) {
   std::string mover;
   switch (s.mover_kind) {
     case MoverKind::kRay:
-      mover = "CastRay(RayInput{" + V(s.ray_origin) + ", " + V(s.translation) +
-              "}";
+      mover =
+          "CastRay(RayInput{" + V(s.ray_origin) + ", " + V(s.translation) + "}";
       break;
     case MoverKind::kCircle:
       mover = "CastCircle(CircleCast{Circle{" + V(s.circle.center) +
@@ -559,12 +557,12 @@ std::string DescribeScene(const Scene& s) {
 
 std::string DescribeHit(const std::optional<Hit>& hit) {
   if (!hit) return "no hit";
-  return Fmt("%s fraction=%.17g point={%.17g, %.17g} normal={%.17g, %.17g} "
-             "depth=%.17g feature=%d/%d",
-             hit->status == HitStatus::kHit ? "kHit" : "kInitialOverlap",
-             hit->fraction, hit->point.x, hit->point.y, hit->normal.x,
-             hit->normal.y, hit->depth, static_cast<int>(hit->feature.type),
-             hit->feature.index);
+  return Fmt(
+      "%s fraction=%.17g point={%.17g, %.17g} normal={%.17g, %.17g} "
+      "depth=%.17g feature=%d/%d",
+      hit->status == HitStatus::kHit ? "kHit" : "kInitialOverlap",
+      hit->fraction, hit->point.x, hit->point.y, hit->normal.x, hit->normal.y,
+      hit->depth, static_cast<int>(hit->feature.type), hit->feature.index);
 }
 
 // ---------------------------------------------------------------------------
@@ -624,7 +622,8 @@ LD CoreSignedDistance(const std::vector<LV>& pts, LV p) {
 LD RingDistance(const std::vector<LV>& pts, LV p) {
   LD best = std::numeric_limits<LD>::infinity();
   for (size_t i = 0; i < pts.size(); ++i) {
-    best = std::min(best, SegmentDistance(pts[i], pts[(i + 1) % pts.size()], p));
+    best =
+        std::min(best, SegmentDistance(pts[i], pts[(i + 1) % pts.size()], p));
   }
   return best;
 }
@@ -795,8 +794,7 @@ void Report(const char* name, const Stats& st, double seconds) {
       "near-tangent(skipped)=%d (%.3f%%) max|dt|=%.3g failures=%d "
       "time=%.2fs\n",
       name, st.cases, st.hits, st.misses, st.overlaps, st.skin, st.near,
-      100.0 * st.near / std::max(1, st.cases), st.max_dt, st.failures,
-      seconds);
+      100.0 * st.near / std::max(1, st.cases), st.max_dt, st.failures, seconds);
   for (const auto& [note, count] : st.near_notes) {
     std::printf("[oracle]     skipped: %-58s %d\n", note.c_str(), count);
   }
@@ -854,14 +852,14 @@ void RunFamily(const FamilySpec& spec) {
       ++st.failures;
       if (st.failures <= kPrintedFailures) {
         ADD_FAILURE() << spec.name << " case " << i << " (seed " << spec.seed
-                      << "): " << why << "\n  L = " << v.length_scale
-                      << "\n  " << DescribeScene(scene);
+                      << "): " << why << "\n  L = " << v.length_scale << "\n  "
+                      << DescribeScene(scene);
       }
     }
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   Report(spec.name, st, seconds);
 }
 
@@ -891,7 +889,8 @@ DeformingScene GenerateDeforming(Rng& rng) {
   const Vec2 hb = size * rng.Uniform(0.3, 1.0) * u;
   const double turn = rng.Uniform(-0.5, 0.5) * std::numbers::pi;
   const double stretch = rng.Uniform(0.5, 1.5);
-  const Vec2 drift = size * Vec2{rng.Uniform(-1.5, 1.5), rng.Uniform(-1.5, 1.5)};
+  const Vec2 drift =
+      size * Vec2{rng.Uniform(-1.5, 1.5), rng.Uniform(-1.5, 1.5)};
   const Vec2 c1 = c + drift;
   s.segment.start = {c + ha, c + hb};
   if (rng.Chance(0.2)) {
@@ -937,8 +936,7 @@ std::string CheckDeforming(const DeformingScene& s, const Verdict& v,
              OutcomeName(v.outcome) + " " + v.note;
   }
   if (!hit || hit->status != HitStatus::kHit) {
-    return Fmt("oracle: hit at t* in (%.17g, %.17g]; core: ", v.t_lo,
-               v.t_hi) +
+    return Fmt("oracle: hit at t* in (%.17g, %.17g]; core: ", v.t_lo, v.t_hi) +
            DescribeHit(hit);
   }
   const double dt = std::max(std::abs(hit->fraction - v.t_lo),
@@ -957,10 +955,10 @@ std::string CheckDeforming(const DeformingScene& s, const Verdict& v,
   // Geometry at the core's fraction, relative to start.p1.
   const LD f = hit->fraction;
   const Vec2 o = s.segment.start.p1;
-  const LV a = Local(s.segment.start.p1, o, f,
-                     s.segment.end.p1 - s.segment.start.p1);
-  const LV b = Local(s.segment.start.p2, o, f,
-                     s.segment.end.p2 - s.segment.start.p2);
+  const LV a =
+      Local(s.segment.start.p1, o, f, s.segment.end.p1 - s.segment.start.p1);
+  const LV b =
+      Local(s.segment.start.p2, o, f, s.segment.end.p2 - s.segment.start.p2);
   const LV p = Local(s.ray.origin, o, f, s.ray.translation);
   const LV ab = b - a;
   const LD len = Len(ab);
@@ -998,11 +996,9 @@ void RunDeformingFamily(const char* name, uint64_t seed) {
   Stats st;
   for (int i = 0; i < cases; ++i) {
     const DeformingScene s = GenerateDeforming(rng);
-    const Verdict v = Solve(DeformingCase{s.ray.origin, s.ray.translation,
-                                          s.segment.start.p1,
-                                          s.segment.start.p2, s.segment.end.p1,
-                                          s.segment.end.p2,
-                                          s.options.max_fraction});
+    const Verdict v = Solve(DeformingCase{
+        s.ray.origin, s.ray.translation, s.segment.start.p1, s.segment.start.p2,
+        s.segment.end.p1, s.segment.end.p2, s.options.max_fraction});
     Count(st, v);
     if (v.outcome == Outcome::kNearTangent) continue;
     const std::optional<Hit> hit = CastRay(s.ray, s.segment, s.options);
@@ -1013,14 +1009,14 @@ void RunDeformingFamily(const char* name, uint64_t seed) {
       ++st.failures;
       if (st.failures <= kPrintedFailures) {
         ADD_FAILURE() << name << " case " << i << " (seed " << seed
-                      << "): " << why << "\n  L = " << v.length_scale
-                      << "\n  " << DescribeDeforming(s);
+                      << "): " << why << "\n  L = " << v.length_scale << "\n  "
+                      << DescribeDeforming(s);
       }
     }
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   Report(name, st, seconds);
 }
 
@@ -1042,8 +1038,8 @@ struct Touching {
 // scales lengths by c and keeps every value exact.
 bool GenerateTouching(MoverKind mover, ObstacleKind obstacle, Rng& rng,
                       Touching* t) {
-  static constexpr int kTriples[][3] = {{1, 0, 1},  {0, 1, 1},   {3, 4, 5},
-                                        {4, -3, 5}, {5, 12, 13}, {-12, 5, 13},
+  static constexpr int kTriples[][3] = {{1, 0, 1},   {0, 1, 1},    {3, 4, 5},
+                                        {4, -3, 5},  {5, 12, 13},  {-12, 5, 13},
                                         {8, 15, 17}, {-15, -8, 17}};
   const auto& tri = kTriples[rng.Int(0, 7)];
   const double ra = tri[0], rb = tri[1], rc = tri[2];
@@ -1058,7 +1054,9 @@ bool GenerateTouching(MoverKind mover, ObstacleKind obstacle, Rng& rng,
     return Vec2{std::ldexp(ra * x - rb * y, e), std::ldexp(rb * x + ra * y, e)};
   };
   auto len = [&](double l) { return std::ldexp(l * rc, e); };
-  auto integer = [&](int lo, int hi) { return static_cast<double>(rng.Int(lo, hi)); };
+  auto integer = [&](int lo, int hi) {
+    return static_cast<double>(rng.Int(lo, hi));
+  };
 
   Scene& s = t->scene;
   s = Scene{};
@@ -1084,7 +1082,8 @@ bool GenerateTouching(MoverKind mover, ObstacleKind obstacle, Rng& rng,
       std::abort();
   }
   // Mover touching from above at x0 within the face.
-  const double x0 = integer(static_cast<int>(-w1) + 2, static_cast<int>(w2) - 2);
+  const double x0 =
+      integer(static_cast<int>(-w1) + 2, static_cast<int>(w2) - 2);
   switch (mover) {
     case MoverKind::kCircle: {
       const double r = integer(1, 32);
@@ -1093,7 +1092,8 @@ bool GenerateTouching(MoverKind mover, ObstacleKind obstacle, Rng& rng,
     }
     case MoverKind::kCapsule: {
       const double r = integer(1, 16);
-      const double dx = integer(-16, 16), dy = rng.Chance(0.5) ? 0 : integer(1, 16);
+      const double dx = integer(-16, 16),
+                   dy = rng.Chance(0.5) ? 0 : integer(1, 16);
       s.capsule = {at(x0, r), at(x0 + dx, r + dy), len(r)};
       break;
     }
@@ -1103,7 +1103,8 @@ bool GenerateTouching(MoverKind mover, ObstacleKind obstacle, Rng& rng,
         const double w = integer(1, 8), hh = integer(1, 16);
         v = {at(x0, 0), at(x0 + w, 0), at(x0 + w, hh), at(x0, hh)};
       } else {  // a triangle standing on a vertex
-        const double l = integer(1, 16), r = integer(1, 16), hh = integer(1, 16);
+        const double l = integer(1, 16), r = integer(1, 16),
+                     hh = integer(1, 16);
         v = {at(x0, 0), at(x0 + r, hh), at(x0 - l, hh)};
       }
       absl::StatusOr<ConvexPolygon> p = MakeConvexPolygon(v);
@@ -1147,8 +1148,8 @@ const char* MotionName(Motion m) {
 
 }  // namespace
 
-void RunTouchingFamily(const char* name, MoverKind mover,
-                       ObstacleKind obstacle, uint64_t seed) {
+void RunTouchingFamily(const char* name, MoverKind mover, ObstacleKind obstacle,
+                       uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
   const int cases = CasesPerFamily();
   Rng rng(seed);
@@ -1196,8 +1197,10 @@ void RunTouchingFamily(const char* name, MoverKind mover,
         }
         g -= static_cast<LD>(a.radius) + b.radius;
         if (!(g >= -kPositionTol * v.length_scale)) {
-          why = Fmt("normal does not separate the touching shapes (gap "
-                    "%.3Lg)", g);
+          why =
+              Fmt("normal does not separate the touching shapes (gap "
+                  "%.3Lg)",
+                  g);
         }
       }
     } else {
@@ -1211,13 +1214,13 @@ void RunTouchingFamily(const char* name, MoverKind mover,
                     << DescribeScene(s);
     }
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
-  std::printf("[touching] %-34s cases=%d expect-overlap=%d expect-miss=%d "
-              "failures=%d oracle-disagrees=%d time=%.2fs\n",
-              name, cases, overlaps, misses, failures, oracle_disagrees,
-              seconds);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf(
+      "[touching] %-34s cases=%d expect-overlap=%d expect-miss=%d "
+      "failures=%d oracle-disagrees=%d time=%.2fs\n",
+      name, cases, overlaps, misses, failures, oracle_disagrees, seconds);
   std::fflush(stdout);
   EXPECT_EQ(failures, 0) << name;
   EXPECT_EQ(oracle_disagrees, 0) << name;

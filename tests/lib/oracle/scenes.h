@@ -129,8 +129,8 @@ void RunDeformingFamily(const char* name, uint64_t seed);
 // at 0 with depth 0; moving away or along gives no hit unless
 // stop_at_penetration, which gives kInitialOverlap. Supported pairs: circle,
 // capsule or polygon against a segment or a convex polygon.
-void RunTouchingFamily(const char* name, MoverKind mover,
-                       ObstacleKind obstacle, uint64_t seed);
+void RunTouchingFamily(const char* name, MoverKind mover, ObstacleKind obstacle,
+                       uint64_t seed);
 
 // The largest share of near-tangent (skipped) cases a family may have.
 inline constexpr double kMaxSkippedShare = 0.01;

@@ -25,7 +25,8 @@ namespace {
 using M = MoverKind;
 using O = ObstacleKind;
 
-void RunPair(const char* name, M mover, O obstacle, bool moving, uint64_t seed) {
+void RunPair(const char* name, M mover, O obstacle, bool moving,
+             uint64_t seed) {
   RunFamily(FamilySpec{name, mover, obstacle, moving, seed});
 }
 
@@ -61,7 +62,8 @@ TEST(ToiOracleTest, CircleVsConvexPolygon) {
   RunPair("circle vs convex polygon", M::kCircle, O::kPolygon, false, 0x5e9015);
 }
 TEST(ToiOracleTest, CircleVsConcavePolygon) {
-  RunPair("circle vs concave polygon", M::kCircle, O::kConcave, false, 0x5e9016);
+  RunPair("circle vs concave polygon", M::kCircle, O::kConcave, false,
+          0x5e9016);
 }
 
 TEST(ToiOracleTest, CapsuleVsSegment) {
@@ -74,11 +76,12 @@ TEST(ToiOracleTest, CapsuleVsCapsule) {
   RunPair("capsule vs capsule", M::kCapsule, O::kCapsule, false, 0x5e9024);
 }
 TEST(ToiOracleTest, CapsuleVsConvexPolygon) {
-  RunPair("capsule vs convex polygon", M::kCapsule, O::kPolygon, false, 0x5e9025);
+  RunPair("capsule vs convex polygon", M::kCapsule, O::kPolygon, false,
+          0x5e9025);
 }
 TEST(ToiOracleTest, CapsuleVsConcavePolygon) {
   RunPair("capsule vs concave polygon", M::kCapsule, O::kConcave, false,
-      0x5e9026);
+          0x5e9026);
 }
 
 TEST(ToiOracleTest, PolygonVsPoint) {
@@ -94,11 +97,12 @@ TEST(ToiOracleTest, PolygonVsCapsule) {
   RunPair("polygon vs capsule", M::kPolygon, O::kCapsule, false, 0x5e9034);
 }
 TEST(ToiOracleTest, PolygonVsConvexPolygon) {
-  RunPair("polygon vs convex polygon", M::kPolygon, O::kPolygon, false, 0x5e9035);
+  RunPair("polygon vs convex polygon", M::kPolygon, O::kPolygon, false,
+          0x5e9035);
 }
 TEST(ToiOracleTest, PolygonVsConcavePolygon) {
   RunPair("polygon vs concave polygon", M::kPolygon, O::kConcave, false,
-      0x5e9036);
+          0x5e9036);
 }
 
 // Moving against moving.
@@ -118,19 +122,20 @@ TEST(ToiOracleTest, CircleVsMovingPoint) {
   RunPair("circle vs Moving<Vec2>", M::kCircle, O::kPoint, true, 0x5e9045);
 }
 TEST(ToiOracleTest, CapsuleVsMovingCapsule) {
-  RunPair("capsule vs Moving<Capsule>", M::kCapsule, O::kCapsule, true, 0x5e9046);
+  RunPair("capsule vs Moving<Capsule>", M::kCapsule, O::kCapsule, true,
+          0x5e9046);
 }
 TEST(ToiOracleTest, CapsuleVsMovingConvexPolygon) {
   RunPair("capsule vs Moving<ConvexPolygon>", M::kCapsule, O::kPolygon, true,
-      0x5e9047);
+          0x5e9047);
 }
 TEST(ToiOracleTest, PolygonVsMovingConvexPolygon) {
   RunPair("polygon vs Moving<ConvexPolygon>", M::kPolygon, O::kPolygon, true,
-      0x5e9048);
+          0x5e9048);
 }
 TEST(ToiOracleTest, PolygonVsMovingConcavePolygon) {
   RunPair("polygon vs Moving<ConcavePolygon>", M::kPolygon, O::kConcave, true,
-      0x5e9049);
+          0x5e9049);
 }
 TEST(ToiOracleTest, PolygonVsMovingCircle) {
   RunPair("polygon vs Moving<Circle>", M::kPolygon, O::kCircle, true, 0x5e904a);

@@ -184,8 +184,8 @@ void Summarize(const char* what, const Pair& p, const Tally& t,
   std::printf(
       "[%s] %-34s cases=%d compared=%d hits=%d near-tangent(skipped)=%d "
       "max|dt|=%.3g max|dn|=%.3g failures=%d time=%.2fs\n",
-      what, p.name, t.cases, t.compared, t.hits, t.skipped, t.max_dt,
-      t.max_dn, t.failures, seconds);
+      what, p.name, t.cases, t.compared, t.hits, t.skipped, t.max_dt, t.max_dn,
+      t.failures, seconds);
   std::fflush(stdout);
   EXPECT_EQ(t.failures, 0) << p.name;
   EXPECT_LE(t.skipped, kMaxSkippedShare * t.cases) << p.name;
@@ -222,10 +222,10 @@ void RunSymmetry(const Pair& p, uint64_t seed) {
                     << "\n    -> " << DescribeHit(b);
     }
   }
-  Summarize("symmetry", p, tally,
-            std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                .count());
+  Summarize(
+      "symmetry", p, tally,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count());
 }
 
 void RunTranslation(const Pair& p, uint64_t seed) {
@@ -277,10 +277,10 @@ void RunTranslation(const Pair& p, uint64_t seed) {
                     << "\n    -> " << DescribeHit(b);
     }
   }
-  Summarize("translation", p, tally,
-            std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                .count());
+  Summarize(
+      "translation", p, tally,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count());
 }
 
 TEST(ToiSymmetryTest, CircleVsPolygonEqualsPolygonVsCircleReversed) {
@@ -298,8 +298,7 @@ TEST(ToiSymmetryTest, CircleVsCircleEqualsReversed) {
   RunSymmetry({"circle vs circle", M::kCircle, O::kCircle, false}, 0x5a004);
 }
 TEST(ToiSymmetryTest, CapsuleVsCapsuleEqualsReversed) {
-  RunSymmetry({"capsule vs capsule", M::kCapsule, O::kCapsule, false},
-              0x5a005);
+  RunSymmetry({"capsule vs capsule", M::kCapsule, O::kCapsule, false}, 0x5a005);
 }
 TEST(ToiSymmetryTest, CapsuleVsPolygonEqualsPolygonVsCapsuleReversed) {
   RunSymmetry({"capsule vs convex polygon", M::kCapsule, O::kPolygon, false},
@@ -315,14 +314,14 @@ TEST(ToiSymmetryTest, RayVsCapsuleEqualsCapsuleVsPointReversed) {
   RunSymmetry({"ray vs capsule", M::kRay, O::kCapsule, false}, 0x5a009);
 }
 TEST(ToiSymmetryTest, CircleVsMovingPolygonEqualsPolygonVsMovingCircle) {
-  RunSymmetry({"circle vs Moving<ConvexPolygon>", M::kCircle, O::kPolygon,
-               true},
-              0x5a00a);
+  RunSymmetry(
+      {"circle vs Moving<ConvexPolygon>", M::kCircle, O::kPolygon, true},
+      0x5a00a);
 }
 TEST(ToiSymmetryTest, PolygonVsMovingPolygonEqualsSwapped) {
-  RunSymmetry({"polygon vs Moving<ConvexPolygon>", M::kPolygon, O::kPolygon,
-               true},
-              0x5a00b);
+  RunSymmetry(
+      {"polygon vs Moving<ConvexPolygon>", M::kPolygon, O::kPolygon, true},
+      0x5a00b);
 }
 TEST(ToiSymmetryTest, CapsuleVsMovingCircleEqualsCircleVsMovingCapsule) {
   RunSymmetry({"capsule vs Moving<Circle>", M::kCapsule, O::kCircle, true},
@@ -346,28 +345,25 @@ TEST(ToiTranslationTest, CircleVsCapsule) {
                  0x7a004);
 }
 TEST(ToiTranslationTest, CapsuleVsConvexPolygon) {
-  RunTranslation({"capsule vs convex polygon", M::kCapsule, O::kPolygon,
-                  false},
+  RunTranslation({"capsule vs convex polygon", M::kCapsule, O::kPolygon, false},
                  0x7a005);
 }
 TEST(ToiTranslationTest, PolygonVsConvexPolygon) {
-  RunTranslation({"polygon vs convex polygon", M::kPolygon, O::kPolygon,
-                  false},
+  RunTranslation({"polygon vs convex polygon", M::kPolygon, O::kPolygon, false},
                  0x7a006);
 }
 TEST(ToiTranslationTest, PolygonVsConcavePolygon) {
-  RunTranslation({"polygon vs concave polygon", M::kPolygon, O::kConcave,
-                  false},
-                 0x7a007);
+  RunTranslation(
+      {"polygon vs concave polygon", M::kPolygon, O::kConcave, false}, 0x7a007);
 }
 TEST(ToiTranslationTest, CircleVsMovingCircle) {
   RunTranslation({"circle vs Moving<Circle>", M::kCircle, O::kCircle, true},
                  0x7a008);
 }
 TEST(ToiTranslationTest, PolygonVsMovingConvexPolygon) {
-  RunTranslation({"polygon vs Moving<ConvexPolygon>", M::kPolygon,
-                  O::kPolygon, true},
-                 0x7a009);
+  RunTranslation(
+      {"polygon vs Moving<ConvexPolygon>", M::kPolygon, O::kPolygon, true},
+      0x7a009);
 }
 
 }  // namespace
