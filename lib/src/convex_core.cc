@@ -600,7 +600,13 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
           a.count() >= 3
               ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
               : SweepPoint(b.vertex(j), -d, a, grow, limit);
-      if (h && (!best || h->fraction < limit)) {
+      // Meeting one of a's vertices is a vertex-vertex contact the loop
+      // above has already swept (unless it was skipped); taking it here too
+      // could let a rounding-level tie replace a side contact with a
+      // nearby vertex one and tilt the normal.
+      const bool duplicate =
+          a_vertices > 0 && h && h->feature.type != FeatureType::kEdge;
+      if (h && !duplicate && (!best || h->fraction < limit)) {
         keep(h->fraction, b.vertex(j), -h->normal, b.VertexFeature(j));
       }
     }
