@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,14 +42,29 @@ inline ServerOptions TestOptions() {
   return options;
 }
 
-// A fresh empty directory under TEST_TMPDIR or /tmp.
-inline std::string MakeTempDir() {
-  const char* base = getenv("TEST_TMPDIR");
-  std::string pattern =
-      absl::StrCat(base != nullptr ? base : "/tmp", "/collide_e2e_XXXXXX");
-  if (mkdtemp(pattern.data()) == nullptr) return "";
-  return pattern;
-}
+// A fresh empty directory under TEST_TMPDIR or /tmp, removed with all it
+// holds when the test is done with it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = getenv("TEST_TMPDIR");
+    std::string pattern =
+        absl::StrCat(base != nullptr ? base : "/tmp", "/collide_e2e_XXXXXX");
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  // Empty if the directory could not be made.
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 inline std::shared_ptr<grpc::Channel> Connect(int port) {
   return grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),

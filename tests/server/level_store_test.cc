@@ -80,7 +80,8 @@ TEST(LevelStoreTest, DeleteOfUnknownIdIsNotFound) {
 }
 
 TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   ASSERT_FALSE(dir.empty());
   {
     LevelStore store(ServerLimits{}, dir);
@@ -101,7 +102,8 @@ TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
 }
 
 TEST(LevelStoreTest, DeleteRemovesTheFile) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   LevelStore store(ServerLimits{}, dir);
   ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
   ASSERT_TRUE(Exists(dir + "/a.binpb"));
@@ -115,7 +117,8 @@ TEST(LevelStoreTest, DeleteRemovesTheFile) {
 }
 
 TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   LevelStore store(ServerLimits{}, dir);
   auto first = store.Put(WallLevel("a", 1, 1));
   ASSERT_TRUE(first.ok());
@@ -132,7 +135,8 @@ TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
 }
 
 TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   ASSERT_TRUE(WriteLevelFile(dir + "/a.binpb", WallLevel("a", 1, 1)).ok());
   std::ofstream(dir + "/a.json") << R"({"id": "a", "shapes": []})";
   std::ofstream(dir + "/b.json")
@@ -149,7 +153,8 @@ TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
 }
 
 TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   ASSERT_TRUE(WriteLevelFile(dir + "/a.binpb", WallLevel("b", 1, 1)).ok());
   LevelStore store(ServerLimits{}, dir);
   auto loaded = store.LoadDirectory();

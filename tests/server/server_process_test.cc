@@ -218,7 +218,8 @@ TEST(ServerProcessTest, GracePeriodBoundsTheDrain) {
 }
 
 TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
-  const std::string dir = testing::MakeTempDir();
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
   ASSERT_FALSE(dir.empty());
   const std::vector<std::string> args = {"--listen=127.0.0.1:0",
                                          absl::StrCat("--level_dir=", dir)};
