@@ -178,7 +178,7 @@ class Level {
     ShapeKind kind = ShapeKind::kSegment;
     bool closed = false;       // polylines
     double orientation = 1.0;  // concave polygons
-    int32_t primitive = 0;     // first primitive (or convex polygon index)
+    int32_t primitive = 0;     // a single-primitive shape's primitive
     int32_t vertex_begin = 0;  // polylines, concave polygons: into vertices_
     int32_t vertex_count = 0;
   };
@@ -186,6 +186,10 @@ class Level {
   friend class LevelBuilder;
 
   Level() = default;
+
+  // Reorders primitives_ (and their bounds) along a Z-order curve of the
+  // level; see level.cc.
+  void SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds);
 
   std::vector<ShapeRecord> shapes_;
   std::vector<Primitive> primitives_;
