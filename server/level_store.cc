@@ -37,6 +37,11 @@ int ExtensionRank(absl::string_view extension) {
   return -1;
 }
 
+// The marker a delete leaves in the level directory, so that a level from
+// the bundled default or --level_files, loaded at every start, stays
+// deleted after a restart. A persisted put of the same id removes it.
+constexpr absl::string_view kTombstoneExtension = ".deleted";
+
 // Makes a rename or unlink in `directory` durable.
 absl::Status SyncDirectory(const std::string& directory) {
   const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -62,6 +67,10 @@ std::string LevelStore::PathFor(absl::string_view id) const {
   return absl::StrCat(level_dir_, "/", id, kBinaryLevelExtension);
 }
 
+std::string LevelStore::TombstoneFor(absl::string_view id) const {
+  return absl::StrCat(level_dir_, "/", id, kTombstoneExtension);
+}
+
 absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
                                                       bool persist) {
   // Validate and build first, with no lock held: this is the slow part and
@@ -77,6 +86,15 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
     if (absl::Status s = WriteLevelFile(PathFor(built->id), *built->source);
         !s.ok()) {
       return s;
+    }
+    // After the file: a crash in between leaves both, and at start a level
+    // file wins over a tombstone.
+    const std::string tombstone = TombstoneFor(built->id);
+    if (unlink(tombstone.c_str()) == 0) {
+      if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
+    } else if (errno != ENOENT) {
+      return absl::ErrnoToStatus(errno,
+                                 absl::StrCat("cannot remove ", tombstone));
     }
   }
   built->version = ++last_version_;
@@ -111,6 +129,18 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
         return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
       }
     }
+    // Then the tombstone, so the bundled or --level_files copy of this id
+    // does not come back at the next start.
+    const std::string tombstone = TombstoneFor(id);
+    const int fd =
+        open(tombstone.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || fsync(fd) != 0) {
+      const absl::Status error =
+          absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", tombstone));
+      if (fd >= 0) close(fd);
+      return error;
+    }
+    close(fd);
     if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
   }
   absl::MutexLock map_lock(&map_mutex_);
@@ -140,6 +170,7 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
   // id -> (extension rank, file name): the preferred file per id. A sorted
   // map so levels load in a reproducible order.
   std::map<std::string, std::pair<int, std::string>> files;
+  std::vector<std::string> tombstones;
   DIR* dir = opendir(level_dir_.c_str());
   if (dir == nullptr) {
     return absl::ErrnoToStatus(
@@ -152,6 +183,10 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
     if (name.empty() || name[0] == '.') continue;
     const size_t dot = name.rfind('.');
     if (dot == absl::string_view::npos) continue;
+    if (name.substr(dot) == kTombstoneExtension) {
+      tombstones.emplace_back(name.substr(0, dot));
+      continue;
+    }
     const int rank = ExtensionRank(name.substr(dot));
     if (rank < 0) continue;
     const std::string id(name.substr(0, dot));
@@ -183,6 +218,13 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
                           absl::StrCat(path, ": ", put.status().message()));
     }
     loaded.push_back(id);
+  }
+  // Deleted since it was loaded from the bundled default or a level file
+  // (a level file of the same id in the directory is newer and wins).
+  for (const std::string& id : tombstones) {
+    if (files.count(id) > 0) continue;
+    absl::MutexLock map_lock(&map_mutex_);
+    levels_.erase(id);
   }
   return loaded;
 }

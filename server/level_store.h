@@ -53,9 +53,11 @@ class LevelStore {
   // old level (if any) keeps serving and its file is untouched.
   absl::StatusOr<PutResult> Put(v1::Level level, bool persist = true);
 
-  // Removes level `id` and its files in the level directory. Returns the
-  // version that was served. NOT_FOUND when the id is not served; a file
-  // error leaves the level served.
+  // Removes level `id` and its files in the level directory, and leaves a
+  // tombstone "{id}.deleted" there so that a copy loaded at every start (the
+  // bundled default, --level_files) stays deleted. Returns the version that
+  // was served. NOT_FOUND when the id is not served; a file error leaves the
+  // level served.
   absl::StatusOr<int64_t> Delete(absl::string_view id);
 
   // The snapshot now served for `id`, or null. Callers keep the pointer for
@@ -70,9 +72,11 @@ class LevelStore {
   // server writes) into the store, replacing levels of the same id, without
   // rewriting them. A file's level id is its file name; a different id
   // inside the file is INVALID_ARGUMENT. Hidden files and leftover
-  // temporary files are ignored. Returns the ids loaded, in order, or the
-  // first error (levels loaded before it stay). OK with nothing to do when
-  // the store has no directory.
+  // temporary files are ignored. Then every id with a tombstone and no
+  // level file in the directory is removed from the store (a put after the
+  // delete would have written a file, which wins). Returns the ids loaded,
+  // in order, or the first error (levels loaded before it stay). OK with
+  // nothing to do when the store has no directory.
   absl::StatusOr<std::vector<std::string>> LoadDirectory();
 
   const std::string& level_dir() const { return level_dir_; }
@@ -80,6 +84,8 @@ class LevelStore {
  private:
   // Where a level's file lives ("" without a directory).
   std::string PathFor(absl::string_view id) const;
+  // Where the marker of a deleted level lives (with a directory only).
+  std::string TombstoneFor(absl::string_view id) const;
 
   const ServerLimits limits_;
   const std::string level_dir_;

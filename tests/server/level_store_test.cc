@@ -116,6 +116,33 @@ TEST(LevelStoreTest, DeleteRemovesTheFile) {
   EXPECT_TRUE(loaded->empty());
 }
 
+TEST(LevelStoreTest, DeletedBundledLevelStaysDeletedAfterARestart) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  {
+    // Loaded at every start without being persisted, as the bundled level
+    // and --level_files are.
+    LevelStore store(ServerLimits{}, dir);
+    ASSERT_TRUE(store.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
+    ASSERT_TRUE(store.LoadDirectory().ok());
+    ASSERT_TRUE(store.Delete("arena").ok());
+  }
+  {
+    LevelStore restarted(ServerLimits{}, dir);
+    ASSERT_TRUE(
+        restarted.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
+    ASSERT_TRUE(restarted.LoadDirectory().ok());
+    EXPECT_EQ(restarted.Find("arena"), nullptr);
+    // Putting it again through the service brings it back for good.
+    ASSERT_TRUE(restarted.Put(WallLevel("arena", 2, 2)).ok());
+  }
+  LevelStore again(ServerLimits{}, dir);
+  ASSERT_TRUE(again.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
+  ASSERT_TRUE(again.LoadDirectory().ok());
+  ASSERT_NE(again.Find("arena"), nullptr);
+  EXPECT_EQ(again.Find("arena")->source->shapes(0).user_data(), 2u);
+}
+
 TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
