@@ -475,6 +475,25 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
   return built;
 }
 
+namespace {
+
+// The parts every cast query shares, checked in field order: the
+// translation, then the options.
+template <typename CastQuery>
+absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
+                                                     const ServerLimits& limits,
+                                                     absl::string_view field) {
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  return CastSettingsFromProto(query.options(), limits,
+                               FieldPath(field, ".options"));
+}
+
+}  // namespace
+
 absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
                                              const ServerLimits& limits,
                                              absl::string_view field) {
@@ -482,13 +501,8 @@ absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
-      query.options(), limits, FieldPath(field, ".options"));
+  absl::StatusOr<CastSettings> settings =
+      MotionSettingsFromProto(query, limits, field);
   if (!settings.ok()) return settings.status();
   return RayCastArgs{
       .ray = {FromProto(query.origin()), FromProto(query.translation())},
@@ -502,13 +516,8 @@ absl::StatusOr<CircleCastArgs> CircleCastFromProto(
       !s.ok()) {
     return s;
   }
-  if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
-      query.options(), limits, FieldPath(field, ".options"));
+  absl::StatusOr<CastSettings> settings =
+      MotionSettingsFromProto(query, limits, field);
   if (!settings.ok()) return settings.status();
   return CircleCastArgs{
       .cast = {CircleFromProto(query.circle()), FromProto(query.translation())},
@@ -521,13 +530,8 @@ absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
   absl::StatusOr<ConvexPolygon> polygon =
       ConvexPolygonFromProto(query.polygon(), FieldPath(field, ".polygon"));
   if (!polygon.ok()) return polygon.status();
-  if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
-      query.options(), limits, FieldPath(field, ".options"));
+  absl::StatusOr<CastSettings> settings =
+      MotionSettingsFromProto(query, limits, field);
   if (!settings.ok()) return settings.status();
   return PolygonCastArgs{.cast = {*polygon, FromProto(query.translation())},
                          .settings = *settings};
@@ -541,13 +545,8 @@ absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
       !s.ok()) {
     return s;
   }
-  if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
-      !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<CastSettings> settings = CastSettingsFromProto(
-      query.options(), limits, FieldPath(field, ".options"));
+  absl::StatusOr<CastSettings> settings =
+      MotionSettingsFromProto(query, limits, field);
   if (!settings.ok()) return settings.status();
   return CapsuleCastArgs{.cast = {CapsuleFromProto(query.capsule()),
                                   FromProto(query.translation())},
