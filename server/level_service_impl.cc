@@ -110,4 +110,18 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DescribeLevel(
   return reactor;
 }
 
+grpc::ServerUnaryReactor* LevelServiceImpl::GetLevel(
+    grpc::CallbackServerContext* context, const v1::GetLevelRequest* request,
+    v1::GetLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+      FindLevel(store_, request->level(), "level");
+  if (snapshot.ok()) {
+    *response->mutable_content() = *(*snapshot)->source;
+    *response->mutable_summary() = DescribeSnapshot(**snapshot);
+  }
+  reactor->Finish(ToGrpcStatus(snapshot.status()));
+  return reactor;
+}
+
 }  // namespace collide::server

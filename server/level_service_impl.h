@@ -1,5 +1,5 @@
 // LevelService over gRPC's callback API: administration of the LevelStore
-// (put, delete, list, describe). Validation and building happen in the
+// (put, delete, list, describe, get). Validation and building happen in the
 // store (MakeLevelSnapshot with the server's limits); this adapter converts
 // requests and statuses and logs every level change.
 #ifndef COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
@@ -38,6 +38,10 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
       grpc::CallbackServerContext* context,
       const v1::DescribeLevelRequest* request,
       v1::DescribeLevelResponse* response) override;
+  // NOT_FOUND for an id not served.
+  grpc::ServerUnaryReactor* GetLevel(grpc::CallbackServerContext* context,
+                                     const v1::GetLevelRequest* request,
+                                     v1::GetLevelResponse* response) override;
 
  private:
   LevelStore& store_;

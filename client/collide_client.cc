@@ -1,0 +1,264 @@
+#include "client/collide_client.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+
+namespace collide::client {
+
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& status) {
+  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
+                      status.error_message());
+}
+
+// Which IP family a "host:port" address is in, when it is an IP literal
+// with a port: 4 for "1.2.3.4:5", 6 for "[::1]:5", 0 otherwise.
+int IpFamily(absl::string_view address) {
+  const size_t colon = address.rfind(':');
+  if (colon == absl::string_view::npos) return 0;
+  int port = 0;
+  if (!absl::SimpleAtoi(address.substr(colon + 1), &port) || port <= 0 ||
+      port > 65535) {
+    return 0;
+  }
+  absl::string_view host = address.substr(0, colon);
+  if (absl::ConsumePrefix(&host, "[") && absl::ConsumeSuffix(&host, "]")) {
+    return absl::StrContains(host, ':') ? 6 : 0;
+  }
+  const std::vector<absl::string_view> octets = absl::StrSplit(host, '.');
+  if (octets.size() != 4) return 0;
+  for (absl::string_view octet : octets) {
+    int value = 0;
+    if (octet.empty() || !absl::SimpleAtoi(octet, &value) || value < 0 ||
+        value > 255) {
+      return 0;
+    }
+  }
+  return 4;
+}
+
+// The retry policy covers RunQueries only: queries have no side effects, so
+// an attempt that failed with UNAVAILABLE (the replica went away before
+// answering) can run again on another one.
+std::string ServiceConfig(const std::string& policy) {
+  return absl::StrCat(
+      R"({"loadBalancingConfig": [{")", policy, R"(": {}}],)",
+      R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService",)",
+      R"( "method": "RunQueries"}], "retryPolicy": {"maxAttempts": 3,)",
+      R"( "initialBackoff": "0.05s", "maxBackoff": "1s",)",
+      R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]})");
+}
+
+}  // namespace
+
+absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options) {
+  if (options.load_balancing != "round_robin" &&
+      options.load_balancing != "pick_first") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("load_balancing must be round_robin or pick_first, not \"",
+                     options.load_balancing, "\""));
+  }
+  if (options.max_attempts < 1) {
+    return absl::InvalidArgumentError("max_attempts must be >= 1");
+  }
+  ChannelSpec spec;
+  const std::string target(absl::StripAsciiWhitespace(options.target));
+  if (target.empty()) {
+    return absl::InvalidArgumentError("target must not be empty");
+  }
+  if (absl::StrContains(target, ',')) {
+    // A list of replicas: gRPC's ipv4:/ipv6: schemes take IP literals of one
+    // family; names need a DNS target ("dns:///name:port") instead.
+    std::vector<std::string> addresses;
+    int family = 0;
+    for (absl::string_view part : absl::StrSplit(target, ',')) {
+      const absl::string_view address = absl::StripAsciiWhitespace(part);
+      const int this_family = IpFamily(address);
+      if (this_family == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("target \"", target, "\": \"", address,
+                         "\" is not an IP:port; a list takes IP literals (use "
+                         "dns:///name:port for a name)"));
+      }
+      if (family != 0 && this_family != family) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "target \"", target, "\" mixes IPv4 and IPv6 addresses"));
+      }
+      family = this_family;
+      addresses.emplace_back(address);
+    }
+    spec.target = absl::StrCat(family == 4 ? "ipv4:" : "ipv6:",
+                               absl::StrJoin(addresses, ","));
+  } else {
+    spec.target = target;
+  }
+  spec.arguments.SetServiceConfigJSON(ServiceConfig(options.load_balancing));
+  spec.arguments.SetMaxReceiveMessageSize(options.max_message_bytes);
+  spec.arguments.SetMaxSendMessageSize(options.max_message_bytes);
+  return spec;
+}
+
+absl::StatusOr<std::unique_ptr<CollideClient>> CollideClient::Connect(
+    const ClientOptions& options) {
+  absl::StatusOr<ChannelSpec> spec = MakeChannelSpec(options);
+  if (!spec.ok()) return spec.status();
+  std::shared_ptr<grpc::Channel> channel = grpc::CreateCustomChannel(
+      spec->target, grpc::InsecureChannelCredentials(), spec->arguments);
+  return std::make_unique<CollideClient>(
+      v1::CollisionService::NewStub(channel),
+      v1::LevelService::NewStub(channel),
+      grpc::health::v1::Health::NewStub(channel), options);
+}
+
+CollideClient::CollideClient(
+    std::unique_ptr<v1::CollisionService::StubInterface> queries,
+    std::unique_ptr<v1::LevelService::StubInterface> levels,
+    std::unique_ptr<grpc::health::v1::Health::StubInterface> health,
+    ClientOptions options)
+    : queries_(std::move(queries)),
+      levels_(std::move(levels)),
+      health_(std::move(health)),
+      options_(std::move(options)) {}
+
+std::unique_ptr<grpc::ClientContext> CollideClient::NewContext() const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(
+      absl::ToChronoTime(absl::Now() + options_.call_timeout));
+  return context;
+}
+
+std::string LevelName(absl::string_view level_id) {
+  return absl::StrCat("levels/", level_id);
+}
+
+absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
+    absl::string_view level_id, v1::Level content) {
+  v1::PutLevelRequest request;
+  request.set_level(LevelName(level_id));
+  content.set_id(std::string(level_id));
+  *request.mutable_content() = std::move(content);
+  v1::PutLevelResponse response;
+  const grpc::Status status =
+      levels_->PutLevel(NewContext().get(), request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response;
+}
+
+absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
+    absl::string_view level_id) {
+  v1::DeleteLevelRequest request;
+  request.set_level(LevelName(level_id));
+  v1::DeleteLevelResponse response;
+  const grpc::Status status =
+      levels_->DeleteLevel(NewContext().get(), request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response;
+}
+
+absl::StatusOr<std::vector<v1::LevelSummary>> CollideClient::ListLevels() {
+  v1::ListLevelsResponse response;
+  const grpc::Status status = levels_->ListLevels(
+      NewContext().get(), v1::ListLevelsRequest(), &response);
+  if (!status.ok()) return FromGrpc(status);
+  return std::vector<v1::LevelSummary>(response.levels().begin(),
+                                       response.levels().end());
+}
+
+absl::StatusOr<v1::LevelSummary> CollideClient::DescribeLevel(
+    absl::string_view level_id) {
+  v1::DescribeLevelRequest request;
+  request.set_level(LevelName(level_id));
+  v1::DescribeLevelResponse response;
+  const grpc::Status status =
+      levels_->DescribeLevel(NewContext().get(), request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response.summary();
+}
+
+absl::StatusOr<v1::GetLevelResponse> CollideClient::GetLevel(
+    absl::string_view level_id) {
+  v1::GetLevelRequest request;
+  request.set_level(LevelName(level_id));
+  v1::GetLevelResponse response;
+  const grpc::Status status =
+      levels_->GetLevel(NewContext().get(), request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response;
+}
+
+absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
+    absl::string_view level_id, absl::Span<const v1::Query> queries) {
+  v1::RunQueriesRequest request;
+  request.set_level(LevelName(level_id));
+  request.mutable_queries()->Reserve(static_cast<int>(queries.size()));
+  for (const v1::Query& query : queries) *request.add_queries() = query;
+  grpc::Status status;
+  // gRPC's retry policy already retries attempts the server never started;
+  // this loop covers the rest (a connection lost mid-call). Bounded by
+  // max_attempts, each with its own deadline.
+  for (int attempt = 1; attempt <= options_.max_attempts; ++attempt) {
+    v1::RunQueriesResponse response;
+    status = queries_->RunQueries(NewContext().get(), request, &response);
+    if (status.ok()) return response;
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE) break;
+  }
+  return FromGrpc(status);
+}
+
+absl::StatusOr<v1::QueryResult> CollideClient::RunQuery(
+    absl::string_view level_id, const v1::Query& query) {
+  absl::StatusOr<v1::RunQueriesResponse> response =
+      RunQueries(level_id, absl::MakeConstSpan(&query, 1));
+  if (!response.ok()) return response.status();
+  if (response->results_size() != 1) {
+    return absl::InternalError(absl::StrCat("the server answered ",
+                                            response->results_size(),
+                                            " results for one query"));
+  }
+  const v1::QueryResult& result = response->results(0);
+  if (result.status().code() != 0) {
+    return absl::Status(static_cast<absl::StatusCode>(result.status().code()),
+                        result.status().message());
+  }
+  return result;
+}
+
+absl::StatusOr<std::unique_ptr<QueryStream>> CollideClient::OpenStream(
+    absl::string_view level_id, QueryStreamOptions options) {
+  if (options.window < 1) {
+    return absl::InvalidArgumentError("window must be >= 1");
+  }
+  if (queries_->async() == nullptr) {
+    return absl::FailedPreconditionError(
+        "this client's CollisionService stub has no streaming interface");
+  }
+  return std::make_unique<QueryStream>(*queries_, LevelName(level_id),
+                                       std::move(options));
+}
+
+absl::Status CollideClient::CheckHealth(absl::string_view service) {
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(std::string(service));
+  grpc::health::v1::HealthCheckResponse response;
+  const grpc::Status status =
+      health_->Check(NewContext().get(), request, &response);
+  if (!status.ok()) return FromGrpc(status);
+  if (response.status() != grpc::health::v1::HealthCheckResponse::SERVING) {
+    return absl::UnavailableError(absl::StrCat(
+        "health: ", grpc::health::v1::HealthCheckResponse::ServingStatus_Name(
+                        response.status())));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace collide::client

@@ -1,0 +1,126 @@
+// CollideClient: the C++ client library of collide. Connects to one server,
+// several replicas (round_robin over a list of addresses), or a DNS name
+// whose addresses are the replicas; puts, lists, describes, fetches and
+// deletes levels; runs single queries and batches; checks health; and opens
+// QueryStreams (query_stream.h) for the high-rate path. Every call has a
+// deadline (ClientOptions::call_timeout) and returns absl::Status /
+// absl::StatusOr with the server's code and message.
+//
+// Queries are read-only, so batches are retried on UNAVAILABLE (a replica
+// that went away, a connection reset): by gRPC's retry policy for calls that
+// fail before the server answers, and by the client itself up to
+// max_attempts when the failure comes later. Level administration is not
+// retried: a put or delete that failed for UNAVAILABLE may have happened.
+#ifndef COLLIDE_CLIENT_COLLIDE_CLIENT_H_
+#define COLLIDE_CLIENT_COLLIDE_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "client/query_stream.h"
+#include "collide/v1/collision_service.grpc.pb.h"
+#include "collide/v1/level_service.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+
+namespace collide::client {
+
+struct ClientOptions {
+  // Where the server is: "host:port"; several "host:port" separated by
+  // commas (IP literals of one family, one per replica: "127.0.0.1:50051,
+  // 127.0.0.1:50052", "[::1]:50051,[::1]:50052"); or any gRPC target URI,
+  // e.g. "dns:///collide.default.svc.cluster.local:50051", whose addresses
+  // are all used.
+  std::string target = "127.0.0.1:50051";
+  // "round_robin" spreads calls and streams over every address;
+  // "pick_first" uses one until it fails.
+  std::string load_balancing = "round_robin";
+  // Deadline of each unary call (each attempt of a retried one).
+  absl::Duration call_timeout = absl::Seconds(10);
+  // Attempts of a query batch on UNAVAILABLE, the first included (>= 1).
+  int max_attempts = 3;
+  // Largest message sent or received (bytes); levels can be large.
+  int max_message_bytes = 64 << 20;
+};
+
+// The gRPC target and channel arguments for `options`: checks the address
+// list (INVALID_ARGUMENT naming "target" when empty, mixed or malformed) and
+// turns a list into an "ipv4:"/"ipv6:" target; the service config selects
+// the load-balancing policy and the retry policy for queries.
+struct ChannelSpec {
+  std::string target;
+  grpc::ChannelArguments arguments;
+};
+absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options);
+
+class CollideClient {
+ public:
+  // A client over a new channel to options.target. Connection is lazy: an
+  // unreachable server shows up as UNAVAILABLE on the first call.
+  static absl::StatusOr<std::unique_ptr<CollideClient>> Connect(
+      const ClientOptions& options);
+
+  // A client over given stubs, e.g. the generated mocks in tests (whose
+  // CollisionService stub has no callback interface: OpenStream then fails
+  // with FAILED_PRECONDITION).
+  CollideClient(std::unique_ptr<v1::CollisionService::StubInterface> queries,
+                std::unique_ptr<v1::LevelService::StubInterface> levels,
+                std::unique_ptr<grpc::health::v1::Health::StubInterface> health,
+                ClientOptions options);
+
+  // --- Levels. `level_id` is the {level_id} of "levels/{level_id}".
+  // Creates or replaces the level (content.id is set to level_id).
+  absl::StatusOr<v1::PutLevelResponse> PutLevel(absl::string_view level_id,
+                                                v1::Level content);
+  absl::StatusOr<v1::DeleteLevelResponse> DeleteLevel(
+      absl::string_view level_id);
+  absl::StatusOr<std::vector<v1::LevelSummary>> ListLevels();
+  absl::StatusOr<v1::LevelSummary> DescribeLevel(absl::string_view level_id);
+  // The level's shapes as the server holds them, with its summary.
+  absl::StatusOr<v1::GetLevelResponse> GetLevel(absl::string_view level_id);
+
+  // --- Queries.
+  // One batch (1 to the server's max_batch_size queries), answered on one
+  // level version. A batch refused as a whole is an error (NOT_FOUND,
+  // INVALID_ARGUMENT, RESOURCE_EXHAUSTED); a bad query is not: its own
+  // result carries its status.
+  absl::StatusOr<v1::RunQueriesResponse> RunQueries(
+      absl::string_view level_id, absl::Span<const v1::Query> queries);
+  // One query; its own status, when not OK, becomes the error.
+  absl::StatusOr<v1::QueryResult> RunQuery(absl::string_view level_id,
+                                           const v1::Query& query);
+
+  // A bidirectional stream of batches against level_id (query_stream.h).
+  absl::StatusOr<std::unique_ptr<QueryStream>> OpenStream(
+      absl::string_view level_id, QueryStreamOptions options = {});
+
+  // OK when the server's health service says SERVING (for `service`, ""
+  // meaning the whole server); UNAVAILABLE with the reported state
+  // otherwise.
+  absl::Status CheckHealth(absl::string_view service = "");
+
+  const ClientOptions& options() const { return options_; }
+
+ private:
+  // A context carrying the call deadline.
+  std::unique_ptr<grpc::ClientContext> NewContext() const;
+
+  std::unique_ptr<v1::CollisionService::StubInterface> queries_;
+  std::unique_ptr<v1::LevelService::StubInterface> levels_;
+  std::unique_ptr<grpc::health::v1::Health::StubInterface> health_;
+  ClientOptions options_;
+};
+
+// "levels/{level_id}".
+std::string LevelName(absl::string_view level_id);
+
+}  // namespace collide::client
+
+#endif  // COLLIDE_CLIENT_COLLIDE_CLIENT_H_

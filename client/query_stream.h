@@ -1,0 +1,99 @@
+// QueryStream: one CollisionService.StreamQueries call against one level,
+// with a bounded window of batches in flight. The high-rate path: a game
+// server sends a tick's queries as a batch and keeps a few ticks in flight
+// instead of paying a round trip per batch.
+//
+// Flow control: at most `window` batches are outstanding (sent and not yet
+// delivered); Send() blocks until one is delivered, so a slow server slows
+// the caller instead of growing a queue. gRPC's own rules (one write and one
+// read in flight per stream) are kept inside.
+//
+// Responses are delivered in the order the batches were sent, either to an
+// on_response callback (called on a gRPC thread; keep it short) or, without
+// one, through Next(). When the stream fails, every batch still outstanding
+// is delivered with the stream's status: nothing is silently lost.
+#ifndef COLLIDE_CLIENT_QUERY_STREAM_H_
+#define COLLIDE_CLIENT_QUERY_STREAM_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "collide/v1/collision_service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+
+namespace collide::client {
+
+// What happened to one batch: its id (as Send returned it) and its
+// response, or the status that ended the stream before it was answered.
+// A batch the server refused as a whole (unknown level, over the batch
+// limit) is a response whose status field says so; the stream goes on.
+struct BatchOutcome {
+  uint64_t batch_id = 0;
+  absl::StatusOr<v1::StreamQueriesResponse> response;
+};
+
+struct QueryStreamOptions {
+  // Batches outstanding at most (>= 1).
+  int window = 8;
+  // Deadline of the whole stream: it is cancelled (DEADLINE_EXCEEDED) this
+  // long after it opened. Open a new stream for longer sessions.
+  absl::Duration timeout = absl::Hours(1);
+  // When set, every outcome goes here, in order, on a gRPC thread, and
+  // Next() is not used.
+  std::function<void(BatchOutcome)> on_response;
+};
+
+class QueryStream {
+ public:
+  // Opens the stream on `stub` for "levels/{level_id}"; `level` is the full
+  // resource name. Use CollideClient::OpenStream.
+  QueryStream(v1::CollisionService::StubInterface& stub, std::string level,
+              QueryStreamOptions options);
+  // Cancels the stream if it is still open and waits until gRPC is done
+  // with it (the on_response callback is not called after this returns).
+  ~QueryStream();
+
+  QueryStream(const QueryStream&) = delete;
+  QueryStream& operator=(const QueryStream&) = delete;
+
+  // Sends one batch, blocking while `window` batches are outstanding.
+  // Returns its batch id (1, 2, ... in send order). Errors: the status that
+  // ended the stream, FAILED_PRECONDITION after Finish(), INVALID_ARGUMENT
+  // for an empty batch (checked here, so it never costs a round trip).
+  absl::StatusOr<uint64_t> Send(absl::Span<const v1::Query> queries);
+  // The same for a prepared request (its level and batch_id are set here);
+  // avoids a copy when the caller builds requests itself.
+  absl::StatusOr<uint64_t> Send(v1::StreamQueriesRequest request);
+
+  // Without on_response: the next outcome in send order, blocking until it
+  // arrives. FAILED_PRECONDITION when no batch is outstanding (it would
+  // block forever).
+  absl::StatusOr<BatchOutcome> Next();
+
+  // Half-closes the stream and waits until every outstanding batch has
+  // been answered (delivered to on_response, or queued for Next) and the
+  // server has closed it. Returns the stream's final status. Idempotent.
+  absl::Status Finish();
+
+  // Batches sent and not yet delivered: not yet passed to on_response, or
+  // not yet taken by Next(). Send() blocks while this equals the window.
+  int outstanding() const;
+
+ private:
+  class Reactor;
+
+  std::unique_ptr<Reactor> reactor_;
+};
+
+}  // namespace collide::client
+
+#endif  // COLLIDE_CLIENT_QUERY_STREAM_H_
