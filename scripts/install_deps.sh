@@ -11,13 +11,21 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev libgmp-dev
   # the gRPC service and its clients
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  python3-grpcio
+  # the callers in other languages (client/examples/); the Node example's
+  # own packages come from npm (scripts/test.sh runs npm ci)
+  python3-grpcio python3-protobuf nodejs npm
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )
 
 missing=()
 for package in "${packages[@]}"; do
+  # A Node.js from elsewhere (NodeSource, nvm) brings its own npm and
+  # conflicts with Debian's npm package: use it as it is.
+  if [[ "${package}" == nodejs || "${package}" == npm ]] &&
+      command -v node >/dev/null && command -v npm >/dev/null; then
+    continue
+  fi
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
       grep -q 'install ok installed'; then
     missing+=("$package")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs the whole test suite twice:
-# a Release build, and a Debug build with AddressSanitizer and
+# Installs what is missing (Debian packages, then the Node example's npm
+# packages from its lock file), then builds and runs the whole test suite
+# twice: a Release build, and a Debug build with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the randomized oracle tests run fewer cases
 # there, since the sanitizers slow them down about tenfold).
 # Exits non-zero if any build step or test fails.
@@ -8,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install_deps.sh
+# Exactly the versions in package-lock.json, into client/examples/node/
+# node_modules (git-ignored); the Node example's test needs them.
+(cd client/examples/node && npm ci --no-audit --no-fund)
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release

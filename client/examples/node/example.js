@@ -1,0 +1,433 @@
+// Calls a collide server from Node.js: puts a level, streams one batch of
+// mixed queries, checks every result against an answer worked out by hand,
+// then deletes the level.
+//
+//   npm ci                                    # once, in this folder
+//   node example.js --address=127.0.0.1:50051
+//
+// The service definitions are loaded from proto/ at run time by
+// @grpc/proto-loader; nothing is generated. Exits 0 when every result
+// matches, 1 naming the query and field of every mismatch, 2 if a call fails
+// (server unreachable, level refused, deadline passed) or it cannot start
+// (packages not installed). Runs on Node.js 18 (Debian 12's) and later.
+'use strict';
+
+const path = require('path');
+
+// The npm packages live in node_modules next to this file, installed from
+// package-lock.json; say how to get them rather than print a stack trace.
+function requireInstalled(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    console.error(`example.js: cannot load ${name}: run \`npm ci\` in ${
+        __dirname} first (scripts/test.sh does)`);
+    process.exit(2);
+  }
+}
+const grpc = requireInstalled('@grpc/grpc-js');
+const protoLoader = requireInstalled('@grpc/proto-loader');
+
+const PROTO_ROOT = path.join(__dirname, '..', '..', '..', 'proto');
+const LEVEL_ID = 'example-node';
+const LEVEL = `levels/${LEVEL_ID}`;
+// Every call gets a deadline, so a stuck server fails the example instead of
+// hanging it.
+const DEADLINE_MS = 10000;
+// The known answers are exact in real numbers; the server computes in
+// double, so compare within a few rounding errors.
+const TOLERANCE = 1e-9;
+
+// keepCase: field names as in the .proto (request_id, not requestId), like
+// the other languages' stubs. longs: uint64/int64 come back as decimal
+// strings (they may not fit a JS number). enums: by name. defaults: unset
+// scalars read as their zero value (unset messages as null). oneofs: a
+// virtual field names the member of each oneof that is set
+// (result.result === 'cast').
+const definition = protoLoader.loadSync(
+    ['collide/v1/collision_service.proto', 'collide/v1/level_service.proto'], {
+      includeDirs: [PROTO_ROOT],
+      keepCase: true,
+      longs: String,
+      enums: String,
+      defaults: true,
+      oneofs: true,
+    });
+const v1 = grpc.loadPackageDefinition(definition).collide.v1;
+
+// Three shapes whose contacts are easy to work out by hand.
+const exampleLevel = {
+  shapes: [
+    // A wall: the segment x = 10, -5 <= y <= 5.
+    {id: 1, user_data: 101, segment: {p1: {x: 10, y: -5}, p2: {x: 10, y: 5}}},
+    // A pillar: the disc of radius 2 around (0, 20).
+    {id: 2, user_data: 102, circle: {center: {x: 0, y: 20}, radius: 2}},
+    // A crate: the square -11 <= x <= -9, -1 <= y <= 1. Its edges are
+    // numbered counter-clockwise from the lower-left corner, so its right
+    // side (x = -9) is edge 1.
+    {
+      id: 3,
+      user_data: 103,
+      box: {center: {x: -10, y: 0}, half_extents: {x: 1, y: 1}},
+    },
+  ],
+};
+
+// Each entry: what it is, the query, and the known answer, checked field by
+// field by checkResult below.
+const examples = [
+  {
+    // A bullet from the origin along +x meets the wall halfway.
+    name: 'ray cast hits the wall',
+    query: {ray_cast: {origin: {x: 0, y: 0}, translation: {x: 20, y: 0}}},
+    want: {
+      cast: {
+        fraction: 0.5,
+        point: [10, 0],
+        normal: [-1, 0],
+        shape_id: 1,
+        user_data: 101,
+        feature: ['FEATURE_TYPE_EDGE', 0],
+      },
+    },
+  },
+  {
+    // A circle of radius 1 rising from the origin touches the pillar when
+    // the centres are 1 + 2 apart: centre y = 17 of 20.
+    name: 'circle cast hits the pillar',
+    query: {
+      circle_cast: {
+        circle: {center: {x: 0, y: 0}, radius: 1},
+        translation: {x: 0, y: 20},
+      },
+    },
+    want: {
+      cast: {
+        fraction: 0.85,
+        point: [0, 18],
+        normal: [0, -1],
+        shape_id: 2,
+        user_data: 102,
+        feature: ['FEATURE_TYPE_SURFACE', 0],
+      },
+    },
+  },
+  {
+    // A triangle pointing -x (tip at (-1, 0)) moving 20 left: its tip meets
+    // the crate's right side x = -9 after 8, fraction 0.4.
+    name: 'polygon cast hits the crate',
+    query: {
+      polygon_cast: {
+        polygon: {vertices: [{x: -1, y: 0}, {x: 0, y: -1}, {x: 0, y: 1}]},
+        translation: {x: -20, y: 0},
+      },
+    },
+    want: {
+      cast: {
+        fraction: 0.4,
+        point: [-9, 0],
+        normal: [1, 0],
+        shape_id: 3,
+        user_data: 103,
+        feature: ['FEATURE_TYPE_EDGE', 1],
+      },
+    },
+  },
+  {
+    // A horizontal capsule (axis (0,3)-(2,3), radius 0.5) moving 20 right:
+    // its front (2.5, 3) meets the wall after 7.5, fraction 0.375.
+    name: 'capsule cast hits the wall',
+    query: {
+      capsule_cast: {
+        capsule: {p1: {x: 0, y: 3}, p2: {x: 2, y: 3}, radius: 0.5},
+        translation: {x: 20, y: 0},
+      },
+    },
+    want: {
+      cast: {
+        fraction: 0.375,
+        point: [10, 3],
+        normal: [-1, 0],
+        shape_id: 1,
+        user_data: 101,
+        feature: ['FEATURE_TYPE_EDGE', 0],
+      },
+    },
+  },
+  {
+    // A disc of radius 15 at (5, 0) reaches the wall (5 away) and the crate
+    // (14 away) but not the pillar (18 away).
+    name: 'overlap finds the wall and the crate',
+    query: {overlap: {circle: {center: {x: 5, y: 0}, radius: 15}}},
+    want: {overlap: [[1, 101], [3, 103]]},
+  },
+  {
+    // The level point nearest (0, 25) is the pillar's top, 3 away.
+    name: 'closest point is on the pillar',
+    query: {closest_point: {point: {x: 0, y: 25}, max_distance: 10}},
+    want: {
+      closest_point: {
+        point: [0, 22],
+        distance: 3,
+        normal: [0, 1],
+        shape_id: 2,
+        user_data: 102,
+        feature: ['FEATURE_TYPE_SURFACE', 0],
+      },
+    },
+  },
+  {
+    // Straight down from the origin there is nothing: a miss is an answer
+    // with no hits, not an error.
+    name: 'ray cast misses',
+    query: {ray_cast: {origin: {x: 0, y: 0}, translation: {x: 0, y: -20}}},
+    want: {miss: true},
+  },
+  {
+    // A negative radius is refused in this query's own result, naming the
+    // field; the rest of the batch is still answered.
+    name: 'bad query is refused alone',
+    query: {
+      circle_cast: {
+        circle: {center: {x: 0, y: 0}, radius: -1},
+        translation: {x: 1, y: 0},
+      },
+    },
+    want: {error: [grpc.status.INVALID_ARGUMENT, 'circle_cast.circle.radius']},
+  },
+];
+
+// A result field that differs from the known answer.
+class Mismatch extends Error {}
+
+function expectNear(name, got, want) {
+  if (!(Math.abs(got - want) <= TOLERANCE)) {
+    throw new Mismatch(`${name} is ${got}, expected ${want}`);
+  }
+}
+
+// uint64 fields arrive as strings, so compare as strings.
+function expectEqual(name, got, want) {
+  if (String(got) !== String(want)) {
+    throw new Mismatch(
+        `${name} is ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  }
+}
+
+function expectVec(name, got, want) {
+  expectNear(`${name}.x`, got.x, want[0]);
+  expectNear(`${name}.y`, got.y, want[1]);
+}
+
+// Checks the fields a cast hit and a closest point share.
+function expectContact(prefix, got, want) {
+  expectVec(`${prefix}.point`, got.point, want.point);
+  expectVec(`${prefix}.normal`, got.normal, want.normal);
+  expectEqual(`${prefix}.shape_id`, got.shape_id, want.shape_id);
+  expectEqual(`${prefix}.user_data`, got.user_data, want.user_data);
+  expectEqual(
+      `${prefix}.feature`, [got.feature.type, got.feature.index], want.feature);
+}
+
+// ResultStatus is a message, so it arrives as null when the server left it
+// unset (OK, code 0).
+function statusOf(result) {
+  return result.status || {code: grpc.status.OK, message: ''};
+}
+
+// Throws Mismatch naming the first field that differs from `want`.
+function checkResult(result, want) {
+  const status = statusOf(result);
+  if (want.error) {
+    const [code, field] = want.error;
+    expectEqual('status.code', status.code, code);
+    if (!status.message.includes(field)) {
+      throw new Mismatch(`status.message ${
+          JSON.stringify(status.message)} does not name ${field}`);
+    }
+    expectEqual('result', result.result, undefined);
+    return;
+  }
+  if (status.code !== grpc.status.OK) {
+    throw new Mismatch(
+        `status is ${status.code} (${status.message}), expected OK`);
+  }
+  if (want.miss) {
+    expectEqual('result', result.result, 'cast');
+    expectEqual('cast.hits count', result.cast.hits.length, 0);
+  } else if (want.cast) {
+    expectEqual('result', result.result, 'cast');
+    expectEqual('cast.hits count', result.cast.hits.length, 1);
+    const hit = result.cast.hits[0];
+    expectNear('cast.hits[0].fraction', hit.fraction, want.cast.fraction);
+    expectEqual('cast.hits[0].status', hit.status, 'HIT_STATUS_HIT');
+    expectContact('cast.hits[0]', hit, want.cast);
+  } else if (want.overlap) {
+    expectEqual('result', result.result, 'overlap');
+    expectEqual(
+        'overlap.shapes',
+        result.overlap.shapes.map((s) => [s.shape_id, s.user_data]),
+        want.overlap);
+  } else if (want.closest_point) {
+    expectEqual('result', result.result, 'closest_point');
+    const found = result.closest_point;
+    expectEqual('closest_point.found', found.found, true);
+    expectNear(
+        'closest_point.distance', found.distance, want.closest_point.distance);
+    expectContact('closest_point', found, want.closest_point);
+  }
+}
+
+// Formats a coordinate for people: shortest form, no "-0".
+function number(value) {
+  return String(value + 0);
+}
+
+// One readable line for the summary. (grpc.status maps codes to names as
+// well as names to codes.)
+function describe(result) {
+  const status = statusOf(result);
+  if (status.code !== grpc.status.OK) {
+    return `${grpc.status[status.code]}: ${status.message}`;
+  }
+  if (result.result === 'cast') {
+    if (result.cast.hits.length === 0) return 'miss';
+    const hit = result.cast.hits[0];
+    return `hit shape ${hit.shape_id} at fraction ${number(hit.fraction)}, ` +
+        `point (${number(hit.point.x)}, ${number(hit.point.y)}), ` +
+        `normal (${number(hit.normal.x)}, ${number(hit.normal.y)})`;
+  }
+  if (result.result === 'overlap') {
+    const ids = result.overlap.shapes.map((s) => s.shape_id).join(', ');
+    return `overlaps shapes [${ids}]`;
+  }
+  const found = result.closest_point;
+  return `shape ${found.shape_id} at (${number(found.point.x)}, ` +
+      `${number(found.point.y)}), distance ${number(found.distance)}`;
+}
+
+function deadline() {
+  return {deadline: Date.now() + DEADLINE_MS};
+}
+
+// A unary call as a promise.
+function call(client, method, request) {
+  return new Promise((resolve, reject) => {
+    client[method](request, deadline(), (error, response) => {
+      if (error) {
+        reject(error);
+      } else {
+        resolve(response);
+      }
+    });
+  });
+}
+
+// Writes `batches` on one StreamQueries call, closes the request side and
+// resolves with every response once the server ends the call.
+function streamQueries(client, batches) {
+  return new Promise((resolve, reject) => {
+    const responses = [];
+    const stream = client.StreamQueries(deadline());
+    stream.on('data', (response) => responses.push(response));
+    stream.on('error', reject);
+    stream.on('end', () => resolve(responses));
+    for (const batch of batches) stream.write(batch);
+    stream.end();
+  });
+}
+
+// Streams the example batch; resolves with the exit code (0: all match).
+async function streamAndCheck(collisions, levelVersion) {
+  const batch = {
+    level: LEVEL,
+    batch_id: 7,
+    queries: examples.map(
+        (example, index) => ({request_id: index + 1, ...example.query})),
+  };
+  const responses = await streamQueries(collisions, [batch]);
+  let response;
+  try {
+    expectEqual('number of responses', responses.length, 1);
+    response = responses[0];
+    expectEqual('batch status', statusOf(response).code, grpc.status.OK);
+    expectEqual('batch_id', response.batch_id, batch.batch_id);
+    expectEqual('level_version', response.level_version, levelVersion);
+    expectEqual('number of results', response.results.length, examples.length);
+  } catch (error) {
+    if (!(error instanceof Mismatch)) throw error;
+    console.error(`example.js: stream: ${error.message}`);
+    return 1;
+  }
+
+  const failures = [];
+  examples.forEach((example, index) => {
+    const result = response.results[index];
+    let mark = 'ok';
+    try {
+      expectEqual('request_id', result.request_id, index + 1);
+      checkResult(result, example.want);
+    } catch (error) {
+      if (!(error instanceof Mismatch)) throw error;
+      failures.push(`query ${index + 1} (${example.name}): ${error.message}`);
+      mark = 'MISMATCH';
+    }
+    console.log(`  ${index + 1} ${mark.padEnd(8)} ${example.name.padEnd(38)} ${
+        describe(result)}`);
+  });
+  for (const failure of failures) console.error(`example.js: ${failure}`);
+  if (failures.length > 0) return 1;
+  console.log(`all ${examples.length} results match the known answers`);
+  return 0;
+}
+
+async function run(address) {
+  const credentials = grpc.credentials.createInsecure();
+  const levels = new v1.LevelService(address, credentials);
+  const collisions = new v1.CollisionService(address, credentials);
+  try {
+    const put =
+        await call(levels, 'PutLevel', {level: LEVEL, content: exampleLevel});
+    console.log(`put ${put.summary.level}: version ${put.summary.version}, ${
+        put.summary.shape_count} shapes`);
+    try {
+      return await streamAndCheck(collisions, put.summary.version);
+    } finally {
+      // Delete even after a mismatch or a failed call, so reruns start
+      // clean.
+      const deleted = await call(levels, 'DeleteLevel', {level: LEVEL});
+      console.log(`deleted ${LEVEL} (version ${deleted.deleted_version})`);
+    }
+  } finally {
+    levels.close();
+    collisions.close();
+  }
+}
+
+function parseAddress(argv) {
+  let address = '127.0.0.1:50051';
+  for (const arg of argv) {
+    if (arg.startsWith('--address=')) {
+      address = arg.slice('--address='.length);
+    } else {
+      console.error(
+          `usage: node example.js [--address=host:port]` +
+          ` (unknown argument ${arg})`);
+      process.exit(2);
+    }
+  }
+  return address;
+}
+
+const address = parseAddress(process.argv.slice(2));
+run(address).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      const code = error.code !== undefined ? grpc.status[error.code] : '';
+      console.error(
+          `example.js: ${address}: ${code} ${error.details || error.message}`);
+      process.exitCode = 2;
+    });

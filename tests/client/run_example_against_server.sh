@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs one client example against a real collide_server: starts the server
+# on a free loopback port (--listen=127.0.0.1:0; the port is read from its
+# "listening on ... (port N)" log line), waits until its health check says
+# SERVING, runs the example with --address=127.0.0.1:N appended, then stops
+# the server (SIGTERM, SIGKILL if it is still there after 10 s) whatever
+# happened. Every wait is bounded, 110 s in all, under CTest's 150 s.
+#
+# Usage: run_example_against_server.sh SERVER HEALTH_CHECK COMMAND [ARG...]
+# Exits with the example's status, or 1 if the server never came up or the
+# example's interpreter is missing.
+set -euo pipefail
+
+if [ "$#" -lt 3 ]; then
+  echo "usage: $0 SERVER HEALTH_CHECK COMMAND [ARG...]" >&2
+  exit 2
+fi
+server=$1
+health_check=$2
+shift 2
+
+if ! command -v "$1" >/dev/null; then
+  echo "$1 not found: install it (bash scripts/install_deps.sh)" >&2
+  exit 1
+fi
+
+workdir=$(mktemp -d)
+log="${workdir}/server.log"
+: >"${log}"  # exists before the server starts, so the polling can read it
+# No bundled level: the examples put (and delete) their own.
+"${server}" --listen=127.0.0.1:0 --default_level=false 2>"${log}" &
+server_pid=$!
+
+stop_server() {
+  kill -TERM "${server_pid}" 2>/dev/null || true
+  for _ in $(seq 100); do
+    kill -0 "${server_pid}" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "${server_pid}" 2>/dev/null || true
+  wait "${server_pid}" 2>/dev/null || true
+  rm -rf "${workdir}"
+}
+trap stop_server EXIT
+
+show_log() {
+  echo "--- collide_server log:" >&2
+  cat "${log}" >&2
+}
+
+# Up to 20 s for the listening line (the server prints it once bound).
+port=""
+for _ in $(seq 200); do
+  port=$(sed -n 's/.*listening on .*(port \([0-9][0-9]*\)).*/\1/p' "${log}" ||
+    true)
+  [ -n "${port}" ] && break
+  kill -0 "${server_pid}" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "${port}" ]; then
+  echo "collide_server did not start listening" >&2
+  show_log
+  exit 1
+fi
+address="127.0.0.1:${port}"
+
+if ! "${health_check}" --target="${address}" --wait=20s; then
+  echo "collide_server at ${address} did not become SERVING" >&2
+  show_log
+  exit 1
+fi
+
+status=0
+timeout 60 "$@" --address="${address}" || status=$?
+if [ "${status}" -ne 0 ]; then
+  echo "example exited ${status} (124: timed out): $*" >&2
+  show_log
+fi
+exit "${status}"
