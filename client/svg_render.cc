@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -51,13 +52,13 @@ constexpr int kMaxGridLines = 200;
 // How far a curve cut into chords may stray (pixels): invisible.
 constexpr double kCurveTolerance = 0.25;
 constexpr int kMaxNotes = 8;
-constexpr size_t kMaxNoteBytes = 160;
 
 // Marker sizes (pixels).
 constexpr double kNormalLength = 22.0;
 constexpr double kArrowHead = 6.0;
 constexpr double kContactRadius = 3.5;
 constexpr double kPointRadius = 3.0;
+constexpr double kMinLabelledShape = 12.0;
 
 // Legend layout (pixels).
 constexpr double kLegendPadding = 8.0;
@@ -69,8 +70,8 @@ constexpr double kCharWidth = 6.4;
 
 // One colour per query, in turn; chosen to stay apart from the level's
 // greys, the contact red and the initial-overlap amber.
-constexpr const char* kPalette[] = {"#1971c2", "#2f9e44", "#9c36b5", "#0c8599",
-                                    "#c2255c", "#5c940d", "#3b5bdb", "#862e9c"};
+constexpr const char* kPalette[] = {"#1971c2", "#2f9e44", "#7048e8", "#0c8599",
+                                    "#ae3ec9", "#66a80f", "#3b5bdb", "#099268"};
 constexpr const char* kMissColour = "#868e96";
 constexpr const char* kContactColour = "#e03131";
 constexpr const char* kInitialOverlapColour = "#f08c00";
@@ -82,8 +83,8 @@ constexpr const char* kInitialOverlapColour = "#f08c00";
 constexpr absl::string_view kStyle = R"css(
 .solid { fill: #dee2e6; stroke: #495057; stroke-width: 1.5px; }
 .line { fill: none; stroke: #343a40; stroke-width: 2.5px; stroke-linecap: round; stroke-linejoin: round; }
-.overlapped.solid { fill: #ffe8a1; stroke: #f08c00; stroke-width: 2.5px; }
-.overlapped.line { stroke: #f08c00; stroke-width: 4px; }
+.overlapped { fill-opacity: 0.3; stroke-width: 2.5px; }
+.overlapped.chain { fill: none; stroke-width: 4px; stroke-linecap: round; stroke-linejoin: round; }
 .grid { stroke: #f1f3f5; stroke-width: 1px; }
 .axis { stroke: #ced4da; stroke-width: 1px; }
 .swept { fill-opacity: 0.1; stroke-opacity: 0.35; stroke-width: 1px; }
@@ -242,15 +243,20 @@ double RoundStep(double at_least) {
   return 10.0 * power;
 }
 
-// `text` cut to at most kMaxNoteBytes without splitting a UTF-8 sequence.
-std::string Shortened(absl::string_view text) {
-  if (text.size() <= kMaxNoteBytes) return std::string(text);
-  size_t end = kMaxNoteBytes;
+// `text` cut to at most `max_bytes` (and "...") without splitting a UTF-8
+// sequence.
+std::string Shortened(absl::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t end = max_bytes > 3 ? max_bytes - 3 : 0;
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
     --end;
   }
   return absl::StrCat(text.substr(0, end), "...");
 }
+
+// A number for a label in the drawing: 4 significant digits are enough to
+// tell hits apart at a glance; titles and the legend carry 6.
+std::string FormatShort(double value) { return absl::StrFormat("%.4g", value); }
 
 std::string StatusName(int code) {
   const std::string name =
@@ -379,7 +385,8 @@ class Renderer {
         if (options_.labels && std::fmod(k, every) == 0.0) {
           const Vec2 at = axis == 0 ? Vec2{a.x + 2.0, a.y - 3.0}
                                     : Vec2{a.x + 2.0, a.y - 2.0};
-          grid_.Label(at, FormatNumber(value), "tick", "");
+          // With the labels, so shapes near the edge do not hide them.
+          labels_.Label(at, FormatNumber(value), "tick", "");
         }
       }
     }
@@ -398,9 +405,12 @@ class Renderer {
       DrawWorldShape(
           shapes_, *geometry, line ? " class=\"line\"" : " class=\"solid\"",
           absl::StrCat("shape ", shape.id(), " (", LevelShapeKind(shape), ")"));
-      if (options_.labels) {
-        const Aabb bounds = BoundsOf(projection_.ToPicture(geometry->points),
-                                     projection_.ToPixels(geometry->radius));
+      const Aabb bounds = BoundsOf(projection_.ToPicture(geometry->points),
+                                   projection_.ToPixels(geometry->radius));
+      // Shapes smaller than their id would be buried under it.
+      if (options_.labels &&
+          std::max(bounds.upper.x - bounds.lower.x,
+                   bounds.upper.y - bounds.lower.y) >= kMinLabelledShape) {
         labels_.Label(0.5 * (bounds.lower + bounds.upper) + Vec2{0.0, 3.0},
                       absl::StrCat(shape.id()), "shape-id",
                       " text-anchor=\"middle\"");
@@ -415,7 +425,7 @@ class Renderer {
     const bool failed = result.status().code() != 0;
     if (failed) {
       Note(absl::StrCat(tag, ": ", StatusName(result.status().code()), ": ",
-                        Shortened(result.status().message())));
+                        result.status().message()));
     }
     const char* colour = kPalette[index % std::size(kPalette)];
     switch (query.query_case()) {
@@ -482,8 +492,8 @@ class Renderer {
         // A kind the proto knows but this renderer does not draw yet.
         const google::protobuf::FieldDescriptor* field =
             v1::Query::descriptor()->FindFieldByNumber(query.query_case());
-        Note(absl::StrCat(tag, ": ", field ? field->name() : "this",
-                          " queries are not drawn"));
+        Note(absl::StrCat(tag, ": not drawn: ", field ? field->name() : "this",
+                          " queries are new to this renderer"));
         return;
       }
     }
@@ -508,9 +518,9 @@ class Renderer {
       Note(absl::StrCat(tag, ": no query set"));
     } else {
       Note(absl::StrCat(tag,
-                        ": query of a kind unknown to this renderer "
+                        ": not drawn: query kind unknown to this renderer "
                         "(field ",
-                        absl::StrJoin(numbers, ", "), "), not drawn"));
+                        absl::StrJoin(numbers, ", "), ")"));
     }
   }
 
@@ -533,7 +543,7 @@ class Renderer {
                                              : "middle";
       labels_.Label(at,
                     initial ? std::string("overlap")
-                            : absl::StrCat("t=", FormatNumber(hit.fraction())),
+                            : absl::StrCat("t=", FormatShort(hit.fraction())),
                     "label",
                     absl::StrCat(" fill=\"", label_colour, "\" text-anchor=\"",
                                  anchor, "\""));
@@ -666,11 +676,14 @@ class Renderer {
           continue;
         }
         used_.set(kRoleOverlapped);
-        DrawWorldShape(overlapped_, *geometry,
-                       geometry->kind == WorldShape::Kind::kChain
-                           ? " class=\"overlapped line\""
-                           : " class=\"overlapped solid\"",
-                       absl::StrCat(tag, " overlaps shape ", ref.shape_id()));
+        // In the query's colour, so each overlap query's shapes stand out
+        // as its own.
+        DrawWorldShape(
+            overlapped_, *geometry,
+            geometry->kind == WorldShape::Kind::kChain
+                ? Attributes("overlapped chain", "", query_colour)
+                : Attributes("overlapped", query_colour, query_colour),
+            absl::StrCat(tag, " overlaps shape ", ref.shape_id()));
       }
     }
     const std::string title = absl::StrCat(
@@ -714,7 +727,7 @@ class Renderer {
                    Attributes("contact", kContactColour, ""), title);
       if (options_.labels) {
         labels_.Label(0.5 * (point + nearest) + Vec2{4.0, -4.0},
-                      absl::StrCat("d=", FormatNumber(result->distance())),
+                      absl::StrCat("d=", FormatShort(result->distance())),
                       "label", absl::StrCat(" fill=\"", colour, "\""));
       }
     } else {
@@ -770,7 +783,7 @@ class Renderer {
         legend.Rounded(dot, 5.0, Attributes("start", "", kMissColour), "");
         break;
       case kRoleOverlapped:
-        legend.Polygon(box, " class=\"overlapped solid\"", "");
+        legend.Polygon(box, Attributes("overlapped", colour, colour), "");
         break;
       case kRoleClosest:
         legend.Chain(line, false, Attributes("closest", "", colour), "");
@@ -818,7 +831,12 @@ class Renderer {
     if (grid_cell_ > 0.0) {
       absl::StrAppend(&summary, "; grid ", FormatNumber(grid_cell_), " units");
     }
-    legend.Label({kLegendPadding, y + 4.0}, Shortened(summary), "note", "");
+    // Lines longer than the band is wide are cut (the legend's text does
+    // not wrap).
+    const size_t max_bytes = static_cast<size_t>(
+        std::max(8.0, (width - 2.0 * kLegendPadding) / kCharWidth));
+    legend.Label({kLegendPadding, y + 4.0}, Shortened(summary, max_bytes),
+                 "note", "");
     y += kLegendRow;
     double x = kLegendPadding;
     bool row_used = false;
@@ -841,7 +859,8 @@ class Renderer {
     if (row_used) y += kLegendRow;
     const size_t shown = std::min<size_t>(notes_.size(), kMaxNotes);
     for (size_t i = 0; i < shown; ++i) {
-      legend.Label({kLegendPadding, y + 4.0}, notes_[i], "note", "");
+      legend.Label({kLegendPadding, y + 4.0}, Shortened(notes_[i], max_bytes),
+                   "note", "");
       y += kLegendRow;
     }
     if (notes_.size() > shown) {
@@ -944,6 +963,8 @@ Aabb ContentBounds(const v1::Level& level,
     } else if (query.has_closest_point()) {
       add_point(query.closest_point().point());
     }
+    // A failed query's result is not drawn, so it does not widen the view.
+    if (rendered.result.status().code() != 0) continue;
     if (rendered.result.has_cast()) {
       for (const v1::CastHit& hit : rendered.result.cast().hits()) {
         add_point(hit.point());
