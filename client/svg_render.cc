@@ -4,7 +4,6 @@
 #include <bitset>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,7 +19,9 @@
 #include "absl/types/span.h"
 #include "client/svg_geometry.h"
 #include "client/svg_layer.h"
+#include "client/svg_legend.h"
 #include "client/svg_scene.h"
+#include "client/svg_style.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
@@ -30,6 +31,7 @@
 namespace collide::client {
 namespace {
 
+using svg_internal::Attributes;
 using svg_internal::BoundsOf;
 using svg_internal::CastGeometry;
 using svg_internal::ConvexHull;
@@ -39,6 +41,28 @@ using svg_internal::FormatPixels;
 using svg_internal::FromProto;
 using svg_internal::InRange;
 using svg_internal::IsEmpty;
+using svg_internal::kArrowHead;
+using svg_internal::kContactColour;
+using svg_internal::kContactRadius;
+using svg_internal::kCurveTolerance;
+using svg_internal::kInitialOverlapColour;
+using svg_internal::kMissColour;
+using svg_internal::kNormalLength;
+using svg_internal::kPalette;
+using svg_internal::kPointRadius;
+using svg_internal::kRoleClosest;
+using svg_internal::kRoleContact;
+using svg_internal::kRoleCount;
+using svg_internal::kRoleEnd;
+using svg_internal::kRoleInitialOverlap;
+using svg_internal::kRoleLine;
+using svg_internal::kRoleMiss;
+using svg_internal::kRoleOverlapped;
+using svg_internal::kRoleSearch;
+using svg_internal::kRoleSolid;
+using svg_internal::kRoleStart;
+using svg_internal::kRoleSwept;
+using svg_internal::kRoleToi;
 using svg_internal::LevelShapeKind;
 using svg_internal::SvgLayer;
 using svg_internal::Translated;
@@ -49,78 +73,8 @@ constexpr int kMaxWidth = 16384;
 constexpr double kMinViewExtent = 1e-9;
 constexpr double kMaxAspect = 4.0;
 constexpr int kMaxGridLines = 200;
-// How far a curve cut into chords may stray (pixels): invisible.
-constexpr double kCurveTolerance = 0.25;
-constexpr int kMaxNotes = 8;
-
-// Marker sizes (pixels).
-constexpr double kNormalLength = 22.0;
-constexpr double kArrowHead = 6.0;
-constexpr double kContactRadius = 3.5;
-constexpr double kPointRadius = 3.0;
+// Shapes smaller than this (pixels) get no id label: it would bury them.
 constexpr double kMinLabelledShape = 12.0;
-
-// Legend layout (pixels).
-constexpr double kLegendPadding = 8.0;
-constexpr double kLegendRow = 18.0;
-constexpr double kSwatchWidth = 22.0;
-// A generous average advance of the legend's 11 px sans-serif text, used
-// to lay entries out without measuring fonts.
-constexpr double kCharWidth = 6.4;
-
-// One colour per query, in turn; chosen to stay apart from the level's
-// greys, the contact red and the initial-overlap amber.
-constexpr const char* kPalette[] = {"#1971c2", "#2f9e44", "#7048e8", "#0c8599",
-                                    "#ae3ec9", "#66a80f", "#3b5bdb", "#099268"};
-constexpr const char* kMissColour = "#868e96";
-constexpr const char* kContactColour = "#e03131";
-constexpr const char* kInitialOverlapColour = "#f08c00";
-
-// Strokes are in pixels because every coordinate in the file is (see
-// Projection), so widths stay constant at any zoom without SVG 2's
-// vector-effect. Colours that vary per query are presentation attributes
-// on the elements, so these rules never set them (CSS would win).
-constexpr absl::string_view kStyle = R"css(
-.solid { fill: #dee2e6; stroke: #495057; stroke-width: 1.5px; }
-.line { fill: none; stroke: #343a40; stroke-width: 2.5px; stroke-linecap: round; stroke-linejoin: round; }
-.overlapped { fill-opacity: 0.3; stroke-width: 2.5px; }
-.overlapped.chain { fill: none; stroke-width: 4px; stroke-linecap: round; stroke-linejoin: round; }
-.grid { stroke: #f1f3f5; stroke-width: 1px; }
-.axis { stroke: #ced4da; stroke-width: 1px; }
-.swept { fill-opacity: 0.1; stroke-opacity: 0.35; stroke-width: 1px; }
-.path { fill: none; stroke-opacity: 0.6; stroke-width: 1px; }
-.ray { fill: none; stroke-width: 2px; stroke-linecap: round; }
-.start { fill: none; stroke-width: 1.5px; }
-.end { fill: none; stroke-width: 1.5px; stroke-dasharray: 5, 4; }
-.toi { fill-opacity: 0.15; stroke-width: 2.5px; }
-.probe { fill-opacity: 0.15; stroke-width: 2px; }
-.contact { stroke: #ffffff; stroke-width: 1.5px; }
-.normal { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
-.closest { fill: none; stroke-width: 1.5px; }
-.search { fill: none; stroke-width: 1px; stroke-dasharray: 2, 3; }
-.legend-band { fill: #f8f9fa; stroke: #dee2e6; stroke-width: 1px; }
-text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; font-size: 11px; }
-text.shape-id, text.tick { font-size: 9px; fill: #868e96; }
-text.note { fill: #495057; }
-text.halo { fill: #ffffff; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
-)css";
-
-// What the legend can explain; it shows the ones the picture uses.
-enum Role {
-  kRoleSolid,
-  kRoleLine,
-  kRoleSwept,
-  kRoleStart,
-  kRoleEnd,
-  kRoleToi,
-  kRoleContact,
-  kRoleInitialOverlap,
-  kRoleMiss,
-  kRoleOverlapped,
-  kRoleClosest,
-  kRoleSearch,
-  kRoleCount,
-};
 
 absl::Status CheckOptions(const RenderOptions& options) {
   if (options.width_px < kMinWidth || options.width_px > kMaxWidth) {
@@ -243,17 +197,6 @@ double RoundStep(double at_least) {
   return 10.0 * power;
 }
 
-// `text` cut to at most `max_bytes` (and "...") without splitting a UTF-8
-// sequence.
-std::string Shortened(absl::string_view text, size_t max_bytes) {
-  if (text.size() <= max_bytes) return std::string(text);
-  size_t end = max_bytes > 3 ? max_bytes - 3 : 0;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
-    --end;
-  }
-  return absl::StrCat(text.substr(0, end), "...");
-}
-
 // A number for a label in the drawing: 4 significant digits are enough to
 // tell hits apart at a glance; titles and the legend carry 6.
 std::string FormatShort(double value) { return absl::StrFormat("%.4g", value); }
@@ -262,14 +205,6 @@ std::string StatusName(int code) {
   const std::string name =
       absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
   return name.empty() ? absl::StrCat("code ", code) : name;
-}
-
-std::string Attributes(absl::string_view css_class, absl::string_view fill,
-                       absl::string_view stroke) {
-  std::string out = absl::StrCat(" class=\"", css_class, "\"");
-  if (!fill.empty()) absl::StrAppend(&out, " fill=\"", fill, "\"");
-  if (!stroke.empty()) absl::StrAppend(&out, " stroke=\"", stroke, "\"");
-  return out;
 }
 
 Vec2 Centroid(absl::Span<const Vec2> points) {
@@ -739,87 +674,7 @@ class Renderer {
                    colour);
   }
 
-  // One legend entry's sample drawing, centred vertically on `y`, in the
-  // kSwatchWidth pixels from `x`.
-  void DrawSwatch(SvgLayer& legend, Role role, double x, double y) {
-    const char* colour = kPalette[0];
-    const Vec2 mid = {x + 0.5 * kSwatchWidth, y};
-    const Vec2 box[4] = {{x + 2.0, y - 5.0},
-                         {x + 20.0, y - 5.0},
-                         {x + 20.0, y + 5.0},
-                         {x + 2.0, y + 5.0}};
-    const Vec2 line[2] = {{x + 2.0, y}, {x + 20.0, y}};
-    const Vec2 dot[1] = {mid};
-    switch (role) {
-      case kRoleSolid:
-        legend.Polygon(box, " class=\"solid\"", "");
-        break;
-      case kRoleLine:
-        legend.Chain(line, false, " class=\"line\"", "");
-        break;
-      case kRoleSwept:
-        legend.Polygon(box, Attributes("swept", colour, colour), "");
-        break;
-      case kRoleStart:
-        legend.Rounded(dot, 5.0, Attributes("start", "", colour), "");
-        break;
-      case kRoleEnd:
-        legend.Rounded(dot, 5.0, Attributes("end", "", colour), "");
-        break;
-      case kRoleToi:
-        legend.Rounded(dot, 5.0, Attributes("toi", colour, colour), "");
-        break;
-      case kRoleContact:
-      case kRoleInitialOverlap: {
-        const char* marker =
-            role == kRoleContact ? kContactColour : kInitialOverlapColour;
-        legend.Arrow({x + 4.0, y + 3.0}, {x + 20.0, y - 5.0}, 4.0,
-                     Attributes("normal", "", marker));
-        legend.Dot({x + 4.0, y + 3.0}, kContactRadius,
-                   Attributes("contact", marker, ""), "");
-        break;
-      }
-      case kRoleMiss:
-        legend.Rounded(dot, 5.0, Attributes("start", "", kMissColour), "");
-        break;
-      case kRoleOverlapped:
-        legend.Polygon(box, Attributes("overlapped", colour, colour), "");
-        break;
-      case kRoleClosest:
-        legend.Chain(line, false, Attributes("closest", "", colour), "");
-        legend.Dot(line[1], kContactRadius,
-                   Attributes("contact", kContactColour, ""), "");
-        break;
-      case kRoleSearch:
-        legend.Chain(line, false, Attributes("search", "", colour), "");
-        break;
-      case kRoleCount:
-        break;
-    }
-  }
-
-  // The legend band under the drawing: a summary line, an entry for each
-  // role the picture uses, then the notes. Returns its SVG and height.
-  std::pair<std::string, int> Legend(size_t query_count) {
-    static constexpr const char* kRoleNames[kRoleCount] = {
-        "solid shape",
-        "segment, polyline",
-        "swept region",
-        "start",
-        "end (dashed)",
-        "at hit (fraction t)",
-        "contact, normal",
-        "initial overlap",
-        "miss, error, no result",
-        "overlapped shape",
-        "closest point",
-        "max distance"};
-    const double width = frame_.width;
-    const double top = frame_.height;
-    // Laid out first, drawn once the height is known (the band goes under
-    // the entries).
-    SvgLayer legend({{0.0, top}, {width, top + 1e6}}, kCurveTolerance);
-    double y = top + kLegendPadding + 0.5 * kLegendRow;
+  std::string Document(size_t query_count) {
     std::string summary = absl::StrCat(
         "level ", level_.id().empty() ? "(no id)" : level_.id(), ": ",
         level_.shapes_size(), level_.shapes_size() == 1 ? " shape" : " shapes",
@@ -831,57 +686,10 @@ class Renderer {
     if (grid_cell_ > 0.0) {
       absl::StrAppend(&summary, "; grid ", FormatNumber(grid_cell_), " units");
     }
-    // Lines longer than the band is wide are cut (the legend's text does
-    // not wrap).
-    const size_t max_bytes = static_cast<size_t>(
-        std::max(8.0, (width - 2.0 * kLegendPadding) / kCharWidth));
-    legend.Label({kLegendPadding, y + 4.0}, Shortened(summary, max_bytes),
-                 "note", "");
-    y += kLegendRow;
-    double x = kLegendPadding;
-    bool row_used = false;
-    for (int role = 0; role < kRoleCount; ++role) {
-      if (!used_.test(role)) continue;
-      const double entry =
-          kSwatchWidth + 4.0 +
-          kCharWidth * static_cast<double>(std::strlen(kRoleNames[role])) +
-          14.0;
-      if (row_used && x + entry > width - kLegendPadding) {
-        x = kLegendPadding;
-        y += kLegendRow;
-      }
-      DrawSwatch(legend, static_cast<Role>(role), x, y);
-      legend.Label({x + kSwatchWidth + 4.0, y + 4.0}, kRoleNames[role], "note",
-                   "");
-      x += entry;
-      row_used = true;
-    }
-    if (row_used) y += kLegendRow;
-    const size_t shown = std::min<size_t>(notes_.size(), kMaxNotes);
-    for (size_t i = 0; i < shown; ++i) {
-      legend.Label({kLegendPadding, y + 4.0}, Shortened(notes_[i], max_bytes),
-                   "note", "");
-      y += kLegendRow;
-    }
-    if (notes_.size() > shown) {
-      legend.Label(
-          {kLegendPadding, y + 4.0},
-          absl::StrCat("... and ", notes_.size() - shown, " more notes"),
-          "note", "");
-      y += kLegendRow;
-    }
-    const int height = static_cast<int>(
-        std::ceil(y - 0.5 * kLegendRow + kLegendPadding - top));
-    const std::string band = absl::StrCat(
-        "<rect class=\"legend-band\" x=\"0\" y=\"", FormatPixels(top),
-        "\" width=\"", frame_.width, "\" height=\"", height, "\"/>\n");
-    return {absl::StrCat("<g id=\"legend\">\n", band, legend.svg(), "</g>\n"),
-            height};
-  }
-
-  std::string Document(size_t query_count) {
-    const auto [legend, legend_height] = Legend(query_count);
-    const int total_height = frame_.height + legend_height;
+    const svg_internal::Legend legend = svg_internal::DrawLegend(
+        {.summary = std::move(summary), .roles = used_, .notes = notes_},
+        frame_.width, frame_.height);
+    const int total_height = frame_.height + legend.height;
     std::string svg = absl::StrCat(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"",
@@ -889,7 +697,7 @@ class Renderer {
         frame_.width, " ", total_height, "\">\n<title>",
         svg_internal::EscapeXml(absl::StrCat("collide level ", level_.id(),
                                              ", ", query_count, " queries")),
-        "</title>\n<style type=\"text/css\"><![CDATA[", kStyle,
+        "</title>\n<style type=\"text/css\"><![CDATA[", svg_internal::kStyle,
         "]]></style>\n<rect x=\"0\" y=\"0\" width=\"", frame_.width,
         "\" height=\"", total_height, "\" fill=\"#ffffff\"/>\n",
         // The drawing in its own viewport, which clips whatever reaches
@@ -908,7 +716,7 @@ class Renderer {
     for (const auto& [id, layer] : layers) {
       absl::StrAppend(&svg, "<g id=\"", id, "\">\n", layer->svg(), "</g>\n");
     }
-    absl::StrAppend(&svg, "</svg>\n", legend, "</svg>\n");
+    absl::StrAppend(&svg, "</svg>\n", legend.svg, "</svg>\n");
     return svg;
   }
 
