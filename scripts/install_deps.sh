@@ -9,6 +9,8 @@ packages=(
   g++ cmake make pkg-config ca-certificates
   # lib/ and tests
   libabsl-dev libgtest-dev libgmock-dev libgmp-dev
+  # tests of the SVG renderer parse its output (test-only)
+  libtinyxml2-dev
   # the gRPC service and its clients
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   # the callers in other languages (client/examples/); the Node example's
