@@ -12,6 +12,8 @@ packages=(
   # the gRPC service and its clients
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   python3-grpcio
+  # Tiled map import (header-only JSON parser)
+  nlohmann-json3-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )
