@@ -1,13 +1,10 @@
-// The map walk: layers (groups recursively), tilesets (embedded or external,
-// read when a tile first needs them), tile layer data (CSV arrays or
-// uncompressed base64, fixed-size or in chunks) and the placement of tiles.
-// The geometry of each object is tiled_object.cc's.
+// The map walk: layers (groups recursively), which of them are collision,
+// tile layer data (CSV arrays or uncompressed base64, fixed-size or in
+// chunks) and the placement of tiles. Objects' geometry is
+// tiled_object.cc's, tilesets are tiled_tileset.cc's.
 #include "server/tiled_import.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -16,14 +13,15 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
 #include "server/level_file.h"
+#include "server/tiled_json.h"
 #include "server/tiled_object.h"
+#include "server/tiled_tileset.h"
 
 namespace collide::server {
 namespace {
@@ -31,17 +29,18 @@ namespace {
 using tiled::Affine;
 using tiled::Compose;
 using tiled::Json;
+using tiled::kFlippedDiagonally;
+using tiled::kFlippedHorizontally;
+using tiled::kFlippedVertically;
+using tiled::kGidMask;
+using tiled::kRotatedHexagonal120;
 using tiled::ObjectKind;
 using tiled::ShapeTags;
 using tiled::TiledObject;
+using tiled::TileInfo;
+using tiled::Tileset;
+using tiled::TilesetTable;
 using tiled::Where;
-
-// The top bits of a gid say how the tile is flipped (Tiled's JSON format).
-constexpr uint32_t kFlippedHorizontally = 0x80000000u;
-constexpr uint32_t kFlippedVertically = 0x40000000u;
-constexpr uint32_t kFlippedDiagonally = 0x20000000u;
-constexpr uint32_t kRotatedHexagonal120 = 0x10000000u;
-constexpr uint32_t kGidMask = 0x0FFFFFFFu;
 
 // Group layers nest; deeper than this is a broken or hostile file.
 constexpr int kMaxGroupDepth = 64;
@@ -50,123 +49,6 @@ constexpr int kMaxGroupDepth = 64;
 absl::Status MapError(absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat("map: ", message));
 }
-
-// Accepts every event (a base for the two readers below).
-class IgnoringSax : public nlohmann::json_sax<Json> {
- public:
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override {
-    ++depth_;
-    return true;
-  }
-  bool key(string_t&) override { return true; }
-  bool end_object() override {
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    ++depth_;
-    return true;
-  }
-  bool end_array() override {
-    --depth_;
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception&) override {
-    return false;
-  }
-
- protected:
-  int depth_ = 0;
-};
-
-// Stops at the first top-level key that only Tiled writes.
-class TiledKeySniffer : public IgnoringSax {
- public:
-  bool key(string_t& key) override {
-    if (depth_ == 1 && (key == "tiledversion" || key == "orientation")) {
-      found_ = true;
-      return false;
-    }
-    return true;
-  }
-  bool found() const { return found_; }
-
- private:
-  bool found_ = false;
-};
-
-// Keeps the parser's message ("parse error at line 3, column 7: ...").
-class ParseErrorReader : public IgnoringSax {
- public:
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception& error) override {
-    message_ = error.what();
-    return false;
-  }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string message_;
-};
-
-// Parses without exceptions; the error carries nlohmann's position.
-absl::StatusOr<Json> ParseJson(absl::string_view text, absl::string_view what) {
-  Json json = Json::parse(text.begin(), text.end(), nullptr,
-                          /*allow_exceptions=*/false);
-  if (!json.is_discarded()) return json;
-  ParseErrorReader reader;
-  Json::sax_parse(text.begin(), text.end(), &reader);
-  return absl::InvalidArgumentError(absl::StrCat(
-      what, " is not valid JSON: ",
-      reader.message().empty() ? "parse error" : reader.message()));
-}
-
-// One tile's collision data, read from its tileset once.
-struct TileInfo {
-  // The tile's image size in pixels: the frame of its collision objects.
-  double width = 0.0;
-  double height = 0.0;
-  // The tile has an objectgroup with objects (then its rectangle is not
-  // solid by itself, whatever those objects are).
-  bool has_collision_objects = false;
-  struct CollisionObject {
-    TiledObject object;
-    std::optional<bool> collision;
-    std::optional<uint64_t> category_bits;
-    std::optional<uint64_t> user_data;
-  };
-  std::vector<CollisionObject> objects;
-  std::optional<uint64_t> category_bits;
-  std::optional<uint64_t> user_data;
-};
-
-struct Tileset {
-  int64_t first_gid = 0;
-  int index = 0;       // in the map's "tilesets"
-  std::string source;  // external file, or empty when embedded
-  const Json* embedded = nullptr;
-  bool loaded = false;
-  Json external;     // an external tileset's document
-  std::string name;  // for messages
-  double tile_width = 0.0;
-  double tile_height = 0.0;
-  double offset_x = 0.0;  // "tileoffset": where tiles are drawn
-  double offset_y = 0.0;
-  // A tile object's alignment point as a fraction of its size.
-  double align_x = 0.0;
-  double align_y = 1.0;
-  bool render_at_grid_size = false;      // "tilerendersize": "grid"
-  std::map<int64_t, const Json*> tiles;  // local id -> tile definition
-  std::map<int64_t, TileInfo> infos;     // read on first use
-};
 
 // What a layer passes on to what it holds.
 struct Scope {
@@ -194,7 +76,6 @@ class Importer {
   absl::Status Import(const Json& map);
 
  private:
-  absl::Status ReadTilesets(const Json& map);
   absl::Status ImportLayers(const Json& layers, const Scope& parent, int depth);
   absl::Status ImportLayer(const Json& layer, const Scope& parent, int depth);
   absl::Status ImportObjects(const Json& layer, const Scope& scope);
@@ -210,10 +91,6 @@ class Importer {
                           Vec2 top_left, bool sized_by_grid,
                           const Affine& to_level,
                           const TilePlacement& placement, Where where);
-  absl::StatusOr<Tileset*> TilesetOf(uint32_t gid, const Where& where);
-  absl::Status LoadTileset(Tileset& tileset);
-  absl::StatusOr<const TileInfo*> InfoOf(Tileset& tileset, int64_t tile_id,
-                                         const Where& where);
   absl::Status CheckUniqueId(int64_t id, const Where& where);
   bool IsCollisionLayerName(absl::string_view name) const;
 
@@ -222,7 +99,7 @@ class Importer {
   double grid_width_ = 0.0;
   double grid_height_ = 0.0;
   bool infinite_ = false;
-  std::vector<std::unique_ptr<Tileset>> tilesets_;          // by first_gid
+  std::optional<TilesetTable> tilesets_;  // once the grid is known
   std::unordered_map<int64_t, std::string> object_layers_;  // id -> layer
   uint64_t next_tile_shape_id_ = kTiledTileShapeIdBase;
 };
@@ -232,7 +109,8 @@ absl::Status Importer::Import(const Json& map) {
     return MapError(absl::StrCat("the document must be a JSON object, got ",
                                  tiled::JsonTypeName(map)));
   }
-  const Where where = tiled::InLayer("(map)");
+  Where where;
+  where.whole_map = true;
   absl::StatusOr<std::string> type =
       tiled::StringField(map, "type", where, "map");
   if (!type.ok()) return type.status();
@@ -279,50 +157,13 @@ absl::Status Importer::Import(const Json& map) {
     root.to_level = {.d = -1.0, .ty = height_pixels};
   }
 
-  if (absl::Status s = ReadTilesets(map); !s.ok()) return s;
+  tilesets_.emplace(options_, grid_width_, grid_height_);
+  if (absl::Status s = tilesets_->Read(map); !s.ok()) return s;
   const auto layers = map.find("layers");
   if (layers == map.end() || !layers->is_array()) {
     return MapError("field \"layers\" must be an array");
   }
   return ImportLayers(*layers, root, 0);
-}
-
-absl::Status Importer::ReadTilesets(const Json& map) {
-  const auto list = map.find("tilesets");
-  if (list == map.end()) return absl::OkStatus();
-  if (!list->is_array()) return MapError("field \"tilesets\" must be an array");
-  for (size_t i = 0; i < list->size(); ++i) {
-    const Json& entry = (*list)[i];
-    const std::string name = absl::StrCat("tilesets[", i, "]");
-    if (!entry.is_object()) {
-      return MapError(absl::StrCat(name, " must be an object"));
-    }
-    auto tileset = std::make_unique<Tileset>();
-    tileset->index = static_cast<int>(i);
-    const auto first_gid = entry.find("firstgid");
-    if (first_gid == entry.end() || !first_gid->is_number_integer() ||
-        first_gid->get<int64_t>() < 1 ||
-        first_gid->get<int64_t>() > int64_t{kGidMask}) {
-      return MapError(
-          absl::StrCat(name, ".firstgid must be an integer in [1, 2^28)"));
-    }
-    tileset->first_gid = first_gid->get<int64_t>();
-    const auto source = entry.find("source");
-    if (source != entry.end()) {
-      if (!source->is_string()) {
-        return MapError(absl::StrCat(name, ".source must be a string"));
-      }
-      tileset->source = source->get<std::string>();
-      tileset->name = tileset->source;
-    } else {
-      tileset->embedded = &entry;
-    }
-    tilesets_.push_back(std::move(tileset));
-  }
-  std::stable_sort(
-      tilesets_.begin(), tilesets_.end(),
-      [](const auto& a, const auto& b) { return a->first_gid < b->first_gid; });
-  return absl::OkStatus();
 }
 
 bool Importer::IsCollisionLayerName(absl::string_view name) const {
@@ -503,12 +344,14 @@ absl::Status Importer::ImportTileObject(const TiledObject& object,
                                         bool collision, const ShapeTags& tags,
                                         const Scope& scope,
                                         const Where& where) {
-  absl::StatusOr<Tileset*> tileset = TilesetOf(object.gid_with_flags, where);
+  absl::StatusOr<Tileset*> tileset =
+      tilesets_->Find(object.gid_with_flags, where);
   if (!tileset.ok()) return tileset.status();
   const int64_t tile_id =
       static_cast<int64_t>(object.gid_with_flags & kGidMask) -
       (*tileset)->first_gid;
-  absl::StatusOr<const TileInfo*> info = InfoOf(**tileset, tile_id, where);
+  absl::StatusOr<const TileInfo*> info =
+      tilesets_->Info(**tileset, tile_id, where);
   if (!info.ok()) return info.status();
   // A tile object is drawn at its own size (Tiled scales the tile to it),
   // placed by the tileset's alignment about the object's origin.
@@ -699,13 +542,14 @@ absl::Status Importer::AppendTile(uint32_t gid_with_flags, double width,
                           "flag is set (only orthogonal maps are "
                           "supported)");
   }
-  absl::StatusOr<Tileset*> found = TilesetOf(gid_with_flags, where);
+  absl::StatusOr<Tileset*> found = tilesets_->Find(gid_with_flags, where);
   if (!found.ok()) return found.status();
   Tileset& tileset = **found;
   const int64_t tile_id = static_cast<int64_t>(where.gid) - tileset.first_gid;
   where.tileset = tileset.name;
   where.tile_id = tile_id;
-  absl::StatusOr<const TileInfo*> found_info = InfoOf(tileset, tile_id, where);
+  absl::StatusOr<const TileInfo*> found_info =
+      tilesets_->Info(tileset, tile_id, where);
   if (!found_info.ok()) return found_info.status();
   const TileInfo& info = **found_info;
   const bool solid_rectangle = placement.owner_is_collision &&
@@ -778,239 +622,6 @@ absl::Status Importer::AppendTile(uint32_t gid_with_flags, double width,
   return absl::OkStatus();
 }
 
-absl::StatusOr<Tileset*> Importer::TilesetOf(uint32_t gid_with_flags,
-                                             const Where& where) {
-  const int64_t gid = gid_with_flags & kGidMask;
-  Tileset* owner = nullptr;
-  for (const auto& tileset : tilesets_) {
-    if (tileset->first_gid > gid) break;
-    owner = tileset.get();
-  }
-  if (owner == nullptr) {
-    return tiled::Invalid(where, absl::StrCat("gid ", gid,
-                                              " belongs to no tileset of the "
-                                              "map"));
-  }
-  if (!owner->loaded) {
-    if (absl::Status s = LoadTileset(*owner); !s.ok()) return s;
-  }
-  return owner;
-}
-
-absl::Status Importer::LoadTileset(Tileset& tileset) {
-  const std::string label =
-      absl::StrCat("tileset \"", tileset.name, "\" (tilesets[", tileset.index,
-                   "], firstgid ", tileset.first_gid, ")");
-  const auto fail = [&](absl::string_view message) {
-    return absl::InvalidArgumentError(absl::StrCat(label, ": ", message));
-  };
-  const Json* data = tileset.embedded;
-  if (data == nullptr) {
-    if (absl::EndsWithIgnoreCase(tileset.source, ".tsx")) {
-      return fail(
-          "XML tilesets are not supported: save the tileset as JSON "
-          "(.tsj) in Tiled and point the map at it");
-    }
-    if (!options_.read_tileset) {
-      return fail(
-          "the tileset is an external file and no reader was given "
-          "(embed the tileset in the map, or import the map from its "
-          "file)");
-    }
-    absl::StatusOr<std::string> text = options_.read_tileset(tileset.source);
-    if (!text.ok()) {
-      return absl::Status(text.status().code(),
-                          absl::StrCat(label, ": ", text.status().message()));
-    }
-    absl::StatusOr<Json> parsed = ParseJson(*text, "the file");
-    if (!parsed.ok()) return fail(parsed.status().message());
-    tileset.external = *std::move(parsed);
-    data = &tileset.external;
-    if (!data->is_object()) return fail("the file is not a JSON object");
-  }
-  const auto number =
-      [&](const char* field,
-          std::optional<double> fallback) -> absl::StatusOr<double> {
-    const auto it = data->find(field);
-    if (it == data->end()) {
-      if (fallback.has_value()) return *fallback;
-      return fail(absl::StrCat("field \"", field, "\" is missing"));
-    }
-    if (!it->is_number()) {
-      return fail(absl::StrCat("field \"", field, "\" must be a number"));
-    }
-    return it->get<double>();
-  };
-  if (const auto name = data->find("name");
-      name != data->end() && name->is_string() && tileset.source.empty()) {
-    tileset.name = name->get<std::string>();
-  }
-  absl::StatusOr<double> tile_width = number("tilewidth", std::nullopt);
-  if (!tile_width.ok()) return tile_width.status();
-  absl::StatusOr<double> tile_height = number("tileheight", std::nullopt);
-  if (!tile_height.ok()) return tile_height.status();
-  if (!(*tile_width > 0.0) || !(*tile_height > 0.0)) {
-    return fail("fields \"tilewidth\" and \"tileheight\" must be > 0");
-  }
-  tileset.tile_width = *tile_width;
-  tileset.tile_height = *tile_height;
-  if (const auto offset = data->find("tileoffset"); offset != data->end()) {
-    if (!offset->is_object())
-      return fail("field \"tileoffset\" must be an object");
-    for (auto [field, value] : {std::pair{"x", &tileset.offset_x},
-                                std::pair{"y", &tileset.offset_y}}) {
-      const auto it = offset->find(field);
-      if (it == offset->end()) continue;
-      if (!it->is_number()) {
-        return fail(
-            absl::StrCat("field \"tileoffset.", field, "\" must be a number"));
-      }
-      *value = it->get<double>();
-    }
-  }
-  // Where a tile object's origin sits on its tile ("unspecified" is
-  // bottom-left on orthogonal maps).
-  static const std::map<std::string, std::pair<double, double>> kAlignments = {
-      {"unspecified", {0.0, 1.0}}, {"topleft", {0.0, 0.0}},
-      {"top", {0.5, 0.0}},         {"topright", {1.0, 0.0}},
-      {"left", {0.0, 0.5}},        {"center", {0.5, 0.5}},
-      {"right", {1.0, 0.5}},       {"bottomleft", {0.0, 1.0}},
-      {"bottom", {0.5, 1.0}},      {"bottomright", {1.0, 1.0}}};
-  if (const auto alignment = data->find("objectalignment");
-      alignment != data->end()) {
-    const auto known = alignment->is_string()
-                           ? kAlignments.find(alignment->get<std::string>())
-                           : kAlignments.end();
-    if (known == kAlignments.end()) {
-      return fail(absl::StrCat("field \"objectalignment\" ", alignment->dump(),
-                               " is not one of Tiled's alignments"));
-    }
-    tileset.align_x = known->second.first;
-    tileset.align_y = known->second.second;
-  }
-  if (const auto render = data->find("tilerendersize"); render != data->end()) {
-    if (*render == "grid") {
-      tileset.render_at_grid_size = true;
-      const auto fill = data->find("fillmode");
-      if (fill != data->end() && *fill != "stretch" &&
-          (tileset.tile_width != grid_width_ ||
-           tileset.tile_height != grid_height_)) {
-        return fail(
-            "field \"fillmode\" other than \"stretch\" with "
-            "\"tilerendersize\" \"grid\" is not supported");
-      }
-    } else if (*render != "tile") {
-      return fail(absl::StrCat("field \"tilerendersize\" ", render->dump(),
-                               " is not \"tile\" or \"grid\""));
-    }
-  }
-  if (const auto tiles = data->find("tiles"); tiles != data->end()) {
-    if (!tiles->is_array()) {
-      return fail(
-          "field \"tiles\" must be an array (the object form of "
-          "Tiled before 1.2 is not supported: re-save the tileset)");
-    }
-    for (size_t i = 0; i < tiles->size(); ++i) {
-      const Json& tile = (*tiles)[i];
-      const auto id = tile.is_object() ? tile.find("id") : tile.end();
-      if (!tile.is_object() || id == tile.end() || !id->is_number_integer()) {
-        return fail(absl::StrCat("tiles[", i,
-                                 "] must be an object with an "
-                                 "integer \"id\""));
-      }
-      tileset.tiles[id->get<int64_t>()] = &tile;
-    }
-  }
-  tileset.loaded = true;
-  return absl::OkStatus();
-}
-
-absl::StatusOr<const TileInfo*> Importer::InfoOf(Tileset& tileset,
-                                                 int64_t tile_id,
-                                                 const Where& where) {
-  if (const auto cached = tileset.infos.find(tile_id);
-      cached != tileset.infos.end()) {
-    return &cached->second;
-  }
-  TileInfo info;
-  info.width = tileset.tile_width;
-  info.height = tileset.tile_height;
-  const auto definition = tileset.tiles.find(tile_id);
-  if (definition != tileset.tiles.end()) {
-    const Json& tile = *definition->second;
-    Where at = where;
-    at.tileset = tileset.name;
-    at.tile_id = tile_id;
-    // An image-collection tile has its own image size; a tile cut from a
-    // sub-rectangle (Tiled 1.9) its own width and height.
-    for (auto [w, h] : {std::pair{"imagewidth", "imageheight"},
-                        std::pair{"width", "height"}}) {
-      absl::StatusOr<double> tile_w = tiled::NumberField(tile, w, at, 0.0);
-      if (!tile_w.ok()) return tile_w.status();
-      absl::StatusOr<double> tile_h = tiled::NumberField(tile, h, at, 0.0);
-      if (!tile_h.ok()) return tile_h.status();
-      if (*tile_w > 0.0 && *tile_h > 0.0) {
-        info.width = *tile_w;
-        info.height = *tile_h;
-        break;
-      }
-    }
-    absl::StatusOr<std::optional<uint64_t>> category =
-        tiled::Uint64Property(tile, options_.category_bits_property, at);
-    if (!category.ok()) return category.status();
-    info.category_bits = *category;
-    absl::StatusOr<std::optional<uint64_t>> user_data =
-        tiled::Uint64Property(tile, options_.user_data_property, at);
-    if (!user_data.ok()) return user_data.status();
-    info.user_data = *user_data;
-    if (const auto group = tile.find("objectgroup"); group != tile.end()) {
-      const auto objects =
-          group->is_object() ? group->find("objects") : group->end();
-      if (!group->is_object() ||
-          (objects != group->end() && !objects->is_array())) {
-        return tiled::Invalid(at,
-                              "field \"objectgroup\" must be an object "
-                              "layer");
-      }
-      if (objects != group->end()) {
-        for (size_t i = 0; i < objects->size(); ++i) {
-          const Json& json = (*objects)[i];
-          at.collision_index = static_cast<int64_t>(i);
-          absl::StatusOr<TiledObject> object = tiled::ReadObject(json, at);
-          if (!object.ok()) return object.status();
-          if (object->id >= 0) at.collision_index = object->id;
-          info.has_collision_objects = true;
-          if (object->kind == ObjectKind::kTile) {
-            return tiled::Invalid(at,
-                                  "a tile's collision object cannot be "
-                                  "a tile");
-          }
-          if (object->kind == ObjectKind::kPoint ||
-              (options_.skip_hidden && !object->visible)) {
-            continue;
-          }
-          TileInfo::CollisionObject entry;
-          entry.object = *std::move(object);
-          absl::StatusOr<std::optional<bool>> collision =
-              tiled::BoolProperty(json, options_.collision_property, at);
-          if (!collision.ok()) return collision.status();
-          entry.collision = *collision;
-          absl::StatusOr<std::optional<uint64_t>> bits =
-              tiled::Uint64Property(json, options_.category_bits_property, at);
-          if (!bits.ok()) return bits.status();
-          entry.category_bits = *bits;
-          absl::StatusOr<std::optional<uint64_t>> data =
-              tiled::Uint64Property(json, options_.user_data_property, at);
-          if (!data.ok()) return data.status();
-          entry.user_data = *data;
-          info.objects.push_back(std::move(entry));
-        }
-      }
-    }
-  }
-  return &tileset.infos.emplace(tile_id, std::move(info)).first->second;
-}
-
 std::string FileStem(absl::string_view path) {
   const size_t slash = path.rfind('/');
   if (slash != absl::string_view::npos) path.remove_prefix(slash + 1);
@@ -1030,7 +641,7 @@ std::string DirectoryOf(const std::string& path) {
 
 absl::StatusOr<v1::Level> LevelFromTiledMap(absl::string_view json,
                                             const TiledImportOptions& options) {
-  absl::StatusOr<Json> map = ParseJson(json, "the map");
+  absl::StatusOr<Json> map = tiled::ParseJson(json, "the map");
   if (!map.ok()) return map.status();
   v1::Level level;
   level.set_id(options.level_id);
@@ -1040,9 +651,7 @@ absl::StatusOr<v1::Level> LevelFromTiledMap(absl::string_view json,
 }
 
 bool LooksLikeTiledMap(absl::string_view contents) {
-  TiledKeySniffer sniffer;
-  Json::sax_parse(contents.begin(), contents.end(), &sniffer);
-  return sniffer.found();
+  return tiled::HasTiledTopLevelKey(contents);
 }
 
 TiledFileReader TilesetReaderBeside(const std::string& map_path,

@@ -5,8 +5,8 @@
 // in degrees clockwise on screen (which, with y down, is the mathematical
 // rotation R(angle) = [cos -sin; sin cos] applied to coordinates).
 //
-// Includes nlohmann/json: only .cc files compiled without exceptions may
-// include this header (see server/CMakeLists.txt).
+// Includes nlohmann/json (tiled_json.h): only .cc files compiled without
+// exceptions may include this header.
 #ifndef COLLIDE_SERVER_TILED_OBJECT_H_
 #define COLLIDE_SERVER_TILED_OBJECT_H_
 
@@ -20,11 +20,9 @@
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
-#include "nlohmann/json.hpp"
+#include "server/tiled_json.h"
 
 namespace collide::server::tiled {
-
-using Json = nlohmann::json;
 
 // p -> (a x + b y + tx, c x + d y + ty).
 struct Affine {
@@ -57,58 +55,6 @@ enum class ObjectKind {
   kPoint,  // no area, never collision geometry
   kTile,   // a tile object (gid): geometry from the tileset
 };
-
-// Where an object is, for error messages: `layer "outer/walls" object 12`.
-// Pieces that do not apply are left empty / negative.
-struct Where {
-  std::string layer;             // the layer path, group names joined by '/'
-  int64_t object_id = -1;        // the map object
-  int64_t cell_x = 0;            // the tile layer cell (with has_cell)
-  int64_t cell_y = 0;            //
-  bool has_cell = false;         //
-  uint32_t gid = 0;              // the tile's global id (flags cleared)
-  std::string tileset;           // the tileset's name, for tile shapes
-  int64_t tile_id = -1;          // the tile's id in its tileset
-  int64_t collision_index = -1;  // the collision object in the tile
-
-  std::string ToString() const;
-};
-
-// A Where naming only the layer at `path`.
-Where InLayer(absl::string_view path);
-
-// INVALID_ARGUMENT "{where}: {message}".
-absl::Status Invalid(const Where& where, absl::string_view message);
-
-// The JSON type of a value, in words ("a string", "an array").
-std::string JsonTypeName(const Json& value);
-
-// Field readers: a missing field gives `fallback` (or an error naming the
-// field when there is none); a field of the wrong type is an error naming
-// it and the type found.
-absl::StatusOr<double> NumberField(const Json& owner, const char* field,
-                                   const Where& where,
-                                   std::optional<double> fallback);
-absl::StatusOr<int64_t> IntegerField(const Json& owner, const char* field,
-                                     const Where& where,
-                                     std::optional<int64_t> fallback);
-absl::StatusOr<bool> BoolField(const Json& owner, const char* field,
-                               const Where& where, bool fallback);
-absl::StatusOr<std::string> StringField(const Json& owner, const char* field,
-                                        const Where& where,
-                                        absl::string_view fallback);
-
-// Custom properties ("properties": [{"name", "type", "value"}], or the
-// object form {"name": value} of Tiled before 1.2). nullopt when `owner`
-// has no property `name`; an error when it has one of another type.
-absl::StatusOr<std::optional<bool>> BoolProperty(const Json& owner,
-                                                 absl::string_view name,
-                                                 const Where& where);
-// An unsigned 64-bit integer: a non-negative int property, or a string of
-// decimal digits (Tiled's int properties are 32-bit).
-absl::StatusOr<std::optional<uint64_t>> Uint64Property(const Json& owner,
-                                                       absl::string_view name,
-                                                       const Where& where);
 
 // What the importer reads from one object.
 struct TiledObject {
