@@ -21,6 +21,7 @@
 // firstgid 5, 32 x 32 tiles): tile 0 has a circle of radius 8 at (16, 16).
 #include "server/tiled_import.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -558,6 +559,112 @@ TEST(TiledImportFormatTest, TileObjectAlignmentAndVerticalFlip) {
   ASSERT_EQ(level->shapes_size(), 1);
   EXPECT_EQ(Vertices(level->shapes(0).polygon().vertices()),
             (Points{{92, 108}, {108, 108}, {92, 92}}));
+}
+
+// --- Robustness: every value of the arena and of its tileset replaced by
+// values of every other JSON type. The import must never crash (nlohmann
+// aborts instead of throwing in this build, so a missed type check would),
+// and whatever it accepts must be a valid level.
+
+// The [begin, end) spans of the values following each key in `text` (an
+// object member "key": value). Assumes strings without escapes or
+// brackets, as in the test files.
+std::vector<std::pair<size_t, size_t>> MemberValueSpans(
+    const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (size_t colon = text.find("\":"); colon != std::string::npos;
+       colon = text.find("\":", colon + 1)) {
+    size_t begin = colon + 2;
+    while (begin < text.size() && std::isspace(text[begin])) ++begin;
+    size_t end = begin;
+    int depth = 0;
+    bool in_string = false;
+    for (; end < text.size(); ++end) {
+      const char c = text[end];
+      if (in_string) {
+        if (c == '"') in_string = false;
+        if (!in_string && depth == 0) {
+          ++end;
+          break;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ']' || c == '}') {
+        if (depth == 0) break;
+        if (--depth == 0) {
+          ++end;
+          break;
+        }
+      } else if (depth == 0 && (c == ',' || std::isspace(c))) {
+        break;
+      }
+    }
+    spans.emplace_back(begin, end);
+  }
+  return spans;
+}
+
+constexpr const char* kReplacements[] = {
+    "null", "\"text\"", "-1", "0",          "4294967297", "1e300",      "2.5",
+    "true", "[]",       "{}", "[1, \"a\"]", "[{}]",       "{\"x\": []}"};
+
+// Returns whether the import succeeded.
+bool ExpectImportIsCleanOrRefused(const std::string& map,
+                                  const std::string& tileset,
+                                  absl::string_view what) {
+  TiledImportOptions options;
+  options.read_tileset = [&](absl::string_view) -> absl::StatusOr<std::string> {
+    return tileset;
+  };
+  absl::StatusOr<v1::Level> level = LevelFromTiledMap(map, options);
+  if (level.ok()) {
+    const absl::Status valid = LevelFromProto(*level, ServerLimits{}).status();
+    EXPECT_TRUE(valid.ok()) << what << ": imported an invalid level: " << valid;
+    return true;
+  }
+  EXPECT_EQ(level.status().code(), absl::StatusCode::kInvalidArgument)
+      << what << ": " << level.status();
+  return false;
+}
+
+TEST(TiledImportRobustnessTest, EveryValueOfEveryTypeIsImportedOrRefused) {
+  const std::string map = ReadText(kArenaPath);
+  const std::string tileset = ReadText(kDataDir + "/props.tsj");
+  ASSERT_FALSE(map.empty());
+  ASSERT_FALSE(tileset.empty());
+  int mutations = 0;
+  int accepted = 0;
+  for (const auto& [begin, end] : MemberValueSpans(map)) {
+    for (const char* replacement : kReplacements) {
+      std::string mutated = map;
+      mutated.replace(begin, end - begin, replacement);
+      accepted += ExpectImportIsCleanOrRefused(
+          mutated, tileset,
+          absl::StrCat("map[", begin, "] ", map.substr(begin, 20), " -> ",
+                       replacement));
+      ++mutations;
+    }
+  }
+  for (const auto& [begin, end] : MemberValueSpans(tileset)) {
+    for (const char* replacement : kReplacements) {
+      std::string mutated = tileset;
+      mutated.replace(begin, end - begin, replacement);
+      accepted += ExpectImportIsCleanOrRefused(
+          map, mutated,
+          absl::StrCat("props.tsj[", begin, "] ", tileset.substr(begin, 20),
+                       " -> ", replacement));
+      ++mutations;
+    }
+  }
+  // The spans were found, and the mutations reach both outcomes (fields
+  // the import ignores, and fields it checks).
+  EXPECT_GT(mutations, 3000);
+  EXPECT_GT(accepted, mutations / 10);
+  EXPECT_GT(mutations - accepted, mutations / 10);
 }
 
 }  // namespace
