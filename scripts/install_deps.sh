@@ -16,6 +16,8 @@ packages=(
   # the callers in other languages (client/examples/); the Node example's
   # own packages come from npm (scripts/test.sh runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
+  # Tiled map import (header-only JSON parser)
+  nlohmann-json3-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )

@@ -17,6 +17,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
+#include "server/tiled_import.h"
 
 namespace collide::server {
 namespace {
@@ -66,11 +67,27 @@ absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
   return absl::OkStatus();
 }
 
+// A Tiled map converted, its errors starting with `origin`.
+absl::StatusOr<v1::Level> TiledMapFromText(absl::string_view contents,
+                                           const TiledImportOptions& options,
+                                           absl::string_view origin) {
+  absl::StatusOr<v1::Level> level = LevelFromTiledMap(contents, options);
+  if (!level.ok()) {
+    return absl::Status(level.status().code(),
+                        absl::StrCat(origin, ": ", level.status().message()));
+  }
+  return level;
+}
+
 }  // namespace
 
 LevelFileFormat DetectLevelFileFormat(absl::string_view path,
                                       absl::string_view contents) {
-  if (absl::EndsWith(path, ".json")) return LevelFileFormat::kJson;
+  if (absl::EndsWith(path, ".tmj")) return LevelFileFormat::kTiledJson;
+  if (absl::EndsWith(path, ".json")) {
+    return LooksLikeTiledMap(contents) ? LevelFileFormat::kTiledJson
+                                       : LevelFileFormat::kJson;
+  }
   if (absl::EndsWith(path, kBinaryLevelExtension) ||
       absl::EndsWith(path, ".pb")) {
     return LevelFileFormat::kBinary;
@@ -79,7 +96,9 @@ LevelFileFormat DetectLevelFileFormat(absl::string_view path,
   // Level never holds, so sniffing cannot mistake a binary file for JSON.
   for (const char c : contents) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    return c == '{' ? LevelFileFormat::kJson : LevelFileFormat::kBinary;
+    if (c != '{') return LevelFileFormat::kBinary;
+    return LooksLikeTiledMap(contents) ? LevelFileFormat::kTiledJson
+                                       : LevelFileFormat::kJson;
   }
   return LevelFileFormat::kBinary;
 }
@@ -88,6 +107,9 @@ absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
                                      LevelFileFormat format,
                                      absl::string_view origin) {
   v1::Level level;
+  if (format == LevelFileFormat::kTiledJson) {
+    return TiledMapFromText(contents, TiledImportOptions(), origin);
+  }
   if (format == LevelFileFormat::kJson) {
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = false;
@@ -117,6 +139,19 @@ absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
 
 absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
                                         int64_t max_bytes) {
+  absl::StatusOr<std::string> contents = ReadFileContents(path, max_bytes);
+  if (!contents.ok()) return contents.status();
+  const LevelFileFormat format = DetectLevelFileFormat(path, *contents);
+  if (format == LevelFileFormat::kTiledJson) {
+    TiledImportOptions options;
+    options.read_tileset = TilesetReaderBeside(path, max_bytes);
+    return TiledMapFromText(*contents, options, path);
+  }
+  return ParseLevel(*contents, format, path);
+}
+
+absl::StatusOr<std::string> ReadFileContents(const std::string& path,
+                                             int64_t max_bytes) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError(errno, "cannot open", path);
   FileCloser closer(fd);
@@ -144,7 +179,7 @@ absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
     filled += static_cast<size_t>(got);
   }
   contents.resize(filled);
-  return ParseLevel(contents, DetectLevelFileFormat(path, contents), path);
+  return contents;
 }
 
 std::string SerializeLevel(const v1::Level& level) {

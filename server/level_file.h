@@ -1,5 +1,6 @@
 // Level files: a v1::Level message as protobuf JSON (human-written) or
-// protobuf binary. Reading accepts both; the server writes binary.
+// protobuf binary, or a Tiled map (tiled_import.h). Reading accepts all
+// three; the server writes binary.
 #ifndef COLLIDE_SERVER_LEVEL_FILE_H_
 #define COLLIDE_SERVER_LEVEL_FILE_H_
 
@@ -13,21 +14,32 @@
 
 namespace collide::server {
 
-enum class LevelFileFormat { kJson, kBinary };
+enum class LevelFileFormat {
+  kJson,
+  kBinary,
+  // A Tiled map saved as JSON, converted with LevelFromTiledMap's default
+  // options (layers named "collision", y pointing down).
+  kTiledJson,
+};
 
 // The extension the server gives binary level files it writes.
 inline constexpr absl::string_view kBinaryLevelExtension = ".binpb";
 
-// The format of a level file: ".json" is JSON; ".binpb" and ".pb" are
-// binary; any other name is JSON when the first non-blank byte of
-// `contents` is '{' (never the first byte of a binary Level), else binary.
+// The format of a level file: ".tmj" is a Tiled map; ".json" is JSON, a
+// Tiled map when LooksLikeTiledMap(contents) (a top-level "tiledversion" or
+// "orientation" key, which no Level has); ".binpb" and ".pb" are binary; any
+// other name is JSON (or a Tiled map, as for ".json") when the first
+// non-blank byte of `contents` is '{' (never the first byte of a binary
+// Level), else binary.
 LevelFileFormat DetectLevelFileFormat(absl::string_view path,
                                       absl::string_view contents);
 
 // Parses a level. JSON is strict (unknown fields are errors, so typos are
-// caught). Errors are INVALID_ARGUMENT starting with `origin` (a file name,
-// for messages). Only the syntax is checked: validate the level with
-// LevelFromProto / MakeLevelSnapshot.
+// caught). A Tiled map is converted (its level id left empty); it cannot
+// name external tilesets here (ReadLevelFile reads those). Errors are
+// INVALID_ARGUMENT starting with `origin` (a file name, for messages). Only
+// the syntax is checked: validate the level with LevelFromProto /
+// MakeLevelSnapshot.
 absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
                                      LevelFileFormat format,
                                      absl::string_view origin);
@@ -35,10 +47,16 @@ absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
 // Reads and parses the file at `path` (format from DetectLevelFileFormat).
 // NOT_FOUND when it does not exist, another errno-derived code when it
 // cannot be read, RESOURCE_EXHAUSTED when larger than max_bytes, else as
-// ParseLevel. The id is the file's (possibly empty): the caller decides what
-// a file's level is called.
+// ParseLevel. A Tiled map's external tilesets are read relative to `path`
+// (each at most max_bytes). The id is the file's (possibly empty; always
+// empty for a Tiled map): the caller decides what a file's level is called.
 absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
                                         int64_t max_bytes);
+
+// The bytes of the regular file at `path`, with ReadLevelFile's errors
+// (NOT_FOUND, RESOURCE_EXHAUSTED over max_bytes, ...), each naming `path`.
+absl::StatusOr<std::string> ReadFileContents(const std::string& path,
+                                             int64_t max_bytes);
 
 // The level as protobuf binary (deterministic serialization) or as
 // protobuf JSON (indented, field names in lowerCamelCase).

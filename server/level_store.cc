@@ -27,8 +27,11 @@ namespace {
 
 // Level file extensions LoadDirectory reads, most preferred first: the
 // server writes binary, so a binary file is the newest admin state even if
-// a hand-written JSON twin sits beside it.
-constexpr absl::string_view kLoadExtensions[] = {".binpb", ".pb", ".json"};
+// a hand-written JSON twin sits beside it; a Tiled map (issue 7) is the
+// source the others may have been made from. (Delete removes every one, so
+// a deleted level's .tmj goes too.)
+constexpr absl::string_view kLoadExtensions[] = {".binpb", ".pb", ".json",
+                                                 ".tmj"};
 
 int ExtensionRank(absl::string_view extension) {
   for (int i = 0; i < static_cast<int>(std::size(kLoadExtensions)); ++i) {

@@ -67,9 +67,9 @@ class LevelStore {
   // Every snapshot now served, sorted by id.
   std::vector<std::shared_ptr<const LevelSnapshot>> List() const;
 
-  // Loads every level file of the level directory ("{id}.binpb", "{id}.pb"
-  // or "{id}.json"; for an id with several, .binpb wins, being the one the
-  // server writes) into the store, replacing levels of the same id, without
+  // Loads every level file of the level directory ("{id}.binpb", "{id}.pb",
+  // "{id}.json" or the Tiled map "{id}.tmj"; for an id with several, .binpb
+  // wins, being the one the server writes, and .tmj loses) into the store, replacing levels of the same id, without
   // rewriting them. A file's level id is its file name; a different id
   // inside the file is INVALID_ARGUMENT. Hidden files and leftover
   // temporary files are ignored. Then every id with a tombstone and no

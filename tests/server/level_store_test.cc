@@ -179,6 +179,28 @@ TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
   EXPECT_EQ(store.Find("b")->id, "b");  // named by its file
 }
 
+// Issue 7: Tiled maps in the directory load as levels named by their file,
+// as ".tmj" or as ".json" (told from a protobuf JSON level by its keys).
+TEST(LevelStoreTest, LoadsTiledMapsNamedByTheirFiles) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  const std::string map = R"({"height":4, "infinite":false,
+      "layers":[{"id":1, "name":"collision", "type":"objectgroup",
+                 "objects":[{"id":1, "x":0, "y":0, "width":64, "height":8},
+                            {"id":2, "ellipse":true, "x":20, "y":20,
+                             "width":8, "height":8}]}],
+      "orientation":"orthogonal", "tiledversion":"1.10.2", "tileheight":16,
+      "tilesets":[], "tilewidth":16, "type":"map", "width":4})";
+  std::ofstream(dir + "/yard.tmj") << map;
+  std::ofstream(dir + "/court.json") << map;
+  LevelStore store(ServerLimits{}, dir);
+  auto loaded = store.LoadDirectory();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_THAT(*loaded, ElementsAre("court", "yard"));
+  EXPECT_EQ(store.Find("yard")->level->shape_count(), 2);
+  EXPECT_EQ(store.Find("court")->level->shape_count(), 2);
+}
+
 TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
