@@ -7,6 +7,7 @@
 #define COLLIDE_SERVER_LEVEL_DIR_FILES_H_
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 
