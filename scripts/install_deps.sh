@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package collide needs to build, test and
-# benchmark. The README's commands, CI and the Docker build stage all run
-# this one script, so a fresh machine gets exactly what the image gets.
+# Installs the Debian 12 packages collide needs. The README's commands, CI
+# and both stages of docker/Dockerfile run this one script, so a fresh
+# machine gets exactly what the image gets.
+#
+# Usage: scripts/install_deps.sh            build, test and benchmark
+#        scripts/install_deps.sh --runtime  only the shared libraries the
+#                                           installed programs load (the
+#                                           image's runtime stage)
+#        scripts/install_deps.sh --list [--runtime]
+#                                           print the packages, one a line,
+#                                           and install nothing
+# scripts/check_runtime_deps.sh (run by scripts/test.sh) checks that every
+# library the installed programs load belongs to a --runtime package.
 set -euo pipefail
 
-packages=(
+build_packages=(
   # toolchain
   g++ cmake make pkg-config ca-certificates
   # lib/ and tests
@@ -21,6 +31,31 @@ packages=(
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )
+
+# What collide_server and the client tools load at run time (ldd), by
+# owning package. The -dev packages above depend on all of them.
+runtime_packages=(
+  libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623
+  libre2-9 libssl3 libc-ares2 zlib1g
+  libstdc++6 libgcc-s1 libc6
+)
+
+list_only=0
+packages=("${build_packages[@]}")
+for arg in "$@"; do
+  case "$arg" in
+    --runtime) packages=("${runtime_packages[@]}") ;;
+    --list) list_only=1 ;;
+    *)
+      echo "usage: $0 [--runtime] [--list]" >&2
+      exit 2
+      ;;
+  esac
+done
+if [ "$list_only" -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for package in "${packages[@]}"; do

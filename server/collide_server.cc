@@ -1,5 +1,7 @@
 #include "server/collide_server.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -16,6 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "server/default_level.h"
+#include "server/level_dir_watcher.h"
 #include "server/level_file.h"
 #include "server/level_store.h"
 #include "server/log.h"
@@ -38,10 +41,12 @@ void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
       snapshot.level->shape_count(), snapshot.level->memory_bytes());
 }
 
-// Puts the bundled level, then the level files, then the level directory:
-// each may replace an id loaded before it, so the admin state in the
-// directory (the newest) wins.
-absl::Status LoadLevels(const ServerOptions& options, LevelStore& store) {
+// Puts the bundled level, then the level files, each replacing an id
+// loaded before it, and records them in `base` (what the level directory
+// watcher serves again for an id whose file in the directory goes).
+absl::Status LoadBaseLevels(
+    const ServerOptions& options, LevelStore& store,
+    std::map<std::string, BaseLevel, std::less<>>& base) {
   if (options.load_default_level) {
     absl::StatusOr<LevelStore::PutResult> put =
         store.Put(DefaultLevel(), /*persist=*/false);
@@ -50,6 +55,7 @@ absl::Status LoadLevels(const ServerOptions& options, LevelStore& store) {
           absl::StrCat("bundled level: ", put.status().ToString()));  // our bug
     }
     LogLoaded(*put->snapshot, "the bundled default");
+    base[put->snapshot->id] = {put->snapshot->source, "the bundled default"};
   }
   for (const std::string& path : options.level_files) {
     absl::StatusOr<v1::Level> level =
@@ -63,7 +69,15 @@ absl::Status LoadLevels(const ServerOptions& options, LevelStore& store) {
                           absl::StrCat(path, ": ", put.status().message()));
     }
     LogLoaded(*put->snapshot, path);
+    base[put->snapshot->id] = {put->snapshot->source, path};
   }
+  return absl::OkStatus();
+}
+
+// Loads the level directory over the base levels (the admin state in it is
+// the newest, so it wins).
+absl::Status LoadLevelDirectory(const ServerOptions& options,
+                                LevelStore& store) {
   absl::StatusOr<std::vector<std::string>> loaded = store.LoadDirectory();
   if (!loaded.ok()) return loaded.status();
   for (const std::string& id : *loaded) {
@@ -80,7 +94,25 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   server->options_ = options;
   server->store_ =
       std::make_unique<LevelStore>(options.limits, options.level_dir);
-  if (absl::Status s = LoadLevels(options, *server->store_); !s.ok()) {
+  std::map<std::string, BaseLevel, std::less<>> base_levels;
+  if (absl::Status s = LoadBaseLevels(options, *server->store_, base_levels);
+      !s.ok()) {
+    return s;
+  }
+  if (!options.level_dir.empty() &&
+      options.level_dir_poll_interval > absl::ZeroDuration()) {
+    LevelDirWatcherOptions watch;
+    watch.level_dir = options.level_dir;
+    watch.poll_interval = options.level_dir_poll_interval;
+    watch.max_file_bytes = options.limits.max_message_bytes;
+    watch.base_levels = std::move(base_levels);
+    server->watcher_ =
+        std::make_unique<LevelDirWatcher>(*server->store_, std::move(watch));
+    // Before the directory is loaded, so a file changing while it loads is
+    // seen as changed at the first poll.
+    server->watcher_->Prime();
+  }
+  if (absl::Status s = LoadLevelDirectory(options, *server->store_); !s.ok()) {
     return s;
   }
   const int workers =
@@ -124,6 +156,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
       options.listen, server->port_, server->store_->List().size(),
       server->workers_->size());
+  if (server->watcher_ != nullptr) {
+    server->watcher_->Start();
+    Log("watching level directory %s every %s", options.level_dir,
+        absl::FormatDuration(options.level_dir_poll_interval));
+  }
   return server;
 }
 
@@ -132,6 +169,9 @@ CollideServer::~CollideServer() { Shutdown(); }
 void CollideServer::Shutdown() {
   if (shut_down_ || server_ == nullptr) return;
   shut_down_ = true;
+  // First, so no level changes while calls drain, and no thread outlives
+  // the server.
+  if (watcher_ != nullptr) watcher_->Stop();
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService()) {
     // Load balancers watching health stop sending new work first.

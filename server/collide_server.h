@@ -1,6 +1,7 @@
 // CollideServer: the whole service in one object, as main() runs it and as
 // end-to-end tests start it in-process: the level store (bundled default,
-// level files, level directory), CollisionService, LevelService, the
+// level files, level directory, and the watcher that keeps the store in
+// step with that directory), CollisionService, LevelService, the
 // grpc.health.v1 health service, server reflection, and graceful shutdown.
 #ifndef COLLIDE_SERVER_COLLIDE_SERVER_H_
 #define COLLIDE_SERVER_COLLIDE_SERVER_H_
@@ -13,6 +14,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "server/collision_service.h"
+#include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
 #include "server/server_options.h"
@@ -34,6 +36,10 @@ struct ServerOptions {
   // loaded from at start (after the default level and level_files, so
   // what was put last wins). Empty: puts live in memory only.
   std::string level_dir;
+  // How often the level directory is checked for level files that
+  // appeared, changed or vanished (LevelDirWatcher); zero or less: never,
+  // the directory is only read at start.
+  absl::Duration level_dir_poll_interval = absl::Seconds(1);
   ServerLimits limits;
   // Threads that answer query batches (gRPC's own event threads only move
   // messages); 0: one per hardware thread.
@@ -60,7 +66,8 @@ class CollideServer {
   int port() const { return port_; }
   LevelStore& store() { return *store_; }
 
-  // Graceful stop: health reports NOT_SERVING, no new calls are accepted,
+  // Graceful stop: the level directory watcher stops (its thread is
+  // joined), health reports NOT_SERVING, no new calls are accepted,
   // calls in flight get until now + shutdown_grace to finish and are then
   // cancelled. Returns when the server has stopped. Idempotent.
   void Shutdown();
@@ -70,6 +77,9 @@ class CollideServer {
 
   ServerOptions options_;
   std::unique_ptr<LevelStore> store_;
+  // After the store, so it stops before the store goes. Null without a
+  // level directory or with polling off.
+  std::unique_ptr<LevelDirWatcher> watcher_;
   // Declared before the services and the server, so it is destroyed after
   // them: a batch still queued when the server stops is answered first.
   std::unique_ptr<WorkerPool> workers_;

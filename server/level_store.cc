@@ -9,41 +9,25 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "server/level_dir_files.h"
 #include "server/level_file.h"
 #include "server/level_snapshot.h"
 #include "server/proto_convert.h"
 
 namespace collide::server {
 namespace {
-
-// Level file extensions LoadDirectory reads, most preferred first: the
-// server writes binary, so a binary file is the newest admin state even if
-// a hand-written JSON twin sits beside it; a Tiled map (issue 7) is the
-// source the others may have been made from. (Delete removes every one, so
-// a deleted level's .tmj goes too.)
-constexpr absl::string_view kLoadExtensions[] = {".binpb", ".pb", ".json",
-                                                 ".tmj"};
-
-int ExtensionRank(absl::string_view extension) {
-  for (int i = 0; i < static_cast<int>(std::size(kLoadExtensions)); ++i) {
-    if (extension == kLoadExtensions[i]) return i;
-  }
-  return -1;
-}
-
-// The marker a delete leaves in the level directory, so that a level from
-// the bundled default or --level_files, loaded at every start, stays
-// deleted after a restart. A persisted put of the same id removes it.
-constexpr absl::string_view kTombstoneExtension = ".deleted";
 
 // Makes a rename or unlink in `directory` durable.
 absl::Status SyncDirectory(const std::string& directory) {
@@ -60,6 +44,13 @@ absl::Status SyncDirectory(const std::string& directory) {
   return status;
 }
 
+// Whether `served` was built from exactly `level` (ids included).
+bool SameContent(const LevelSnapshot* served, const v1::Level& level) {
+  return served != nullptr &&
+         google::protobuf::util::MessageDifferencer::Equals(*served->source,
+                                                            level);
+}
+
 }  // namespace
 
 LevelStore::LevelStore(const ServerLimits& limits, std::string level_dir)
@@ -67,11 +58,11 @@ LevelStore::LevelStore(const ServerLimits& limits, std::string level_dir)
 
 std::string LevelStore::PathFor(absl::string_view id) const {
   if (level_dir_.empty()) return "";
-  return absl::StrCat(level_dir_, "/", id, kBinaryLevelExtension);
+  return LevelDirPath(level_dir_, id, kBinaryLevelExtension);
 }
 
 std::string LevelStore::TombstoneFor(absl::string_view id) const {
-  return absl::StrCat(level_dir_, "/", id, kTombstoneExtension);
+  return LevelDirPath(level_dir_, id, kTombstoneExtension);
 }
 
 absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
@@ -100,16 +91,56 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
                                  absl::StrCat("cannot remove ", tombstone));
     }
   }
-  built->version = ++last_version_;
-  auto snapshot = std::make_shared<const LevelSnapshot>(*std::move(built));
+  return SwapIn(*std::move(built));
+}
+
+LevelStore::PutResult LevelStore::SwapIn(LevelSnapshot built) {
+  built.version = ++last_version_;
+  auto snapshot = std::make_shared<const LevelSnapshot>(std::move(built));
   PutResult result;
   result.snapshot = snapshot;
-  {
-    absl::MutexLock map_lock(&map_mutex_);
-    auto [it, inserted] = levels_.try_emplace(snapshot->id, snapshot);
-    if (!inserted) it->second = snapshot;
-    result.created = inserted;
+  absl::MutexLock map_lock(&map_mutex_);
+  auto [it, inserted] = levels_.try_emplace(snapshot->id, snapshot);
+  if (!inserted) it->second = snapshot;
+  result.created = inserted;
+  return result;
+}
+
+absl::StatusOr<LevelStore::SyncResult> LevelStore::SyncLevel(
+    v1::Level level, absl::FunctionRef<bool()> still_current) {
+  // Checked before building, so that re-reading a file the server wrote
+  // itself for a put (or one merely touched) costs a parse, not a build.
+  if (std::shared_ptr<const LevelSnapshot> served = Find(level.id());
+      SameContent(served.get(), level)) {
+    return SyncResult{SyncChange::kUnchanged, std::move(served)};
   }
+  absl::StatusOr<LevelSnapshot> built =
+      MakeLevelSnapshot(std::move(level), /*version=*/0, limits_);
+  if (!built.ok()) return built.status();
+
+  absl::MutexLock write_lock(&write_mutex_);
+  // Puts write their file and swap under this lock, so here the file and
+  // the store agree: if the file is still the one that was read, the
+  // content read is what the directory says now.
+  if (!still_current()) return SyncResult{SyncChange::kStale, nullptr};
+  if (std::shared_ptr<const LevelSnapshot> served = Find(built->id);
+      SameContent(served.get(), *built->source)) {
+    return SyncResult{SyncChange::kUnchanged, std::move(served)};
+  }
+  PutResult put = SwapIn(*std::move(built));
+  return SyncResult{put.created ? SyncChange::kCreated : SyncChange::kReplaced,
+                    std::move(put.snapshot)};
+}
+
+LevelStore::SyncResult LevelStore::UnloadLevel(
+    absl::string_view id, absl::FunctionRef<bool()> still_current) {
+  absl::MutexLock write_lock(&write_mutex_);
+  if (!still_current()) return SyncResult{SyncChange::kStale, nullptr};
+  absl::MutexLock map_lock(&map_mutex_);
+  const auto it = levels_.find(id);
+  if (it == levels_.end()) return SyncResult{SyncChange::kUnchanged, nullptr};
+  SyncResult result{SyncChange::kRemoved, std::move(it->second)};
+  levels_.erase(it);
   return result;
 }
 
@@ -124,10 +155,9 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
     // Every file LoadDirectory would read for this id, or the level comes
     // back at the next start. The one the server wrote goes last, so a
     // failure part way leaves the newest state on disk.
-    for (int i = static_cast<int>(std::size(kLoadExtensions)) - 1; i >= 0;
-         --i) {
+    for (int i = kLevelDirExtensionCount - 1; i >= 0; --i) {
       const std::string path =
-          absl::StrCat(level_dir_, "/", id, kLoadExtensions[i]);
+          LevelDirPath(level_dir_, id, kLevelDirExtensions[i]);
       if (unlink(path.c_str()) != 0 && errno != ENOENT) {
         return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
       }
@@ -180,23 +210,16 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
         errno, absl::StrCat("cannot open level directory ", level_dir_));
   }
   while (const dirent* entry = readdir(dir)) {
-    const absl::string_view name = entry->d_name;
-    // Hidden files, ".", "..", and WriteLevelFile's temporaries
-    // ("{id}.binpb.tmp.{pid}", extension ".{pid}") are never levels.
-    if (name.empty() || name[0] == '.') continue;
-    const size_t dot = name.rfind('.');
-    if (dot == absl::string_view::npos) continue;
-    if (name.substr(dot) == kTombstoneExtension) {
-      tombstones.emplace_back(name.substr(0, dot));
+    std::optional<LevelDirEntry> parsed = ParseLevelDirEntry(entry->d_name);
+    if (!parsed.has_value()) continue;
+    if (parsed->rank == LevelDirEntry::kTombstone) {
+      tombstones.push_back(std::move(parsed->id));
       continue;
     }
-    const int rank = ExtensionRank(name.substr(dot));
-    if (rank < 0) continue;
-    const std::string id(name.substr(0, dot));
-    if (!ValidateLevelId(id, "file name").ok()) continue;
-    auto [it, inserted] = files.try_emplace(id, rank, std::string(name));
-    if (!inserted && rank < it->second.first) {
-      it->second = {rank, std::string(name)};
+    auto [it, inserted] =
+        files.try_emplace(parsed->id, parsed->rank, entry->d_name);
+    if (!inserted && parsed->rank < it->second.first) {
+      it->second = {parsed->rank, entry->d_name};
     }
   }
   closedir(dir);
@@ -204,15 +227,8 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
   for (auto& [id, file] : files) {
     const std::string path = absl::StrCat(level_dir_, "/", file.second);
     absl::StatusOr<v1::Level> level =
-        ReadLevelFile(path, limits_.max_message_bytes);
+        ReadLevelDirFile(path, id, limits_.max_message_bytes);
     if (!level.ok()) return level.status();
-    if (level->id().empty()) {
-      level->set_id(id);
-    } else if (level->id() != id) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": level.id \"", level->id(),
-                       "\" does not match the file name (\"", id, "\")"));
-    }
     // Already on disk: loading must not rewrite (or fail on a read-only
     // directory).
     absl::StatusOr<PutResult> put = Put(*std::move(level), /*persist=*/false);

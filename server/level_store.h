@@ -9,6 +9,8 @@
 // WriteLevelFile) and LoadDirectory() reads them back at start, so a
 // restart loses nothing. A put or delete whose file operation fails changes
 // nothing: the old level keeps serving and its file stays intact.
+// LevelDirWatcher keeps the store in step with files that others add,
+// change or remove there while the server runs (SyncLevel, UnloadLevel).
 #ifndef COLLIDE_SERVER_LEVEL_STORE_H_
 #define COLLIDE_SERVER_LEVEL_STORE_H_
 
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -79,6 +82,42 @@ class LevelStore {
   // nothing to do when the store has no directory.
   absl::StatusOr<std::vector<std::string>> LoadDirectory();
 
+  // How SyncLevel or UnloadLevel changed the store.
+  enum class SyncChange {
+    // SyncLevel: the served level already has exactly this content (no new
+    // version). UnloadLevel: no level of that id was served.
+    kUnchanged,
+    kCreated,
+    kReplaced,
+    kRemoved,
+    // still_current() said the directory moved on: nothing changed.
+    kStale,
+  };
+  struct SyncResult {
+    SyncChange change = SyncChange::kUnchanged;
+    // Served now (kUnchanged from SyncLevel, kCreated, kReplaced), or the
+    // one removed (kRemoved); else null.
+    std::shared_ptr<const LevelSnapshot> snapshot;
+  };
+
+  // For the level directory watcher: serves `level` (id set) without
+  // persisting it (it came from the directory), unless the level served
+  // under its id already has the same content: then kUnchanged and no new
+  // version, so the file a put wrote, read back, is not a reload.
+  // `still_current` runs with the writers' lock held right before the swap
+  // (puts and deletes write their files under that lock); false abandons
+  // the change (kStale). The watcher uses it to check the file is still the
+  // one it read, so a read that raced a put can never replace the put's
+  // newer level. Errors: those of Put; the old level keeps serving.
+  absl::StatusOr<SyncResult> SyncLevel(v1::Level level,
+                                       absl::FunctionRef<bool()> still_current);
+
+  // For the level directory watcher: stops serving `id` without touching
+  // any file (kRemoved; kUnchanged if not served), unless `still_current`,
+  // run as in SyncLevel, returns false (kStale).
+  SyncResult UnloadLevel(absl::string_view id,
+                         absl::FunctionRef<bool()> still_current);
+
   const std::string& level_dir() const { return level_dir_; }
 
  private:
@@ -86,6 +125,9 @@ class LevelStore {
   std::string PathFor(absl::string_view id) const;
   // Where the marker of a deleted level lives (with a directory only).
   std::string TombstoneFor(absl::string_view id) const;
+  // Gives `built` the next version and serves it.
+  PutResult SwapIn(LevelSnapshot built)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
 
   const ServerLimits limits_;
   const std::string level_dir_;

@@ -7,7 +7,8 @@
 // to finish, and the process exits 0.
 //
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
-//                  [--level_dir=/var/lib/collide] [--max_batch_size=4096]
+//                  [--level_dir=/var/lib/collide]
+//                  [--level_dir_poll_interval=1s] [--max_batch_size=4096]
 //                  [--max_vertices=4096] [--max_level_shapes=1048576]
 //                  [--max_message_bytes=67108864] [--worker_threads=0]
 //                  [--shutdown_grace=10s] [--default_level=true]
@@ -38,6 +39,10 @@ ABSL_FLAG(std::vector<std::string>, level_files, {},
 ABSL_FLAG(std::string, level_dir, "",
           "Directory to load levels from at start and to persist levels put "
           "through LevelService into (must exist).");
+ABSL_FLAG(absl::Duration, level_dir_poll_interval, absl::Seconds(1),
+          "How often to check --level_dir for level files that appeared, "
+          "changed or vanished, and load, replace or drop those levels "
+          "(0: only read it at start).");
 ABSL_FLAG(int32_t, max_batch_size,
           collide::server::ServerLimits{}.max_batch_size,
           "Most queries in one batch (RESOURCE_EXHAUSTED above).");
@@ -62,6 +67,8 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.load_default_level = absl::GetFlag(FLAGS_default_level);
   options.level_files = absl::GetFlag(FLAGS_level_files);
   options.level_dir = absl::GetFlag(FLAGS_level_dir);
+  options.level_dir_poll_interval =
+      absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
   options.limits.max_level_shapes = absl::GetFlag(FLAGS_max_level_shapes);
@@ -85,22 +92,24 @@ int main(int argc, char** argv) {
   if (options.limits.max_batch_size < 1 || options.limits.max_vertices < 3 ||
       options.limits.max_level_shapes < 0 ||
       options.limits.max_message_bytes < 1024 || options.worker_threads < 0 ||
-      options.shutdown_grace < absl::ZeroDuration()) {
+      options.shutdown_grace < absl::ZeroDuration() ||
+      options.level_dir_poll_interval < absl::ZeroDuration()) {
     std::fprintf(stderr,
                  "collide_server: limits must be positive (max_vertices >= "
-                 "3, max_message_bytes >= 1024), worker_threads and "
-                 "shutdown_grace >= 0\n");
+                 "3, max_message_bytes >= 1024), worker_threads, "
+                 "shutdown_grace and level_dir_poll_interval >= 0\n");
     return 2;
   }
   collide::server::Log(
       "starting: listen %s, level_files [%s], level_dir \"%s\", "
-      "max_batch_size %d, max_vertices %d, max_level_shapes %d, "
+      "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
+      "max_level_shapes %d, "
       "max_message_bytes %d, worker_threads %d, shutdown_grace %s",
       options.listen, absl::StrJoin(options.level_files, ","),
-      options.level_dir, options.limits.max_batch_size,
-      options.limits.max_vertices, options.limits.max_level_shapes,
-      options.limits.max_message_bytes, options.worker_threads,
-      absl::FormatDuration(options.shutdown_grace));
+      options.level_dir, absl::FormatDuration(options.level_dir_poll_interval),
+      options.limits.max_batch_size, options.limits.max_vertices,
+      options.limits.max_level_shapes, options.limits.max_message_bytes,
+      options.worker_threads, absl::FormatDuration(options.shutdown_grace));
 
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
       collide::server::CollideServer::Start(options);

@@ -243,5 +243,66 @@ TEST(LevelStoreTest, ReadersSeeWholeSnapshotsWhilePutsSwap) {
   EXPECT_EQ(bad, 0);
 }
 
+TEST(LevelStoreTest, SyncLevelWithTheServedContentIsNoNewVersion) {
+  LevelStore store(ServerLimits{}, "");
+  auto put = store.Put(WallLevel("a", 1, 1));
+  ASSERT_TRUE(put.ok());
+  auto synced = store.SyncLevel(WallLevel("a", 1, 1), [] { return true; });
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  EXPECT_EQ(synced->change, LevelStore::SyncChange::kUnchanged);
+  EXPECT_EQ(store.Find("a")->version, put->snapshot->version);
+
+  synced = store.SyncLevel(WallLevel("a", 2, 2), [] { return true; });
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  EXPECT_EQ(synced->change, LevelStore::SyncChange::kReplaced);
+  EXPECT_GT(store.Find("a")->version, put->snapshot->version);
+  synced = store.SyncLevel(WallLevel("b", 2, 2), [] { return true; });
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  EXPECT_EQ(synced->change, LevelStore::SyncChange::kCreated);
+}
+
+TEST(LevelStoreTest, SyncLevelThatIsNoLongerCurrentChangesNothing) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  LevelStore store(ServerLimits{}, dir);
+  auto put = store.Put(WallLevel("a", 1, 1));
+  ASSERT_TRUE(put.ok());
+  auto synced = store.SyncLevel(WallLevel("a", 2, 2), [] { return false; });
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  EXPECT_EQ(synced->change, LevelStore::SyncChange::kStale);
+  EXPECT_EQ(store.Find("a")->version, put->snapshot->version);
+  EXPECT_EQ(store.UnloadLevel("a", [] { return false; }).change,
+            LevelStore::SyncChange::kStale);
+  EXPECT_NE(store.Find("a"), nullptr);
+  // Never persisted: the directory still holds the put's level.
+  auto file = ReadLevelFile(dir + "/a.binpb", 1 << 20);
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(file->shapes(0).user_data(), 1u);
+}
+
+TEST(LevelStoreTest, SyncLevelRefusesAnInvalidLevelAndKeepsTheOld) {
+  LevelStore store(ServerLimits{}, "");
+  ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
+  v1::Level invalid = WallLevel("a", 1, 1);
+  invalid.mutable_shapes(0)->mutable_circle()->set_radius(-1);
+  auto synced = store.SyncLevel(invalid, [] { return true; });
+  EXPECT_EQ(synced.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store.Find("a")->source->shapes(0).user_data(), 1u);
+}
+
+TEST(LevelStoreTest, UnloadLevelLeavesTheFilesAlone) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  LevelStore store(ServerLimits{}, dir);
+  ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
+  EXPECT_EQ(store.UnloadLevel("a", [] { return true; }).change,
+            LevelStore::SyncChange::kRemoved);
+  EXPECT_EQ(store.Find("a"), nullptr);
+  EXPECT_TRUE(Exists(dir + "/a.binpb"));
+  EXPECT_FALSE(Exists(dir + "/a.deleted"));
+  EXPECT_EQ(store.UnloadLevel("a", [] { return true; }).change,
+            LevelStore::SyncChange::kUnchanged);
+}
+
 }  // namespace
 }  // namespace collide::server

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "server/level_file.h"
 
 #ifndef COLLIDE_SERVER_BINARY
 #error "COLLIDE_SERVER_BINARY must name the collide_server binary"
@@ -269,6 +271,53 @@ TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
   }
   restarted.Signal(SIGTERM);
   EXPECT_EQ(restarted.Wait(15), std::optional<int>(0)) << restarted.log();
+}
+
+TEST(ServerProcessTest, LevelFilesDroppedIntoTheLevelDirectoryAreServed) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  ASSERT_FALSE(dir.empty());
+  ServerProcess server;
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir),
+                    "--level_dir_poll_interval=20ms"}))
+      << server.log();
+  {
+    const auto levels =
+        v1::LevelService::NewStub(testing::Connect(server.port()));
+    // Described until found or 10 s have passed.
+    const auto wait_for = [&](const char* name, grpc::StatusCode code) {
+      const auto give_up = Clock::now() + std::chrono::seconds(10);
+      while (Clock::now() < give_up) {
+        v1::DescribeLevelResponse described;
+        if (testing::Describe(*levels, name, &described).error_code() == code) {
+          return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      return false;
+    };
+
+    // As a user copies a level in: written aside, renamed into place.
+    const std::string json = absl::StrCat(dir, "/dock.json");
+    const absl::StatusOr<std::string> contents =
+        LevelToJson(testing::WallLevel("", 5, 55));
+    ASSERT_TRUE(contents.ok());
+    {
+      std::ofstream out(json + ".tmp");
+      out << *contents;
+    }
+    ASSERT_EQ(rename((json + ".tmp").c_str(), json.c_str()), 0);
+    EXPECT_TRUE(wait_for("levels/dock", grpc::StatusCode::OK)) << server.log();
+
+    ASSERT_EQ(unlink(json.c_str()), 0);
+    EXPECT_TRUE(wait_for("levels/dock", grpc::StatusCode::NOT_FOUND))
+        << server.log();
+  }
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  EXPECT_THAT(server.log(), HasSubstr("level levels/dock loaded from"));
+  EXPECT_THAT(server.log(), HasSubstr("level levels/dock dropped"));
 }
 
 TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {

@@ -1,0 +1,58 @@
+#include "server/level_dir_files.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "collide/v1/geometry.pb.h"
+#include "server/level_file.h"
+#include "server/proto_convert.h"
+
+namespace collide::server {
+
+std::optional<LevelDirEntry> ParseLevelDirEntry(absl::string_view file_name) {
+  if (file_name.empty() || file_name[0] == '.') return std::nullopt;
+  const size_t dot = file_name.rfind('.');
+  if (dot == absl::string_view::npos) return std::nullopt;
+  const absl::string_view extension = file_name.substr(dot);
+  LevelDirEntry entry;
+  entry.id = std::string(file_name.substr(0, dot));
+  if (!ValidateLevelId(entry.id, "file name").ok()) return std::nullopt;
+  if (extension == kTombstoneExtension) {
+    entry.rank = LevelDirEntry::kTombstone;
+    return entry;
+  }
+  for (int rank = 0; rank < kLevelDirExtensionCount; ++rank) {
+    if (extension == kLevelDirExtensions[rank]) {
+      entry.rank = rank;
+      return entry;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string LevelDirPath(absl::string_view dir, absl::string_view id,
+                         absl::string_view extension) {
+  return absl::StrCat(dir, "/", id, extension);
+}
+
+absl::StatusOr<v1::Level> ReadLevelDirFile(const std::string& path,
+                                           absl::string_view id,
+                                           int64_t max_bytes) {
+  absl::StatusOr<v1::Level> level = ReadLevelFile(path, max_bytes);
+  if (!level.ok()) return level.status();
+  if (level->id().empty()) {
+    level->set_id(std::string(id));
+  } else if (level->id() != id) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": level.id \"", level->id(),
+                     "\" does not match the file name (\"", id, "\")"));
+  }
+  return level;
+}
+
+}  // namespace collide::server
