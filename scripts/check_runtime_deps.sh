@@ -116,7 +116,8 @@ if [ -z "${port}" ]; then
   exit 1
 fi
 if [ -x "${prefix}/bin/collide-cli" ]; then
-  health=("${prefix}/bin/collide-cli" health "--address=127.0.0.1:${port}")
+  health=("${prefix}/bin/collide-cli" health "--address=127.0.0.1:${port}"
+    --wait=30s)
 else
   health=("${prefix}/bin/collide_health_check" "--target=127.0.0.1:${port}"
     --wait=30s)

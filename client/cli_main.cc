@@ -1,0 +1,419 @@
+// collide-cli: the sample client. Checks health, manages levels, runs casts
+// given on the command line or from a file, draws a level and queries as an
+// SVG picture, and converts Tiled maps into level files. Output is readable
+// text by default and protobuf JSON with --json.
+//
+// Exit status: 0 done, 1 the server or a file said no (the message says
+// why), 2 bad command line.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "client/cli/cast_args.h"
+#include "client/cli/result_text.h"
+#include "client/collide_client.h"
+#include "client/svg_render.h"
+#include "google/protobuf/util/json_util.h"
+#include "server/level_file.h"
+#include "server/tiled_import.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:50051",
+          "Server: host:port, a comma list of IP:port (round_robin), or a "
+          "gRPC target such as dns:///name:port.");
+ABSL_FLAG(absl::Duration, timeout, absl::Seconds(10), "Deadline of each call.");
+ABSL_FLAG(bool, json, false, "Print protobuf JSON instead of text.");
+ABSL_FLAG(std::string, level, "arena", "Level id to query or manage.");
+ABSL_FLAG(std::string, out, "",
+          "Output file (render, get, import-tiled); "
+          "default standard output.");
+ABSL_FLAG(absl::Duration, wait, absl::ZeroDuration(),
+          "health: keep asking until SERVING or this long has passed.");
+// cast / overlap / closest
+ABSL_FLAG(std::string, from, "", "Ray origin or circle center: x,y.");
+ABSL_FLAG(std::string, to, "", "Where the shape's first point ends: x,y.");
+ABSL_FLAG(std::string, by, "", "The translation: dx,dy (instead of --to).");
+ABSL_FLAG(double, radius, 0, "Circle or capsule radius.");
+ABSL_FLAG(std::string, points, "",
+          "Polygon vertices or capsule axis: \"x,y x,y ...\".");
+ABSL_FLAG(bool, all, false, "Report every hit, not only the first.");
+ABSL_FLAG(std::optional<double>, max_fraction, std::nullopt,
+          "Ignore contacts after this share of the translation.");
+ABSL_FLAG(double, skin, 0, "Stop this far short of contact.");
+ABSL_FLAG(bool, stop_at_penetration, false,
+          "Count a start in contact as a hit even when moving away.");
+ABSL_FLAG(std::optional<uint64_t>, mask, std::nullopt,
+          "Only shapes whose category_bits share a bit with this.");
+ABSL_FLAG(std::string, ignore, "", "Shape ids to ignore: \"3,7\".");
+ABSL_FLAG(double, max_distance, -1, "closest: only within this distance.");
+// put / import-tiled
+ABSL_FLAG(std::string, id, "",
+          "Level id for put / import-tiled (default: "
+          "the id in the file, else the file name).");
+ABSL_FLAG(bool, y_up, false,
+          "import-tiled: flip y to point up (y = map height - y).");
+// render
+ABSL_FLAG(std::string, queries, "",
+          "render: a file of queries (protobuf "
+          "JSON of RunQueriesRequest) to run and draw.");
+ABSL_FLAG(int, width, 900, "render: picture width in pixels.");
+ABSL_FLAG(bool, labels, true, "render: label shapes and hits.");
+
+namespace {
+
+namespace v1 = collide::v1;
+namespace cli = collide::client::cli;
+using collide::client::CollideClient;
+
+constexpr char kUsage[] = R"(collide-cli COMMAND [ARGS] [--flags]
+
+Commands:
+  health                      is the server SERVING? (--wait=5s to retry)
+  levels                      list the levels
+  describe [LEVEL]            one level's summary
+  get [LEVEL] [--out=F]       a level's content as protobuf JSON
+  put FILE [--id=ID]          create or replace a level from a file
+                              (protobuf JSON, binary, or a Tiled .tmj map)
+  delete LEVEL                delete a level
+  cast ray|circle|polygon|capsule   one cast against --level, e.g.
+      cast ray --from=0,0 --to=30,0
+      cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
+      cast polygon --points="0,0 1,0 0,1" --by=5,5 --all
+      cast capsule --points="0,0 0,1" --radius=0.3 --by=4,0
+  overlap circle|polygon|capsule    shapes touching a shape at rest
+  closest --from=x,y [--max_distance=D]   the nearest level point
+  run FILE                    a batch from a file (RunQueriesRequest JSON)
+  render [--queries=F] --out=F.svg  draw --level and the queries' answers
+  import-tiled MAP.tmj --out=LEVEL.json [--id] [--y_up]
+                              convert a Tiled map into a level file
+
+Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
+--level=ID, --json, --timeout=10s.)";
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "collide-cli: %s\n", status.ToString().c_str());
+  return 1;
+}
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "collide-cli: %s\n(collide-cli --help for usage)\n",
+               message.c_str());
+  return 2;
+}
+
+std::string Json(const google::protobuf::Message& message) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+absl::Status WriteOutput(const std::string& contents) {
+  const std::string path = absl::GetFlag(FLAGS_out);
+  if (path.empty()) {
+    std::fwrite(contents.data(), 1, contents.size(), stdout);
+    return absl::OkStatus();
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << contents;
+  file.close();
+  if (!file) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadText(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
+  collide::client::ClientOptions options;
+  options.target = absl::GetFlag(FLAGS_address);
+  options.call_timeout = absl::GetFlag(FLAGS_timeout);
+  return CollideClient::Connect(options);
+}
+
+cli::CastArgs CastArgsFromFlags(const std::string& kind) {
+  cli::CastArgs args;
+  args.kind = kind;
+  args.from = absl::GetFlag(FLAGS_from);
+  args.to = absl::GetFlag(FLAGS_to);
+  args.by = absl::GetFlag(FLAGS_by);
+  args.radius = absl::GetFlag(FLAGS_radius);
+  args.points = absl::GetFlag(FLAGS_points);
+  args.all = absl::GetFlag(FLAGS_all);
+  args.max_fraction = absl::GetFlag(FLAGS_max_fraction);
+  args.skin = absl::GetFlag(FLAGS_skin);
+  args.stop_at_penetration = absl::GetFlag(FLAGS_stop_at_penetration);
+  args.mask = absl::GetFlag(FLAGS_mask);
+  args.ignore = absl::GetFlag(FLAGS_ignore);
+  return args;
+}
+
+// The level id: the command's argument when given, else --level.
+std::string LevelArg(const std::vector<char*>& args) {
+  return args.size() > 2 ? args[2] : absl::GetFlag(FLAGS_level);
+}
+
+int Health(CollideClient& client) {
+  // Bounded: each attempt has the call deadline, and the loop ends once
+  // --wait has passed.
+  const absl::Time give_up = absl::Now() + absl::GetFlag(FLAGS_wait);
+  absl::Status status;
+  while (true) {
+    status = client.CheckHealth();
+    if (status.ok() || absl::Now() >= give_up) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (!status.ok()) return Fail(status);
+  std::printf("%s: SERVING\n", client.options().target.c_str());
+  return 0;
+}
+
+// Prints a batch's answers, one query after the other.
+int PrintResults(absl::Span<const v1::Query> queries,
+                 const v1::RunQueriesResponse& response) {
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("%s", Json(response).c_str());
+    return 0;
+  }
+  for (int i = 0; i < response.results_size(); ++i) {
+    const v1::Query& query =
+        i < static_cast<int>(queries.size()) ? queries[i] : v1::Query();
+    std::printf("%s", cli::ResultText(query, response.results(i)).c_str());
+  }
+  std::printf("(level version %lld)\n",
+              static_cast<long long>(response.level_version()));
+  return 0;
+}
+
+int RunOne(CollideClient& client, absl::StatusOr<v1::Query> query) {
+  if (!query.ok()) return Usage(std::string(query.status().message()));
+  query->set_request_id(1);
+  absl::StatusOr<v1::RunQueriesResponse> response = client.RunQueries(
+      absl::GetFlag(FLAGS_level), absl::MakeConstSpan(&*query, 1));
+  if (!response.ok()) return Fail(response.status());
+  PrintResults(absl::MakeConstSpan(&*query, 1), *response);
+  return response->results(0).status().code() == 0 ? 0 : 1;
+}
+
+// A RunQueriesRequest from a JSON file; --level fills a missing level, and
+// queries without request ids are numbered 1, 2, ...
+absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadText(path);
+  if (!text.ok()) return text.status();
+  v1::RunQueriesRequest request;
+  const auto parsed = google::protobuf::util::JsonStringToMessage(
+      *text, &request, google::protobuf::util::JsonParseOptions());
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a RunQueriesRequest in protobuf JSON: ",
+                     parsed.message().as_string()));
+  }
+  if (request.level().empty()) {
+    request.set_level(collide::client::LevelName(absl::GetFlag(FLAGS_level)));
+  }
+  for (int i = 0; i < request.queries_size(); ++i) {
+    if (request.queries(i).request_id() == 0) {
+      request.mutable_queries(i)->set_request_id(i + 1);
+    }
+  }
+  return request;
+}
+
+// "levels/x" -> "x", for a file that names its level in full.
+std::string LevelIdOf(const std::string& name) {
+  return absl::StartsWith(name, "levels/") ? name.substr(7) : name;
+}
+
+int Run(CollideClient& client, const std::string& path) {
+  absl::StatusOr<v1::RunQueriesRequest> request = ReadBatch(path);
+  if (!request.ok()) return Fail(request.status());
+  const std::vector<v1::Query> queries(request->queries().begin(),
+                                       request->queries().end());
+  absl::StatusOr<v1::RunQueriesResponse> response =
+      client.RunQueries(LevelIdOf(request->level()), queries);
+  if (!response.ok()) return Fail(response.status());
+  return PrintResults(queries, *response);
+}
+
+int Render(CollideClient& client) {
+  const std::string level_id = absl::GetFlag(FLAGS_level);
+  absl::StatusOr<v1::GetLevelResponse> level = client.GetLevel(level_id);
+  if (!level.ok()) return Fail(level.status());
+  std::vector<collide::client::RenderedQuery> drawn;
+  if (!absl::GetFlag(FLAGS_queries).empty()) {
+    absl::StatusOr<v1::RunQueriesRequest> request =
+        ReadBatch(absl::GetFlag(FLAGS_queries));
+    if (!request.ok()) return Fail(request.status());
+    const std::vector<v1::Query> queries(request->queries().begin(),
+                                         request->queries().end());
+    absl::StatusOr<v1::RunQueriesResponse> response =
+        client.RunQueries(level_id, queries);
+    if (!response.ok()) return Fail(response.status());
+    for (int i = 0; i < request->queries_size(); ++i) {
+      drawn.push_back({request->queries(i), response->results(i)});
+    }
+  }
+  collide::client::RenderOptions options;
+  options.width_px = absl::GetFlag(FLAGS_width);
+  options.labels = absl::GetFlag(FLAGS_labels);
+  absl::StatusOr<std::string> svg =
+      collide::client::RenderSvg(level->content(), drawn, options);
+  if (!svg.ok()) return Usage(std::string(svg.status().message()));
+  const absl::Status written = WriteOutput(*svg);
+  return written.ok() ? 0 : Fail(written);
+}
+
+// A level from a file: the format from its name and contents (a Tiled map
+// too); the id from --id, else the file's, else the file name.
+absl::StatusOr<v1::Level> ReadLevel(const std::string& path) {
+  absl::StatusOr<v1::Level> level =
+      collide::server::ReadLevelFile(path, int64_t{1} << 30);
+  if (!level.ok()) return level.status();
+  if (!absl::GetFlag(FLAGS_id).empty()) {
+    level->set_id(absl::GetFlag(FLAGS_id));
+  } else if (level->id().empty()) {
+    std::string stem = path.substr(path.find_last_of('/') + 1);
+    level->set_id(stem.substr(0, stem.find('.')));
+  }
+  return level;
+}
+
+int Put(CollideClient& client, const std::string& path) {
+  absl::StatusOr<v1::Level> level = ReadLevel(path);
+  if (!level.ok()) return Fail(level.status());
+  const std::string id = level->id();
+  absl::StatusOr<v1::PutLevelResponse> put =
+      client.PutLevel(id, *std::move(level));
+  if (!put.ok()) return Fail(put.status());
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("%s", Json(*put).c_str());
+  } else {
+    std::printf("%s %s\n", put->created() ? "created" : "replaced",
+                cli::SummaryText(put->summary()).c_str());
+  }
+  return 0;
+}
+
+int ImportTiled(const std::string& path) {
+  collide::server::TiledImportOptions options;
+  options.level_id = absl::GetFlag(FLAGS_id);
+  if (absl::GetFlag(FLAGS_y_up)) {
+    options.y_axis = collide::server::TiledYAxis::kUp;
+  }
+  absl::StatusOr<v1::Level> level =
+      collide::server::ReadTiledMapFile(path, options);
+  if (!level.ok()) return Fail(level.status());
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (absl::EndsWith(out, ".binpb") || absl::EndsWith(out, ".pb")) {
+    const absl::Status written = collide::server::WriteLevelFile(out, *level);
+    if (!written.ok()) return Fail(written);
+  } else {
+    absl::StatusOr<std::string> json = collide::server::LevelToJson(*level);
+    if (!json.ok()) return Fail(json.status());
+    const absl::Status written = WriteOutput(*json);
+    if (!written.ok()) return Fail(written);
+  }
+  if (!out.empty()) {
+    std::printf("level %s: %d shapes -> %s\n", level->id().c_str(),
+                level->shapes_size(), out.c_str());
+  }
+  return 0;
+}
+
+int Dispatch(const std::vector<char*>& args) {
+  if (args.size() < 2) return Usage("no command given");
+  const std::string command = args[1];
+  if (command == "import-tiled") {
+    if (args.size() != 3) return Usage("import-tiled takes one MAP file");
+    return ImportTiled(args[2]);
+  }
+  absl::StatusOr<std::unique_ptr<CollideClient>> client = Connect();
+  if (!client.ok()) return Usage(std::string(client.status().message()));
+  CollideClient& c = **client;
+  const bool json = absl::GetFlag(FLAGS_json);
+  if (command == "health") return Health(c);
+  if (command == "levels") {
+    absl::StatusOr<std::vector<v1::LevelSummary>> levels = c.ListLevels();
+    if (!levels.ok()) return Fail(levels.status());
+    for (const v1::LevelSummary& level : *levels) {
+      std::printf("%s\n",
+                  json ? Json(level).c_str() : cli::SummaryText(level).c_str());
+    }
+    return 0;
+  }
+  if (command == "describe") {
+    absl::StatusOr<v1::LevelSummary> level = c.DescribeLevel(LevelArg(args));
+    if (!level.ok()) return Fail(level.status());
+    std::printf("%s\n",
+                json ? Json(*level).c_str() : cli::SummaryText(*level).c_str());
+    return 0;
+  }
+  if (command == "get") {
+    absl::StatusOr<v1::GetLevelResponse> level = c.GetLevel(LevelArg(args));
+    if (!level.ok()) return Fail(level.status());
+    absl::StatusOr<std::string> text =
+        collide::server::LevelToJson(level->content());
+    if (!text.ok()) return Fail(text.status());
+    const absl::Status written = WriteOutput(*text);
+    return written.ok() ? 0 : Fail(written);
+  }
+  if (command == "put") {
+    if (args.size() != 3) return Usage("put takes one level FILE");
+    return Put(c, args[2]);
+  }
+  if (command == "delete") {
+    if (args.size() != 3) return Usage("delete takes one LEVEL id");
+    absl::StatusOr<v1::DeleteLevelResponse> deleted = c.DeleteLevel(args[2]);
+    if (!deleted.ok()) return Fail(deleted.status());
+    std::printf("deleted levels/%s (was version %lld)\n", args[2],
+                static_cast<long long>(deleted->deleted_version()));
+    return 0;
+  }
+  if (command == "cast" || command == "overlap") {
+    if (args.size() != 3) {
+      return Usage(absl::StrCat(command, " takes one shape kind"));
+    }
+    const cli::CastArgs cast = CastArgsFromFlags(args[2]);
+    return RunOne(c, command == "cast" ? cli::MakeCastQuery(cast)
+                                       : cli::MakeOverlapQuery(cast));
+  }
+  if (command == "closest") {
+    return RunOne(
+        c, cli::MakeClosestPointQuery(CastArgsFromFlags(""),
+                                      absl::GetFlag(FLAGS_max_distance)));
+  }
+  if (command == "run") {
+    if (args.size() != 3) return Usage("run takes one FILE of queries");
+    return Run(c, args[2]);
+  }
+  if (command == "render") return Render(c);
+  return Usage(absl::StrCat("unknown command \"", command, "\""));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(kUsage);
+  const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  return Dispatch(args);
+}

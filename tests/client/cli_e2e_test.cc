@@ -1,0 +1,168 @@
+// collide-cli as a user runs it: the real binary against the real server
+// (in-process, ephemeral loopback port), its output and exit status.
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "server/collide_server.h"
+#include "server/level_file.h"
+
+namespace collide::client {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// Runs `args` through the shell (paths here have no spaces) and captures
+// what it printed. Bounded: the CLI's calls all have deadlines.
+Outcome RunCli(const std::string& args) {
+  Outcome outcome;
+  const std::string command =
+      absl::StrCat(COLLIDE_CLI_BINARY, " ", args, " 2>&1");
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return outcome;
+  std::array<char, 4096> buffer;
+  size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    outcome.out.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+class CliE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server::ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    options.shutdown_grace = absl::Seconds(2);
+    absl::StatusOr<std::unique_ptr<server::CollideServer>> server =
+        server::CollideServer::Start(options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    address_ = absl::StrCat("--address=127.0.0.1:", server_->port());
+    char pattern[] = "/tmp/collide_cli_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::system(absl::StrCat("rm -rf ", dir_).c_str());
+  }
+
+  Outcome Cli(const std::string& args) {
+    return RunCli(absl::StrCat(address_, " ", args));
+  }
+
+  std::unique_ptr<server::CollideServer> server_;
+  std::string address_;
+  std::string dir_;
+};
+
+TEST_F(CliE2eTest, HealthAndLevels) {
+  Outcome health = Cli("health");
+  EXPECT_EQ(health.exit_code, 0) << health.out;
+  EXPECT_THAT(health.out, HasSubstr("SERVING"));
+  Outcome levels = Cli("levels");
+  EXPECT_EQ(levels.exit_code, 0) << levels.out;
+  EXPECT_THAT(levels.out, HasSubstr("levels/arena  version 1  15 shapes"));
+}
+
+TEST_F(CliE2eTest, PutCastDescribeGetDelete) {
+  Outcome put = Cli(absl::StrCat("put ", COLLIDE_EXAMPLE_LEVEL));
+  EXPECT_EQ(put.exit_code, 0) << put.out;
+  EXPECT_THAT(put.out, HasSubstr("created levels/dock"));
+
+  Outcome cast = Cli("--level=arena cast ray --from=0,0 --to=30,0");
+  EXPECT_EQ(cast.exit_code, 0) << cast.out;
+  EXPECT_THAT(cast.out, HasSubstr("hit shape 10 (user_data 1000) at fraction "
+                                  "0.283333: point (8.5, 0), normal (-1, 0)"));
+
+  Outcome json = Cli("--json cast circle --from=0,5 --radius=0.5 --by=10,0");
+  EXPECT_EQ(json.exit_code, 0) << json.out;
+  v1::RunQueriesResponse parsed;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(json.out, &parsed).ok())
+      << json.out;
+  ASSERT_EQ(parsed.results_size(), 1);
+  EXPECT_EQ(parsed.results(0).cast().hits(0).shape_id(), 20u);
+
+  const std::string saved = absl::StrCat(dir_, "/dock.json");
+  Outcome get = Cli(absl::StrCat("get dock --out=", saved));
+  EXPECT_EQ(get.exit_code, 0) << get.out;
+  absl::StatusOr<v1::Level> level = server::ReadLevelFile(saved, 1 << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->id(), "dock");
+
+  EXPECT_EQ(Cli("delete dock").exit_code, 0);
+  Outcome gone = Cli("describe dock");
+  EXPECT_EQ(gone.exit_code, 1);
+  EXPECT_THAT(gone.out, HasSubstr("NOT_FOUND"));
+}
+
+TEST_F(CliE2eTest, RunFileAndRenderIt) {
+  Outcome run = Cli(absl::StrCat("run ", COLLIDE_EXAMPLE_QUERIES));
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("#7 closest point to (12, 9)"));
+  EXPECT_THAT(run.out, HasSubstr("overlaps shape 21"));
+
+  const std::string svg = absl::StrCat(dir_, "/casts.svg");
+  Outcome render = Cli(absl::StrCat(
+      "render --queries=", COLLIDE_EXAMPLE_QUERIES, " --out=", svg));
+  EXPECT_EQ(render.exit_code, 0) << render.out;
+  const std::string picture = ReadFile(svg);
+  EXPECT_THAT(picture, HasSubstr("<svg"));
+  EXPECT_THAT(picture, HasSubstr("</svg>"));
+}
+
+TEST_F(CliE2eTest, ImportTiledWritesALevelFile) {
+  const std::string out = absl::StrCat(dir_, "/yard.json");
+  Outcome imported = RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP,
+                                         " --id=yard --out=", out));
+  EXPECT_EQ(imported.exit_code, 0) << imported.out;
+  absl::StatusOr<v1::Level> level = server::ReadLevelFile(out, 1 << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_EQ(level->id(), "yard");
+  EXPECT_GT(level->shapes_size(), 0);
+  Outcome put = Cli(absl::StrCat("put ", out));
+  EXPECT_EQ(put.exit_code, 0) << put.out;
+}
+
+TEST_F(CliE2eTest, BadInputIsAClearErrorAndExitStatus) {
+  Outcome bad_point = Cli("cast ray --from=0,x --to=1,1");
+  EXPECT_EQ(bad_point.exit_code, 2);
+  EXPECT_THAT(bad_point.out, HasSubstr("--from"));
+  Outcome bad_radius = Cli("cast circle --from=0,0 --radius=-1 --by=1,0");
+  EXPECT_EQ(bad_radius.exit_code, 1);
+  EXPECT_THAT(bad_radius.out,
+              HasSubstr("INVALID_ARGUMENT: queries[0].circle_cast.circle."
+                        "radius must be >= 0"));
+  EXPECT_EQ(Cli("frobnicate").exit_code, 2);
+  EXPECT_EQ(Cli("--level=nope cast ray --from=0,0 --by=1,0").exit_code, 1);
+  Outcome unreachable = RunCli("--address=127.0.0.1:1 --timeout=2s levels");
+  EXPECT_EQ(unreachable.exit_code, 1);
+  EXPECT_THAT(unreachable.out, HasSubstr("UNAVAILABLE"));
+}
+
+}  // namespace
+}  // namespace collide::client
