@@ -137,6 +137,14 @@ std::unique_ptr<grpc::ClientContext> CollideClient::NewContext() const {
   return context;
 }
 
+template <typename Response, typename Rpc>
+absl::StatusOr<Response> CollideClient::Call(Rpc rpc) const {
+  Response response;
+  const grpc::Status status = rpc(NewContext().get(), &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response;
+}
+
 std::string LevelName(absl::string_view level_id) {
   return absl::StrCat("levels/", level_id);
 }
@@ -147,53 +155,49 @@ absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
   request.set_level(LevelName(level_id));
   content.set_id(std::string(level_id));
   *request.mutable_content() = std::move(content);
-  v1::PutLevelResponse response;
-  const grpc::Status status =
-      levels_->PutLevel(NewContext().get(), request, &response);
-  if (!status.ok()) return FromGrpc(status);
-  return response;
+  return Call<v1::PutLevelResponse>([&](auto* context, auto* out) {
+    return levels_->PutLevel(context, request, out);
+  });
 }
 
 absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
     absl::string_view level_id) {
   v1::DeleteLevelRequest request;
   request.set_level(LevelName(level_id));
-  v1::DeleteLevelResponse response;
-  const grpc::Status status =
-      levels_->DeleteLevel(NewContext().get(), request, &response);
-  if (!status.ok()) return FromGrpc(status);
-  return response;
+  return Call<v1::DeleteLevelResponse>([&](auto* context, auto* out) {
+    return levels_->DeleteLevel(context, request, out);
+  });
 }
 
 absl::StatusOr<std::vector<v1::LevelSummary>> CollideClient::ListLevels() {
-  v1::ListLevelsResponse response;
-  const grpc::Status status = levels_->ListLevels(
-      NewContext().get(), v1::ListLevelsRequest(), &response);
-  if (!status.ok()) return FromGrpc(status);
-  return std::vector<v1::LevelSummary>(response.levels().begin(),
-                                       response.levels().end());
+  absl::StatusOr<v1::ListLevelsResponse> response =
+      Call<v1::ListLevelsResponse>([&](auto* context, auto* out) {
+        return levels_->ListLevels(context, v1::ListLevelsRequest(), out);
+      });
+  if (!response.ok()) return response.status();
+  return std::vector<v1::LevelSummary>(response->levels().begin(),
+                                       response->levels().end());
 }
 
 absl::StatusOr<v1::LevelSummary> CollideClient::DescribeLevel(
     absl::string_view level_id) {
   v1::DescribeLevelRequest request;
   request.set_level(LevelName(level_id));
-  v1::DescribeLevelResponse response;
-  const grpc::Status status =
-      levels_->DescribeLevel(NewContext().get(), request, &response);
-  if (!status.ok()) return FromGrpc(status);
-  return response.summary();
+  absl::StatusOr<v1::DescribeLevelResponse> response =
+      Call<v1::DescribeLevelResponse>([&](auto* context, auto* out) {
+        return levels_->DescribeLevel(context, request, out);
+      });
+  if (!response.ok()) return response.status();
+  return response->summary();
 }
 
 absl::StatusOr<v1::GetLevelResponse> CollideClient::GetLevel(
     absl::string_view level_id) {
   v1::GetLevelRequest request;
   request.set_level(LevelName(level_id));
-  v1::GetLevelResponse response;
-  const grpc::Status status =
-      levels_->GetLevel(NewContext().get(), request, &response);
-  if (!status.ok()) return FromGrpc(status);
-  return response;
+  return Call<v1::GetLevelResponse>([&](auto* context, auto* out) {
+    return levels_->GetLevel(context, request, out);
+  });
 }
 
 absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
@@ -249,14 +253,16 @@ absl::StatusOr<std::unique_ptr<QueryStream>> CollideClient::OpenStream(
 absl::Status CollideClient::CheckHealth(absl::string_view service) {
   grpc::health::v1::HealthCheckRequest request;
   request.set_service(std::string(service));
-  grpc::health::v1::HealthCheckResponse response;
-  const grpc::Status status =
-      health_->Check(NewContext().get(), request, &response);
-  if (!status.ok()) return FromGrpc(status);
-  if (response.status() != grpc::health::v1::HealthCheckResponse::SERVING) {
+  using grpc::health::v1::HealthCheckResponse;
+  absl::StatusOr<HealthCheckResponse> response =
+      Call<HealthCheckResponse>([&](auto* context, auto* out) {
+        return health_->Check(context, request, out);
+      });
+  if (!response.ok()) return response.status();
+  if (response->status() != HealthCheckResponse::SERVING) {
     return absl::UnavailableError(absl::StrCat(
-        "health: ", grpc::health::v1::HealthCheckResponse::ServingStatus_Name(
-                        response.status())));
+        "health: ",
+        HealthCheckResponse::ServingStatus_Name(response->status())));
   }
   return absl::OkStatus();
 }

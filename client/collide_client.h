@@ -111,6 +111,10 @@ class CollideClient {
  private:
   // A context carrying the call deadline.
   std::unique_ptr<grpc::ClientContext> NewContext() const;
+  // Runs rpc(context, &response) once with a fresh context; the gRPC status
+  // becomes an absl::Status.
+  template <typename Response, typename Rpc>
+  absl::StatusOr<Response> Call(Rpc rpc) const;
 
   std::unique_ptr<v1::CollisionService::StubInterface> queries_;
   std::unique_ptr<v1::LevelService::StubInterface> levels_;

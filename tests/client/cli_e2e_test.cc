@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "server/collide_server.h"
 #include "server/level_file.h"
+#include "tests/client/test_server.h"
 
 namespace collide::client {
 namespace {
@@ -54,11 +55,8 @@ std::string ReadFile(const std::string& path) {
 class CliE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server::ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    options.shutdown_grace = absl::Seconds(2);
     absl::StatusOr<std::unique_ptr<server::CollideServer>> server =
-        server::CollideServer::Start(options);
+        testing::StartTestServer();
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
     address_ = absl::StrCat("--address=127.0.0.1:", server_->port());

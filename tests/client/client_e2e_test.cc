@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "server/collide_server.h"
+#include "tests/client/test_server.h"
 
 namespace collide::client {
 namespace {
@@ -33,11 +34,8 @@ v1::Level WallLevel(double wall_x, uint64_t tag) {
 class ClientE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server::ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    options.shutdown_grace = absl::Seconds(2);
     absl::StatusOr<std::unique_ptr<server::CollideServer>> server =
-        server::CollideServer::Start(options);
+        testing::StartTestServer();
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = std::move(*server);
     ClientOptions client_options;
