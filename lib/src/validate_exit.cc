@@ -31,6 +31,10 @@ struct HalfPlane {
 // (the 2x2 solves below round); the verification cast after each push
 // catches anything that matters.
 constexpr double kFeasibilityShare = 1e-12;
+// Normals closer than this (cosine) face the same way: merging their
+// half-planes moves the exit by at most ~1e-6 of its length along the
+// other normal, which the verification cast catches if it matters.
+constexpr double kSameNormal = 1.0 - 1e-12;
 // Half-plane pairs whose normals are closer to parallel than this (sine of
 // the angle) have no useful crossing: the single-plane candidates cover
 // them.
@@ -77,14 +81,15 @@ std::optional<Vec2> ShortestInAll(absl::Span<const HalfPlane> planes) {
   return best;
 }
 
-ExitResult FindExitForBody(const BodyShape& shape, const auto& mover,
-                           const Level& level, const QueryFilter& filter,
-                           double skin, int32_t max_iterations) {
+template <typename Body>
+ExitResult FindExitForBody(const Body& mover, const Level& level,
+                           const QueryFilter& filter, double skin,
+                           int32_t max_iterations) {
   ExitResult result;
   // A push of exactly the depth lands in contact only up to the rounding
   // of coordinates far from the origin, which the verification cast can
   // read as overlap; the kept gap clears it.
-  const double gap = KeptGap(shape, Vec2{}, skin);
+  const double gap = KeptGap(CoordinateScale(mover), Vec2{}, skin);
   std::array<HalfPlane, kMaxExitShapes * kMaxExitIterations> planes;
   int32_t plane_count = 0;
   std::array<WorldHit, kMaxExitShapes> overlaps;
@@ -113,9 +118,19 @@ ExitResult FindExitForBody(const BodyShape& shape, const auto& mover,
       // A degenerate start (centres coinciding) may come without a
       // direction; such a shape constrains nothing until it has one.
       if (!(LengthSquared(hit.normal) > 0.5)) continue;
-      // Measured from the current position x: dot(y - x, n) >= depth + skin.
-      planes[plane_count++] = {hit.normal,
-                               hit.depth + gap + Dot(x, hit.normal)};
+      // Measured from the current position x: dot(y - x, n) >= depth + gap.
+      const HalfPlane plane{hit.normal, hit.depth + gap + Dot(x, hit.normal)};
+      // Half-planes facing the same way (a wall met again, or through two
+      // collinear segments) keep only the stricter, so the solve below
+      // stays small.
+      bool merged = false;
+      for (int32_t k = 0; k < plane_count && !merged; ++k) {
+        if (Dot(planes[k].normal, plane.normal) >= kSameNormal) {
+          planes[k].offset = std::max(planes[k].offset, plane.offset);
+          merged = true;
+        }
+      }
+      if (!merged) planes[plane_count++] = plane;
     }
     const std::optional<Vec2> next =
         ShortestInAll(absl::MakeConstSpan(planes.data(), plane_count));
@@ -135,8 +150,7 @@ ExitResult FindExit(const BodyShape& mover, const Level& level,
   COLLIDE_DCHECK(max_iterations >= 1 && max_iterations <= kMaxExitIterations);
   return std::visit(
       [&](const auto& body) {
-        return FindExitForBody(mover, body, level, filter, skin,
-                               max_iterations);
+        return FindExitForBody(body, level, filter, skin, max_iterations);
       },
       mover);
 }

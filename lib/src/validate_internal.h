@@ -15,7 +15,9 @@ namespace collide::internal {
 // The gap the slide and the exit search keep: `skin`, or a floor of
 // rounding size relative to the coordinates when that is larger (see
 // validate_slide.cc).
-double KeptGap(const BodyShape& mover, Vec2 translation, double skin);
+// coordinate_scale is the largest coordinate magnitude the mover reaches
+// (CoordinateScale of body_cast.h).
+double KeptGap(double coordinate_scale, Vec2 translation, double skin);
 
 // Collide-and-slide (SlideResult in validate.h) of `mover` along
 // `translation`, at most max_iterations casts with KeptGap(...). `first_cast`

@@ -79,7 +79,8 @@ MoveValidation ValidateBody(const Body& mover, const BodyShape& shape,
                         options.max_slide_iterations, skin_hit);
     result.claimed_end_reachable =
         Length(result.slide->translation - translation) <=
-        internal::KeptGap(shape, translation, options.skin) +
+        internal::KeptGap(internal::CoordinateScale(mover), translation,
+                          options.skin) +
             kReachShare * Length(translation);
   }
   return result;

@@ -2,6 +2,7 @@
 // collide/validate.h for the contract).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -93,7 +94,7 @@ SlideResult SlideBody(const Body& mover, Vec2 translation, const Level& level,
                       const std::optional<WorldHit>& first_cast) {
   SlideResult result;
   const double min_remaining = kMinRemainingShare * Length(translation);
-  const double slide_skin = KeptGap(mover, translation, skin);
+  const double slide_skin = KeptGap(CoordinateScale(mover), translation, skin);
   const CastOptions options{.target_distance = slide_skin};
   // The planes touched since the mover last advanced. A plane touched
   // before an advance is dropped: the mover may have slid past the end of
@@ -146,11 +147,9 @@ SlideResult SlideBody(const Body& mover, Vec2 translation, const Level& level,
 
 }  // namespace
 
-double KeptGap(const BodyShape& mover, Vec2 translation, double skin) {
-  const double scale =
-      std::visit([](const auto& body) { return CoordinateScale(body); },
-                 mover) +
-      std::max(std::abs(translation.x), std::abs(translation.y));
+double KeptGap(double coordinate_scale, Vec2 translation, double skin) {
+  const double scale = coordinate_scale + std::max(std::abs(translation.x),
+                                                   std::abs(translation.y));
   return std::max(skin, kMinKeptGapShare * scale);
 }
 
