@@ -1,8 +1,9 @@
 // collide_sample_workload: a short session against a running collide_server,
 // the way a game server would use it: describe the level, then send one
-// tick's worth of casts (bullets, a player's move, a vehicle, a spawn check)
-// as a batch through the bidirectional stream and print what each hit.
-// Exits 0 when every call succeeded and every query was answered.
+// tick's worth of casts (bullets, a player's move, a vehicle, a spawn check,
+// a move claim and a lag-compensated shot to validate) as a batch through the
+// bidirectional stream and print what each hit. Exits 0 when every call
+// succeeded and every query was answered.
 //
 // Usage: collide_sample_workload [--target=127.0.0.1:50051]
 //        [--level=levels/arena]
@@ -104,6 +105,27 @@ std::vector<Sample> MakeBatch() {
         add("closest point to (8,3)").mutable_closest_point();
     Set(near->mutable_point(), 8, 3);
   }
+  {
+    v1::MoveValidationQuery* claim =
+        add("claim r=0.5 (0,5) -> (10,7), slide").mutable_move_validation();
+    claim->mutable_circle()->set_radius(0.5);
+    Set(claim->mutable_circle()->mutable_center(), 0, 5);
+    Set(claim->mutable_translation(), 10, 2);
+    claim->set_skin(0.01);
+    claim->set_max_slide_iterations(4);
+  }
+  {
+    // A target crossing the line of fire as the bullet passes x = 8.
+    v1::HitValidationQuery* shot =
+        add("shot (0,0) -> (30,0), target crossing").mutable_hit_validation();
+    Set(shot->mutable_origin(), 0, 0);
+    Set(shot->mutable_translation(), 30, 0);
+    v1::ShotTarget* target = shot->add_targets();
+    target->set_id(7);
+    Set(target->mutable_circle()->mutable_center(), 8, -1.6);
+    target->mutable_circle()->set_radius(0.5);
+    Set(target->mutable_translation(), 0, 6);
+  }
   return batch;
 }
 
@@ -156,6 +178,36 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
       }
       break;
     }
+    case v1::QueryResult::kMoveValidation: {
+      const v1::MoveValidationResult& move = result.move_validation();
+      std::printf("%s, safe at fraction %.4f",
+                  v1::MoveVerdict_Name(move.verdict()).c_str(),
+                  move.safe_fraction());
+      if (move.has_slide()) {
+        std::printf(", slides to +(%.3f, %.3f) touching %d plane(s)",
+                    move.slide().translation().x(),
+                    move.slide().translation().y(),
+                    move.slide().contacts_size());
+      }
+      std::printf("\n");
+      break;
+    }
+    case v1::QueryResult::kHitValidation: {
+      const v1::HitValidationResult& shot = result.hit_validation();
+      std::printf("%s", v1::ShotOutcome_Name(shot.outcome()).c_str());
+      if (shot.outcome() != v1::SHOT_OUTCOME_MISS) {
+        std::printf(" %llu at fraction %.4f, point (%.3f, %.3f)",
+                    static_cast<unsigned long long>(shot.id()), shot.fraction(),
+                    shot.point().x(), shot.point().y());
+      }
+      std::printf("\n");
+      break;
+    }
+    case v1::QueryResult::kPairToi:
+      std::printf(
+          result.pair_toi().hit() ? "meet at fraction %.4f\n" : "never meet\n",
+          result.pair_toi().fraction());
+      break;
     case v1::QueryResult::RESULT_NOT_SET:
       std::printf("no result\n");
       break;

@@ -10,7 +10,8 @@
 //                  [--level_dir=/var/lib/collide]
 //                  [--level_dir_poll_interval=1s] [--max_batch_size=4096]
 //                  [--max_vertices=4096] [--max_level_shapes=1048576]
-//                  [--max_message_bytes=67108864] [--worker_threads=0]
+//                  [--max_message_bytes=67108864] [--max_shot_targets=256]
+//                  [--max_slide_iterations=16] [--worker_threads=0]
 //                  [--shutdown_grace=10s] [--default_level=true]
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "collide/validate.h"
 #include "server/collide_server.h"
 #include "server/log.h"
 #include "server/server_options.h"
@@ -54,6 +56,13 @@ ABSL_FLAG(int32_t, max_level_shapes,
 ABSL_FLAG(int32_t, max_message_bytes,
           collide::server::ServerLimits{}.max_message_bytes,
           "Largest gRPC message received or sent, and largest level file.");
+ABSL_FLAG(int32_t, max_shot_targets,
+          collide::server::ServerLimits{}.max_shot_targets,
+          "Most targets in one hit validation query.");
+ABSL_FLAG(int32_t, max_slide_iterations,
+          collide::server::ServerLimits{}.max_slide_iterations,
+          "Most slide iterations one move validation query may ask for (0 to "
+          "32).");
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
@@ -73,6 +82,9 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
   options.limits.max_level_shapes = absl::GetFlag(FLAGS_max_level_shapes);
   options.limits.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  options.limits.max_shot_targets = absl::GetFlag(FLAGS_max_shot_targets);
+  options.limits.max_slide_iterations =
+      absl::GetFlag(FLAGS_max_slide_iterations);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   return options;
@@ -100,15 +112,25 @@ int main(int argc, char** argv) {
                  "shutdown_grace and level_dir_poll_interval >= 0\n");
     return 2;
   }
+  if (options.limits.max_shot_targets < 0 ||
+      options.limits.max_slide_iterations < 0 ||
+      options.limits.max_slide_iterations > collide::kMaxSlideIterations) {
+    std::fprintf(stderr,
+                 "collide_server: max_shot_targets must be >= 0 and "
+                 "max_slide_iterations in [0, %d]\n",
+                 collide::kMaxSlideIterations);
+    return 2;
+  }
   collide::server::Log(
       "starting: listen %s, level_files [%s], level_dir \"%s\", "
       "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
-      "max_level_shapes %d, "
-      "max_message_bytes %d, worker_threads %d, shutdown_grace %s",
+      "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
+      "max_slide_iterations %d, worker_threads %d, shutdown_grace %s",
       options.listen, absl::StrJoin(options.level_files, ","),
       options.level_dir, absl::FormatDuration(options.level_dir_poll_interval),
       options.limits.max_batch_size, options.limits.max_vertices,
       options.limits.max_level_shapes, options.limits.max_message_bytes,
+      options.limits.max_shot_targets, options.limits.max_slide_iterations,
       options.worker_threads, absl::FormatDuration(options.shutdown_grace));
 
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =

@@ -1,9 +1,11 @@
 #include "server/proto_convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -22,6 +24,7 @@
 #include "collide/toi.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
+#include "collide/validate.h"
 #include "collide/vec2.h"
 #include "server/server_options.h"
 
@@ -259,7 +262,8 @@ absl::StatusOr<CastSettings> CastSettingsFromProto(
   settings.filter = *filter;
   if (options.has_max_fraction()) {
     const double max_fraction = options.max_fraction();
-    const FieldPath path(field, ".max_fraction");
+    const FieldPath root(field);
+    const FieldPath path(root, ".max_fraction");
     if (absl::Status s = CheckFinite(max_fraction, path); !s.ok()) return s;
     if (!(max_fraction >= 0.0 && max_fraction <= 1.0)) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -619,6 +623,321 @@ absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
   if (!filter.ok()) return filter.status();
   args.filter = *filter;
   return args;
+}
+
+namespace {
+
+absl::Status CheckSegment(const v1::Segment& segment, const FieldPath& field) {
+  if (absl::Status s = CheckFinite(segment.p1(), FieldPath(field, ".p1"));
+      !s.ok()) {
+    return s;
+  }
+  return CheckFinite(segment.p2(), FieldPath(field, ".p2"));
+}
+
+// A body from a message whose oneof (named `what`: "mover", "hitbox") holds
+// a circle, a capsule or a convex polygon.
+template <typename Message>
+absl::StatusOr<BodyShape> BodyFromProto(const Message& message,
+                                        absl::string_view what,
+                                        const FieldPath& field) {
+  if (message.has_circle()) {
+    if (absl::Status s =
+            CheckCircle(message.circle(), FieldPath(field, ".circle"));
+        !s.ok()) {
+      return s;
+    }
+    return BodyShape(CircleFromProto(message.circle()));
+  }
+  if (message.has_capsule()) {
+    if (absl::Status s =
+            CheckCapsule(message.capsule(), FieldPath(field, ".capsule"));
+        !s.ok()) {
+      return s;
+    }
+    return BodyShape(CapsuleFromProto(message.capsule()));
+  }
+  if (message.has_polygon()) {
+    absl::StatusOr<ConvexPolygon> polygon =
+        ConvexPolygonFromProto(message.polygon(), FieldPath(field, ".polygon"));
+    if (!polygon.ok()) return polygon.status();
+    return BodyShape(*polygon);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(field.ToString(), " has no ", what,
+                   ": set one of circle, capsule, polygon"));
+}
+
+absl::StatusOr<MovingShape> MovingShapeFromProto(const v1::MovingShape& shape,
+                                                 const FieldPath& field) {
+  MovingShape result;
+  switch (shape.shape_case()) {
+    case v1::MovingShape::kPoint:
+      if (absl::Status s =
+              CheckFinite(shape.point(), FieldPath(field, ".point"));
+          !s.ok()) {
+        return s;
+      }
+      result.shape = FromProto(shape.point());
+      break;
+    case v1::MovingShape::kSegment:
+      if (absl::Status s =
+              CheckSegment(shape.segment(), FieldPath(field, ".segment"));
+          !s.ok()) {
+        return s;
+      }
+      result.shape = Segment{FromProto(shape.segment().p1()),
+                             FromProto(shape.segment().p2())};
+      break;
+    case v1::MovingShape::kCircle:
+      if (absl::Status s =
+              CheckCircle(shape.circle(), FieldPath(field, ".circle"));
+          !s.ok()) {
+        return s;
+      }
+      result.shape = CircleFromProto(shape.circle());
+      break;
+    case v1::MovingShape::kCapsule:
+      if (absl::Status s =
+              CheckCapsule(shape.capsule(), FieldPath(field, ".capsule"));
+          !s.ok()) {
+        return s;
+      }
+      result.shape = CapsuleFromProto(shape.capsule());
+      break;
+    case v1::MovingShape::kPolygon: {
+      absl::StatusOr<ConvexPolygon> polygon =
+          ConvexPolygonFromProto(shape.polygon(), FieldPath(field, ".polygon"));
+      if (!polygon.ok()) return polygon.status();
+      result.shape = *polygon;
+      break;
+    }
+    case v1::MovingShape::SHAPE_NOT_SET:
+      return absl::InvalidArgumentError(
+          absl::StrCat(field.ToString(),
+                       " has no shape: set one of point, segment, circle, "
+                       "capsule, polygon"));
+  }
+  if (absl::Status s =
+          CheckFinite(shape.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  result.translation = FromProto(shape.translation());
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
+    const v1::MoveValidationQuery& query, const ServerLimits& limits,
+    absl::string_view field) {
+  absl::StatusOr<BodyShape> mover = BodyFromProto(query, "mover", field);
+  if (!mover.ok()) return mover.status();
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckNonNegative(query.skin(), FieldPath(field, ".skin"));
+      !s.ok()) {
+    return s;
+  }
+  const int32_t slide_limit =
+      std::min(limits.max_slide_iterations, kMaxSlideIterations);
+  if (query.max_slide_iterations() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".max_slide_iterations must be >= 0, got ",
+                     query.max_slide_iterations()));
+  }
+  if (query.max_slide_iterations() > slide_limit) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ".max_slide_iterations ", query.max_slide_iterations(),
+        " is more than max_slide_iterations ", slide_limit));
+  }
+  if (query.max_exit_iterations() < 0 ||
+      query.max_exit_iterations() > kMaxExitIterations) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ".max_exit_iterations must be in [0, ", kMaxExitIterations,
+        "], got ", query.max_exit_iterations()));
+  }
+  absl::StatusOr<QueryFilter> filter =
+      FilterFromProto(query.filter(), limits, FieldPath(field, ".filter"));
+  if (!filter.ok()) return filter.status();
+  MoveValidationArgs args{
+      .claim = {*std::move(mover), FromProto(query.translation())},
+      .filter = *filter,
+      .options = {.skin = query.skin(),
+                  .max_slide_iterations = query.max_slide_iterations()}};
+  if (query.max_exit_iterations() > 0) {
+    args.options.max_exit_iterations = query.max_exit_iterations();
+  }
+  return args;
+}
+
+absl::StatusOr<HitValidationArgs> HitValidationFromProto(
+    const v1::HitValidationQuery& query, const ServerLimits& limits,
+    absl::string_view field, std::vector<ShotTarget>& target_storage) {
+  if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckNonNegative(query.radius(), FieldPath(field, ".radius"));
+      !s.ok()) {
+    return s;
+  }
+  if (query.targets_size() > limits.max_shot_targets) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ".targets holds ", query.targets_size(),
+        " targets, more than max_shot_targets ", limits.max_shot_targets));
+  }
+  target_storage.clear();
+  const FieldPath root(field);
+  const FieldPath targets_path(root, ".targets");
+  for (int i = 0; i < query.targets_size(); ++i) {
+    const v1::ShotTarget& target = query.targets(i);
+    const FieldPath path(targets_path, i);
+    absl::StatusOr<BodyShape> hitbox = BodyFromProto(target, "hitbox", path);
+    if (!hitbox.ok()) return hitbox.status();
+    if (absl::Status s =
+            CheckFinite(target.translation(), FieldPath(path, ".translation"));
+        !s.ok()) {
+      return s;
+    }
+    target_storage.push_back({.id = target.id(),
+                              .hitbox = *std::move(hitbox),
+                              .translation = FromProto(target.translation())});
+  }
+  absl::StatusOr<QueryFilter> filter =
+      FilterFromProto(query.filter(), limits, FieldPath(field, ".filter"));
+  if (!filter.ok()) return filter.status();
+  return HitValidationArgs{
+      .shot = {FromProto(query.origin()), FromProto(query.translation()),
+               query.radius()},
+      .filter = *filter,
+      .targets = target_storage};
+}
+
+absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
+                                             absl::string_view field) {
+  absl::StatusOr<MovingShape> a =
+      MovingShapeFromProto(query.a(), FieldPath(field, ".a"));
+  if (!a.ok()) return a.status();
+  absl::StatusOr<MovingShape> b =
+      MovingShapeFromProto(query.b(), FieldPath(field, ".b"));
+  if (!b.ok()) return b.status();
+  PairToiArgs args{.a = *std::move(a), .b = *std::move(b), .options = {}};
+  if (query.has_max_fraction()) {
+    const FieldPath root(field);
+    const FieldPath path(root, ".max_fraction");
+    if (absl::Status s = CheckFinite(query.max_fraction(), path); !s.ok()) {
+      return s;
+    }
+    if (!(query.max_fraction() >= 0.0 && query.max_fraction() <= 1.0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path.ToString(), " must be in [0, 1], got ", query.max_fraction()));
+    }
+    args.options.max_fraction = query.max_fraction();
+  }
+  if (absl::Status s = CheckNonNegative(query.target_distance(),
+                                        FieldPath(field, ".target_distance"));
+      !s.ok()) {
+    return s;
+  }
+  args.options.target_distance = query.target_distance();
+  return args;
+}
+
+v1::MoveVerdict ToProto(MoveVerdict verdict) {
+  switch (verdict) {
+    case MoveVerdict::kAllowed:
+      return v1::MOVE_VERDICT_ALLOWED;
+    case MoveVerdict::kBlocked:
+      return v1::MOVE_VERDICT_BLOCKED;
+    case MoveVerdict::kStartsInside:
+      return v1::MOVE_VERDICT_STARTS_INSIDE;
+  }
+  return v1::MOVE_VERDICT_UNSPECIFIED;
+}
+
+void ToProto(const MoveValidation& validation, v1::MoveValidationResult* out) {
+  out->set_verdict(ToProto(validation.verdict));
+  if (validation.first_hit) {
+    ToProto(*validation.first_hit, out->mutable_first_hit());
+  }
+  out->set_safe_fraction(validation.safe_fraction);
+  ToProto(validation.safe_translation, out->mutable_safe_translation());
+  out->set_claimed_end_reachable(validation.claimed_end_reachable);
+  if (validation.slide) {
+    const SlideResult& slide = *validation.slide;
+    v1::SlideResult* proto = out->mutable_slide();
+    ToProto(slide.translation, proto->mutable_translation());
+    proto->set_iteration_count(slide.iterations);
+    proto->set_out_of_iterations(slide.out_of_iterations);
+    proto->mutable_contacts()->Reserve(slide.contact_count);
+    for (int32_t i = 0; i < slide.contact_count; ++i) {
+      const SlideContact& contact = slide.contacts[static_cast<size_t>(i)];
+      v1::SlideContact* c = proto->add_contacts();
+      ToProto(contact.translation, c->mutable_translation());
+      ToProto(contact.point, c->mutable_point());
+      ToProto(contact.normal, c->mutable_normal());
+      c->set_shape_id(contact.shape_id);
+      c->set_user_data(contact.user_data);
+      ToProto(contact.feature, c->mutable_feature());
+    }
+  }
+  if (validation.exit) {
+    const ExitResult& exit = *validation.exit;
+    v1::ExitResult* proto = out->mutable_exit();
+    proto->set_separated(exit.separated);
+    ToProto(exit.translation, proto->mutable_translation());
+    proto->set_iteration_count(exit.iterations);
+    proto->set_depth(exit.depth);
+    proto->mutable_overlapped_shapes()->Reserve(exit.overlapped_count);
+    for (int32_t i = 0; i < exit.overlapped_count; ++i) {
+      const ShapeRef& ref = exit.overlapped[static_cast<size_t>(i)];
+      v1::ShapeRef* r = proto->add_overlapped_shapes();
+      r->set_shape_id(ref.shape_id);
+      r->set_user_data(ref.user_data);
+    }
+    proto->set_overlapped_truncated(exit.overlapped_truncated);
+  }
+}
+
+void ToProto(const std::optional<ShotHit>& hit, v1::HitValidationResult* out) {
+  if (!hit) {
+    out->set_outcome(v1::SHOT_OUTCOME_MISS);
+    out->set_target_index(-1);
+    return;
+  }
+  out->set_outcome(hit->kind == ShotHitKind::kWall ? v1::SHOT_OUTCOME_WALL
+                                                   : v1::SHOT_OUTCOME_TARGET);
+  out->set_id(hit->id);
+  out->set_user_data(hit->user_data);
+  out->set_target_index(hit->target_index);
+  out->set_fraction(hit->hit.fraction);
+  ToProto(hit->hit.point, out->mutable_point());
+  ToProto(hit->hit.normal, out->mutable_normal());
+  ToProto(hit->hit.feature, out->mutable_feature());
+  out->set_status(ToProto(hit->hit.status));
+}
+
+void ToProto(const std::optional<Hit>& hit, v1::PairToiResult* out) {
+  out->set_hit(hit.has_value());
+  if (!hit) return;
+  out->set_fraction(hit->fraction);
+  ToProto(hit->point, out->mutable_point());
+  ToProto(hit->normal, out->mutable_normal());
+  ToProto(hit->feature, out->mutable_feature());
+  out->set_status(ToProto(hit->status));
+  out->set_depth(hit->depth);
 }
 
 v1::HitStatus ToProto(HitStatus status) {

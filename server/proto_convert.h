@@ -10,18 +10,22 @@
 #define COLLIDE_SERVER_PROTO_CONVERT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
+#include "collide/validate.h"
 #include "collide/vec2.h"
 #include "server/server_options.h"
 
@@ -120,10 +124,54 @@ absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
     const v1::ClosestPointQuery& query, const ServerLimits& limits,
     absl::string_view field);
 
+// --- Validation queries (collide/validate.h).
+
+struct MoveValidationArgs {
+  MoveClaim claim;
+  QueryFilter filter;
+  MoveOptions options;
+};
+struct HitValidationArgs {
+  Shot shot;
+  QueryFilter filter;
+  // The targets in query order, viewing the caller's storage.
+  absl::Span<const ShotTarget> targets;
+};
+struct PairToiArgs {
+  MovingShape a;
+  MovingShape b;
+  CastOptions options;
+};
+
+// The mover (exactly one of circle, capsule, polygon), translation, skin
+// (>= 0), max_slide_iterations (0..limits.max_slide_iterations, at most
+// kMaxSlideIterations), max_exit_iterations (0 means 4; at most
+// kMaxExitIterations) and filter.
+absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
+    const v1::MoveValidationQuery& query, const ServerLimits& limits,
+    absl::string_view field);
+// The shot (radius >= 0), at most limits.max_shot_targets targets (each
+// with exactly one hitbox) and the filter. The targets are converted into
+// `target_storage` (cleared first; a caller that keeps it across queries
+// reuses its capacity instead of allocating), which the result views.
+absl::StatusOr<HitValidationArgs> HitValidationFromProto(
+    const v1::HitValidationQuery& query, const ServerLimits& limits,
+    absl::string_view field, std::vector<ShotTarget>& target_storage);
+// Two moving shapes (exactly one of point, segment, circle, capsule,
+// polygon each), max_fraction in [0, 1] when present, target_distance >= 0.
+absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
+                                             absl::string_view field);
+
 // --- Results, lib -> proto (fills `out`, which the caller owns).
 void ToProto(const WorldHit& hit, v1::CastHit* out);
 void ToProto(const WorldClosestPoint& closest, v1::ClosestPointResult* out);
 void ToProto(Feature feature, v1::Feature* out);
+void ToProto(const MoveValidation& validation, v1::MoveValidationResult* out);
+// A miss sets outcome SHOT_OUTCOME_MISS and target_index -1 only.
+void ToProto(const std::optional<ShotHit>& hit, v1::HitValidationResult* out);
+// A miss sets hit = false only.
+void ToProto(const std::optional<Hit>& hit, v1::PairToiResult* out);
+v1::MoveVerdict ToProto(MoveVerdict verdict);
 v1::HitStatus ToProto(HitStatus status);
 v1::FeatureType ToProto(FeatureType type);
 

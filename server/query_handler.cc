@@ -12,6 +12,7 @@
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/v1/collision_service.pb.h"
+#include "collide/validate.h"
 #include "server/level_snapshot.h"
 #include "server/proto_convert.h"
 #include "server/server_options.h"
@@ -97,6 +98,36 @@ absl::Status RunClosestPoint(const absl::StatusOr<ClosestPointArgs>& args,
   return absl::OkStatus();
 }
 
+absl::Status RunMoveValidation(const absl::StatusOr<MoveValidationArgs>& args,
+                               const Level& level, v1::QueryResult* result) {
+  if (!args.ok()) return args.status();
+  ToProto(ValidateMove(args->claim, level, args->filter, args->options),
+          result->mutable_move_validation());
+  return absl::OkStatus();
+}
+
+absl::Status RunHitValidation(const v1::HitValidationQuery& query,
+                              const Level& level, const ServerLimits& limits,
+                              v1::QueryResult* result) {
+  // One grow-only target buffer per thread, like ScratchSpan: a steady
+  // stream of shots converts its targets without allocating.
+  thread_local std::vector<ShotTarget> targets;
+  const absl::StatusOr<HitValidationArgs> args =
+      HitValidationFromProto(query, limits, "hit_validation", targets);
+  if (!args.ok()) return args.status();
+  ToProto(ValidateShot(args->shot, level, args->targets, args->filter),
+          result->mutable_hit_validation());
+  return absl::OkStatus();
+}
+
+absl::Status RunPairToi(const absl::StatusOr<PairToiArgs>& args,
+                        v1::QueryResult* result) {
+  if (!args.ok()) return args.status();
+  ToProto(CastPair(args->a, args->b, args->options),
+          result->mutable_pair_toi());
+  return absl::OkStatus();
+}
+
 // Computes the result of `query` into `result`; an error leaves it to the
 // caller to clear the partial result.
 // Error paths are relative to the query ("ray_cast.origin.x ..."); the
@@ -159,12 +190,22 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
       return RunClosestPoint(
           ClosestPointFromProto(query.closest_point(), limits, "closest_point"),
           level, result);
+    case v1::Query::kMoveValidation:
+      return RunMoveValidation(
+          MoveValidationFromProto(query.move_validation(), limits,
+                                  "move_validation"),
+          level, result);
+    case v1::Query::kHitValidation:
+      return RunHitValidation(query.hit_validation(), level, limits, result);
+    case v1::Query::kPairToi:
+      return RunPairToi(PairToiFromProto(query.pair_toi(), "pair_toi"), result);
     case v1::Query::QUERY_NOT_SET:
       break;
   }
   return absl::InvalidArgumentError(
       "has no query: set one of ray_cast, circle_cast, polygon_cast, "
-      "capsule_cast, overlap, closest_point");
+      "capsule_cast, overlap, closest_point, move_validation, "
+      "hit_validation, pair_toi");
 }
 
 // HandleQuery into a result the caller owns (an element of the response,

@@ -26,6 +26,13 @@ struct ServerLimits {
   // Entries of one query's filter.ignore_ids; more is INVALID_ARGUMENT in
   // that query's result (the list is scanned linearly per candidate).
   int32_t max_ignore_ids = 64;
+  // Targets in one hit validation query; more is INVALID_ARGUMENT in that
+  // query's result (each target costs one moving-vs-moving cast).
+  int32_t max_shot_targets = 256;
+  // The most slide iterations a move validation query may ask for, 0 to
+  // collide::kMaxSlideIterations (32); more is INVALID_ARGUMENT in that
+  // query's result (each iteration costs one world cast).
+  int32_t max_slide_iterations = 16;
   // Largest gRPC message the server receives or sends (bytes); also the
   // largest level file read.
   int32_t max_message_bytes = 64 << 20;

@@ -515,7 +515,14 @@ StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
   } else if (state.gap <= tolerance) {
     state.kind =
         moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
-  } else if (state.gap <= options.target_distance) {
+  } else if (state.gap <= options.target_distance + tolerance) {
+    // Within rounding of the skin counts as at the skin, as within rounding
+    // of contact counts as touching: the sweeps below measure the gap by
+    // other formulas (a band's line distance, a polygon's edge lines), and
+    // a start a few ulps outside the skin by this measure may already be a
+    // few ulps inside by theirs, where they would miss the contact
+    // altogether (issue 7: a slide stopped at the skin from one shape and
+    // turned back into it).
     state.kind =
         moving_in ? StartKind::kSkinApproaching : StartKind::kSkinLeaving;
   }

@@ -19,6 +19,7 @@
 #include "collide/toi.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
+#include "collide/validate.h"
 #include "e2e_helpers.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -461,6 +462,126 @@ TEST_F(ServerE2eTest, EveryQueryKindMatchesLibThroughUnaryAndStream) {
   EXPECT_EQ(expected_batch, batch_id);
   const grpc::Status status = stream->Finish();
   EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
+// One query of each validation kind (issue 7) through the unary call and
+// the stream: the results are exactly what collide/validate.h gives.
+TEST_F(ServerE2eTest, ValidationQueriesMatchLibThroughUnaryAndStream) {
+  // A floor along y = 0, a wall (box) at x in [19, 21], a pillar beyond.
+  v1::Level level_proto;
+  level_proto.set_id("yard");
+  v1::Shape* floor = level_proto.add_shapes();
+  floor->set_id(1);
+  Set(floor->mutable_segment()->mutable_p1(), -100, 0);
+  Set(floor->mutable_segment()->mutable_p2(), 100, 0);
+  v1::Shape* wall = level_proto.add_shapes();
+  wall->set_id(2);
+  wall->set_user_data(20);
+  Set(wall->mutable_box()->mutable_center(), 20, 10);
+  Set(wall->mutable_box()->mutable_half_extents(), 1, 10);
+  v1::Shape* pillar = level_proto.add_shapes();
+  pillar->set_id(3);
+  Set(pillar->mutable_circle()->mutable_center(), 50, 5);
+  pillar->mutable_circle()->set_radius(2);
+  v1::PutLevelResponse put;
+  ASSERT_TRUE(testing::PutLevel(*levels_, level_proto, &put).ok());
+  absl::StatusOr<Level> level = LevelFromProto(level_proto, ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+
+  // A capsule claiming to walk down and right through the floor and the
+  // wall: blocked, it slides along the floor into the corner.
+  v1::Query move;
+  move.set_request_id(1);
+  const Capsule capsule{{0, 2}, {0, 3.5}, 0.6};
+  v1::MoveValidationQuery* m = move.mutable_move_validation();
+  Set(m->mutable_capsule()->mutable_p1(), capsule.p1.x, capsule.p1.y);
+  Set(m->mutable_capsule()->mutable_p2(), capsule.p2.x, capsule.p2.y);
+  m->mutable_capsule()->set_radius(capsule.radius);
+  Set(m->mutable_translation(), 30, -5);
+  m->set_skin(0.01);
+  m->set_max_slide_iterations(8);
+  // A bullet along y = 5: target 40 crosses the line of fire as the bullet
+  // passes; target 41 is behind the wall.
+  v1::Query shot;
+  shot.set_request_id(2);
+  v1::HitValidationQuery* h = shot.mutable_hit_validation();
+  Set(h->mutable_origin(), 0, 5);
+  Set(h->mutable_translation(), 60, 0);
+  std::vector<ShotTarget> targets;
+  for (const Vec2 at : {Vec2{12, 3.4}, Vec2{30, 5}}) {
+    v1::ShotTarget* t = h->add_targets();
+    t->set_id(40 + targets.size());
+    Set(t->mutable_circle()->mutable_center(), at.x, at.y);
+    t->mutable_circle()->set_radius(0.8);
+    Set(t->mutable_translation(), 0, 8);
+    targets.push_back(
+        {.id = t->id(), .hitbox = Circle{at, 0.8}, .translation = {0, 8}});
+  }
+  // Seed 001's two circles.
+  v1::Query pair;
+  pair.set_request_id(3);
+  v1::PairToiQuery* p = pair.mutable_pair_toi();
+  Set(p->mutable_a()->mutable_circle()->mutable_center(), 0, 0);
+  p->mutable_a()->mutable_circle()->set_radius(1);
+  Set(p->mutable_a()->mutable_translation(), 10, 0);
+  Set(p->mutable_b()->mutable_circle()->mutable_center(), 10, 0);
+  p->mutable_b()->mutable_circle()->set_radius(1);
+  Set(p->mutable_b()->mutable_translation(), -10, 0);
+
+  std::vector<v1::QueryResult> expected(3);
+  for (int i = 0; i < 3; ++i) expected[i].set_request_id(i + 1);
+  const MoveValidation validation =
+      ValidateMove({capsule, {30, -5}}, *level, {},
+                   {.skin = 0.01, .max_slide_iterations = 8});
+  EXPECT_EQ(validation.verdict, MoveVerdict::kBlocked);
+  ASSERT_TRUE(validation.slide.has_value());
+  EXPECT_GE(validation.slide->contact_count, 2);
+  ToProto(validation, expected[0].mutable_move_validation());
+  const std::optional<ShotHit> hit =
+      ValidateShot({{0, 5}, {60, 0}, 0.0}, *level, targets);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->id, 40u);
+  ToProto(hit, expected[1].mutable_hit_validation());
+  const std::optional<Hit> toi =
+      CastPair({Circle{{0, 0}, 1}, {10, 0}}, {Circle{{10, 0}, 1}, {-10, 0}});
+  ASSERT_TRUE(toi.has_value());
+  EXPECT_NEAR(toi->fraction, 0.4, 1e-12);
+  ToProto(toi, expected[2].mutable_pair_toi());
+
+  v1::RunQueriesRequest request;
+  request.set_level("levels/yard");
+  *request.add_queries() = move;
+  *request.add_queries() = shot;
+  *request.add_queries() = pair;
+  v1::RunQueriesResponse response;
+  const grpc::Status status =
+      testing::RunQueries(*collisions_, request, &response);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(response.results_size(), 3);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(ProtoEqual(expected[i], response.results(i)))
+        << "unary query " << request.queries(i).ShortDebugString();
+  }
+
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  auto stream = collisions_->StreamQueries(&context);
+  v1::StreamQueriesRequest batch;
+  batch.set_level("levels/yard");
+  batch.set_batch_id(9);
+  *batch.mutable_queries() = request.queries();
+  ASSERT_TRUE(stream->Write(batch));
+  ASSERT_TRUE(stream->WritesDone());
+  v1::StreamQueriesResponse streamed;
+  ASSERT_TRUE(stream->Read(&streamed));
+  EXPECT_EQ(streamed.batch_id(), 9u);
+  ASSERT_EQ(streamed.results_size(), 3);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(ProtoEqual(expected[i], streamed.results(i)))
+        << "stream query " << request.queries(i).ShortDebugString();
+  }
+  EXPECT_FALSE(stream->Read(&streamed));
+  EXPECT_TRUE(stream->Finish().ok());
 }
 
 TEST_F(ServerE2eTest, PutListDescribeDeleteRoundTrip) {
