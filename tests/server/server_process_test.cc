@@ -3,15 +3,12 @@
 // NOT_SERVING, exit code 0), the grace period bounds the drain, levels put
 // with --level_dir survive a restart, and bad start-up configuration exits
 // non-zero. Loopback only; every wait is bounded.
-#include <fcntl.h>
-#include <poll.h>
+#include "tests/support/server_process.h"
+
 #include <signal.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -20,7 +17,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
@@ -42,101 +38,11 @@ using ::testing::HasSubstr;
 
 using Clock = std::chrono::steady_clock;
 
-// A collide_server child process with its stderr captured.
-class ServerProcess {
+// The binary under test as a child process (killed and reaped when the
+// object goes away).
+class ServerProcess : public ::collide::testing::ServerProcess {
  public:
-  ~ServerProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (reader_.joinable()) reader_.join();
-  }
-
-  // Starts the binary with `args` (plus --listen=127.0.0.1:0 unless given)
-  // and waits up to 30 s for its "listening" log line. False if it exited
-  // or never said so.
-  bool Start(std::vector<std::string> args) {
-    args.insert(args.begin(), COLLIDE_SERVER_BINARY);
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return false;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(fds[1], STDERR_FILENO);
-      std::vector<char*> argv;
-      for (std::string& arg : args) argv.push_back(arg.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(fds[1]);
-    if (pid_ < 0) {
-      close(fds[0]);
-      return false;
-    }
-    reader_ = std::thread([this, fd = fds[0]] { ReadLog(fd); });
-    const auto give_up = Clock::now() + std::chrono::seconds(30);
-    while (Clock::now() < give_up) {
-      {
-        absl::MutexLock lock(&mutex_);
-        const size_t at = log_.find("(port ");
-        if (at != std::string::npos) {
-          port_ = std::atoi(log_.c_str() + at + 6);
-          return port_ > 0;
-        }
-        if (log_closed_) return false;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  }
-
-  void Signal(int signal_number) { kill(pid_, signal_number); }
-
-  // The exit code, or nullopt if it has not exited within `seconds` (or was
-  // killed by a signal).
-  std::optional<int> Wait(int seconds) {
-    const auto give_up = Clock::now() + std::chrono::seconds(seconds);
-    while (Clock::now() < give_up) {
-      int status = 0;
-      const pid_t done = waitpid(pid_, &status, WNOHANG);
-      if (done == pid_) {
-        pid_ = -1;
-        if (reader_.joinable()) reader_.join();
-        if (WIFEXITED(status)) return WEXITSTATUS(status);
-        return std::nullopt;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return std::nullopt;
-  }
-
-  int port() const { return port_; }
-  std::string log() {
-    absl::MutexLock lock(&mutex_);
-    return log_;
-  }
-
- private:
-  void ReadLog(int fd) {
-    char buffer[4096];
-    while (true) {
-      const ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n <= 0) break;
-      absl::MutexLock lock(&mutex_);
-      log_.append(buffer, static_cast<size_t>(n));
-    }
-    close(fd);
-    absl::MutexLock lock(&mutex_);
-    log_closed_ = true;
-  }
-
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::thread reader_;
-  absl::Mutex mutex_;
-  std::string log_;
-  bool log_closed_ = false;
+  ServerProcess() : ::collide::testing::ServerProcess(COLLIDE_SERVER_BINARY) {}
 };
 
 v1::StreamQueriesRequest ArenaBatch(uint64_t batch_id) {
