@@ -59,6 +59,8 @@ ABSL_FLAG(std::optional<uint64_t>, mask, std::nullopt,
           "Only shapes whose category_bits share a bit with this.");
 ABSL_FLAG(std::string, ignore, "", "Shape ids to ignore: \"3,7\".");
 ABSL_FLAG(double, max_distance, -1, "closest: only within this distance.");
+ABSL_FLAG(int, slide, 0,
+          "move: collide-and-slide with at most this many casts (0: none).");
 // put / import-tiled
 ABSL_FLAG(std::string, id, "",
           "Level id for put / import-tiled (default: "
@@ -95,6 +97,10 @@ Commands:
       cast capsule --points="0,0 0,1" --radius=0.3 --by=4,0
   overlap circle|polygon|capsule    shapes touching a shape at rest
   closest --from=x,y [--max_distance=D]   the nearest level point
+  move circle|capsule|polygon  validate a claimed move, e.g.
+      move circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01 --slide=4
+                              (shots and pair queries: put them in a file
+                              for run; see client/examples/validation.json)
   run FILE                    a batch from a file (RunQueriesRequest JSON)
   render [--queries=F] --out=F.svg  draw --level and the queries' answers
   import-tiled MAP.tmj --out=LEVEL.json [--id] [--y_up]
@@ -396,6 +402,11 @@ int Dispatch(const std::vector<char*>& args) {
     const cli::CastArgs cast = CastArgsFromFlags(args[2]);
     return RunOne(c, command == "cast" ? cli::MakeCastQuery(cast)
                                        : cli::MakeOverlapQuery(cast));
+  }
+  if (command == "move") {
+    if (args.size() != 3) return Usage("move takes one mover kind");
+    return RunOne(c, cli::MakeMoveQuery(CastArgsFromFlags(args[2]),
+                                        absl::GetFlag(FLAGS_slide)));
   }
   if (command == "closest") {
     return RunOne(

@@ -158,6 +158,39 @@ absl::StatusOr<v1::Query> MakeOverlapQuery(const CastArgs& args) {
   return query;
 }
 
+absl::StatusOr<v1::Query> MakeMoveQuery(const CastArgs& args,
+                                        int slide_iterations) {
+  // The mover and its translation, as the matching cast would have them.
+  absl::StatusOr<v1::Query> cast = MakeCastQuery(args);
+  if (!cast.ok()) return cast.status();
+  absl::StatusOr<v1::QueryFilter> filter = MakeFilter(args);
+  if (!filter.ok()) return filter.status();
+  v1::Query query;
+  v1::MoveValidationQuery* move = query.mutable_move_validation();
+  switch (cast->query_case()) {
+    case v1::Query::kCircleCast:
+      *move->mutable_circle() = cast->circle_cast().circle();
+      *move->mutable_translation() = cast->circle_cast().translation();
+      break;
+    case v1::Query::kCapsuleCast:
+      *move->mutable_capsule() = cast->capsule_cast().capsule();
+      *move->mutable_translation() = cast->capsule_cast().translation();
+      break;
+    case v1::Query::kPolygonCast:
+      *move->mutable_polygon() = cast->polygon_cast().polygon();
+      *move->mutable_translation() = cast->polygon_cast().translation();
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("move: a mover is a circle, capsule or polygon, not \"",
+                       args.kind, "\""));
+  }
+  move->set_skin(args.skin);
+  move->set_max_slide_iterations(slide_iterations);
+  *move->mutable_filter() = *std::move(filter);
+  return query;
+}
+
 absl::StatusOr<v1::Query> MakeClosestPointQuery(const CastArgs& args,
                                                 double max_distance) {
   absl::StatusOr<Vec2> from = ParsePoint(args.from, "from");

@@ -59,6 +59,60 @@ std::string HitText(const v1::CastHit& hit) {
   return text;
 }
 
+std::string MoveText(const v1::MoveValidationResult& move) {
+  std::string text;
+  switch (move.verdict()) {
+    case v1::MOVE_VERDICT_ALLOWED:
+      text = "  allowed\n";
+      break;
+    case v1::MOVE_VERDICT_BLOCKED:
+      text = absl::StrCat("  blocked: safe to fraction ",
+                          Num(move.safe_fraction()), " (translation ",
+                          Point(move.safe_translation()), "), first ",
+                          HitText(move.first_hit()), "\n");
+      break;
+    case v1::MOVE_VERDICT_STARTS_INSIDE: {
+      const v1::ExitResult& exit = move.exit();
+      text = absl::StrCat("  starts inside (depth ", Num(exit.depth()), "); ",
+                          exit.separated() ? "shortest way out "
+                                           : "no way out "
+                                             "found, best push ",
+                          Point(exit.translation()), "\n");
+      break;
+    }
+    default:
+      text = "  verdict ?\n";
+  }
+  if (move.has_slide()) {
+    const v1::SlideResult& slide = move.slide();
+    absl::StrAppend(
+        &text, "  slide: ends at translation ", Point(slide.translation()),
+        " after ", slide.iteration_count(), " casts, ", slide.contacts_size(),
+        " contacts", slide.out_of_iterations() ? " (out of iterations)" : "",
+        "; claimed end ",
+        move.claimed_end_reachable() ? "reachable" : "not reachable", "\n");
+  }
+  return text;
+}
+
+std::string ShotText(const v1::HitValidationResult& shot) {
+  switch (shot.outcome()) {
+    case v1::SHOT_OUTCOME_MISS:
+      return "  missed everything\n";
+    case v1::SHOT_OUTCOME_WALL:
+      return absl::StrCat("  blocked by wall shape ", shot.id(), " (user_data ",
+                          shot.user_data(), ") at fraction ",
+                          Num(shot.fraction()), ": point ", Point(shot.point()),
+                          "\n");
+    case v1::SHOT_OUTCOME_TARGET:
+      return absl::StrCat("  hit target ", shot.id(), " at fraction ",
+                          Num(shot.fraction()), ": point ", Point(shot.point()),
+                          ", normal ", Point(shot.normal()), "\n");
+    default:
+      return "  outcome ?\n";
+  }
+}
+
 }  // namespace
 
 std::string CodeName(int code) {
@@ -113,6 +167,39 @@ std::string DescribeQuery(const v1::Query& query) {
       }
       return text;
     }
+    case v1::Query::kMoveValidation: {
+      const v1::MoveValidationQuery& q = query.move_validation();
+      std::string mover;
+      if (q.has_circle()) {
+        mover = absl::StrCat("circle r=", Num(q.circle().radius()), " at ",
+                             Point(q.circle().center()));
+      } else if (q.has_capsule()) {
+        mover =
+            absl::StrCat("capsule r=", Num(q.capsule().radius()), " ",
+                         Point(q.capsule().p1()), "-", Point(q.capsule().p2()));
+      } else {
+        mover = absl::StrCat("polygon ", Points(q.polygon()));
+      }
+      std::string text =
+          absl::StrCat("move of ", mover, " by ", Point(q.translation()));
+      if (q.skin() > 0) absl::StrAppend(&text, ", skin ", Num(q.skin()));
+      if (q.max_slide_iterations() > 0) {
+        absl::StrAppend(&text, ", slide up to ", q.max_slide_iterations());
+      }
+      return text;
+    }
+    case v1::Query::kHitValidation: {
+      const v1::HitValidationQuery& q = query.hit_validation();
+      std::string text = absl::StrCat("shot from ", Point(q.origin()), " by ",
+                                      Point(q.translation()));
+      if (q.radius() > 0) absl::StrAppend(&text, ", radius ", Num(q.radius()));
+      absl::StrAppend(&text, ", ", q.targets_size(), " targets");
+      return text;
+    }
+    case v1::Query::kPairToi:
+      return absl::StrCat("pair: a by ",
+                          Point(query.pair_toi().a().translation()), ", b by ",
+                          Point(query.pair_toi().b().translation()));
     default:
       return absl::StrCat("query kind ", query.query_case());
   }
@@ -158,6 +245,23 @@ std::string ResultText(const v1::Query& query, const v1::QueryResult& result) {
                       closest.user_data(), "): point ", Point(closest.point()),
                       ", distance ", Num(closest.distance()), ", ",
                       FeatureText(closest.feature()), "\n");
+      break;
+    }
+    case v1::QueryResult::kMoveValidation:
+      absl::StrAppend(&text, MoveText(result.move_validation()));
+      break;
+    case v1::QueryResult::kHitValidation:
+      absl::StrAppend(&text, ShotText(result.hit_validation()));
+      break;
+    case v1::QueryResult::kPairToi: {
+      const v1::PairToiResult& pair = result.pair_toi();
+      if (!pair.hit()) {
+        absl::StrAppend(&text, "  no contact\n");
+        break;
+      }
+      absl::StrAppend(&text, "  contact at fraction ", Num(pair.fraction()),
+                      ": point ", Point(pair.point()), ", normal ",
+                      Point(pair.normal()), "\n");
       break;
     }
     default:

@@ -107,6 +107,25 @@ TEST(MakeOverlapQueryTest, BuildsEachShapeAndRefusesARay) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(MakeMoveQueryTest, CarriesMoverMotionSkinAndSlide) {
+  absl::StatusOr<v1::Query> query = MakeMoveQuery({.kind = "circle",
+                                                   .from = "0,5",
+                                                   .by = "10,0",
+                                                   .radius = 0.5,
+                                                   .skin = 0.01},
+                                                  4);
+  ASSERT_TRUE(query.ok()) << query.status();
+  const v1::MoveValidationQuery& move = query->move_validation();
+  EXPECT_EQ(move.circle().radius(), 0.5);
+  EXPECT_EQ(move.translation().x(), 10);
+  EXPECT_EQ(move.skin(), 0.01);
+  EXPECT_EQ(move.max_slide_iterations(), 4);
+  EXPECT_THAT(MakeMoveQuery({.kind = "ray", .from = "0,0", .by = "1,0"}, 0)
+                  .status()
+                  .message(),
+              HasSubstr("circle, capsule or polygon"));
+}
+
 TEST(ResultTextTest, SaysHitMissAndErrorPlainly) {
   CastArgs args{.kind = "ray", .from = "0,0", .by = "30,0"};
   const v1::Query query = *MakeCastQuery(args);

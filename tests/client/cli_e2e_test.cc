@@ -133,6 +133,19 @@ TEST_F(CliE2eTest, RunFileAndRenderIt) {
   EXPECT_THAT(picture, HasSubstr("</svg>"));
 }
 
+TEST_F(CliE2eTest, ValidatesMovesAndShots) {
+  Outcome run = Cli(absl::StrCat("run ", COLLIDE_VALIDATION_QUERIES));
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("hit target 8 at fraction"));
+  EXPECT_THAT(run.out, HasSubstr("blocked by wall shape 11"));
+  EXPECT_THAT(run.out, HasSubstr("contact at fraction 0.4"));
+  Outcome move = Cli(
+      "move circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01 --slide=4");
+  EXPECT_EQ(move.exit_code, 0) << move.out;
+  EXPECT_THAT(move.out, HasSubstr("blocked: safe to fraction 0.349"));
+  EXPECT_THAT(move.out, HasSubstr("claimed end not reachable"));
+}
+
 TEST_F(CliE2eTest, ImportTiledWritesALevelFile) {
   const std::string out = absl::StrCat(dir_, "/yard.json");
   Outcome imported = RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP,
