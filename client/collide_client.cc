@@ -1,5 +1,6 @@
 #include "client/collide_client.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -47,6 +48,12 @@ int IpFamily(absl::string_view address) {
   return 4;
 }
 
+// A duration as gRPC's int milliseconds, saturating (a day is plenty).
+int Milliseconds(absl::Duration duration) {
+  return static_cast<int>(
+      absl::ToInt64Milliseconds(std::min(duration, absl::Hours(24))));
+}
+
 // The retry policy covers RunQueries only: queries have no side effects, so
 // an attempt that failed with UNAVAILABLE (the replica went away before
 // answering) can run again on another one.
@@ -70,6 +77,11 @@ absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options) {
   }
   if (options.max_attempts < 1) {
     return absl::InvalidArgumentError("max_attempts must be >= 1");
+  }
+  if (options.keepalive_time < absl::Seconds(1) ||
+      options.keepalive_timeout < absl::Milliseconds(100)) {
+    return absl::InvalidArgumentError(
+        "keepalive_time must be >= 1s and keepalive_timeout >= 100ms");
   }
   ChannelSpec spec;
   const std::string target(absl::StripAsciiWhitespace(options.target));
@@ -105,6 +117,13 @@ absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options) {
   spec.arguments.SetServiceConfigJSON(ServiceConfig(options.load_balancing));
   spec.arguments.SetMaxReceiveMessageSize(options.max_message_bytes);
   spec.arguments.SetMaxSendMessageSize(options.max_message_bytes);
+  spec.arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS,
+                        Milliseconds(options.keepalive_time));
+  spec.arguments.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+                        Milliseconds(options.keepalive_timeout));
+  spec.arguments.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  // Pings carry no data; without this gRPC stops pinging after two.
+  spec.arguments.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   return spec;
 }
 

@@ -48,6 +48,13 @@ struct ClientOptions {
   int max_attempts = 3;
   // Largest message sent or received (bytes); levels can be large.
   int max_message_bytes = 64 << 20;
+  // Keepalive: a connection is pinged after this long without activity and
+  // closed when the ping gets no answer within keepalive_timeout, failing
+  // its calls with UNAVAILABLE (so batches are retried on another replica)
+  // instead of waiting out their deadline on a replica that hangs without
+  // closing its connections. collide_server accepts pings once a second.
+  absl::Duration keepalive_time = absl::Seconds(10);
+  absl::Duration keepalive_timeout = absl::Seconds(5);
 };
 
 // The gRPC target and channel arguments for `options`: checks the address
