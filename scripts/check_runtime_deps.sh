@@ -6,7 +6,7 @@
 #     a Debian package (dpkg -S) named by `install_deps.sh --runtime`, the
 #     runtime stage's only packages;
 #  3. the installed collide_server starts on a loopback port and the
-#     installed health tool (collide-cli health, else collide_health_check)
+#     installed health tool (collide-cli health)
 #     says SERVING, and SIGTERM stops it with exit status 0.
 # scripts/test.sh runs it after the Release build; exits non-zero on any
 # failure, naming the library, package or step.
@@ -115,13 +115,8 @@ if [ -z "${port}" ]; then
   cat "${log}" >&2
   exit 1
 fi
-if [ -x "${prefix}/bin/collide-cli" ]; then
-  health=("${prefix}/bin/collide-cli" health "--address=127.0.0.1:${port}"
-    --wait=30s)
-else
-  health=("${prefix}/bin/collide_health_check" "--target=127.0.0.1:${port}"
-    --wait=30s)
-fi
+health=("${prefix}/bin/collide-cli" health "--address=127.0.0.1:${port}"
+  --wait=30s)
 if ! "${health[@]}"; then
   echo "check_runtime_deps: $(basename "${health[0]}") did not see SERVING" >&2
   cat "${log}" >&2

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install_deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)" --target collide_server \
-  collide_sample_workload collide_health_check
+  collide_sample_workload collide-cli
 
 port="${COLLIDE_DEMO_PORT:-50051}"
 target="127.0.0.1:${port}"
@@ -20,8 +20,8 @@ server_pid=$!
 # Never leave the server behind, whatever fails below.
 trap 'kill "${server_pid}" 2>/dev/null || true' EXIT
 
-# Bounded wait: collide_health_check retries for at most 30 s.
-if ! build/client/collide_health_check --target="${target}" --wait=30s; then
+# Bounded wait: collide-cli health retries for at most 30 s.
+if ! build/client/collide-cli health --address="${target}" --wait=30s; then
   echo "demo: the server did not become SERVING" >&2
   exit 1
 fi

@@ -12,11 +12,11 @@
 set -euo pipefail
 
 if [ "$#" -lt 3 ]; then
-  echo "usage: $0 SERVER HEALTH_CHECK COMMAND [ARG...]" >&2
+  echo "usage: $0 SERVER CLI COMMAND [ARG...]" >&2
   exit 2
 fi
 server=$1
-health_check=$2
+cli=$2
 shift 2
 
 if ! command -v "$1" >/dev/null; then
@@ -64,7 +64,7 @@ if [ -z "${port}" ]; then
 fi
 address="127.0.0.1:${port}"
 
-if ! "${health_check}" --target="${address}" --wait=20s; then
+if ! "${cli}" health --address="${address}" --wait=20s; then
   echo "collide_server at ${address} did not become SERVING" >&2
   show_log
   exit 1
