@@ -113,7 +113,7 @@ Aabb Canvas::Motion(const WorldShape& start, Vec2 translation,
     }
     outlines.Dot(origin, kPointRadius, Attributes("start", "#ffffff", colour),
                  "");
-    return BoundsOf(std::vector<Vec2>{origin}, kPointRadius);
+    return BoundsOf(start_hull, radius);
   }
 
   if (!style.swept_class.empty()) {
