@@ -238,8 +238,9 @@ void DrawMoveValidation(Canvas& canvas, absl::string_view tag,
   }
 
   if (inside) {
-    if (result->has_exit())
+    if (result->has_exit()) {
       DrawExit(canvas, tag, mover, result->exit(), colour);
+    }
   } else if (InRange(result->safe_translation())) {
     canvas.Use(kRoleSafe);
     canvas.Shape(

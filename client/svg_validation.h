@@ -21,8 +21,8 @@ namespace collide::client::svg_internal {
 // through the pose at each contact to where it ends, each contact point and
 // normal, and the pose it ends in (filled). A mover starting inside is drawn
 // filled in the initial-overlap colour, with its contact point, the way out
-// as an arrow and the pose after it. The tag label adds the verdict ("#1 blocked"). `result`
-// nullptr: the query alone, in grey.
+// as an arrow and the pose after it. The tag label adds the verdict ("#1
+// blocked"). `result` nullptr: the query alone, in grey.
 void DrawMoveValidation(Canvas& canvas, absl::string_view tag,
                         const CastGeometry& move,
                         const v1::MoveValidationResult* result,
