@@ -137,6 +137,8 @@ std::string FormatNumber(double value) {
   return absl::StrFormat("%.6g", value);
 }
 
+std::string FormatShort(double value) { return absl::StrFormat("%.4g", value); }
+
 SvgLayer::SvgLayer(const Aabb& clip, double tolerance)
     : clip_(clip), tolerance_(tolerance) {}
 

@@ -27,6 +27,10 @@ std::string FormatPixels(double value);
 // A world-unit number for people to read: %.6g ("0.25", "1e+60").
 std::string FormatNumber(double value);
 
+// A number for a label in the drawing: %.4g ("0.4414"). Four significant
+// digits tell hits apart at a glance; titles and the legend carry six.
+std::string FormatShort(double value);
+
 // Appends elements to a string. Every drawing method takes `attributes`:
 // extra attribute text, already escaped, starting with a space (e.g.
 // ` class="start" stroke="#1971c2"`), and most take a `title`, written

@@ -33,7 +33,11 @@ constexpr const char* kRoleNames[kRoleCount] = {"solid shape",
                                                 "miss, error, no result",
                                                 "overlapped shape",
                                                 "closest point",
-                                                "max distance"};
+                                                "max distance",
+                                                "safe position",
+                                                "slide path",
+                                                "slide end",
+                                                "way out, pose after it"};
 
 // One entry's sample, drawn with the picture's own classes and colours,
 // centred vertically on `y` in the kSwatchWidth pixels from `x`.
@@ -88,6 +92,26 @@ void DrawSwatch(SvgLayer& legend, Role role, double x, double y) {
     case kRoleSearch:
       legend.Chain(line, false, Attributes("search", "", colour), "");
       break;
+    case kRoleSafe:
+      legend.Rounded(dot, 5.0, Attributes("safe", "", colour), "");
+      break;
+    case kRoleSlide: {
+      const Vec2 path[3] = {
+          {x + 2.0, y + 4.0}, {x + 11.0, y - 4.0}, {x + 20.0, y - 4.0}};
+      legend.Chain(path, false, Attributes("slide", "", colour), "");
+      legend.Arrow(path[1], path[2], 4.0, Attributes("slide", "", colour));
+      break;
+    }
+    case kRoleSlideEnd:
+      legend.Rounded(dot, 5.0, Attributes("final", colour, colour), "");
+      break;
+    case kRoleExit: {
+      const Vec2 pose[1] = {{x + 16.0, y}};
+      legend.Arrow({x + 1.0, y}, {x + 12.0, y}, 4.0,
+                   Attributes("exit", "", colour));
+      legend.Rounded(pose, 4.0, Attributes("safe", "", colour), "");
+      break;
+    }
     case kRoleCount:
       break;
   }

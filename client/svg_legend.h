@@ -27,6 +27,10 @@ enum Role {
   kRoleOverlapped,      // a level shape an overlap query found
   kRoleClosest,         // a closest point and the line to it
   kRoleSearch,          // a closest-point query's max distance
+  kRoleSafe,            // a move's furthest safe position
+  kRoleSlide,           // a move's collide-and-slide path
+  kRoleSlideEnd,        // where the slide ends
+  kRoleExit,            // the way out for a mover starting inside
   kRoleCount,
 };
 

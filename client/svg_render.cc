@@ -1,7 +1,6 @@
 #include "client/svg_render.h"
 
 #include <algorithm>
-#include <bitset>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -13,15 +12,16 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "client/svg_canvas.h"
 #include "client/svg_geometry.h"
 #include "client/svg_layer.h"
 #include "client/svg_legend.h"
 #include "client/svg_scene.h"
 #include "client/svg_style.h"
+#include "client/svg_validation.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
@@ -33,27 +33,23 @@ namespace {
 
 using svg_internal::Attributes;
 using svg_internal::BoundsOf;
+using svg_internal::Canvas;
 using svg_internal::CastGeometry;
-using svg_internal::ConvexHull;
 using svg_internal::EmptyBox;
 using svg_internal::FormatNumber;
-using svg_internal::FormatPixels;
+using svg_internal::FormatShort;
+using svg_internal::Frame;
 using svg_internal::FromProto;
 using svg_internal::InRange;
 using svg_internal::IsEmpty;
-using svg_internal::kArrowHead;
 using svg_internal::kContactColour;
 using svg_internal::kContactRadius;
-using svg_internal::kCurveTolerance;
 using svg_internal::kInitialOverlapColour;
 using svg_internal::kMissColour;
-using svg_internal::kNormalLength;
 using svg_internal::kPalette;
 using svg_internal::kPointRadius;
 using svg_internal::kRoleClosest;
 using svg_internal::kRoleContact;
-using svg_internal::kRoleCount;
-using svg_internal::kRoleEnd;
 using svg_internal::kRoleInitialOverlap;
 using svg_internal::kRoleLine;
 using svg_internal::kRoleMiss;
@@ -61,9 +57,10 @@ using svg_internal::kRoleOverlapped;
 using svg_internal::kRoleSearch;
 using svg_internal::kRoleSolid;
 using svg_internal::kRoleStart;
-using svg_internal::kRoleSwept;
 using svg_internal::kRoleToi;
+using svg_internal::Layer;
 using svg_internal::LevelShapeKind;
+using svg_internal::Projection;
 using svg_internal::SvgLayer;
 using svg_internal::Translated;
 using svg_internal::WorldShape;
@@ -132,15 +129,8 @@ Aabb WithMargin(Aabb content) {
   return content;
 }
 
-// The picture's frame: the view (widened to the aspect limit, then to whole
-// pixels of height), its scale and its size.
-struct Frame {
-  Aabb view;
-  double scale = 1.0;  // pixels per level unit
-  int width = 0;
-  int height = 0;
-};
-
+// The picture's frame for `view`: widened to the aspect limit, then to
+// whole pixels of height.
 Frame FrameFor(Aabb view, int width) {
   const Vec2 center = 0.5 * (view.lower + view.upper);
   double view_width = view.upper.x - view.lower.x;
@@ -158,36 +148,6 @@ Frame FrameFor(Aabb view, int width) {
   return frame;
 }
 
-// World to picture coordinates. World y points up and SVG's y points down,
-// so y is flipped here, in double precision, rather than with an SVG
-// transform: renderers apply transforms in single precision (a level at
-// 1e30 would collapse), and a flipping transform would mirror the text.
-class Projection {
- public:
-  explicit Projection(const Frame& frame)
-      : left_(frame.view.lower.x),
-        top_(frame.view.upper.y),
-        scale_(frame.scale) {}
-
-  Vec2 ToPicture(Vec2 world) const {
-    return {(world.x - left_) * scale_, (top_ - world.y) * scale_};
-  }
-  std::vector<Vec2> ToPicture(absl::Span<const Vec2> world) const {
-    std::vector<Vec2> picture;
-    picture.reserve(world.size());
-    for (const Vec2 p : world) picture.push_back(ToPicture(p));
-    return picture;
-  }
-  // A direction (not a position): only the flip applies.
-  static Vec2 Direction(Vec2 world) { return Normalize({world.x, -world.y}); }
-  double ToPixels(double length) const { return length * scale_; }
-
- private:
-  double left_;
-  double top_;
-  double scale_;
-};
-
 // 1, 2 or 5 times a power of ten, the smallest at least `at_least`.
 double RoundStep(double at_least) {
   const double power = std::pow(10.0, std::floor(std::log10(at_least)));
@@ -197,20 +157,10 @@ double RoundStep(double at_least) {
   return 10.0 * power;
 }
 
-// A number for a label in the drawing: 4 significant digits are enough to
-// tell hits apart at a glance; titles and the legend carry 6.
-std::string FormatShort(double value) { return absl::StrFormat("%.4g", value); }
-
 std::string StatusName(int code) {
   const std::string name =
       absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
   return name.empty() ? absl::StrCat("code ", code) : name;
-}
-
-Vec2 Centroid(absl::Span<const Vec2> points) {
-  Vec2 sum;
-  for (const Vec2 p : points) sum = sum + p;
-  return (1.0 / static_cast<double>(points.size())) * sum;
 }
 
 const char* CastKind(const v1::Query& query) {
@@ -232,18 +182,7 @@ class Renderer {
  public:
   Renderer(const v1::Level& level, const RenderOptions& options,
            const Frame& frame)
-      : level_(level),
-        options_(options),
-        frame_(frame),
-        projection_(frame),
-        grid_(Clip(), kCurveTolerance),
-        shapes_(Clip(), kCurveTolerance),
-        overlapped_(Clip(), kCurveTolerance),
-        swept_(Clip(), kCurveTolerance),
-        outlines_(Clip(), kCurveTolerance),
-        hits_(Clip(), kCurveTolerance),
-        markers_(Clip(), kCurveTolerance),
-        labels_(Clip(), kCurveTolerance) {
+      : level_(level), options_(options), canvas_(frame, options.labels) {
     for (int i = 0; i < level.shapes_size(); ++i) {
       shape_index_.try_emplace(level.shapes(i).id(), i);
     }
@@ -259,36 +198,10 @@ class Renderer {
   }
 
  private:
-  // Shapes are cut to the picture plus a margin as large as the picture:
-  // their cut edges stay out of sight, and every coordinate stays within a
-  // few times the picture's size.
-  Aabb Clip() const {
-    const double margin = std::max(frame_.width, frame_.height);
-    return {{-margin, -margin},
-            {frame_.width + margin, frame_.height + margin}};
-  }
-
-  void Note(std::string note) { notes_.push_back(std::move(note)); }
-
-  void DrawWorldShape(SvgLayer& layer, const WorldShape& shape,
-                      absl::string_view attributes, absl::string_view title) {
-    switch (shape.kind) {
-      case WorldShape::Kind::kChain:
-        layer.Chain(projection_.ToPicture(shape.points), shape.closed,
-                    attributes, title);
-        break;
-      case WorldShape::Kind::kPolygon:
-        layer.Polygon(projection_.ToPicture(shape.points), attributes, title);
-        break;
-      case WorldShape::Kind::kRounded:
-        layer.Rounded(ConvexHull(projection_.ToPicture(shape.points)),
-                      projection_.ToPixels(shape.radius), attributes, title);
-        break;
-    }
-  }
+  const Projection& projection() const { return canvas_.projection(); }
 
   void DrawGrid() {
-    const Aabb& view = frame_.view;
+    const Aabb& view = canvas_.frame().view;
     const double extent =
         std::max(view.upper.x - view.lower.x, view.upper.y - view.lower.y);
     double cell = options_.grid_cell_size > 0.0 ? options_.grid_cell_size
@@ -297,8 +210,9 @@ class Renderer {
       cell *= std::ceil(extent / cell / kMaxGridLines);
     }
     grid_cell_ = cell;
+    SvgLayer& grid = canvas_.layer(Layer::kGrid);
     // Label every `every`-th line, so labels stand at least 50 px apart.
-    const double every = std::ceil(50.0 / projection_.ToPixels(cell));
+    const double every = std::ceil(50.0 / projection().ToPixels(cell));
     for (int axis = 0; axis < 2; ++axis) {
       const double lower = axis == 0 ? view.lower.x : view.lower.y;
       const double upper = axis == 0 ? view.upper.x : view.upper.y;
@@ -310,18 +224,19 @@ class Renderer {
       for (int i = 0; i < count; ++i) {
         const double k = first + i;
         const double value = k * cell;
-        const Vec2 a = projection_.ToPicture(
+        const Vec2 a = projection().ToPicture(
             axis == 0 ? Vec2{value, view.lower.y} : Vec2{view.lower.x, value});
-        const Vec2 b = projection_.ToPicture(
+        const Vec2 b = projection().ToPicture(
             axis == 0 ? Vec2{value, view.upper.y} : Vec2{view.upper.x, value});
         const Vec2 line[2] = {a, b};
-        grid_.Chain(line, /*closed=*/false,
-                    k == 0.0 ? " class=\"axis\"" : " class=\"grid\"", "");
+        grid.Chain(line, /*closed=*/false,
+                   k == 0.0 ? " class=\"axis\"" : " class=\"grid\"", "");
         if (options_.labels && std::fmod(k, every) == 0.0) {
           const Vec2 at = axis == 0 ? Vec2{a.x + 2.0, a.y - 3.0}
                                     : Vec2{a.x + 2.0, a.y - 2.0};
           // With the labels, so shapes near the edge do not hide them.
-          labels_.Label(at, FormatNumber(value), "tick", "");
+          canvas_.layer(Layer::kLabels)
+              .Label(at, FormatNumber(value), "tick", "");
         }
       }
     }
@@ -336,31 +251,45 @@ class Renderer {
         continue;
       }
       const bool line = geometry->kind == WorldShape::Kind::kChain;
-      used_.set(line ? kRoleLine : kRoleSolid);
-      DrawWorldShape(
-          shapes_, *geometry, line ? " class=\"line\"" : " class=\"solid\"",
+      canvas_.Use(line ? kRoleLine : kRoleSolid);
+      canvas_.Shape(
+          Layer::kLevel, *geometry,
+          line ? " class=\"line\"" : " class=\"solid\"",
           absl::StrCat("shape ", shape.id(), " (", LevelShapeKind(shape), ")"));
-      const Aabb bounds = BoundsOf(projection_.ToPicture(geometry->points),
-                                   projection_.ToPixels(geometry->radius));
+      const Aabb bounds = canvas_.PixelBounds(*geometry);
       // Shapes smaller than their id would be buried under it.
       if (options_.labels &&
           std::max(bounds.upper.x - bounds.lower.x,
                    bounds.upper.y - bounds.lower.y) >= kMinLabelledShape) {
-        labels_.Label(0.5 * (bounds.lower + bounds.upper) + Vec2{0.0, 3.0},
-                      absl::StrCat(shape.id()), "shape-id",
-                      " text-anchor=\"middle\"");
+        canvas_.layer(Layer::kLabels)
+            .Label(0.5 * (bounds.lower + bounds.upper) + Vec2{0.0, 3.0},
+                   absl::StrCat(shape.id()), "shape-id",
+                   " text-anchor=\"middle\"");
       }
     }
+  }
+
+  // `result`'s answer when it is OK and has one, else nullptr; notes a
+  // missing answer (a failed query's error is noted by DrawQuery).
+  template <typename Answer>
+  const Answer* AnswerOf(absl::string_view tag, const v1::QueryResult& result,
+                         bool has_answer, const Answer& answer,
+                         absl::string_view what) {
+    if (result.status().code() != 0) return nullptr;
+    if (!has_answer) {
+      canvas_.Note(absl::StrCat(tag, ": no ", what, " result"));
+      return nullptr;
+    }
+    return &answer;
   }
 
   void DrawQuery(int index, const RenderedQuery& rendered) {
     const v1::Query& query = rendered.query;
     const v1::QueryResult& result = rendered.result;
     const std::string tag = absl::StrCat("#", query.request_id());
-    const bool failed = result.status().code() != 0;
-    if (failed) {
-      Note(absl::StrCat(tag, ": ", StatusName(result.status().code()), ": ",
-                        result.status().message()));
+    if (result.status().code() != 0) {
+      canvas_.Note(absl::StrCat(tag, ": ", StatusName(result.status().code()),
+                                ": ", result.status().message()));
     }
     const char* colour = kPalette[index % std::size(kPalette)];
     switch (query.query_case()) {
@@ -370,54 +299,63 @@ class Renderer {
       case v1::Query::kCapsuleCast: {
         const std::optional<CastGeometry> cast =
             svg_internal::CastGeometryOf(query);
-        if (!cast) {
-          NoteUndrawable(tag);
-          return;
-        }
-        const v1::CastResult* cast_result = nullptr;
-        if (!failed) {
-          if (result.has_cast()) {
-            cast_result = &result.cast();
-          } else {
-            Note(absl::StrCat(tag, ": no cast result"));
-          }
-        }
-        DrawCast(tag, CastKind(query), *cast, cast_result, colour);
+        if (!cast) return NoteUndrawable(tag);
+        DrawCast(
+            tag, CastKind(query), *cast,
+            AnswerOf(tag, result, result.has_cast(), result.cast(), "cast"),
+            colour);
         return;
       }
       case v1::Query::kOverlap: {
         const std::optional<WorldShape> shape =
             svg_internal::OverlapShapeOf(query.overlap());
-        if (!shape) {
-          NoteUndrawable(tag);
-          return;
-        }
-        const v1::OverlapResult* overlap_result = nullptr;
-        if (!failed) {
-          if (result.has_overlap()) {
-            overlap_result = &result.overlap();
-          } else {
-            Note(absl::StrCat(tag, ": no overlap result"));
-          }
-        }
-        DrawOverlap(tag, *shape, overlap_result, colour);
+        if (!shape) return NoteUndrawable(tag);
+        DrawOverlap(tag, *shape,
+                    AnswerOf(tag, result, result.has_overlap(),
+                             result.overlap(), "overlap"),
+                    colour);
         return;
       }
       case v1::Query::kClosestPoint: {
         const v1::ClosestPointQuery& closest = query.closest_point();
-        if (!InRange(closest.point())) {
-          NoteUndrawable(tag);
-          return;
+        if (!InRange(closest.point())) return NoteUndrawable(tag);
+        DrawClosestPoint(tag, closest,
+                         AnswerOf(tag, result, result.has_closest_point(),
+                                  result.closest_point(), "closest point"),
+                         colour);
+        return;
+      }
+      case v1::Query::kMoveValidation: {
+        const std::optional<CastGeometry> move =
+            svg_internal::MoveGeometryOf(query.move_validation());
+        if (!move) return NoteUndrawable(tag);
+        svg_internal::DrawMoveValidation(
+            canvas_, tag, *move,
+            AnswerOf(tag, result, result.has_move_validation(),
+                     result.move_validation(), "move validation"),
+            colour);
+        return;
+      }
+      case v1::Query::kHitValidation: {
+        const v1::HitValidationQuery& shot = query.hit_validation();
+        if (!svg_internal::ShotGeometryOf(shot)) return NoteUndrawable(tag);
+        svg_internal::DrawHitValidation(
+            canvas_, tag, shot,
+            AnswerOf(tag, result, result.has_hit_validation(),
+                     result.hit_validation(), "hit validation"),
+            colour);
+        return;
+      }
+      case v1::Query::kPairToi: {
+        const v1::PairToiQuery& pair = query.pair_toi();
+        if (!svg_internal::MovingShapeGeometryOf(pair.a()) ||
+            !svg_internal::MovingShapeGeometryOf(pair.b())) {
+          return NoteUndrawable(tag);
         }
-        const v1::ClosestPointResult* closest_result = nullptr;
-        if (!failed) {
-          if (result.has_closest_point()) {
-            closest_result = &result.closest_point();
-          } else {
-            Note(absl::StrCat(tag, ": no closest point result"));
-          }
-        }
-        DrawClosestPoint(tag, closest, closest_result, colour);
+        svg_internal::DrawPairToi(canvas_, tag, pair,
+                                  AnswerOf(tag, result, result.has_pair_toi(),
+                                           result.pair_toi(), "pair TOI"),
+                                  colour);
         return;
       }
       case v1::Query::QUERY_NOT_SET:
@@ -427,17 +365,19 @@ class Renderer {
         // A kind the proto knows but this renderer does not draw yet.
         const google::protobuf::FieldDescriptor* field =
             v1::Query::descriptor()->FindFieldByNumber(query.query_case());
-        Note(absl::StrCat(tag, ": not drawn: ", field ? field->name() : "this",
-                          " queries are new to this renderer"));
+        canvas_.Note(
+            absl::StrCat(tag, ": not drawn: ", field ? field->name() : "this",
+                         " queries are new to this renderer"));
         return;
       }
     }
   }
 
   void NoteUndrawable(absl::string_view tag) {
-    Note(absl::StrCat(tag,
-                      ": not drawn (no shape, a number not finite or beyond "
-                      "1e60, or too few vertices)"));
+    canvas_.Note(
+        absl::StrCat(tag,
+                     ": not drawn (no shape, a number not finite or beyond "
+                     "1e60, or too few vertices)"));
   }
 
   // A query whose kind is newer than this renderer's proto arrives with its
@@ -450,46 +390,13 @@ class Renderer {
       numbers.push_back(unknown.field(i).number());
     }
     if (numbers.empty()) {
-      Note(absl::StrCat(tag, ": no query set"));
+      canvas_.Note(absl::StrCat(tag, ": no query set"));
     } else {
-      Note(absl::StrCat(tag,
-                        ": not drawn: query kind unknown to this renderer "
-                        "(field ",
-                        absl::StrJoin(numbers, ", "), ")"));
+      canvas_.Note(absl::StrCat(tag,
+                                ": not drawn: query kind unknown to this "
+                                "renderer (field ",
+                                absl::StrJoin(numbers, ", "), ")"));
     }
-  }
-
-  // The contact point and normal arrow of one hit in `colour`, and its
-  // fraction in `label_colour`.
-  void DrawContact(const v1::CastHit& hit, absl::string_view colour,
-                   absl::string_view label_colour, absl::string_view title) {
-    const Vec2 contact = projection_.ToPicture(FromProto(hit.point()));
-    const Vec2 normal = Projection::Direction(FromProto(hit.normal()));
-    const Vec2 tip = contact + kNormalLength * normal;
-    markers_.Arrow(contact, tip, kArrowHead, Attributes("normal", "", colour));
-    markers_.Dot(contact, kContactRadius, Attributes("contact", colour, ""),
-                 title);
-    if (options_.labels) {
-      const bool initial = hit.status() == v1::HIT_STATUS_INITIAL_OVERLAP;
-      // Beyond the arrow's tip, on the side it points to.
-      const Vec2 at = tip + Vec2{6.0 * normal.x, normal.y > 0.3 ? 10.0 : -3.0};
-      const char* anchor = normal.x > 0.3    ? "start"
-                           : normal.x < -0.3 ? "end"
-                                             : "middle";
-      labels_.Label(at,
-                    initial ? std::string("overlap")
-                            : absl::StrCat("t=", FormatShort(hit.fraction())),
-                    "label",
-                    absl::StrCat(" fill=\"", label_colour, "\" text-anchor=\"",
-                                 anchor, "\""));
-    }
-  }
-
-  void DrawQueryLabel(absl::string_view tag, const Aabb& bounds,
-                      absl::string_view colour) {
-    if (!options_.labels) return;
-    labels_.Label(Vec2{bounds.upper.x + 3.0, bounds.lower.y - 3.0}, tag,
-                  "label", absl::StrCat(" fill=\"", colour, "\""));
   }
 
   void DrawCast(absl::string_view tag, const char* kind,
@@ -502,13 +409,13 @@ class Renderer {
             InRange(hit.normal())) {
           hits.push_back(&hit);
         } else {
-          Note(absl::StrCat(tag, ": a hit on shape ", hit.shape_id(),
-                            " has numbers out of range, not drawn"));
+          canvas_.Note(absl::StrCat(tag, ": a hit on shape ", hit.shape_id(),
+                                    " has numbers out of range, not drawn"));
         }
       }
     }
     const char* colour = hits.empty() ? kMissColour : query_colour;
-    used_.set(hits.empty() ? kRoleMiss : kRoleStart);
+    canvas_.Use(hits.empty() ? kRoleMiss : kRoleStart);
     std::string title = absl::StrCat(tag, " ", kind, ": ");
     if (result == nullptr) {
       absl::StrAppend(&title, "no result");
@@ -520,82 +427,42 @@ class Renderer {
       if (hits.size() > 1) absl::StrAppend(&title, " (", hits.size(), " hits)");
     }
 
-    const WorldShape& start = cast.shape;
-    const WorldShape end = Translated(start, cast.translation);
-    const std::vector<Vec2> start_hull =
-        ConvexHull(projection_.ToPicture(start.points));
-    const std::vector<Vec2> end_hull =
-        ConvexHull(projection_.ToPicture(end.points));
-    const double radius = projection_.ToPixels(start.radius);
-
-    if (cast.is_ray) {
-      const Vec2 origin = start_hull[0];
-      const Vec2 finish = end_hull[0];
-      // Solid up to the first hit, dashed beyond it.
-      const Vec2 stop =
-          hits.empty()
-              ? finish
-              : projection_.ToPicture(start.points[0] +
-                                      hits[0]->fraction() * cast.translation);
-      const Vec2 solid[2] = {origin, stop};
-      outlines_.Chain(solid, /*closed=*/false, Attributes("ray", "", colour),
-                      title);
-      if (stop != finish) {
-        const Vec2 rest[2] = {stop, finish};
-        outlines_.Chain(rest, /*closed=*/false, Attributes("end", "", colour),
-                        "");
-        used_.set(kRoleEnd);
-      }
-      const Vec2 direction = Normalize(finish - origin);
-      if (direction != Vec2{}) {
-        outlines_.Arrow(finish - direction, finish, kArrowHead,
-                        Attributes("ray", "", colour));
-      }
-      outlines_.Dot(origin, kPointRadius,
-                    Attributes("start", "#ffffff", colour), "");
-    } else {
-      std::vector<Vec2> both = start_hull;
-      both.insert(both.end(), end_hull.begin(), end_hull.end());
-      swept_.Rounded(ConvexHull(both), radius,
-                     Attributes("swept", colour, colour), "");
-      outlines_.Rounded(start_hull, radius, Attributes("start", "", colour),
-                        title);
-      outlines_.Rounded(end_hull, radius, Attributes("end", "", colour), "");
-      const Vec2 from = Centroid(start_hull);
-      const Vec2 to = Centroid(end_hull);
-      if (Length(to - from) > 2.0 * kArrowHead) {
-        outlines_.Arrow(from, to, kArrowHead, Attributes("path", "", colour));
-      }
-      used_.set(kRoleSwept);
-      used_.set(kRoleEnd);
-    }
+    // A ray is solid up to the first hit, dashed beyond it.
+    const Aabb start_bounds = canvas_.Motion(
+        cast.shape, cast.translation, colour, title,
+        {.as_ray = cast.is_ray,
+         .solid_until = hits.empty() ? 1.0 : hits[0]->fraction()});
 
     for (const v1::CastHit* hit : hits) {
       const bool initial = hit->status() == v1::HIT_STATUS_INITIAL_OVERLAP;
-      used_.set(initial ? kRoleInitialOverlap : kRoleContact);
+      canvas_.Use(initial ? kRoleInitialOverlap : kRoleContact);
       const std::string hit_title = absl::StrCat(
           tag, initial ? " initial overlap" : " hit", " with shape ",
           hit->shape_id(), " at t=", FormatNumber(hit->fraction()),
           initial ? absl::StrCat(", depth ", FormatNumber(hit->depth())) : "");
       if (!cast.is_ray) {
-        const WorldShape at_hit =
-            Translated(start, hit->fraction() * cast.translation);
         const char* hit_colour = initial ? kInitialOverlapColour : colour;
-        hits_.Rounded(ConvexHull(projection_.ToPicture(at_hit.points)), radius,
-                      Attributes("toi", hit_colour, hit_colour), hit_title);
-        if (!initial) used_.set(kRoleToi);
+        canvas_.Shape(
+            Layer::kHits,
+            Translated(cast.shape, hit->fraction() * cast.translation),
+            Attributes("toi", hit_colour, hit_colour), hit_title);
+        if (!initial) canvas_.Use(kRoleToi);
       }
-      DrawContact(*hit, initial ? kInitialOverlapColour : kContactColour,
-                  initial ? kInitialOverlapColour : colour, hit_title);
+      canvas_.Contact(FromProto(hit->point()), FromProto(hit->normal()),
+                      initial ? kInitialOverlapColour : kContactColour,
+                      initial
+                          ? std::string("overlap")
+                          : absl::StrCat("t=", FormatShort(hit->fraction())),
+                      initial ? kInitialOverlapColour : colour, hit_title);
     }
-    DrawQueryLabel(tag, BoundsOf(start_hull, radius), colour);
+    canvas_.TagLabel(tag, start_bounds, colour);
   }
 
   void DrawOverlap(absl::string_view tag, const WorldShape& shape,
                    const v1::OverlapResult* result, const char* query_colour) {
     const bool any = result != nullptr && result->shapes_size() > 0;
     const char* colour = any ? query_colour : kMissColour;
-    used_.set(any ? kRoleStart : kRoleMiss);
+    canvas_.Use(any ? kRoleStart : kRoleMiss);
     std::vector<std::string> ids;
     if (result != nullptr) {
       for (const v1::ShapeRef& ref : result->shapes()) {
@@ -606,15 +473,15 @@ class Renderer {
                                         : svg_internal::LevelShapeGeometry(
                                               level_.shapes(found->second));
         if (!geometry) {
-          Note(absl::StrCat(tag, ": overlapped shape ", ref.shape_id(),
-                            " is not drawn in this level"));
+          canvas_.Note(absl::StrCat(tag, ": overlapped shape ", ref.shape_id(),
+                                    " is not drawn in this level"));
           continue;
         }
-        used_.set(kRoleOverlapped);
+        canvas_.Use(kRoleOverlapped);
         // In the query's colour, so each overlap query's shapes stand out
         // as its own.
-        DrawWorldShape(
-            overlapped_, *geometry,
+        canvas_.Shape(
+            Layer::kOverlapped, *geometry,
             geometry->kind == WorldShape::Kind::kChain
                 ? Attributes("overlapped chain", "", query_colour)
                 : Attributes("overlapped", query_colour, query_colour),
@@ -626,12 +493,9 @@ class Renderer {
         result == nullptr ? "no result"
         : ids.empty()     ? "no shapes"
                           : absl::StrCat("shapes ", absl::StrJoin(ids, ", ")));
-    DrawWorldShape(outlines_, shape, Attributes("probe", colour, colour),
-                   title);
-    DrawQueryLabel(tag,
-                   BoundsOf(projection_.ToPicture(shape.points),
-                            projection_.ToPixels(shape.radius)),
-                   colour);
+    canvas_.Shape(Layer::kOutlines, shape, Attributes("probe", colour, colour),
+                  title);
+    canvas_.TagLabel(tag, canvas_.PixelBounds(shape), colour);
   }
 
   void DrawClosestPoint(absl::string_view tag,
@@ -641,40 +505,45 @@ class Renderer {
     const bool found =
         result != nullptr && result->found() && InRange(result->point());
     const char* colour = found ? query_colour : kMissColour;
-    used_.set(found ? kRoleClosest : kRoleMiss);
-    const Vec2 point = projection_.ToPicture(FromProto(query.point()));
+    canvas_.Use(found ? kRoleClosest : kRoleMiss);
+    SvgLayer& outlines = canvas_.layer(Layer::kOutlines);
+    const Vec2 point = projection().ToPicture(FromProto(query.point()));
     if (query.has_max_distance() && InRange(query.max_distance()) &&
         query.max_distance() > 0.0) {
-      used_.set(kRoleSearch);
+      canvas_.Use(kRoleSearch);
       const Vec2 center[1] = {point};
-      outlines_.Rounded(center, projection_.ToPixels(query.max_distance()),
-                        Attributes("search", "", colour), "");
+      outlines.Rounded(center, projection().ToPixels(query.max_distance()),
+                       Attributes("search", "", colour), "");
     }
     std::string title = absl::StrCat(tag, " closest point: ");
     if (found) {
       absl::StrAppend(&title, "shape ", result->shape_id(), " at distance ",
                       FormatNumber(result->distance()));
-      const Vec2 nearest = projection_.ToPicture(FromProto(result->point()));
+      const Vec2 nearest = projection().ToPicture(FromProto(result->point()));
       const Vec2 line[2] = {point, nearest};
-      outlines_.Chain(line, /*closed=*/false, Attributes("closest", "", colour),
-                      "");
-      markers_.Dot(nearest, kContactRadius,
-                   Attributes("contact", kContactColour, ""), title);
+      outlines.Chain(line, /*closed=*/false, Attributes("closest", "", colour),
+                     "");
+      canvas_.layer(Layer::kMarkers)
+          .Dot(nearest, kContactRadius,
+               Attributes("contact", kContactColour, ""), title);
       if (options_.labels) {
-        labels_.Label(0.5 * (point + nearest) + Vec2{4.0, -4.0},
-                      absl::StrCat("d=", FormatShort(result->distance())),
-                      "label", absl::StrCat(" fill=\"", colour, "\""));
+        canvas_.layer(Layer::kLabels)
+            .Label(0.5 * (point + nearest) + Vec2{4.0, -4.0},
+                   absl::StrCat("d=", FormatShort(result->distance())), "label",
+                   absl::StrCat(" fill=\"", colour, "\""));
       }
     } else {
       absl::StrAppend(&title, result == nullptr ? "no result" : "none found");
     }
-    markers_.Dot(point, kPointRadius, Attributes("start", "#ffffff", colour),
-                 title);
-    DrawQueryLabel(tag, BoundsOf(std::vector<Vec2>{point}, kPointRadius),
-                   colour);
+    canvas_.layer(Layer::kMarkers)
+        .Dot(point, kPointRadius, Attributes("start", "#ffffff", colour),
+             title);
+    canvas_.TagLabel(tag, BoundsOf(std::vector<Vec2>{point}, kPointRadius),
+                     colour);
   }
 
   std::string Document(size_t query_count) {
+    const Frame& frame = canvas_.frame();
     std::string summary = absl::StrCat(
         "level ", level_.id().empty() ? "(no id)" : level_.id(), ": ",
         level_.shapes_size(), level_.shapes_size() == 1 ? " shape" : " shapes",
@@ -686,61 +555,40 @@ class Renderer {
     if (grid_cell_ > 0.0) {
       absl::StrAppend(&summary, "; grid ", FormatNumber(grid_cell_), " units");
     }
-    const svg_internal::Legend legend = svg_internal::DrawLegend(
-        {.summary = std::move(summary), .roles = used_, .notes = notes_},
-        frame_.width, frame_.height);
-    const int total_height = frame_.height + legend.height;
-    std::string svg = absl::StrCat(
+    const svg_internal::Legend legend =
+        svg_internal::DrawLegend({.summary = std::move(summary),
+                                  .roles = canvas_.roles(),
+                                  .notes = canvas_.notes()},
+                                 frame.width, frame.height);
+    const int total_height = frame.height + legend.height;
+    return absl::StrCat(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"",
-        frame_.width, "\" height=\"", total_height, "\" viewBox=\"0 0 ",
-        frame_.width, " ", total_height, "\">\n<title>",
+        frame.width, "\" height=\"", total_height, "\" viewBox=\"0 0 ",
+        frame.width, " ", total_height, "\">\n<title>",
         svg_internal::EscapeXml(absl::StrCat("collide level ", level_.id(),
                                              ", ", query_count, " queries")),
         "</title>\n<style type=\"text/css\"><![CDATA[", svg_internal::kStyle,
-        "]]></style>\n<rect x=\"0\" y=\"0\" width=\"", frame_.width,
+        "]]></style>\n<rect x=\"0\" y=\"0\" width=\"", frame.width,
         "\" height=\"", total_height, "\" fill=\"#ffffff\"/>\n",
         // The drawing in its own viewport, which clips whatever reaches
         // past it (shapes are only cut to a margin around it).
-        "<svg x=\"0\" y=\"0\" width=\"", frame_.width, "\" height=\"",
-        frame_.height, "\">\n");
-    const std::pair<const char*, const SvgLayer*> layers[] = {
-        {"grid", &grid_},
-        {"level", &shapes_},
-        {"overlapped", &overlapped_},
-        {"swept", &swept_},
-        {"outlines", &outlines_},
-        {"hits", &hits_},
-        {"markers", &markers_},
-        {"labels", &labels_}};
-    for (const auto& [id, layer] : layers) {
-      absl::StrAppend(&svg, "<g id=\"", id, "\">\n", layer->svg(), "</g>\n");
-    }
-    absl::StrAppend(&svg, "</svg>\n", legend.svg, "</svg>\n");
-    return svg;
+        "<svg x=\"0\" y=\"0\" width=\"", frame.width, "\" height=\"",
+        frame.height, "\">\n", canvas_.Groups(), "</svg>\n", legend.svg,
+        "</svg>\n");
   }
 
   const v1::Level& level_;
   const RenderOptions& options_;
-  const Frame frame_;
-  const Projection projection_;
-  SvgLayer grid_;
-  SvgLayer shapes_;
-  SvgLayer overlapped_;
-  SvgLayer swept_;
-  SvgLayer outlines_;
-  SvgLayer hits_;
-  SvgLayer markers_;
-  SvgLayer labels_;
+  Canvas canvas_;
   absl::flat_hash_map<uint64_t, int> shape_index_;
-  std::bitset<kRoleCount> used_;
-  std::vector<std::string> notes_;
   int undrawn_shapes_ = 0;
   double grid_cell_ = 0.0;
 };
 
 // What the default view must hold: the level's shapes and every query's
-// shapes, hit points and closest points.
+// shapes, hit points and closest points (and for the validation queries,
+// the poses their results name).
 Aabb ContentBounds(const v1::Level& level,
                    absl::Span<const RenderedQuery> queries) {
   Aabb bounds = EmptyBox();
@@ -770,6 +618,9 @@ Aabb ContentBounds(const v1::Level& level,
       }
     } else if (query.has_closest_point()) {
       add_point(query.closest_point().point());
+    } else {
+      bounds = svg_internal::Union(
+          bounds, svg_internal::ValidationBounds(query, rendered.result));
     }
     // A failed query's result is not drawn, so it does not widen the view.
     if (rendered.result.status().code() != 0) continue;

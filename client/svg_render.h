@@ -3,8 +3,11 @@
 // each cast its start and end (dashed) outlines, the region it sweeps, the
 // shape at each hit's fraction (the time-of-impact position), contact points
 // and normals; overlap queries with the level shapes they overlap; closest
-// point queries with a line to the point found. A legend under the drawing
-// names what is shown and lists what could not be drawn.
+// point queries with a line to the point found; move validation with its
+// safe position, slide path or way out; hit validation with its targets
+// over the tick; pair TOI with both shapes at contact (svg_validation.h).
+// A legend under the drawing names what is shown and lists what could not
+// be drawn.
 #ifndef COLLIDE_CLIENT_SVG_RENDER_H_
 #define COLLIDE_CLIENT_SVG_RENDER_H_
 

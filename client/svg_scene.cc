@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "client/svg_geometry.h"
@@ -70,6 +71,16 @@ std::optional<WorldShape> BoxOf(const v1::Box& box) {
                                          s * corner.x + c * corner.y});
   }
   return shape;
+}
+
+// `shape` moving by `translation`, or nullopt when either is missing.
+std::optional<CastGeometry> Moving(std::optional<WorldShape> shape,
+                                   const v1::Vec2& translation,
+                                   bool is_ray = false) {
+  if (!shape || !InRange(translation)) return std::nullopt;
+  return CastGeometry{.shape = *std::move(shape),
+                      .translation = FromProto(translation),
+                      .is_ray = is_ray};
 }
 
 }  // namespace
@@ -189,10 +200,7 @@ std::optional<CastGeometry> CastGeometryOf(const v1::Query& query) {
     default:
       return std::nullopt;
   }
-  if (!shape || !InRange(*translation)) return std::nullopt;
-  return CastGeometry{.shape = *std::move(shape),
-                      .translation = FromProto(*translation),
-                      .is_ray = is_ray};
+  return Moving(std::move(shape), *translation, is_ray);
 }
 
 std::optional<WorldShape> OverlapShapeOf(const v1::OverlapQuery& overlap) {
@@ -207,6 +215,82 @@ std::optional<WorldShape> OverlapShapeOf(const v1::OverlapQuery& overlap) {
       break;
   }
   return std::nullopt;
+}
+
+std::optional<CastGeometry> MoveGeometryOf(
+    const v1::MoveValidationQuery& move) {
+  std::optional<WorldShape> mover;
+  switch (move.mover_case()) {
+    case v1::MoveValidationQuery::kCircle:
+      mover = CircleOf(move.circle());
+      break;
+    case v1::MoveValidationQuery::kCapsule:
+      mover = CapsuleOf(move.capsule());
+      break;
+    case v1::MoveValidationQuery::kPolygon:
+      mover = ConvexPolygonOf(move.polygon());
+      break;
+    case v1::MoveValidationQuery::MOVER_NOT_SET:
+      break;
+  }
+  return Moving(std::move(mover), move.translation());
+}
+
+std::optional<CastGeometry> ShotGeometryOf(const v1::HitValidationQuery& shot) {
+  if (!InRange(shot.origin())) return std::nullopt;
+  return Moving(RoundedOf({FromProto(shot.origin())}, shot.radius()),
+                shot.translation(), /*is_ray=*/shot.radius() == 0.0);
+}
+
+std::optional<CastGeometry> TargetGeometryOf(const v1::ShotTarget& target) {
+  std::optional<WorldShape> hitbox;
+  switch (target.hitbox_case()) {
+    case v1::ShotTarget::kCircle:
+      hitbox = CircleOf(target.circle());
+      break;
+    case v1::ShotTarget::kCapsule:
+      hitbox = CapsuleOf(target.capsule());
+      break;
+    case v1::ShotTarget::kPolygon:
+      hitbox = ConvexPolygonOf(target.polygon());
+      break;
+    case v1::ShotTarget::HITBOX_NOT_SET:
+      break;
+  }
+  return Moving(std::move(hitbox), target.translation());
+}
+
+std::optional<CastGeometry> MovingShapeGeometryOf(
+    const v1::MovingShape& shape) {
+  std::optional<WorldShape> geometry;
+  bool is_point = false;
+  switch (shape.shape_case()) {
+    case v1::MovingShape::kPoint:
+      if (InRange(shape.point())) {
+        geometry = RoundedOf({FromProto(shape.point())}, 0.0);
+      }
+      is_point = true;
+      break;
+    case v1::MovingShape::kSegment:
+      if (InRange(shape.segment().p1()) && InRange(shape.segment().p2())) {
+        geometry = RoundedOf(
+            {FromProto(shape.segment().p1()), FromProto(shape.segment().p2())},
+            0.0);
+      }
+      break;
+    case v1::MovingShape::kCircle:
+      geometry = CircleOf(shape.circle());
+      break;
+    case v1::MovingShape::kCapsule:
+      geometry = CapsuleOf(shape.capsule());
+      break;
+    case v1::MovingShape::kPolygon:
+      geometry = ConvexPolygonOf(shape.polygon());
+      break;
+    case v1::MovingShape::SHAPE_NOT_SET:
+      break;
+  }
+  return Moving(std::move(geometry), shape.translation(), is_point);
 }
 
 }  // namespace collide::client::svg_internal

@@ -78,6 +78,20 @@ std::optional<CastGeometry> CastGeometryOf(const v1::Query& query);
 // The shape an overlap query tests, or nullopt when unset or out of range.
 std::optional<WorldShape> OverlapShapeOf(const v1::OverlapQuery& overlap);
 
+// The validation queries' moving shapes, as casts: each is nullopt when its
+// shape is unset, a number is out of range, a radius is negative or a
+// polygon has fewer than 3 vertices.
+//
+// A move validation's mover at its start pose and the claimed translation.
+std::optional<CastGeometry> MoveGeometryOf(const v1::MoveValidationQuery& move);
+// A shot: a ray (`is_ray`) for radius 0, else a circle of its radius.
+std::optional<CastGeometry> ShotGeometryOf(const v1::HitValidationQuery& shot);
+// A shot's target: its hitbox at the start of the tick and its translation.
+std::optional<CastGeometry> TargetGeometryOf(const v1::ShotTarget& target);
+// One shape of a pair TOI query: a point is a ray (`is_ray`), a segment a
+// rounded shape of 2 points and radius 0.
+std::optional<CastGeometry> MovingShapeGeometryOf(const v1::MovingShape& shape);
+
 }  // namespace collide::client::svg_internal
 
 #endif  // COLLIDE_CLIENT_SVG_SCENE_H_

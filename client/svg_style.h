@@ -53,6 +53,11 @@ inline constexpr absl::string_view kStyle = R"css(
 .normal { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
 .closest { fill: none; stroke-width: 1.5px; }
 .search { fill: none; stroke-width: 1px; stroke-dasharray: 2, 3; }
+.swept.faint { fill-opacity: 0.05; stroke-opacity: 0.2; }
+.safe { fill: none; stroke-width: 2.5px; }
+.final { fill-opacity: 0.3; stroke-width: 2.5px; }
+.slide { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
+.exit { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
 .legend-band { fill: #f8f9fa; stroke: #dee2e6; stroke-width: 1px; }
 text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; font-size: 11px; }
 text.shape-id, text.tick { font-size: 9px; fill: #868e96; }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
@@ -126,6 +127,73 @@ TEST(OverlapShapeOfTest, ShapeOrNothing) {
   const std::optional<WorldShape> shape = OverlapShapeOf(overlap);
   ASSERT_TRUE(shape.has_value());
   EXPECT_EQ(shape->points.size(), 2u);
+}
+
+TEST(ValidationGeometryTest, MoverIsItsShapeWithTheClaimedTranslation) {
+  v1::MoveValidationQuery move;
+  v1::Capsule* capsule = move.mutable_capsule();
+  Set(capsule->mutable_p1(), 1, 2);
+  Set(capsule->mutable_p2(), 1, 4);
+  capsule->set_radius(0.5);
+  Set(move.mutable_translation(), 3, -1);
+  const std::optional<CastGeometry> geometry = MoveGeometryOf(move);
+  ASSERT_TRUE(geometry.has_value());
+  EXPECT_EQ(geometry->shape.kind, WorldShape::Kind::kRounded);
+  EXPECT_EQ(geometry->shape.points.size(), 2u);
+  EXPECT_EQ(geometry->shape.radius, 0.5);
+  EXPECT_EQ(geometry->translation.x, 3);
+  EXPECT_EQ(geometry->translation.y, -1);
+  EXPECT_FALSE(geometry->is_ray);
+  // No mover, or a translation out of range: nothing.
+  EXPECT_FALSE(MoveGeometryOf(v1::MoveValidationQuery()).has_value());
+  move.mutable_translation()->set_x(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_FALSE(MoveGeometryOf(move).has_value());
+}
+
+TEST(ValidationGeometryTest, ShotIsARayUnlessItHasARadius) {
+  v1::HitValidationQuery shot;
+  Set(shot.mutable_origin(), 1, 2);
+  Set(shot.mutable_translation(), 10, 0);
+  std::optional<CastGeometry> geometry = ShotGeometryOf(shot);
+  ASSERT_TRUE(geometry.has_value());
+  EXPECT_TRUE(geometry->is_ray);
+  EXPECT_EQ(geometry->shape.points.size(), 1u);
+  shot.set_radius(0.25);
+  geometry = ShotGeometryOf(shot);
+  ASSERT_TRUE(geometry.has_value());
+  EXPECT_FALSE(geometry->is_ray);
+  EXPECT_EQ(geometry->shape.radius, 0.25);
+  shot.set_radius(-1);
+  EXPECT_FALSE(ShotGeometryOf(shot).has_value());
+}
+
+TEST(ValidationGeometryTest, TargetsAndPairShapesNeedTheirShape) {
+  v1::ShotTarget target;
+  EXPECT_FALSE(TargetGeometryOf(target).has_value());
+  v1::Polygon* polygon = target.mutable_polygon();
+  for (const auto& [x, y] : {std::pair{0, 0}, {1, 0}, {0, 1}}) {
+    Set(polygon->add_vertices(), x, y);
+  }
+  Set(target.mutable_translation(), 0, -2);
+  const std::optional<CastGeometry> hitbox = TargetGeometryOf(target);
+  ASSERT_TRUE(hitbox.has_value());
+  EXPECT_EQ(hitbox->shape.points.size(), 3u);
+  EXPECT_EQ(hitbox->translation.y, -2);
+
+  v1::MovingShape point;
+  Set(point.mutable_point(), 1, 1);
+  const std::optional<CastGeometry> moving_point = MovingShapeGeometryOf(point);
+  ASSERT_TRUE(moving_point.has_value());
+  EXPECT_TRUE(moving_point->is_ray);
+  v1::MovingShape segment;
+  Set(segment.mutable_segment()->mutable_p2(), 0, 3);
+  const std::optional<CastGeometry> moving_segment =
+      MovingShapeGeometryOf(segment);
+  ASSERT_TRUE(moving_segment.has_value());
+  EXPECT_FALSE(moving_segment->is_ray);
+  EXPECT_EQ(moving_segment->shape.points.size(), 2u);
+  EXPECT_EQ(moving_segment->shape.radius, 0.0);
+  EXPECT_FALSE(MovingShapeGeometryOf(v1::MovingShape()).has_value());
 }
 
 TEST(BoundsTest, UnionWithTheEmptyBoxIsTheOtherBox) {
