@@ -14,9 +14,14 @@
 // or JSON with --json) and, with --plot=FILE.svg|.html, a latency-over-time
 // plot with the histogram.
 //
+// Ctrl-C (SIGINT) or SIGTERM stops sending, waits for the answers in
+// flight, and reports the run so far.
+//
 // Exit status: 0 when every measured batch and query was answered without
 // error; 2 when the run finished with errors (counted in the summary); 1 for
 // a bad flag or when the server or level cannot be reached.
+#include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -91,6 +96,15 @@ namespace {
 namespace load = collide::client::load;
 using collide::client::ClientOptions;
 using collide::client::CollideClient;
+
+// Set by the first SIGINT or SIGTERM: the run stops sending and reports
+// what it measured so far. A second signal ends the program at once.
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void RequestStop(int signal_number) {
+  g_stop_requested.store(true);
+  std::signal(signal_number, SIG_DFL);
+}
 
 int Fail(absl::string_view what, const absl::Status& status) {
   std::fprintf(stderr, "collide-load: %s%s\n", std::string(what).c_str(),
@@ -180,7 +194,7 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> clients =
       load::ConnectMany(client_options, absl::GetFlag(FLAGS_connections));
-  if (!clients.ok()) return Fail("bad flag --", clients.status());
+  if (!clients.ok()) return Fail("bad flag --address: ", clients.status());
 
   // The level's bounds, which is also the check that the server is there.
   absl::StatusOr<collide::v1::LevelSummary> summary =
@@ -234,6 +248,10 @@ int main(int argc, char** argv) {
     previous = now;
     previous_s = elapsed_s;
   };
+
+  options.stop_requested = &g_stop_requested;
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
 
   std::vector<CollideClient*> connections;
   for (const auto& client : *clients) connections.push_back(client.get());

@@ -83,6 +83,8 @@ struct LoadResult {
   // client's own lag, including waits for a full window).
   absl::Duration max_send_lag;
   std::map<ErrorKey, ErrorCount> errors;
+  // The run was stopped before its duration or count (Ctrl-C).
+  bool interrupted = false;
   absl::Duration interval = absl::Seconds(1);
   std::vector<IntervalStats> intervals;
 

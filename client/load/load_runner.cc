@@ -247,6 +247,14 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
       }
     });
   }
+  std::thread watcher;
+  if (options.stop_requested != nullptr) {
+    watcher = std::thread([&] {
+      while (!finished.WaitForNotificationWithTimeout(absl::Milliseconds(20))) {
+        if (options.stop_requested->load()) plan.Stop();
+      }
+    });
+  }
   std::vector<std::thread> threads;
   threads.reserve(workers.size());
   for (auto& worker : workers) {
@@ -255,7 +263,10 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
   for (std::thread& thread : threads) thread.join();
   finished.Notify();
   if (progress.joinable()) progress.join();
-  return recorder.Result();
+  if (watcher.joinable()) watcher.join();
+  LoadResult result = recorder.Result();
+  result.interrupted = plan.stopped();
+  return result;
 }
 
 }  // namespace collide::client::load

@@ -10,6 +10,7 @@
 #ifndef COLLIDE_CLIENT_LOAD_LOAD_RUNNER_H_
 #define COLLIDE_CLIENT_LOAD_LOAD_RUNNER_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +53,10 @@ struct LoadOptions {
   Clock::duration progress_interval = Clock::duration::zero();
   std::function<void(Clock::duration elapsed, const ProgressSnapshot&)>
       on_progress;
+  // When set, polled every 20 ms: once true, no further batch is sent (the
+  // ones in flight are still awaited) and the result covers the run so far.
+  // For Ctrl-C: a signal handler may set it.
+  const std::atomic<bool>* stop_requested = nullptr;
 };
 
 // Checks the options: INVALID_ARGUMENT naming the field (window,

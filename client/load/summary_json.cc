@@ -51,6 +51,7 @@ std::string SummaryJson(const RunDescription& run, const LoadResult& result) {
   settings["seed"] = run.seed;
 
   json["measured_s"] = absl::ToDoubleSeconds(result.elapsed);
+  json["interrupted"] = result.interrupted;
   json["warmup_batches"] = result.warmup_batches;
   json["batches_sent"] = result.batches_sent;
   json["batches_answered"] = result.batches_answered;

@@ -106,7 +106,8 @@ std::string SummaryText(const RunDescription& run, const LoadResult& result) {
                    "), level ", run.level_id, "\n", RunLine(run));
   const double elapsed = absl::ToDoubleSeconds(result.elapsed);
   absl::StrAppend(&text, "measured ", absl::StrFormat("%.2f", elapsed), " s (",
-                  result.warmup_batches, " warm-up batches not counted)\n");
+                  result.warmup_batches, " warm-up batches not counted)",
+                  result.interrupted ? ", interrupted" : "", "\n");
   absl::StrAppend(&text, "  batches  ", result.batches_answered,
                   " answered of ", result.batches_sent, " sent, ",
                   Rate(result.BatchesPerSecond()), "\n");

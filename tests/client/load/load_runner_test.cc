@@ -10,7 +10,9 @@
 // loopback and scheduling on a loaded 2-core machine.
 #include "client/load/load_runner.h"
 
+#include <atomic>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -196,6 +198,27 @@ TEST_F(LoadRunnerTest, StreamsSpreadOverSeveralConnections) {
   const LoadResult result = Run(options);
   EXPECT_TRUE(result.errors.empty());
   EXPECT_EQ(result.batches_answered, 60);
+}
+
+TEST_F(LoadRunnerTest, AStopRequestEndsTheRunWithWhatWasMeasured) {
+  Start({.delay = absl::Milliseconds(1)});
+  std::atomic<bool> stop{false};
+  LoadOptions options;
+  options.plan = {.rate = 200,
+                  .warmup = milliseconds(0),
+                  .duration = std::chrono::seconds(30)};
+  options.stop_requested = &stop;
+  std::thread stopper([&stop] {
+    std::this_thread::sleep_for(milliseconds(300));
+    stop.store(true);
+  });
+  const auto started = Clock::now();
+  const LoadResult result = Run(options);
+  stopper.join();
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(20));
+  EXPECT_TRUE(result.interrupted);
+  EXPECT_GT(result.batches_answered, 0);
+  EXPECT_EQ(result.batches_answered, result.batches_sent);
 }
 
 TEST(LoadOptionsTest, BadOptionsAreRefusedNamingTheField) {
