@@ -115,8 +115,14 @@ std::string TimePanel(const LoadResult& result) {
     const double f = (v - log_lo) / (log_hi - log_lo);
     return kTimeBottom - std::clamp(f, 0.0, 1.0) * (kTimeBottom - kTimeTop);
   };
-  const double span_s =
-      std::max(width_s * static_cast<double>(result.intervals.size()), 1e-3);
+  // Up to the last interval with batches due or sent: later ones only
+  // count answers (an overloaded run's drain), which this panel does not
+  // show.
+  size_t shown = 0;
+  for (size_t i = 0; i < result.intervals.size(); ++i) {
+    if (result.intervals[i].latency.count() > 0) shown = i + 1;
+  }
+  const double span_s = std::max(width_s * static_cast<double>(shown), 1e-3);
   auto x_of = [&](double s) { return kLeft + s / span_s * (kRight - kLeft); };
   // Grid and axes.
   const bool sparse = ticks.size() > 10;
@@ -141,7 +147,7 @@ std::string TimePanel(const LoadResult& result) {
   svg += Line(kLeft, kTimeBottom, kRight, kTimeBottom, " class=\"axis\"");
   svg += Line(kLeft, kTimeTop, kLeft, kTimeBottom, " class=\"axis\"");
   // One polyline per series and per run of non-empty intervals.
-  const bool dots = result.intervals.size() <= 120;
+  const bool dots = shown <= 120;
   for (const Series& series : {kMax, kP99, kP50}) {
     std::string points;
     auto flush = [&] {
@@ -152,7 +158,7 @@ std::string TimePanel(const LoadResult& result) {
       }
       points.clear();
     };
-    for (size_t i = 0; i < result.intervals.size(); ++i) {
+    for (size_t i = 0; i < shown; ++i) {
       const LatencyHistogram& latency = result.intervals[i].latency;
       if (latency.count() == 0) {
         flush();

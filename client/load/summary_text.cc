@@ -115,12 +115,15 @@ std::string SummaryText(const RunDescription& run, const LoadResult& result) {
                   result.queries_ok, " OK), ", Rate(result.QueriesPerSecond()),
                   "\n");
   if (run.rate > 0) {
+    // The schedule offers run.rate; what left may be less when windows
+    // were full, and how late it left says by how much.
     const double span = absl::ToDoubleSeconds(result.send_span);
-    absl::StrAppend(&text, "  offered  ",
+    absl::StrAppend(&text, "  sent     ",
                     span > 0
                         ? Rate(static_cast<double>(result.batches_sent) / span)
                         : std::string("-"),
-                    " batches; sends left up to ",
+                    " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
+                    "/s); sends left up to ",
                     FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
                     " ms after their due time\n");
   }
@@ -159,6 +162,8 @@ std::string ProgressLine(double elapsed_s, bool warming_up,
                          const ProgressSnapshot& previous,
                          double since_previous_s) {
   const double seconds = std::max(since_previous_s, 1e-9);
+  // Before the first measured answer there are no percentiles to show.
+  const bool measured = now.measured_batches > 0;
   return absl::StrFormat(
       "[%6.1fs]%s %10.0f queries/s %8.0f batches/s  p50 %s ms  p99 %s ms  "
       "errors %d",
@@ -167,7 +172,8 @@ std::string ProgressLine(double elapsed_s, bool warming_up,
           seconds,
       static_cast<double>(now.batches_answered - previous.batches_answered) /
           seconds,
-      FormatMs(now.p50_ns), FormatMs(now.p99_ns), now.errors);
+      measured ? FormatMs(now.p50_ns) : "-",
+      measured ? FormatMs(now.p99_ns) : "-", now.errors);
 }
 
 }  // namespace collide::client::load

@@ -108,6 +108,7 @@ TEST(SummaryTextTest, ShowsTheRunThroughputPercentilesErrorsAndHistogram) {
   EXPECT_THAT(text, HasSubstr("open loop at 100 batches/s (400 queries/s)"));
   EXPECT_THAT(text, HasSubstr("2 connections x 3 streams, window 4"));
   EXPECT_THAT(text, HasSubstr("100 answered of 101 sent"));
+  EXPECT_THAT(text, HasSubstr("(scheduled 100/s); sends left up to 1.00 ms"));
   EXPECT_THAT(text, HasSubstr("400 answered (390 OK)"));
   // p50 of 1..100 ms is 50 ms, reported within 0.4% above.
   EXPECT_THAT(text, HasSubstr("p50 50.1"));
@@ -148,6 +149,8 @@ TEST(SummaryTextTest, ProgressLineShowsRatesSinceThePreviousLine) {
   EXPECT_THAT(line, HasSubstr("errors 3"));
   EXPECT_THAT(ProgressLine(0.5, true, now, previous, 0.5),
               HasSubstr("warm-up"));
+  EXPECT_THAT(ProgressLine(0.5, true, previous, previous, 0.5),
+              HasSubstr("p50 - ms  p99 - ms"));
 }
 
 TEST(SummaryJsonTest, HoldsTheFiguresOfTheTextSummary) {
