@@ -6,8 +6,8 @@
 #define COLLIDE_TESTS_CLIENT_LOAD_FAKE_COLLISION_SERVICE_H_
 
 #include <deque>
-#include <string>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"

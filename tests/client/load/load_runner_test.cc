@@ -6,8 +6,8 @@
 //
 // Timing: every lower bound below holds by construction (the fake never
 // answers a batch before its delay, and serves one batch at a time). The
-// only upper bound, on the closed-loop p50, leaves 25 ms for the client, the
-// loopback and scheduling on a loaded 2-core machine.
+// only upper bound, on the closed-loop p50, leaves 15 ms for the client, the
+// loopback and scheduling on a loaded 2-core machine (it takes 0.5 ms).
 #include "client/load/load_runner.h"
 
 #include <atomic>
@@ -90,7 +90,9 @@ TEST_F(LoadRunnerTest, ClosedLoopLatencyMatchesTheServersDelay) {
   EXPECT_GE(result.latency.min(), 20 * kNsPerMs);
   const int64_t p50 = result.latency.ValueAtQuantile(0.5);
   EXPECT_GE(p50, 20 * kNsPerMs);
-  EXPECT_LE(p50, 45 * kNsPerMs);
+  // Measured here: 20.5 ms with the machine's load average at 4. Timing
+  // from before the wait for window room would report about 40 ms.
+  EXPECT_LE(p50, 35 * kNsPerMs);
   // Closed loop: a new batch is sent only once one is answered, so at most
   // one batch per 20 ms is answered.
   EXPECT_LE(result.BatchesPerSecond(), 50.0 * (1 + 1e-9));
