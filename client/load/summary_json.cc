@@ -80,6 +80,7 @@ std::string SummaryJson(const RunDescription& run, const LoadResult& result) {
     histogram.push_back({{"le_ms", Ms(bucket.upper)}, {"count", bucket.count}});
   }
 
+  json["interval_s"] = absl::ToDoubleSeconds(result.interval);
   Json& intervals = json["intervals"];
   intervals = Json::array();
   const double width = absl::ToDoubleSeconds(result.interval);

@@ -180,6 +180,7 @@ TEST(SummaryJsonTest, HoldsTheFiguresOfTheTextSummary) {
     histogram_total += bucket["count"].get<int64_t>();
   }
   EXPECT_EQ(histogram_total, 100);
+  EXPECT_EQ(json["interval_s"].get<double>(), 0.25);
   ASSERT_EQ(json["intervals"].size(), 5u);
   EXPECT_EQ(json["intervals"][1]["start_s"].get<double>(), 0.25);
   EXPECT_EQ(json["intervals"][0]["batches"], 25);
