@@ -66,14 +66,14 @@ class QueryStream::Reactor final
     {
       absl::MutexLock lock(&mutex_);
       auto has_room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-        return done_ || half_closed_ ||
+        return done_ || closing_ || half_closed_ ||
                Undelivered() < static_cast<size_t>(options_.window);
       };
       mutex_.Await(absl::Condition(&has_room));
       if (half_closed_) {
         return absl::FailedPreconditionError("the stream was finished");
       }
-      if (done_) return EndedStatus();
+      if (done_ || closing_) return EndedStatus();
       id = ++last_batch_id_;
       request.set_batch_id(id);
       outstanding_.push_back(id);
@@ -176,6 +176,9 @@ class QueryStream::Reactor final
     std::vector<BatchOutcome> failed;
     {
       absl::MutexLock lock(&mutex_);
+      // From here no batch may join outstanding_: one sent between this
+      // snapshot and done_ would never be delivered.
+      closing_ = true;
       status_ = protocol_error_.ok() ? FromGrpc(status) : protocol_error_;
       if (!outstanding_.empty() && status_.ok()) {
         status_ = absl::InternalError(
@@ -279,6 +282,8 @@ class QueryStream::Reactor final
   bool ended_ ABSL_GUARDED_BY(mutex_) = false;
   bool hold_released_ ABSL_GUARDED_BY(mutex_) = false;
   bool starting_writes_done_ ABSL_GUARDED_BY(mutex_) = false;
+  // OnDone has begun: Send refuses new batches.
+  bool closing_ ABSL_GUARDED_BY(mutex_) = false;
   bool done_ ABSL_GUARDED_BY(mutex_) = false;
   absl::Status status_ ABSL_GUARDED_BY(mutex_);
   absl::Status protocol_error_ ABSL_GUARDED_BY(mutex_);

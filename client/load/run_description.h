@@ -1,0 +1,33 @@
+// What a load test was asked to do, as reports print it.
+#ifndef COLLIDE_CLIENT_LOAD_RUN_DESCRIPTION_H_
+#define COLLIDE_CLIENT_LOAD_RUN_DESCRIPTION_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/time/time.h"
+
+namespace collide::client::load {
+
+struct RunDescription {
+  std::string target;
+  std::string load_balancing;
+  std::string level_id;
+  int connections = 1;
+  int streams_per_connection = 1;
+  int window = 1;
+  int batch_size = 1;
+  // Batches per second over all streams; 0 for a closed loop.
+  double rate = 0;
+  absl::Duration warmup;
+  // The measured duration, unless count > 0.
+  absl::Duration duration;
+  int64_t count = 0;
+  // QueryMix::Describe(), with the length and radius ranges.
+  std::string mix;
+  uint64_t seed = 0;
+};
+
+}  // namespace collide::client::load
+
+#endif  // COLLIDE_CLIENT_LOAD_RUN_DESCRIPTION_H_

@@ -1,0 +1,281 @@
+// collide-load: a load tester for collide servers, in the manner of ghz and
+// wrk2. Opens --connections TCP connections (channels) to --address, each
+// with --streams QueryStreams, and sends batches of --batch_size queries
+// drawn from --mix inside the level's bounds:
+//
+//   closed loop (--rate=0): every stream keeps --window batches in flight;
+//   open loop (--rate=N): N batches per second over all streams on a fixed
+//     schedule, each batch's latency measured from when it was due, so a
+//     server that falls behind shows growing latency (no coordinated
+//     omission).
+//
+// After --warmup it measures for --duration (or --count batches), prints a
+// progress line every --progress on stderr, then a summary on stdout (text,
+// or JSON with --json) and, with --plot=FILE.svg|.html, a latency-over-time
+// plot with the histogram.
+//
+// Ctrl-C (SIGINT) or SIGTERM stops sending, waits for the answers in
+// flight, and reports the run so far.
+//
+// Exit status: 0 when every measured batch and query was answered without
+// error; 2 when the run finished with errors (counted in the summary); 1 for
+// a bad flag or when the server or level cannot be reached.
+#include <atomic>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "client/collide_client.h"
+#include "client/load/connections.h"
+#include "client/load/latency_plot.h"
+#include "client/load/load_runner.h"
+#include "client/load/query_mix.h"
+#include "client/load/run_description.h"
+#include "client/load/summary_json.h"
+#include "client/load/summary_text.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:50051",
+          "Server: host:port; several IP:port separated by commas (one per "
+          "replica); or a gRPC target such as dns:///name:port (every "
+          "address it resolves to is used).");
+ABSL_FLAG(std::string, target, "", "Same as --address (wins when set).");
+ABSL_FLAG(std::string, load_balancing, "round_robin",
+          "round_robin (spread streams over every address) or pick_first.");
+ABSL_FLAG(std::string, level, "arena", "Level id to query (levels/{level}).");
+ABSL_FLAG(int, connections, 1,
+          "TCP connections (gRPC channels) to open, each with --streams "
+          "streams.");
+ABSL_FLAG(int, streams, 4, "Streams per connection.");
+ABSL_FLAG(int, window, 4,
+          "Batches in flight per stream at most (closed loop: always).");
+ABSL_FLAG(int, batch_size, 16, "Queries per batch.");
+ABSL_FLAG(double, rate, 0,
+          "Open loop: batches per second over all streams (queries/s = rate "
+          "x batch_size). 0: closed loop.");
+ABSL_FLAG(absl::Duration, duration, absl::Seconds(10),
+          "How long to measure after the warm-up.");
+ABSL_FLAG(int64_t, count, 0,
+          "When > 0: measure this many batches instead of --duration.");
+ABSL_FLAG(absl::Duration, warmup, absl::Seconds(1),
+          "Load sent before measuring starts (not counted).");
+ABSL_FLAG(std::string, mix, "ray=6,circle=3,polygon=1",
+          "Query kinds and weights: ray, circle, polygon, capsule.");
+ABSL_FLAG(std::string, length, "1:20",
+          "Translation length range MIN:MAX (level units).");
+ABSL_FLAG(std::string, radius, "0.25:1",
+          "Radius range MIN:MAX of circles and capsules, circumradius of "
+          "polygons (level units).");
+ABSL_FLAG(uint64_t, seed, 1, "Seed of the query generator.");
+ABSL_FLAG(bool, json, false, "Print the summary as JSON instead of text.");
+ABSL_FLAG(std::string, plot, "",
+          "Write a latency-over-time plot with the histogram: FILE.svg, or "
+          "FILE.html (with the summary).");
+ABSL_FLAG(absl::Duration, progress, absl::Seconds(1),
+          "Interval of progress lines on stderr; 0: none.");
+ABSL_FLAG(absl::Duration, interval, absl::ZeroDuration(),
+          "Interval of the plot's and JSON's time series; 0: about "
+          "--duration/50 (1s with --count).");
+ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(30),
+          "After the last measured send, how long to wait for answers in "
+          "flight before counting them as errors.");
+ABSL_FLAG(absl::Duration, call_timeout, absl::Seconds(10),
+          "Deadline of the initial DescribeLevel call.");
+
+namespace {
+
+namespace load = collide::client::load;
+using collide::client::ClientOptions;
+using collide::client::CollideClient;
+
+// Set by the first SIGINT or SIGTERM: the run stops sending and reports
+// what it measured so far. A second signal ends the program at once.
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void RequestStop(int signal_number) {
+  g_stop_requested.store(true);
+  std::signal(signal_number, SIG_DFL);
+}
+
+int Fail(absl::string_view what, const absl::Status& status) {
+  std::fprintf(stderr, "collide-load: %s%s\n", std::string(what).c_str(),
+               std::string(status.message()).c_str());
+  return 1;
+}
+
+// The time series' interval: the first 1-2-5 step (10 ms to 10 s) giving at
+// most about 60 intervals over the run.
+absl::Duration AutoInterval(absl::Duration duration, int64_t count) {
+  if (count > 0) return absl::Seconds(1);
+  for (int64_t ms : {10, 20, 50, 100, 200, 500, 1000, 2000, 5000}) {
+    if (absl::Milliseconds(ms) * 60 >= duration) return absl::Milliseconds(ms);
+  }
+  return absl::Seconds(10);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Load-tests a collide server: closed or open loop, a seeded query "
+      "mix, latency percentiles, errors by status code, JSON and a plot.\n"
+      "  collide-load --address=127.0.0.1:50051 [--rate=2000] "
+      "[--duration=30s] [--plot=load.html]");
+  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() > 1) {
+    std::fprintf(stderr,
+                 "collide-load: unexpected argument \"%s\" (flags only; see "
+                 "--help)\n",
+                 positional[1]);
+    return 1;
+  }
+
+  ClientOptions client_options;
+  client_options.target = absl::GetFlag(FLAGS_target).empty()
+                              ? absl::GetFlag(FLAGS_address)
+                              : absl::GetFlag(FLAGS_target);
+  client_options.load_balancing = absl::GetFlag(FLAGS_load_balancing);
+  client_options.call_timeout = absl::GetFlag(FLAGS_call_timeout);
+
+  load::LoadOptions options;
+  options.level_id = absl::GetFlag(FLAGS_level);
+  options.streams_per_connection = absl::GetFlag(FLAGS_streams);
+  options.window = absl::GetFlag(FLAGS_window);
+  options.batch_size = absl::GetFlag(FLAGS_batch_size);
+  options.plan.rate = absl::GetFlag(FLAGS_rate);
+  options.plan.warmup = absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_warmup));
+  options.plan.duration =
+      absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_duration));
+  options.plan.count = absl::GetFlag(FLAGS_count);
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.drain_timeout =
+      absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_drain_timeout));
+  absl::Duration interval = absl::GetFlag(FLAGS_interval);
+  if (interval == absl::ZeroDuration()) {
+    interval = AutoInterval(absl::GetFlag(FLAGS_duration), options.plan.count);
+  }
+  options.interval = absl::ToChronoNanoseconds(interval);
+  options.progress_interval =
+      absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_progress));
+  if (absl::Status valid = load::ValidateLoadOptions(options); !valid.ok()) {
+    return Fail("bad flag --", valid);
+  }
+  const std::string plot = absl::GetFlag(FLAGS_plot);
+  if (!plot.empty() && !absl::EndsWithIgnoreCase(plot, ".svg") &&
+      !absl::EndsWithIgnoreCase(plot, ".html") &&
+      !absl::EndsWithIgnoreCase(plot, ".htm")) {
+    return Fail("bad flag --",
+                absl::InvalidArgumentError(absl::StrCat(
+                    "plot \"", plot, "\" must end in .svg or .html")));
+  }
+
+  load::QueryMixOptions mix_options;
+  absl::StatusOr<std::vector<load::KindWeight>> kinds =
+      load::ParseMix(absl::GetFlag(FLAGS_mix));
+  if (!kinds.ok()) return Fail("bad flag --", kinds.status());
+  mix_options.kinds = *kinds;
+  absl::StatusOr<load::Range> length =
+      load::ParseRange(absl::GetFlag(FLAGS_length), "length");
+  if (!length.ok()) return Fail("bad flag --", length.status());
+  mix_options.length = *length;
+  absl::StatusOr<load::Range> radius =
+      load::ParseRange(absl::GetFlag(FLAGS_radius), "radius");
+  if (!radius.ok()) return Fail("bad flag --", radius.status());
+  mix_options.radius = *radius;
+
+  absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> clients =
+      load::ConnectMany(client_options, absl::GetFlag(FLAGS_connections));
+  if (!clients.ok()) return Fail("bad flag --address: ", clients.status());
+
+  // The level's bounds, which is also the check that the server is there.
+  absl::StatusOr<collide::v1::LevelSummary> summary =
+      (*clients)[0]->DescribeLevel(options.level_id);
+  if (!summary.ok()) {
+    return Fail(
+        absl::StrCat("cannot describe level \"", options.level_id, "\" at ",
+                     client_options.target, ": ",
+                     absl::StatusCodeToString(summary.status().code()), ": "),
+        summary.status());
+  }
+  const collide::v1::Aabb& bounds = summary->bounds();
+  mix_options.bounds = {{bounds.lower().x(), bounds.lower().y()},
+                        {bounds.upper().x(), bounds.upper().y()}};
+  absl::StatusOr<load::QueryMix> mix =
+      load::QueryMix::Create(std::move(mix_options));
+  if (!mix.ok()) {
+    return Fail(absl::StrCat("level \"", options.level_id, "\": "),
+                mix.status());
+  }
+
+  load::RunDescription run;
+  run.target = client_options.target;
+  run.load_balancing = client_options.load_balancing;
+  run.level_id = options.level_id;
+  run.connections = absl::GetFlag(FLAGS_connections);
+  run.streams_per_connection = options.streams_per_connection;
+  run.window = options.window;
+  run.batch_size = options.batch_size;
+  run.rate = options.plan.rate;
+  run.warmup = absl::GetFlag(FLAGS_warmup);
+  run.duration = absl::GetFlag(FLAGS_duration);
+  run.count = options.plan.count;
+  run.mix =
+      absl::StrCat(mix->Describe(), ", length ", mix->options().length.min, ":",
+                   mix->options().length.max, ", radius ",
+                   mix->options().radius.min, ":", mix->options().radius.max);
+  run.seed = options.seed;
+
+  const absl::Duration warmup = run.warmup;
+  load::ProgressSnapshot previous;
+  double previous_s = 0;
+  options.on_progress = [&](load::Clock::duration elapsed,
+                            const load::ProgressSnapshot& now) {
+    const double elapsed_s = absl::ToDoubleSeconds(absl::FromChrono(elapsed));
+    std::fprintf(
+        stderr, "%s\n",
+        load::ProgressLine(elapsed_s, absl::FromChrono(elapsed) < warmup, now,
+                           previous, elapsed_s - previous_s)
+            .c_str());
+    previous = now;
+    previous_s = elapsed_s;
+  };
+
+  options.stop_requested = &g_stop_requested;
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
+
+  std::vector<CollideClient*> connections;
+  for (const auto& client : *clients) connections.push_back(client.get());
+  absl::StatusOr<load::LoadResult> result =
+      load::RunLoad(connections, *mix, options);
+  if (!result.ok()) return Fail("bad flag --", result.status());
+
+  const std::string text = load::SummaryText(run, *result);
+  const std::string out =
+      absl::GetFlag(FLAGS_json) ? load::SummaryJson(run, *result) : text;
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  if (!plot.empty()) {
+    if (absl::Status written = load::WriteLatencyPlot(plot, run, *result, text);
+        !written.ok()) {
+      return Fail("", written);
+    }
+    std::fprintf(stderr, "collide-load: wrote %s\n", plot.c_str());
+  }
+  if (result->error_count() > 0 ||
+      result->batches_answered < result->batches_sent) {
+    std::fprintf(stderr, "collide-load: %lld errors (see the summary)\n",
+                 static_cast<long long>(result->error_count()));
+    return 2;
+  }
+  return 0;
+}
