@@ -69,7 +69,9 @@ ABSL_FLAG(int64_t, count, 0,
 ABSL_FLAG(absl::Duration, warmup, absl::Seconds(1),
           "Load sent before measuring starts (not counted).");
 ABSL_FLAG(std::string, mix, "ray=6,circle=3,polygon=1",
-          "Query kinds and weights: ray, circle, polygon, capsule.");
+          "Query kinds and weights: ray, circle, polygon, capsule, move "
+          "(move validation with slide), shot (hit validation, 4 moving "
+          "targets).");
 ABSL_FLAG(std::string, length, "1:20",
           "Translation length range MIN:MAX (level units).");
 ABSL_FLAG(std::string, radius, "0.25:1",

@@ -59,19 +59,65 @@ v1::Query MakeCapsule(const Draw& d) {
                      d.radius, d.translation);
 }
 
+// A circle claiming to move by the translation: the question a game server
+// asks for every player every tick, with the slide it uses to correct a
+// blocked claim.
+v1::Query MakeMove(const Draw& d) {
+  v1::Query query;
+  v1::MoveValidationQuery* move = query.mutable_move_validation();
+  *move->mutable_circle()->mutable_center() = ToProto(d.start);
+  move->mutable_circle()->set_radius(d.radius);
+  *move->mutable_translation() = ToProto(d.translation);
+  move->set_skin(1e-3 * d.radius);
+  move->set_max_slide_iterations(4);
+  return query;
+}
+
+// A bullet over one tick against kShotTargets players rewound to that tick:
+// each a circle of the drawn radius near a random point of the bullet's
+// path (within three radii of it), moving up to four radii during the
+// tick, so some cross the path before, during or after the bullet passes.
+v1::Query MakeShot(const Draw& d) {
+  v1::Query query;
+  v1::HitValidationQuery* shot = query.mutable_hit_validation();
+  *shot->mutable_origin() = ToProto(d.start);
+  *shot->mutable_translation() = ToProto(d.translation);
+  const double length = std::sqrt(d.translation.x * d.translation.x +
+                                  d.translation.y * d.translation.y);
+  const Vec2 across =
+      length > 0 ? Vec2{-d.translation.y / length, d.translation.x / length}
+                 : Vec2{0, 1};
+  for (int i = 0; i < kShotTargets; ++i) {
+    v1::ShotTarget* target = shot->add_targets();
+    target->set_id(static_cast<uint64_t>(i + 1));
+    const double along = d.rng->Uniform();
+    const double aside = d.rng->Uniform(-3, 3) * d.radius;
+    *target->mutable_circle()->mutable_center() =
+        ToProto({d.start.x + along * d.translation.x + aside * across.x,
+                 d.start.y + along * d.translation.y + aside * across.y});
+    target->mutable_circle()->set_radius(d.radius);
+    const double heading = d.rng->Uniform(0, 2 * std::numbers::pi);
+    const double speed = d.rng->Uniform(0, 4) * d.radius;
+    *target->mutable_translation() =
+        ToProto({speed * std::cos(heading), speed * std::sin(heading)});
+  }
+  return query;
+}
+
 struct KindSpec {
   QueryKind kind;
   absl::string_view name;
   v1::Query (*make)(const Draw&);
 };
 
-// Every kind --mix accepts. Move and hit validation (Query fields 8-10) get
-// their rows here once the proto has them.
+// Every kind --mix accepts.
 constexpr KindSpec kKinds[] = {
     {QueryKind::kRay, "ray", &MakeRay},
     {QueryKind::kCircle, "circle", &MakeCircle},
     {QueryKind::kPolygon, "polygon", &MakePolygon},
     {QueryKind::kCapsule, "capsule", &MakeCapsule},
+    {QueryKind::kMove, "move", &MakeMove},
+    {QueryKind::kShot, "shot", &MakeShot},
 };
 
 const KindSpec& Spec(QueryKind kind) {

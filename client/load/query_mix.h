@@ -26,18 +26,27 @@ namespace collide::client::load {
 // distributions are implementation-defined).
 using Rng = collide::testing::SplitMix64;
 
-// The kinds of query a mix can hold. Move validation and hit validation
-// (Query fields 8-10, being added to the proto) join here: an enumerator,
-// and a row in query_mix.cc's kKinds table with the name --mix uses and the
-// function that draws one.
+// The kinds of query a mix can hold: casts, and the validation queries of
+// authoritative game servers (issue 7): "move", a circle claiming a move
+// with collide-and-slide (skin 1e-3 of its radius, up to 4 casts), and
+// "shot", a ray against kShotTargets circle hitboxes that move across its
+// path during the tick. Adding a kind: an enumerator here and a row in
+// query_mix.cc's kKinds table with its --mix name and the function that
+// draws one.
 enum class QueryKind {
   kRay,
   kCircle,
   kPolygon,
   kCapsule,
+  kMove,
+  kShot,
 };
 
-// The name --mix uses for `kind` ("ray", "circle", "polygon", "capsule").
+// Targets of each "shot" query.
+inline constexpr int kShotTargets = 4;
+
+// The name --mix uses for `kind` ("ray", "circle", "polygon", "capsule",
+// "move", "shot").
 absl::string_view QueryKindName(QueryKind kind);
 
 struct KindWeight {

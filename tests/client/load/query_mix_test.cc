@@ -107,7 +107,8 @@ TEST(QueryMixTest, TheSameSeedGivesTheSameQueries) {
 }
 
 TEST(QueryMixTest, QueriesStartInsideTheBoundsWithLengthsAndSizesInRange) {
-  const QueryMixOptions options = Options("ray=1,circle=1,polygon=1,capsule=1");
+  const QueryMixOptions options =
+      Options("ray=1,circle=1,polygon=1,capsule=1,move=1,shot=1");
   const QueryMix mix = Make(options);
   const Aabb& b = options.bounds;
   Rng rng(9);
@@ -169,13 +170,38 @@ TEST(QueryMixTest, QueriesStartInsideTheBoundsWithLengthsAndSizesInRange) {
         length = Length(query.capsule_cast().translation());
         break;
       }
+      case v1::Query::kMoveValidation: {
+        const v1::MoveValidationQuery& move = query.move_validation();
+        EXPECT_TRUE(
+            Inside(b, move.circle().center().x(), move.circle().center().y()));
+        EXPECT_GE(move.circle().radius(), options.radius.min);
+        EXPECT_LE(move.circle().radius(), options.radius.max);
+        EXPECT_GT(move.skin(), 0);
+        EXPECT_GT(move.max_slide_iterations(), 0);
+        length = Length(move.translation());
+        break;
+      }
+      case v1::Query::kHitValidation: {
+        const v1::HitValidationQuery& shot = query.hit_validation();
+        EXPECT_TRUE(Inside(b, shot.origin().x(), shot.origin().y()));
+        EXPECT_EQ(shot.targets_size(), kShotTargets);
+        for (const v1::ShotTarget& target : shot.targets()) {
+          EXPECT_GE(target.circle().radius(), options.radius.min);
+          EXPECT_LE(target.circle().radius(), options.radius.max);
+          // Within three radii of the path, moving at most four.
+          EXPECT_LE(Length(target.translation()),
+                    4 * target.circle().radius() + kTolerance);
+        }
+        length = Length(shot.translation());
+        break;
+      }
       default:
         ADD_FAILURE() << "unexpected kind " << query.query_case();
     }
     EXPECT_GE(length, options.length.min - kTolerance);
     EXPECT_LE(length, options.length.max + kTolerance);
   }
-  EXPECT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen.size(), 6u);
 }
 
 TEST(QueryMixTest, KindsAreDrawnInProportionToTheirWeights) {
