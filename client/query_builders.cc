@@ -76,6 +76,39 @@ v1::Query ClosestPoint(Vec2 point, double max_distance,
   return query;
 }
 
+v1::Query MoveCircle(Vec2 center, double radius, Vec2 translation, double skin,
+                     int slide_iterations) {
+  v1::Query query;
+  v1::MoveValidationQuery* move = query.mutable_move_validation();
+  *move->mutable_circle()->mutable_center() = ToProto(center);
+  move->mutable_circle()->set_radius(radius);
+  *move->mutable_translation() = ToProto(translation);
+  move->set_skin(skin);
+  move->set_max_slide_iterations(slide_iterations);
+  return query;
+}
+
+v1::Query Shot(Vec2 origin, Vec2 translation, double radius,
+               absl::Span<const v1::ShotTarget> targets) {
+  v1::Query query;
+  v1::HitValidationQuery* shot = query.mutable_hit_validation();
+  *shot->mutable_origin() = ToProto(origin);
+  *shot->mutable_translation() = ToProto(translation);
+  shot->set_radius(radius);
+  for (const v1::ShotTarget& target : targets) *shot->add_targets() = target;
+  return query;
+}
+
+v1::ShotTarget CircleTarget(uint64_t id, Vec2 center, double radius,
+                            Vec2 translation) {
+  v1::ShotTarget target;
+  target.set_id(id);
+  *target.mutable_circle()->mutable_center() = ToProto(center);
+  target.mutable_circle()->set_radius(radius);
+  *target.mutable_translation() = ToProto(translation);
+  return target;
+}
+
 v1::Query WithRequestId(v1::Query query, uint64_t request_id) {
   query.set_request_id(request_id);
   return query;

@@ -36,6 +36,18 @@ v1::Query OverlapCircle(Vec2 center, double radius,
 v1::Query ClosestPoint(Vec2 point, double max_distance = -1,
                        const v1::QueryFilter& filter = {});
 
+// --- Validation (issue 7).
+// A circle claiming to move by `translation`: stop `skin` short of contact;
+// slide_iterations > 0 also runs collide-and-slide with that many casts.
+v1::Query MoveCircle(Vec2 center, double radius, Vec2 translation,
+                     double skin = 0, int slide_iterations = 0);
+// A shot (a ray, or a thick ray when radius > 0) against moving targets.
+v1::Query Shot(Vec2 origin, Vec2 translation, double radius,
+               absl::Span<const v1::ShotTarget> targets);
+// A circle hitbox `id` moving by `translation` during the tick.
+v1::ShotTarget CircleTarget(uint64_t id, Vec2 center, double radius,
+                            Vec2 translation);
+
 // Returns `query` with request_id set (builders leave it 0).
 v1::Query WithRequestId(v1::Query query, uint64_t request_id);
 

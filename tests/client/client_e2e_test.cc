@@ -96,6 +96,29 @@ TEST_F(ClientE2eTest, RunQueryAnswersAKnownHit) {
             absl::StatusCode::kNotFound);
 }
 
+TEST_F(ClientE2eTest, ValidatesAMoveAndAShot) {
+  ASSERT_TRUE(client_->PutLevel("wall", WallLevel(10, 77)).ok());
+  // A circle of radius 1 at the origin claims 20 to the right: the wall at
+  // x = 10 stops it with its centre at 9 - skin.
+  absl::StatusOr<v1::QueryResult> move =
+      client_->RunQuery("wall", MoveCircle({0, 0}, 1, {20, 0}, 0.01, 4));
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_EQ(move->move_validation().verdict(), v1::MOVE_VERDICT_BLOCKED);
+  EXPECT_NEAR(move->move_validation().safe_translation().x(), 8.99, 1e-9);
+  EXPECT_FALSE(move->move_validation().claimed_end_reachable());
+
+  // A target crossing the line at x = 5 just as the bullet passes (both
+  // there at t = 0.25) is hit;
+  // one behind the wall never is.
+  const v1::ShotTarget targets[] = {CircleTarget(7, {5, -2}, 0.5, {0, 4}),
+                                    CircleTarget(8, {15, 0}, 0.5, {0, 0})};
+  absl::StatusOr<v1::QueryResult> shot =
+      client_->RunQuery("wall", Shot({0, 0}, {20, 0}, 0, targets));
+  ASSERT_TRUE(shot.ok()) << shot.status();
+  EXPECT_EQ(shot->hit_validation().outcome(), v1::SHOT_OUTCOME_TARGET);
+  EXPECT_EQ(shot->hit_validation().id(), 7u);
+}
+
 TEST_F(ClientE2eTest, StreamAnswersEveryBatchInOrderWithinTheWindow) {
   ASSERT_TRUE(client_->PutLevel("wall", WallLevel(10, 77)).ok());
   constexpr int kWindow = 4;
