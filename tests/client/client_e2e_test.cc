@@ -108,9 +108,8 @@ TEST_F(ClientE2eTest, ValidatesAMoveAndAShot) {
   EXPECT_FALSE(move->move_validation().claimed_end_reachable());
 
   // A target crossing the line at x = 5 just as the bullet passes (both
-  // there at t = 0.25) is hit;
-  // one behind the wall never is.
-  const v1::ShotTarget targets[] = {CircleTarget(7, {5, -2}, 0.5, {0, 4}),
+  // there at t = 0.25) is hit; one behind the wall never is.
+  const v1::ShotTarget targets[] = {CircleTarget(7, {5, -1}, 0.5, {0, 4}),
                                     CircleTarget(8, {15, 0}, 0.5, {0, 0})};
   absl::StatusOr<v1::QueryResult> shot =
       client_->RunQuery("wall", Shot({0, 0}, {20, 0}, 0, targets));
