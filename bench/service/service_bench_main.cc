@@ -31,6 +31,7 @@
 #include "scenes.h"
 #include "server/collide_server.h"
 #include "stream_driver.h"
+#include "stream_requests.h"
 #include "timing.h"
 
 ABSL_FLAG(double, seconds, 2.0, "Length of each timed run.");
@@ -178,18 +179,10 @@ int Main() {
   const QuerySet set = MakeR20(scene);
 
   // The level, as the service receives it and as lib/ builds it.
-  v1::Level level_proto;
-  level_proto.set_id("s1");
+  const v1::Level level_proto = LevelProto(scene);
   std::vector<collide::ShapeDesc> shapes;
   for (size_t i = 0; i < scene.segments.size(); ++i) {
-    const collide::Segment& s = scene.segments[i];
-    v1::Shape* shape = level_proto.add_shapes();
-    shape->set_id(i);
-    shape->mutable_segment()->mutable_p1()->set_x(s.p1.x);
-    shape->mutable_segment()->mutable_p1()->set_y(s.p1.y);
-    shape->mutable_segment()->mutable_p2()->set_x(s.p2.x);
-    shape->mutable_segment()->mutable_p2()->set_y(s.p2.y);
-    shapes.push_back({.id = i, .geometry = s});
+    shapes.push_back({.id = i, .geometry = scene.segments[i]});
   }
   absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
   if (!level.ok()) {
@@ -247,24 +240,12 @@ int Main() {
     if (absl::GetFlag(FLAGS_window) > 0)
       shape.window = absl::GetFlag(FLAGS_window);
 
-    // Distinct batches cycling through the query set.
-    const int pool = static_cast<int>(
-        std::max<size_t>(1, std::min<size_t>(512, set.size() / batch)));
-    std::vector<v1::StreamQueriesRequest> requests(pool);
-    std::vector<StreamEchoRequest> echoes(pool);
-    for (int b = 0; b < pool; ++b) {
-      requests[b].set_level("levels/s1");
-      requests[b].set_batch_id(b);
-      for (int q = 0; q < batch; ++q) {
-        const size_t i = static_cast<size_t>(b) * batch + q;
-        v1::Query* query = requests[b].add_queries();
-        query->set_request_id(i);
-        v1::RayCastQuery* ray = query->mutable_ray_cast();
-        ray->mutable_origin()->set_x(set.origins[i].x);
-        ray->mutable_origin()->set_y(set.origins[i].y);
-        ray->mutable_translation()->set_x(set.translations[i].x);
-        ray->mutable_translation()->set_y(set.translations[i].y);
-      }
+    // Distinct batches cycling through the query set; echo messages of
+    // the same sizes.
+    const std::vector<v1::StreamQueriesRequest> requests =
+        RayBatches(set, batch);
+    std::vector<StreamEchoRequest> echoes(requests.size());
+    for (size_t b = 0; b < requests.size(); ++b) {
       echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
     }
 
