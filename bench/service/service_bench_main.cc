@@ -4,8 +4,9 @@
 // of shared/BENCHMARKS.md; per-batch latency (p50 / p99) paced at half
 // the measured rate; beside it the in-process lib/ throughput on the same
 // queries (one thread) and a bare gRPC echo stream carrying messages of
-// the same size with the same streams and windows. Prints a markdown
-// table.
+// the same size with the same streams and windows; and the process CPU
+// time per batch of each (client and server together), which a busy
+// machine changes far less than the rates. Prints a markdown table.
 //
 // Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
 //        [--streams=0] [--window=0]   (0: per batch size defaults below)
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -62,6 +64,10 @@ Shape DefaultShape(int batch) {
 struct Measurement {
   double queries_per_second = 0.0;
   double batches_per_second = 0.0;
+  // Process CPU time (client and server together, all threads) per batch
+  // in the closed loop: unlike the rate, it hardly moves when other work
+  // shares the cores, so it is what to compare between runs.
+  double cpu_us_per_batch = 0.0;
   double p50_us = 0.0;
   double p99_us = 0.0;
   int64_t errors = 0;
@@ -85,6 +91,12 @@ std::shared_ptr<grpc::Channel> Channel(int port, int id) {
                                    grpc::InsecureChannelCredentials(), args);
 }
 
+double ProcessCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 // Runs `streams` drivers made by make(i): a closed loop for the
 // throughput, then an open loop paced at half of it for the latency.
 template <typename Driver>
@@ -101,11 +113,13 @@ Measurement Measure(int streams, int window, int batch, double seconds,
     run_for(std::min(0.5, seconds / 4));  // warm-up
     for (auto& d : drivers) d->ResetStats();
     const auto start = BenchClock::now();
+    const double cpu_start = ProcessCpuSeconds();
     run_for(seconds);
     int64_t answered = 0;
     for (auto& d : drivers) answered += d->answered();
     const double elapsed =
         std::chrono::duration<double>(BenchClock::now() - start).count();
+    const double cpu = ProcessCpuSeconds() - cpu_start;
     for (auto& d : drivers) d->Stop();
     for (auto& d : drivers) {
       const grpc::Status status = d->Wait();
@@ -114,6 +128,7 @@ Measurement Measure(int streams, int window, int batch, double seconds,
     }
     m.batches_per_second = static_cast<double>(answered) / elapsed;
     m.queries_per_second = m.batches_per_second * batch;
+    m.cpu_us_per_batch = cpu * 1e6 / static_cast<double>(answered);
   }
   {
     // Open loop: sends are due at fixed times whatever the answers do, and
@@ -230,8 +245,8 @@ int Main() {
   std::printf(
       "| batch | streams x window | collide queries/s | echo queries/s | "
       "collide / echo | collide / lib | collide p50 / p99 us (half rate) | "
-      "echo p50 / p99 us (half rate) |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "echo p50 / p99 us (half rate) | CPU us per batch, collide / echo |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
     const int batch = std::max(1, std::atoi(text.c_str()));
     Shape shape = DefaultShape(batch);
@@ -278,12 +293,13 @@ int Main() {
         });
     std::printf(
         "| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
-        "%.0f / %.0f |\n",
+        "%.0f / %.0f | %.0f / %.0f |\n",
         batch, shape.streams, shape.window, collide.queries_per_second,
         echo.queries_per_second,
         collide.queries_per_second / echo.queries_per_second,
         collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
-        echo.p50_us, echo.p99_us);
+        echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
+        echo.cpu_us_per_batch);
     std::fflush(stdout);
     if (collide.errors + echo.errors > 0) {
       std::fprintf(stderr, "errors: collide %lld, echo %lld\n",
