@@ -40,11 +40,23 @@ absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
     const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
     const ServerLimits& limits);
 
+// HandleStreamQueries into `response`, which the caller owns and passes in
+// empty (the stream reactor keeps it on the batch's arena). On a batch-level
+// error `response` is left empty and the error is returned.
+absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
+                                 const v1::StreamQueriesRequest& request,
+                                 const ServerLimits& limits,
+                                 v1::StreamQueriesResponse* response);
+
 // The stream response for a batch refused as a whole (unknown level, bad
 // level name, empty or oversized batch): request.batch_id, `status`, no
 // results, level_version 0.
 v1::StreamQueriesResponse RefusedBatchResponse(
     const v1::StreamQueriesRequest& request, const absl::Status& status);
+// The same into `response` (cleared first).
+void RefuseBatch(const v1::StreamQueriesRequest& request,
+                 const absl::Status& status,
+                 v1::StreamQueriesResponse* response);
 
 }  // namespace collide::server
 

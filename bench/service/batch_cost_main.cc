@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <memory>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -30,6 +29,7 @@
 #include "server/level_snapshot.h"
 #include "server/query_handler.h"
 #include "server/server_options.h"
+#include "server/stream_batch.h"
 #include "stream_requests.h"
 #include "timing.h"
 
@@ -49,8 +49,8 @@ using Traits = grpc::SerializationTraits<T>;
 // The state the phases pass along, one entry per batch of a pass.
 struct Batch {
   grpc::ByteBuffer request_bytes;
-  std::unique_ptr<Request> request;
-  std::unique_ptr<Response> response;
+  // What the stream reactor reads into, answers in and writes from.
+  collide::server::StreamBatch server;
   grpc::ByteBuffer response_bytes;
 };
 
@@ -71,26 +71,24 @@ __attribute__((noinline)) void ClientSerialize(Context& c, Batch& b, int i) {
 }
 
 __attribute__((noinline)) void ServerParse(Context&, Batch& b, int) {
-  // The reactor reads into a fresh message per batch (it hands the one it
-  // read to a worker).
-  b.request = std::make_unique<Request>();
   grpc::ByteBuffer bytes(b.request_bytes);  // Deserialize consumes it
-  if (!Traits<Request>::Deserialize(&bytes, b.request.get()).ok()) {
+  if (!Traits<Request>::Deserialize(&bytes, b.server.request()).ok()) {
     std::abort();
   }
 }
 
 __attribute__((noinline)) void ServerAnswer(Context& c, Batch& b, int) {
-  absl::StatusOr<Response> response =
-      collide::server::HandleStreamQueries(*c.snapshot, *b.request, c.limits);
-  if (!response.ok()) std::abort();
-  b.response = std::make_unique<Response>(*std::move(response));
+  if (!collide::server::AnswerStreamQueries(*c.snapshot, *b.server.request(),
+                                            c.limits, b.server.response())
+           .ok()) {
+    std::abort();
+  }
 }
 
 __attribute__((noinline)) void ServerSerialize(Context&, Batch& b, int) {
   bool own = false;
   b.response_bytes.Clear();
-  Traits<Response>::Serialize(*b.response, &b.response_bytes, &own);
+  Traits<Response>::Serialize(*b.server.response(), &b.response_bytes, &own);
 }
 
 __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
@@ -101,9 +99,9 @@ __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
   }
 }
 
+// The reactor empties a written batch for its next read.
 __attribute__((noinline)) void ServerRelease(Context&, Batch& b, int) {
-  b.request.reset();
-  b.response.reset();
+  b.server.Reset();
 }
 
 __attribute__((noinline)) void LibOnly(Context& c, Batch&, int i) {
