@@ -42,6 +42,10 @@ ABSL_FLAG(std::vector<std::string>, batch_sizes,
           "Queries per batch, one row each.");
 ABSL_FLAG(int, streams, 0, "Streams (one connection each); 0: per batch size.");
 ABSL_FLAG(int, window, 0, "Batches in flight per stream; 0: per batch size.");
+ABSL_FLAG(bool, latency, true,
+          "Measure latency at half rate; false: closed loops only (e.g. to "
+          "profile the throughput run alone).");
+ABSL_FLAG(bool, echo, true, "Run the echo stream beside the service.");
 
 namespace collide_bench {
 namespace {
@@ -130,7 +134,7 @@ Measurement Measure(int streams, int window, int batch, double seconds,
     m.queries_per_second = m.batches_per_second * batch;
     m.cpu_us_per_batch = cpu * 1e6 / static_cast<double>(answered);
   }
-  {
+  if (absl::GetFlag(FLAGS_latency)) {
     // Open loop: sends are due at fixed times whatever the answers do, and
     // latency counts from the due time (no coordinated omission).
     std::vector<std::unique_ptr<Driver>> drivers;
@@ -283,14 +287,17 @@ int Main() {
                 return r.status().code() == 0 && r.results_size() == batch;
               });
         });
-    const Measurement echo = Measure<EchoDriver>(
-        shape.streams, shape.window, batch, seconds, [&](int i) {
-          return std::make_unique<EchoDriver>(
-              [&, i](grpc::ClientContext* c, EchoDriver* r) {
-                echo_stubs[i]->async()->StreamEcho(c, r);
-              },
-              echoes, [](const StreamEchoResponse&) { return true; });
-        });
+    Measurement echo;
+    if (absl::GetFlag(FLAGS_echo)) {
+      echo = Measure<EchoDriver>(
+          shape.streams, shape.window, batch, seconds, [&](int i) {
+            return std::make_unique<EchoDriver>(
+                [&, i](grpc::ClientContext* c, EchoDriver* r) {
+                  echo_stubs[i]->async()->StreamEcho(c, r);
+                },
+                echoes, [](const StreamEchoResponse&) { return true; });
+          });
+    }
     std::printf(
         "| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
         "%.0f / %.0f | %.0f / %.0f |\n",
