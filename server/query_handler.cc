@@ -263,16 +263,28 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
   return result;
 }
 
+absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
+                              const v1::RunQueriesRequest& request,
+                              const ServerLimits& limits,
+                              v1::RunQueriesResponse* response) {
+  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
+                                   response->mutable_results());
+      !s.ok()) {
+    response->Clear();
+    return s;
+  }
+  response->set_level_version(snapshot.version);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
     const ServerLimits& limits) {
   v1::RunQueriesResponse response;
-  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response.mutable_results());
+  if (absl::Status s = AnswerRunQueries(snapshot, request, limits, &response);
       !s.ok()) {
     return s;
   }
-  response.set_level_version(snapshot.version);
   return response;
 }
 

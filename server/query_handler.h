@@ -33,6 +33,14 @@ absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
     const ServerLimits& limits);
 
+// HandleRunQueries into `response`, which the caller owns and passes in
+// empty (the unary call keeps it on the call's arena). On a batch-level
+// error `response` is left empty and the error is returned.
+absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
+                              const v1::RunQueriesRequest& request,
+                              const ServerLimits& limits,
+                              v1::RunQueriesResponse* response);
+
 // The same for one stream message; the response also echoes batch_id and
 // has status OK. A batch-level error is returned as the status (the reactor
 // sends it with RefusedBatchResponse and keeps the stream open).
