@@ -24,6 +24,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/v1/collision_service.grpc.pb.h"
@@ -325,5 +326,8 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  // As collide_server's main does (see there): no debug deadlock detector
+  // on every absl::Mutex lock.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   return collide_bench::Main();
 }
