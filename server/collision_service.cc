@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
-#include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -18,6 +18,7 @@
 #include "server/query_handler.h"
 #include "server/server_options.h"
 #include "server/status_convert.h"
+#include "server/stream_batch.h"
 #include "server/worker_pool.h"
 
 namespace collide::server {
@@ -52,21 +53,23 @@ void LogIfInternal(const absl::Status& status, const char* what) {
 // one.
 using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 
-// The response to one stream batch: the handler's, or the batch refused as
-// a whole (the stream stays open either way).
-StreamResponse AnswerBatch(const SnapshotOrError& snapshot,
-                           const ServerLimits& limits,
-                           const StreamRequest& request) {
-  if (!snapshot.ok()) return RefusedBatchResponse(request, snapshot.status());
+// Answers one stream batch into its response: the handler's results, or
+// the batch refused as a whole (the stream stays open either way).
+void AnswerBatch(const SnapshotOrError& snapshot, const ServerLimits& limits,
+                 StreamBatch& batch) {
+  const StreamRequest& request = *batch.request();
+  if (!snapshot.ok()) {
+    RefuseBatch(request, snapshot.status(), batch.response());
+    return;
+  }
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
-  absl::StatusOr<StreamResponse> response =
-      HandleStreamQueries(**snapshot, request, limits);
-  if (!response.ok()) {
-    LogIfInternal(response.status(), "StreamQueries batch");
-    return RefusedBatchResponse(request, response.status());
+  if (absl::Status s =
+          AnswerStreamQueries(**snapshot, request, limits, batch.response());
+      !s.ok()) {
+    LogIfInternal(s, "StreamQueries batch");
+    RefuseBatch(request, s, batch.response());
   }
-  return *std::move(response);
 }
 
 // One StreamQueries call. gRPC allows one outstanding read and one
@@ -76,13 +79,20 @@ StreamResponse AnswerBatch(const SnapshotOrError& snapshot,
 // it is ready. Reactions and workers run concurrently, so the queue and
 // flags are guarded, and Start* / Finish calls are made after releasing the
 // lock (gRPC may run a reaction inline from them).
+//
+// Each batch is read into, answered in and written from a StreamBatch
+// (its own arena); written batches are kept for later reads, so a busy
+// stream reuses a few of them instead of allocating per message.
 class QueryStreamReactor final
     : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
  public:
   QueryStreamReactor(const LevelStore& store, const ServerLimits& limits,
                      WorkerPool& workers)
-      : store_(store), limits_(limits), workers_(workers) {
-    StartRead(&request_);
+      : store_(store),
+        limits_(limits),
+        workers_(workers),
+        reading_(std::make_unique<StreamBatch>()) {
+    StartRead(reading_->request());
   }
 
   void OnReadDone(bool ok) override {
@@ -93,50 +103,54 @@ class QueryStreamReactor final
                ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
       return;
     }
+    // The batch just read; only this reaction touches reading_ until the
+    // next read is started below (or by Step, under the lock).
+    StreamBatch* batch = reading_.get();
     // A small batch costs less than the hand-off to a worker (a wake-up
     // and a context switch on a busy machine), so it is answered right
     // here; only big batches go to the workers.
-    const bool answer_here = request_.queries_size() <= kMaxInlineQueries;
-    SnapshotOrError snapshot = FindLevel(store_, request_.level(), "level");
-    std::optional<StreamResponse> answered;
-    if (answer_here) answered = AnswerBatch(snapshot, limits_, request_);
+    const bool answer_here =
+        batch->request()->queries_size() <= kMaxInlineQueries;
+    SnapshotOrError snapshot =
+        FindLevel(store_, batch->request()->level(), "level");
+    if (answer_here) AnswerBatch(snapshot, limits_, *batch);
+    std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
-    bool read_more = false;
+    StreamRequest* read_into = nullptr;
     {
       absl::MutexLock lock(&mutex_);
       // After Finish nothing may touch the reactor from a worker.
       if (finished_) return;
-      queue_.emplace_back();
+      queue_.push_back({.batch = std::move(reading_), .ready = answer_here});
       slot = &queue_.back();
-      if (answered.has_value()) {
-        slot->response = *std::move(answered);
-        slot->ready = true;
-      } else {
-        ++pending_jobs_;
-      }
-      read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
+      if (!answer_here) ++pending_jobs_;
+      reading_ = std::move(next);
+      const bool read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
       read_paused_ = !read_more;
+      if (read_more) read_into = reading_->request();
     }
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
     } else {
-      workers_.Submit([this, slot, snapshot = std::move(snapshot),
-                       request = std::move(request_)]() {
-        StreamResponse response = AnswerBatch(snapshot, limits_, request);
+      // The slot stays put until it is written, which waits for ready.
+      workers_.Submit([this, slot, snapshot = std::move(snapshot)]() {
+        AnswerBatch(snapshot, limits_, *slot->batch);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-          slot->response = std::move(response);
           slot->ready = true;
           --pending_jobs_;
         });
       });
     }
     // The slot is queued above, so whatever is read next lands behind it.
-    if (read_more) StartRead(&request_);
+    if (read_into != nullptr) StartRead(read_into);
   }
 
   void OnWriteDone(bool ok) override {
     Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       writing_ = false;
+      if (spare_.size() < kMaxQueuedBatches) {
+        spare_.push_back(std::move(queue_.front().batch));
+      }
       queue_.pop_front();
       // A failed write means the client is gone or cancelled: nothing more
       // can be sent, so stop reading and writing and finish once no worker
@@ -149,9 +163,24 @@ class QueryStreamReactor final
 
  private:
   struct Slot {
-    StreamResponse response;
+    std::unique_ptr<StreamBatch> batch;
     bool ready = false;
   };
+
+  // A written batch emptied for reuse, or a new one.
+  std::unique_ptr<StreamBatch> TakeSpare() {
+    std::unique_ptr<StreamBatch> batch;
+    {
+      absl::MutexLock lock(&mutex_);
+      if (!spare_.empty()) {
+        batch = std::move(spare_.back());
+        spare_.pop_back();
+      }
+    }
+    if (batch == nullptr) return std::make_unique<StreamBatch>();
+    batch->Reset();
+    return batch;
+  }
 
   // Applies `change` under the lock, then does what the new state calls
   // for: write the front slot if it is ready, resume a paused read, or
@@ -159,7 +188,7 @@ class QueryStreamReactor final
   template <typename Change>
   void Step(Change&& change) {
     const StreamResponse* write = nullptr;
-    bool read_more = false;
+    StreamRequest* read_into = nullptr;
     bool finish = false;
     grpc::Status status = grpc::Status::OK;
     {
@@ -176,11 +205,11 @@ class QueryStreamReactor final
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
           writing_ = true;
-          write = &queue_.front().response;
+          write = queue_.front().batch->response();
         }
         if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
           read_paused_ = false;
-          read_more = true;
+          read_into = reading_->request();
         }
         if (reads_done_ && !writing_ && queue_.empty()) {
           finished_ = finish = true;
@@ -188,20 +217,23 @@ class QueryStreamReactor final
       }
     }
     if (write != nullptr) StartWrite(write);
-    if (read_more) StartRead(&request_);
+    if (read_into != nullptr) StartRead(read_into);
     if (finish) Finish(status);
   }
 
   const LevelStore& store_;
   const ServerLimits& limits_;
   WorkerPool& workers_;
-  // Only touched by the one outstanding read and its OnReadDone.
-  StreamRequest request_;
 
   absl::Mutex mutex_;
+  // The batch the outstanding read fills. Replaced (under the lock) only in
+  // OnReadDone, before the next read can start.
+  std::unique_ptr<StreamBatch> reading_;
   // Batches in request order; the front is being written while writing_.
   // A deque, so adding slots at the back moves none of the others.
   std::deque<Slot> queue_ ABSL_GUARDED_BY(mutex_);
+  // Written batches kept for later reads (at most kMaxQueuedBatches).
+  std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
@@ -228,14 +260,14 @@ grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
       reactor->Finish(ToGrpcStatus(snapshot.status()));
       return;
     }
-    absl::StatusOr<v1::RunQueriesResponse> answer =
-        HandleRunQueries(**snapshot, *request, limits_);
-    if (!answer.ok()) {
-      LogIfInternal(answer.status(), "RunQueries");
-      reactor->Finish(ToGrpcStatus(answer.status()));
+    // Straight into the response gRPC gave us (on the call's arena).
+    if (absl::Status s =
+            AnswerRunQueries(**snapshot, *request, limits_, response);
+        !s.ok()) {
+      LogIfInternal(s, "RunQueries");
+      reactor->Finish(ToGrpcStatus(s));
       return;
     }
-    *response = *std::move(answer);
     reactor->Finish(grpc::Status::OK);
   };
   // As on the stream: small batches here, big ones on a worker (request

@@ -8,6 +8,7 @@
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/collision_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "server/arena_message_allocator.h"
 #include "server/level_store.h"
 #include "server/server_options.h"
 #include "server/worker_pool.h"
@@ -21,7 +22,9 @@ class CollisionServiceImpl final
   // using it). Batches are answered on `workers`, not in gRPC's reactions.
   CollisionServiceImpl(const LevelStore& store, const ServerLimits& limits,
                        WorkerPool& workers)
-      : store_(store), limits_(limits), workers_(workers) {}
+      : store_(store), limits_(limits), workers_(workers) {
+    SetMessageAllocatorFor_RunQueries(&run_queries_allocator_);
+  }
 
   // Answers each batch against the snapshot its level has when the batch
   // is read, writing responses in request order. A batch refused as a whole
@@ -41,6 +44,9 @@ class CollisionServiceImpl final
   const LevelStore& store_;
   const ServerLimits limits_;
   WorkerPool& workers_;
+  // RunQueries' request and response live on a per-call arena.
+  ArenaMessageAllocator<v1::RunQueriesRequest, v1::RunQueriesResponse>
+      run_queries_allocator_;
 };
 
 }  // namespace collide::server

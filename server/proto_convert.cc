@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
@@ -74,6 +75,11 @@ class FieldPath {
 // Finite and within the core's coordinate limit (products of four lengths
 // must not overflow; see collide/vec2.h).
 absl::Status CheckFinite(double value, const FieldPath& field) {
+  // The common case first, one compare (false for NaN and infinities);
+  // the checks below only tell which message an error gets.
+  if (ABSL_PREDICT_TRUE(std::abs(value) <= kMaxCoordinate)) {
+    return absl::OkStatus();
+  }
   if (!std::isfinite(value)) {
     return absl::InvalidArgumentError(
         absl::StrCat(field.ToString(), " must be finite"));
@@ -86,6 +92,10 @@ absl::Status CheckFinite(double value, const FieldPath& field) {
 }
 
 absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {
+  if (ABSL_PREDICT_TRUE(std::abs(value.x()) <= kMaxCoordinate &&
+                        std::abs(value.y()) <= kMaxCoordinate)) {
+    return absl::OkStatus();
+  }
   if (absl::Status s = CheckFinite(value.x(), FieldPath(field, ".x"));
       !s.ok()) {
     return s;
@@ -491,6 +501,15 @@ absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
           CheckFinite(query.translation(), FieldPath(field, ".translation"));
       !s.ok()) {
     return s;
+  }
+  if (!query.has_options() && limits.max_results_per_query >= 0 &&
+      limits.max_ignore_ids >= 0) {
+    // Most casts set no options: what CastSettingsFromProto makes of the
+    // all-default message, without its checks (none of which can fail on
+    // it under sane limits). proto_convert_test checks the two agree.
+    CastSettings settings;
+    settings.max_hits = limits.max_results_per_query;
+    return settings;
   }
   return CastSettingsFromProto(query.options(), limits,
                                FieldPath(field, ".options"));

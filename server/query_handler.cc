@@ -263,38 +263,70 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
   return result;
 }
 
+absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
+                              const v1::RunQueriesRequest& request,
+                              const ServerLimits& limits,
+                              v1::RunQueriesResponse* response) {
+  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
+                                   response->mutable_results());
+      !s.ok()) {
+    response->Clear();
+    return s;
+  }
+  response->set_level_version(snapshot.version);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
     const ServerLimits& limits) {
   v1::RunQueriesResponse response;
-  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response.mutable_results());
+  if (absl::Status s = AnswerRunQueries(snapshot, request, limits, &response);
       !s.ok()) {
     return s;
   }
-  response.set_level_version(snapshot.version);
   return response;
+}
+
+absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
+                                 const v1::StreamQueriesRequest& request,
+                                 const ServerLimits& limits,
+                                 v1::StreamQueriesResponse* response) {
+  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
+                                   response->mutable_results());
+      !s.ok()) {
+    response->Clear();
+    return s;
+  }
+  response->set_batch_id(request.batch_id());
+  response->set_level_version(snapshot.version);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
     const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
     const ServerLimits& limits) {
   v1::StreamQueriesResponse response;
-  response.set_batch_id(request.batch_id());
-  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response.mutable_results());
+  if (absl::Status s =
+          AnswerStreamQueries(snapshot, request, limits, &response);
       !s.ok()) {
     return s;
   }
-  response.set_level_version(snapshot.version);
   return response;
+}
+
+void RefuseBatch(const v1::StreamQueriesRequest& request,
+                 const absl::Status& status,
+                 v1::StreamQueriesResponse* response) {
+  response->Clear();
+  response->set_batch_id(request.batch_id());
+  *response->mutable_status() = ToResultStatus(status);
 }
 
 v1::StreamQueriesResponse RefusedBatchResponse(
     const v1::StreamQueriesRequest& request, const absl::Status& status) {
   v1::StreamQueriesResponse response;
-  response.set_batch_id(request.batch_id());
-  *response.mutable_status() = ToResultStatus(status);
+  RefuseBatch(request, status, &response);
   return response;
 }
 

@@ -33,6 +33,14 @@ absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
     const ServerLimits& limits);
 
+// HandleRunQueries into `response`, which the caller owns and passes in
+// empty (the unary call keeps it on the call's arena). On a batch-level
+// error `response` is left empty and the error is returned.
+absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
+                              const v1::RunQueriesRequest& request,
+                              const ServerLimits& limits,
+                              v1::RunQueriesResponse* response);
+
 // The same for one stream message; the response also echoes batch_id and
 // has status OK. A batch-level error is returned as the status (the reactor
 // sends it with RefusedBatchResponse and keeps the stream open).
@@ -40,11 +48,23 @@ absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
     const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
     const ServerLimits& limits);
 
+// HandleStreamQueries into `response`, which the caller owns and passes in
+// empty (the stream reactor keeps it on the batch's arena). On a batch-level
+// error `response` is left empty and the error is returned.
+absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
+                                 const v1::StreamQueriesRequest& request,
+                                 const ServerLimits& limits,
+                                 v1::StreamQueriesResponse* response);
+
 // The stream response for a batch refused as a whole (unknown level, bad
 // level name, empty or oversized batch): request.batch_id, `status`, no
 // results, level_version 0.
 v1::StreamQueriesResponse RefusedBatchResponse(
     const v1::StreamQueriesRequest& request, const absl::Status& status);
+// The same into `response` (cleared first).
+void RefuseBatch(const v1::StreamQueriesRequest& request,
+                 const absl::Status& status,
+                 v1::StreamQueriesResponse* response);
 
 }  // namespace collide::server
 

@@ -4,8 +4,9 @@
 // of shared/BENCHMARKS.md; per-batch latency (p50 / p99) paced at half
 // the measured rate; beside it the in-process lib/ throughput on the same
 // queries (one thread) and a bare gRPC echo stream carrying messages of
-// the same size with the same streams and windows. Prints a markdown
-// table.
+// the same size with the same streams and windows; and the process CPU
+// time per batch of each (client and server together), which a busy
+// machine changes far less than the rates. Prints a markdown table.
 //
 // Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
 //        [--streams=0] [--window=0]   (0: per batch size defaults below)
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,6 +24,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/v1/collision_service.grpc.pb.h"
@@ -31,6 +34,7 @@
 #include "scenes.h"
 #include "server/collide_server.h"
 #include "stream_driver.h"
+#include "stream_requests.h"
 #include "timing.h"
 
 ABSL_FLAG(double, seconds, 2.0, "Length of each timed run.");
@@ -39,6 +43,10 @@ ABSL_FLAG(std::vector<std::string>, batch_sizes,
           "Queries per batch, one row each.");
 ABSL_FLAG(int, streams, 0, "Streams (one connection each); 0: per batch size.");
 ABSL_FLAG(int, window, 0, "Batches in flight per stream; 0: per batch size.");
+ABSL_FLAG(bool, latency, true,
+          "Measure latency at half rate; false: closed loops only (e.g. to "
+          "profile the throughput run alone).");
+ABSL_FLAG(bool, echo, true, "Run the echo stream beside the service.");
 
 namespace collide_bench {
 namespace {
@@ -61,6 +69,10 @@ Shape DefaultShape(int batch) {
 struct Measurement {
   double queries_per_second = 0.0;
   double batches_per_second = 0.0;
+  // Process CPU time (client and server together, all threads) per batch
+  // in the closed loop: unlike the rate, it hardly moves when other work
+  // shares the cores, so it is what to compare between runs.
+  double cpu_us_per_batch = 0.0;
   double p50_us = 0.0;
   double p99_us = 0.0;
   int64_t errors = 0;
@@ -84,6 +96,12 @@ std::shared_ptr<grpc::Channel> Channel(int port, int id) {
                                    grpc::InsecureChannelCredentials(), args);
 }
 
+double ProcessCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
 // Runs `streams` drivers made by make(i): a closed loop for the
 // throughput, then an open loop paced at half of it for the latency.
 template <typename Driver>
@@ -100,11 +118,13 @@ Measurement Measure(int streams, int window, int batch, double seconds,
     run_for(std::min(0.5, seconds / 4));  // warm-up
     for (auto& d : drivers) d->ResetStats();
     const auto start = BenchClock::now();
+    const double cpu_start = ProcessCpuSeconds();
     run_for(seconds);
     int64_t answered = 0;
     for (auto& d : drivers) answered += d->answered();
     const double elapsed =
         std::chrono::duration<double>(BenchClock::now() - start).count();
+    const double cpu = ProcessCpuSeconds() - cpu_start;
     for (auto& d : drivers) d->Stop();
     for (auto& d : drivers) {
       const grpc::Status status = d->Wait();
@@ -113,8 +133,9 @@ Measurement Measure(int streams, int window, int batch, double seconds,
     }
     m.batches_per_second = static_cast<double>(answered) / elapsed;
     m.queries_per_second = m.batches_per_second * batch;
+    m.cpu_us_per_batch = cpu * 1e6 / static_cast<double>(answered);
   }
-  {
+  if (absl::GetFlag(FLAGS_latency)) {
     // Open loop: sends are due at fixed times whatever the answers do, and
     // latency counts from the due time (no coordinated omission).
     std::vector<std::unique_ptr<Driver>> drivers;
@@ -178,18 +199,10 @@ int Main() {
   const QuerySet set = MakeR20(scene);
 
   // The level, as the service receives it and as lib/ builds it.
-  v1::Level level_proto;
-  level_proto.set_id("s1");
+  const v1::Level level_proto = LevelProto(scene);
   std::vector<collide::ShapeDesc> shapes;
   for (size_t i = 0; i < scene.segments.size(); ++i) {
-    const collide::Segment& s = scene.segments[i];
-    v1::Shape* shape = level_proto.add_shapes();
-    shape->set_id(i);
-    shape->mutable_segment()->mutable_p1()->set_x(s.p1.x);
-    shape->mutable_segment()->mutable_p1()->set_y(s.p1.y);
-    shape->mutable_segment()->mutable_p2()->set_x(s.p2.x);
-    shape->mutable_segment()->mutable_p2()->set_y(s.p2.y);
-    shapes.push_back({.id = i, .geometry = s});
+    shapes.push_back({.id = i, .geometry = scene.segments[i]});
   }
   absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
   if (!level.ok()) {
@@ -237,8 +250,8 @@ int Main() {
   std::printf(
       "| batch | streams x window | collide queries/s | echo queries/s | "
       "collide / echo | collide / lib | collide p50 / p99 us (half rate) | "
-      "echo p50 / p99 us (half rate) |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "echo p50 / p99 us (half rate) | CPU us per batch, collide / echo |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
     const int batch = std::max(1, std::atoi(text.c_str()));
     Shape shape = DefaultShape(batch);
@@ -247,24 +260,12 @@ int Main() {
     if (absl::GetFlag(FLAGS_window) > 0)
       shape.window = absl::GetFlag(FLAGS_window);
 
-    // Distinct batches cycling through the query set.
-    const int pool = static_cast<int>(
-        std::max<size_t>(1, std::min<size_t>(512, set.size() / batch)));
-    std::vector<v1::StreamQueriesRequest> requests(pool);
-    std::vector<StreamEchoRequest> echoes(pool);
-    for (int b = 0; b < pool; ++b) {
-      requests[b].set_level("levels/s1");
-      requests[b].set_batch_id(b);
-      for (int q = 0; q < batch; ++q) {
-        const size_t i = static_cast<size_t>(b) * batch + q;
-        v1::Query* query = requests[b].add_queries();
-        query->set_request_id(i);
-        v1::RayCastQuery* ray = query->mutable_ray_cast();
-        ray->mutable_origin()->set_x(set.origins[i].x);
-        ray->mutable_origin()->set_y(set.origins[i].y);
-        ray->mutable_translation()->set_x(set.translations[i].x);
-        ray->mutable_translation()->set_y(set.translations[i].y);
-      }
+    // Distinct batches cycling through the query set; echo messages of
+    // the same sizes.
+    const std::vector<v1::StreamQueriesRequest> requests =
+        RayBatches(set, batch);
+    std::vector<StreamEchoRequest> echoes(requests.size());
+    for (size_t b = 0; b < requests.size(); ++b) {
       echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
     }
 
@@ -287,22 +288,26 @@ int Main() {
                 return r.status().code() == 0 && r.results_size() == batch;
               });
         });
-    const Measurement echo = Measure<EchoDriver>(
-        shape.streams, shape.window, batch, seconds, [&](int i) {
-          return std::make_unique<EchoDriver>(
-              [&, i](grpc::ClientContext* c, EchoDriver* r) {
-                echo_stubs[i]->async()->StreamEcho(c, r);
-              },
-              echoes, [](const StreamEchoResponse&) { return true; });
-        });
+    Measurement echo;
+    if (absl::GetFlag(FLAGS_echo)) {
+      echo = Measure<EchoDriver>(
+          shape.streams, shape.window, batch, seconds, [&](int i) {
+            return std::make_unique<EchoDriver>(
+                [&, i](grpc::ClientContext* c, EchoDriver* r) {
+                  echo_stubs[i]->async()->StreamEcho(c, r);
+                },
+                echoes, [](const StreamEchoResponse&) { return true; });
+          });
+    }
     std::printf(
         "| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
-        "%.0f / %.0f |\n",
+        "%.0f / %.0f | %.0f / %.0f |\n",
         batch, shape.streams, shape.window, collide.queries_per_second,
         echo.queries_per_second,
         collide.queries_per_second / echo.queries_per_second,
         collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
-        echo.p50_us, echo.p99_us);
+        echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
+        echo.cpu_us_per_batch);
     std::fflush(stdout);
     if (collide.errors + echo.errors > 0) {
       std::fprintf(stderr, "errors: collide %lld, echo %lld\n",
@@ -321,5 +326,8 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  // As collide_server's main does (see there): no debug deadlock detector
+  // on every absl::Mutex lock.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   return collide_bench::Main();
 }

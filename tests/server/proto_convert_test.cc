@@ -334,6 +334,59 @@ TEST(RayCastFromProtoTest, DefaultsAreTheLibDefaults) {
   EXPECT_FALSE(args->settings.all_hits);
 }
 
+void ExpectSameSettings(const CastSettings& a, const CastSettings& b) {
+  EXPECT_EQ(a.all_hits, b.all_hits);
+  EXPECT_EQ(a.max_hits, b.max_hits);
+  EXPECT_EQ(a.options.max_fraction, b.options.max_fraction);
+  EXPECT_EQ(a.options.target_distance, b.options.target_distance);
+  EXPECT_EQ(a.options.stop_at_penetration, b.options.stop_at_penetration);
+  EXPECT_EQ(a.filter.mask_bits, b.filter.mask_bits);
+  EXPECT_EQ(a.filter.ignore_ids.size(), b.filter.ignore_ids.size());
+}
+
+// Casts without options take a shortcut; it must give exactly what the full
+// conversion of an all-default CastOptions gives, for every cast kind.
+TEST(CastFromProtoTest, UnsetOptionsConvertLikeEmptyOptions) {
+  ServerLimits limits;
+  limits.max_results_per_query = 17;
+  v1::RayCastQuery ray;
+  absl::StatusOr<RayCastArgs> ray_unset = RayCastFromProto(ray, limits, "q");
+  ray.mutable_options();
+  absl::StatusOr<RayCastArgs> ray_set = RayCastFromProto(ray, limits, "q");
+  ASSERT_TRUE(ray_unset.ok() && ray_set.ok());
+  ExpectSameSettings(ray_unset->settings, ray_set->settings);
+  EXPECT_EQ(ray_unset->settings.max_hits, 17);
+
+  v1::CircleCastQuery circle;
+  absl::StatusOr<CircleCastArgs> circle_unset =
+      CircleCastFromProto(circle, limits, "q");
+  circle.mutable_options();
+  absl::StatusOr<CircleCastArgs> circle_set =
+      CircleCastFromProto(circle, limits, "q");
+  ASSERT_TRUE(circle_unset.ok() && circle_set.ok());
+  ExpectSameSettings(circle_unset->settings, circle_set->settings);
+
+  v1::PolygonCastQuery polygon;
+  AddVertices(polygon.mutable_polygon()->mutable_vertices(),
+              {{0, 0}, {1, 0}, {0, 1}});
+  absl::StatusOr<PolygonCastArgs> polygon_unset =
+      PolygonCastFromProto(polygon, limits, "q");
+  polygon.mutable_options();
+  absl::StatusOr<PolygonCastArgs> polygon_set =
+      PolygonCastFromProto(polygon, limits, "q");
+  ASSERT_TRUE(polygon_unset.ok() && polygon_set.ok());
+  ExpectSameSettings(polygon_unset->settings, polygon_set->settings);
+
+  v1::CapsuleCastQuery capsule;
+  absl::StatusOr<CapsuleCastArgs> capsule_unset =
+      CapsuleCastFromProto(capsule, limits, "q");
+  capsule.mutable_options();
+  absl::StatusOr<CapsuleCastArgs> capsule_set =
+      CapsuleCastFromProto(capsule, limits, "q");
+  ASSERT_TRUE(capsule_unset.ok() && capsule_set.ok());
+  ExpectSameSettings(capsule_unset->settings, capsule_set->settings);
+}
+
 TEST(RayCastFromProtoTest, OptionsAreCopied) {
   v1::RayCastQuery query;
   v1::CastOptions* options = query.mutable_options();

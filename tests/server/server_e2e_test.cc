@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <numbers>
 #include <optional>
@@ -460,6 +461,62 @@ TEST_F(ServerE2eTest, EveryQueryKindMatchesLibThroughUnaryAndStream) {
     }
   }
   EXPECT_EQ(expected_batch, batch_id);
+  const grpc::Status status = stream->Finish();
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
+// Batches of many sizes on one stream: small ones are answered in the
+// reaction, big ones on the workers, and each is read into a batch arena
+// the stream reuses (StreamBatch), so a reused arena meets a batch of
+// another size and other query kinds. Every result must still be exactly
+// lib's and in request order.
+TEST_F(ServerE2eTest, StreamOfMixedBatchSizesKeepsOrderAndAnswers) {
+  Random random(0xBA7C4);
+  const v1::Level level_proto = RandomLevel(random);
+  v1::PutLevelResponse put;
+  ASSERT_TRUE(testing::PutLevel(*levels_, level_proto, &put).ok());
+  absl::StatusOr<Level> level = LevelFromProto(level_proto, ServerLimits{});
+  ASSERT_TRUE(level.ok()) << level.status();
+  const std::vector<Case> cases = RandomCases(random, 600);
+  constexpr int kSizes[] = {1, 100, 3, 40, 16, 17, 250, 2};
+  constexpr int kBatches = 40;
+
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  auto stream = collisions_->StreamQueries(&context);
+  std::vector<std::vector<size_t>> sent;  // case indices per batch
+  size_t next_case = 0;
+  for (int b = 0; b < kBatches; ++b) {
+    v1::StreamQueriesRequest request;
+    request.set_level("levels/random");
+    request.set_batch_id(static_cast<uint64_t>(b));
+    std::vector<size_t>& indices = sent.emplace_back();
+    for (int q = 0; q < kSizes[b % std::size(kSizes)]; ++q) {
+      indices.push_back(next_case);
+      *request.add_queries() = cases[next_case].query;
+      next_case = (next_case + 1) % cases.size();
+    }
+    ASSERT_TRUE(stream->Write(request));
+  }
+  ASSERT_TRUE(stream->WritesDone());
+  v1::StreamQueriesResponse response;
+  size_t read = 0;
+  while (stream->Read(&response)) {
+    ASSERT_LT(read, sent.size());
+    EXPECT_EQ(response.batch_id(), read);
+    EXPECT_EQ(response.status().code(), 0) << response.status().message();
+    EXPECT_EQ(response.level_version(), put.summary().version());
+    const std::vector<size_t>& indices = sent[read];
+    ASSERT_EQ(response.results_size(), static_cast<int>(indices.size()));
+    for (size_t i = 0; i < indices.size(); ++i) {
+      const Case& c = cases[indices[i]];
+      EXPECT_TRUE(
+          ProtoEqual(c.expected(*level), response.results(static_cast<int>(i))))
+          << "batch " << read << " query " << c.query.ShortDebugString();
+    }
+    ++read;
+  }
+  EXPECT_EQ(read, sent.size());
   const grpc::Status status = stream->Finish();
   EXPECT_TRUE(status.ok()) << status.error_message();
 }

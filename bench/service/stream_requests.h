@@ -1,0 +1,27 @@
+// What the service benchmarks send: the S1 scene as a v1::Level and batches
+// of R20 rays as StreamQueriesRequest messages (shared/BENCHMARKS.md), built
+// the same way for the loopback benchmark and the per-phase cost benchmark
+// so their numbers describe the same bytes.
+#ifndef COLLIDE_BENCH_SERVICE_STREAM_REQUESTS_H_
+#define COLLIDE_BENCH_SERVICE_STREAM_REQUESTS_H_
+
+#include <vector>
+
+#include "collide/v1/collision_service.pb.h"
+#include "collide/v1/geometry.pb.h"
+#include "scenes.h"
+
+namespace collide_bench {
+
+// The scene's segments as level "s1", shape ids 0..n-1 in scene order.
+collide::v1::Level LevelProto(const Scene& scene);
+
+// Distinct batches of `batch` ray casts on "levels/s1" cycling through `set`
+// (at most 512 batches, fewer when the set runs out); batch_id b, request
+// ids the query's index in the set.
+std::vector<collide::v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
+                                                          int batch);
+
+}  // namespace collide_bench
+
+#endif  // COLLIDE_BENCH_SERVICE_STREAM_REQUESTS_H_
