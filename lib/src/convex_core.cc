@@ -23,15 +23,6 @@ int DistinctEdges(const Core& core) {
   return core.count() == 2 ? 1 : core.edge_count();
 }
 
-// Whether vertex i of a polygon core cannot be the first contact when the
-// core moves by d: both edges meeting there face away from (or along) the
-// motion, so every contact normal at the vertex does too.
-bool IsBackVertex(const Core& core, int i, Vec2 d) {
-  if (core.count() < 3) return false;
-  const int previous = (i + core.count() - 1) % core.count();
-  return Dot(core.normal(previous), d) <= 0.0 && Dot(core.normal(i), d) <= 0.0;
-}
-
 // The point of segment [a, b] nearest p, with the feature it lies on
 // (vertex 0 = a, vertex 1 = b, or the edge).
 struct Nearest {
@@ -271,7 +262,7 @@ Separation Separate(const Core& a, const Core& b) {
       continue;
     }
     for (int j = 0; j < DistinctEdges(b); ++j) {
-      const int next = (j + 1) % b.count();
+      const int next = b.next(j);
       const Nearest n =
           NearestOnSegment(a.vertex(i), b.vertex(j), b.vertex(next));
       consider(n.offset, n.point,
@@ -281,8 +272,8 @@ Separation Separate(const Core& a, const Core& b) {
   }
   for (int j = 0; j < b.count(); ++j) {
     for (int i = 0; i < DistinctEdges(a); ++i) {
-      const Nearest n = NearestOnSegment(b.vertex(j), a.vertex(i),
-                                         a.vertex((i + 1) % a.count()));
+      const Nearest n =
+          NearestOnSegment(b.vertex(j), a.vertex(i), a.vertex(a.next(i)));
       consider(-n.offset, b.vertex(j), b.VertexFeature(j));
     }
   }
@@ -383,13 +374,21 @@ struct EdgeLines {
 };
 
 EdgeLines LinesOf(const Core& b, Vec2 d) {
-  EdgeLines lines;
+  EdgeLines lines;  // only the first b.count() entries are used
   lines.origin = b.vertex(0);
   for (int i = 0; i < b.count(); ++i) {
     lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
     lines.rate[i] = Dot(d, b.normal(i));
   }
   return lines;
+}
+
+// Whether vertex i of polygon core b cannot be the first contact with points
+// moving by the d of `lines` relative to it: both edges meeting there face
+// away from (or along) those points' motion, so every contact normal at the
+// vertex does too.
+bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
+  return lines.rate[b.previous(i)] >= 0.0 && lines.rate[i] >= 0.0;
 }
 
 // SweepPoint against a polygon core (count >= 3) with its lines known.
@@ -407,19 +406,24 @@ std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
     const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
     const double rate = lines.rate[i];
     if (rate < 0.0) {
-      const double t = distance / -rate;
-      if (t > t_enter) {
-        t_enter = t;
-        enter = i;
+      // Only a line still ahead can be where the point enters; one already
+      // crossed leaves the entry to the others or to a corner zone.
+      if (distance > 0.0) {
+        const double t = distance / -rate;
+        if (t > max_fraction) return std::nullopt;  // enters too late
+        if (t > t_enter) {
+          t_enter = t;
+          enter = i;
+        }
       }
+    } else if (distance > 0.0) {
+      return std::nullopt;  // outside this line and not closing on it
     } else if (rate > 0.0) {
       t_exit = std::min(t_exit, distance / -rate);
-    } else if (distance > 0.0) {
-      return std::nullopt;
     }
   }
-  if (t_enter > t_exit || t_enter > max_fraction) return std::nullopt;
-  if (enter < 0 || t_enter <= 0.0) {
+  if (t_enter > t_exit) return std::nullopt;
+  if (enter < 0) {
     // Already inside every moved edge line: in a corner zone.
     if (grow == 0.0) return std::nullopt;
     std::optional<PointHit> best;
@@ -430,7 +434,7 @@ std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
     }
     return best;
   }
-  const int next = (enter + 1) % b.count();
+  const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
   const Vec2 e = b.vertex(next) - a;
   const double along = Dot((p - a) + t_enter * d, e);
@@ -475,6 +479,117 @@ bool PointClearOf(Vec2 p, const Core& b, double threshold) {
   return false;
 }
 
+// Both cores projected on the motion d ("along") and on LeftPerp(d)
+// ("across"), unnormalised (|d| times the distances), relative to b's first
+// vertex. A point moving by d keeps its across value and gains |d|^2 of
+// along per unit of fraction, and the other core grown by `grow` lies
+// within its across and along ranges widened by grow |d|. So a vertex whose
+// across value is outside that widened range, or whose along value is past
+// it or cannot reach it by the current limit, cannot meet it: a cheap proof,
+// before the exact point sweeps, that a vertex (or the whole pair, when the
+// ranges themselves are apart) misses. The widening includes a margin of
+// many rounding errors, so that only sweeps that miss by far more than
+// rounding are skipped. Only pairs of extended cores moving by a nonzero d
+// have shadows (present): a point core is one sweep, which is no dearer.
+struct Shadow {
+  bool present = false;
+  double a_across[kMaxPolygonVertices];
+  double a_along[kMaxPolygonVertices];
+  double b_across[kMaxPolygonVertices];
+  double b_along[kMaxPolygonVertices];
+  Interval a_across_range;
+  Interval a_along_range;
+  Interval b_across_range;
+  Interval b_along_range;
+  double length;  // |d|
+  double travel;  // |d|^2
+  double margin;  // rounding allowance, in the projections' units
+  double reach;   // grow |d| + margin
+};
+
+Shadow ShadowOf(const Core& a, Vec2 d, const Core& b, double grow,
+                double max_fraction) {
+  Shadow shadow;
+  if (a.count() < 2 || b.count() < 2 || d == Vec2{}) return shadow;
+  shadow.present = true;
+  const Vec2 origin = b.vertex(0);
+  const Vec2 across = LeftPerp(d);
+  const auto project = [&](const Core& core, double* across_values,
+                           double* along_values, Interval& across_range,
+                           Interval& along_range) {
+    across_range = {kInfinity, -kInfinity};
+    along_range = {kInfinity, -kInfinity};
+    for (int i = 0; i < core.count(); ++i) {
+      const Vec2 v = core.vertex(i) - origin;
+      across_values[i] = Dot(v, across);
+      along_values[i] = Dot(v, d);
+      across_range.lower = std::min(across_range.lower, across_values[i]);
+      across_range.upper = std::max(across_range.upper, across_values[i]);
+      along_range.lower = std::min(along_range.lower, along_values[i]);
+      along_range.upper = std::max(along_range.upper, along_values[i]);
+    }
+  };
+  project(a, shadow.a_across, shadow.a_along, shadow.a_across_range,
+          shadow.a_along_range);
+  project(b, shadow.b_across, shadow.b_along, shadow.b_across_range,
+          shadow.b_along_range);
+  shadow.travel = Dot(d, d);
+  shadow.length = std::sqrt(shadow.travel);
+  const double grown = grow * shadow.length;
+  // Each projection is |v| |d| times a cosine, and |v| |d| is at most
+  // |across| + |along| of the range ends. Twice the touching tolerance
+  // (relative to these, grow and the motion) also makes the margin, divided
+  // by |d|, exceed TouchTolerance, so shadows apart by the reach prove a
+  // clear start too.
+  const double extent =
+      std::max({-shadow.a_across_range.lower, shadow.a_across_range.upper,
+                -shadow.b_across_range.lower, shadow.b_across_range.upper}) +
+      std::max({-shadow.a_along_range.lower, shadow.a_along_range.upper,
+                -shadow.b_along_range.lower, shadow.b_along_range.upper});
+  shadow.margin =
+      2.0 * kTouchRoundings *
+      (extent + grown + std::max(1.0, max_fraction) * shadow.travel);
+  shadow.reach = grown + shadow.margin;
+  return shadow;
+}
+
+// Whether the shadows show that no vertex of either core can meet the other
+// within max_fraction: the cores' across ranges are apart, or b is behind a
+// or beyond its reach along the motion. Such a pair also starts clear.
+bool ShadowsMiss(const Shadow& s, double max_fraction) {
+  return s.present &&
+         (s.a_across_range.lower > s.b_across_range.upper + s.reach ||
+          s.b_across_range.lower > s.a_across_range.upper + s.reach ||
+          s.b_along_range.upper + s.reach < s.a_along_range.lower ||
+          s.b_along_range.lower - s.reach >
+              s.a_along_range.upper + max_fraction * s.travel);
+}
+
+// Whether b starts ahead of a along the motion by more than `clearance`.
+bool ShadowsApart(const Shadow& s, double clearance) {
+  return s.present && s.b_along_range.lower - s.a_along_range.upper >
+                          clearance * s.length + s.margin;
+}
+
+// Whether vertex i of a, moving by d, may meet b by fraction `limit`.
+bool AVertexMayHit(const Shadow& s, int i, double limit) {
+  return !s.present ||
+         (s.a_across[i] >= s.b_across_range.lower - s.reach &&
+          s.a_across[i] <= s.b_across_range.upper + s.reach &&
+          s.a_along[i] <= s.b_along_range.upper + s.reach &&
+          s.a_along[i] + limit * s.travel >= s.b_along_range.lower - s.reach);
+}
+
+// Whether vertex j of b, moving by -d relative to a, may meet a by
+// fraction `limit`.
+bool BVertexMayHit(const Shadow& s, int j, double limit) {
+  return !s.present ||
+         (s.b_across[j] >= s.a_across_range.lower - s.reach &&
+          s.b_across[j] <= s.a_across_range.upper + s.reach &&
+          s.b_along[j] >= s.a_along_range.lower - s.reach &&
+          s.b_along[j] - limit * s.travel <= s.a_along_range.upper + s.reach);
+}
+
 // How a pair starts, before any motion.
 enum class StartKind {
   kClear,            // farther apart than the skin: the sweep decides
@@ -492,13 +607,14 @@ struct StartState {
 };
 
 StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
-                         const CastOptions& options) {
+                         const CastOptions& options, const Shadow& shadow) {
   const double contact = a.radius() + b.radius();
   const double tolerance = TouchTolerance(a, b, d);
   StartState state;
-  // Most casts start well clear, which a plane or axis test proves cheaply,
-  // skipping the full separation test.
+  // Most casts start well clear, which the shadows, a plane or an axis test
+  // prove cheaply, skipping the full separation test.
   const double clearance = contact + options.target_distance + tolerance;
+  if (ShadowsApart(shadow, clearance)) return state;
   if (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
                      : AxesClearOf(a, b, clearance)) {
     return state;
@@ -569,54 +685,74 @@ bool BetterStart(const StartState& x, const StartState& y) {
   return x.gap < y.gap;
 }
 
-// The sweep of a pair known to start farther apart than grow.
+// The sweep of a pair known to start farther apart than grow: each vertex
+// of a moving by d against b grown, and each vertex of b moving by -d
+// against a grown (in a's frame); the earliest contact wins.
 std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
-                              double max_fraction) {
+                              double max_fraction, const Shadow& shadow) {
+  std::optional<Hit> best;  // the return value, filled in place: see StartHit
   double limit = max_fraction;
-  std::optional<Hit> best;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
                         Feature feature) {
-    Hit& hit = best.emplace();  // in place: see StartHit
+    Hit& hit = best.emplace();
     hit.fraction = fraction;
     hit.point = core_point + b.radius() * normal;
     hit.normal = normal;
     hit.feature = feature;
     limit = fraction;
   };
-  // Vertices of a against b. When b is a single point and a is not, the
-  // sweep of that point against a grown (below) is already the whole answer.
-  const EdgeLines b_lines = b.count() >= 3 ? LinesOf(b, d) : EdgeLines{};
-  const int a_vertices = b.count() == 1 && a.count() >= 2 ? 0 : a.count();
-  for (int i = 0; i < a_vertices; ++i) {
-    if (IsBackVertex(a, i, d)) continue;
+  // A contact of a's vertex with b, and of b's vertex j with a (seen from
+  // b: the normal turns round).
+  const auto keep_a = [&](const PointHit& h) {
+    keep(h.fraction, h.core_point, h.normal, h.feature);
+  };
+  const auto keep_b = [&](const PointHit& h, int j) {
+    keep(h.fraction, b.vertex(j), -h.normal, b.VertexFeature(j));
+  };
+  // A point core's one sweep against all of the other core is the whole
+  // answer.
+  if (a.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(a.vertex(0), d, b, grow, limit)) {
+      keep_a(*h);
+    }
+    return best;
+  }
+  if (b.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(b.vertex(0), -d, a, grow, limit)) {
+      keep_b(*h, 0);
+    }
+    return best;
+  }
+  // Edge lines are made only for polygon cores (and left unset otherwise);
+  // a's, seen from b, move by -d.
+  EdgeLines b_lines;
+  EdgeLines a_lines;
+  if (b.count() >= 3) b_lines = LinesOf(b, d);
+  if (a.count() >= 3) a_lines = LinesOf(a, -d);
+  for (int i = 0; i < a.count(); ++i) {
+    if (a.count() >= 3 && IsBackVertex(a, a_lines, i)) continue;
+    if (!AVertexMayHit(shadow, i, limit)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
             ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
             : SweepPoint(a.vertex(i), d, b, grow, limit);
-    if (h && (!best || h->fraction < limit)) {
-      keep(h->fraction, h->core_point, h->normal, h->feature);
-    }
+    if (h && (!best || h->fraction < limit)) keep_a(*h);
   }
-  // Vertices of b against a, in a's frame b moves by -d. A point core a was
-  // already swept against all of b above.
-  if (a.count() >= 2) {
-    const EdgeLines a_lines = a.count() >= 3 ? LinesOf(a, -d) : EdgeLines{};
-    for (int j = 0; j < b.count(); ++j) {
-      if (IsBackVertex(b, j, -d)) continue;
-      const std::optional<PointHit> h =
-          a.count() >= 3
-              ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
-              : SweepPoint(b.vertex(j), -d, a, grow, limit);
-      // Meeting one of a's vertices is a vertex-vertex contact the loop
-      // above has already swept (unless it was skipped); taking it here too
-      // could let a rounding-level tie replace a side contact with a
-      // nearby vertex one and tilt the normal.
-      const bool duplicate =
-          a_vertices > 0 && h && h->feature.type != FeatureType::kEdge;
-      if (h && !duplicate && (!best || h->fraction < limit)) {
-        keep(h->fraction, b.vertex(j), -h->normal, b.VertexFeature(j));
-      }
-    }
+  for (int j = 0; j < b.count(); ++j) {
+    if (b.count() >= 3 && IsBackVertex(b, b_lines, j)) continue;
+    if (!BVertexMayHit(shadow, j, limit)) continue;
+    const std::optional<PointHit> h =
+        a.count() >= 3
+            ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
+            : SweepPoint(b.vertex(j), -d, a, grow, limit);
+    // Meeting one of a's vertices is a vertex-vertex contact the loop above
+    // has already swept (unless it was skipped); taking it here too could
+    // let a rounding-level tie replace a side contact with a nearby vertex
+    // one and tilt the normal.
+    const bool duplicate = h && h->feature.type != FeatureType::kEdge;
+    if (h && !duplicate && (!best || h->fraction < limit)) keep_b(*h, j);
   }
   return best;
 }
@@ -625,11 +761,13 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
 
 std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
                               const CastOptions& options) {
-  const StartState start = ClassifyStart(a, d, b, options);
+  const double grow = a.radius() + b.radius() + options.target_distance;
+  const Shadow shadow = ShadowOf(a, d, b, grow, options.max_fraction);
+  if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
+  const StartState start = ClassifyStart(a, d, b, options, shadow);
   if (start.kind != StartKind::kClear) return StartHit(start, b, options);
   if (d == Vec2{}) return std::nullopt;
-  return SweepClear(a, d, b, a.radius() + b.radius() + options.target_distance,
-                    options.max_fraction);
+  return SweepClear(a, d, b, grow, options.max_fraction, shadow);
 }
 
 std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
@@ -685,7 +823,9 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
   for (int i = 0; i < n; ++i) {
     const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                     FeatureMap::kSegment);
-    const StartState start = ClassifyStart(a, d, edge, options);
+    const Shadow shadow = ShadowOf(a, d, edge, grow, options.max_fraction);
+    if (ShadowsMiss(shadow, limit)) continue;
+    const StartState start = ClassifyStart(a, d, edge, options, shadow);
     if (start.kind != StartKind::kClear) {
       if (StartHit(start, edge, options) &&
           (best_start_edge < 0 || BetterStart(start, best_start))) {
@@ -698,7 +838,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
         Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
       continue;
     }
-    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit);
+    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;

@@ -42,6 +42,9 @@ class Core {
   Core& operator=(const Core&) = delete;
 
   int count() const { return count_; }
+  // The vertex after / before i around the core.
+  int next(int i) const { return i + 1 == count_ ? 0 : i + 1; }
+  int previous(int i) const { return i == 0 ? count_ - 1 : i - 1; }
   // Number of edges: 0 for a point, 2 for a segment, count for a polygon.
   int edge_count() const { return count_ >= 2 ? count_ : 0; }
   Vec2 vertex(int i) const { return vertices_[i]; }
