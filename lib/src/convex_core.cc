@@ -6,16 +6,15 @@
 
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
+#include "motion_shadow.h"
+#include "point_sweep.h"
 
 namespace collide::internal {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Directions computed from offsets shorter than this share of the
 // coordinates' scale are dominated by rounding.
 constexpr double kSqrtEpsilon = 1.4901161193847656e-08;  // sqrt(2^-52)
-
-double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
 // A segment core lists its one segment twice (once per side); distance loops
 // need it once.
@@ -41,11 +40,6 @@ Nearest NearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
   const double s = along / length_squared;
   return {m - s * e, a + s * e, -1};
 }
-
-struct Interval {
-  double lower;
-  double upper;
-};
 
 // Projection of a core's vertices on axis u, relative to origin (subtracting
 // first keeps far-from-origin coordinates exact).
@@ -160,66 +154,6 @@ bool AxesClearOf(const Core& a, const Core& b, double threshold) {
 
 }  // namespace
 
-Core::Core(Vec2 point, double radius, FeatureMap map)
-    : vertices_(own_vertices_),
-      normals_(own_normals_),
-      count_(1),
-      radius_(radius),
-      map_(map),
-      own_vertices_{point, point} {}
-
-Core::Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map)
-    : vertices_(own_vertices_),
-      normals_(own_normals_),
-      count_(p1 == p2 ? 1 : 2),
-      radius_(radius),
-      map_(map),
-      own_vertices_{p1, p2} {
-  const Vec2 n = Normalize(RightPerp(p2 - p1));
-  own_normals_[0] = n;
-  own_normals_[1] = -n;
-}
-
-Core::Core(const ConvexPolygon& polygon, double radius)
-    : vertices_(polygon.vertices.data()),
-      normals_(polygon.normals.data()),
-      count_(polygon.count),
-      radius_(radius),
-      map_(FeatureMap::kPolygon) {}
-
-Feature Core::EdgeFeature(int edge) const {
-  switch (map_) {
-    case FeatureMap::kPoint:
-      return {FeatureType::kVertex, 0};
-    case FeatureMap::kCircle:
-      return {FeatureType::kSurface, 0};
-    case FeatureMap::kSegment:
-      return {FeatureType::kEdge, 0};
-    case FeatureMap::kPolygon:
-      break;
-  }
-  return {FeatureType::kEdge, edge};
-}
-
-Feature Core::VertexFeature(int vertex) const {
-  switch (map_) {
-    case FeatureMap::kPoint:
-      return {FeatureType::kVertex, 0};
-    case FeatureMap::kCircle:
-      return {FeatureType::kSurface, 0};
-    case FeatureMap::kSegment:
-    case FeatureMap::kPolygon:
-      break;
-  }
-  return {FeatureType::kVertex, vertex};
-}
-
-double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
-  const double scale =
-      MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() + b.radius() + MaxAbs(d);
-  return kTouchRoundings * scale;
-}
-
 Separation Separate(const Core& a, const Core& b) {
   Separation result;
   if (a.count() == 1 && b.count() == 1) {
@@ -287,180 +221,6 @@ Separation Separate(const Core& a, const Core& b) {
   return result;
 }
 
-std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c, double grow,
-                                       double max_fraction) {
-  const Vec2 m = p - c;
-  const double b = Dot(d, m);
-  if (b >= 0.0) return std::nullopt;  // not approaching
-  const double a = Dot(d, d);
-  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
-  // which avoids the cancellation of b^2 - a c when the path passes far
-  // from the centre.
-  const double cross = Cross(d, m);
-  const double discriminant = a * grow * grow - cross * cross;
-  if (discriminant < 0.0) return std::nullopt;
-  const double c0 = Dot(m, m) - grow * grow;
-  if (c0 <= 0.0) return 0.0;
-  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
-  const double t = c0 / (-b + std::sqrt(discriminant));
-  if (t > max_fraction) return std::nullopt;
-  return t;
-}
-
-namespace {
-
-// Contact of a point sweep with a circle around b's vertex `vertex`.
-std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
-                                         int vertex, double grow,
-                                         double max_fraction) {
-  const Vec2 c = b.vertex(vertex);
-  const std::optional<double> t = SweepPointCircle(p, d, c, grow, max_fraction);
-  if (!t) return std::nullopt;
-  const Vec2 offset = (p - c) + *t * d;
-  // A zero grow meets the vertex itself: face the mover.
-  const Vec2 normal = grow > 0.0 ? Normalize(offset) : Normalize(-d);
-  return PointHit{*t, normal, c, b.VertexFeature(vertex)};
-}
-
-// Point against segment [b0, b1] grown by `grow` (a capsule): the side
-// lines first, then the end caps.
-std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
-                                          double grow, double max_fraction) {
-  const Vec2 a = b.vertex(0);
-  const Vec2 e = b.vertex(1) - a;
-  const Vec2 m = p - a;
-  const Vec2 n = b.normal(0);
-  const double distance = Dot(m, n);  // signed distance to the line
-  const double rate = Dot(d, n);
-  const double side = distance >= 0.0 ? 1.0 : -1.0;
-  const auto cap = [&](int vertex) {
-    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
-  };
-  if (side * rate < 0.0) {
-    // Time at which the distance to the line falls to grow.
-    const double t = (side * distance - grow) / (-side * rate);
-    if (t > max_fraction) return std::nullopt;
-    if (t >= 0.0) {
-      const double along = Dot(m + t * d, e);
-      const double length_squared = Dot(e, e);
-      if (along < 0.0) return cap(0);
-      if (along > length_squared) return cap(1);
-      const Feature feature = along == 0.0 ? b.VertexFeature(0)
-                              : along == length_squared
-                                  ? b.VertexFeature(1)
-                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
-      return PointHit{t, side * n, a + (along / length_squared) * e, feature};
-    }
-  } else if (std::abs(distance) > grow) {
-    return std::nullopt;  // outside the band and not closing on it
-  }
-  // Inside the band but beyond an end: only the caps can be met.
-  std::optional<PointHit> first = cap(0);
-  std::optional<PointHit> second = cap(1);
-  if (!first) return second;
-  if (second && second->fraction < first->fraction) return second;
-  return first;
-}
-
-// A polygon core's edge lines as seen by points moving by d: per edge, the
-// rate at which the signed distance changes, and the line's offset from a
-// local origin (offsets from the origin, not from zero, keep the
-// far-from-origin precision of subtracting coordinates first). Computed
-// once per sweep instead of once per swept vertex.
-struct EdgeLines {
-  Vec2 origin;
-  double offset[kMaxPolygonVertices];
-  double rate[kMaxPolygonVertices];
-};
-
-EdgeLines LinesOf(const Core& b, Vec2 d) {
-  EdgeLines lines;  // only the first b.count() entries are used
-  lines.origin = b.vertex(0);
-  for (int i = 0; i < b.count(); ++i) {
-    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
-    lines.rate[i] = Dot(d, b.normal(i));
-  }
-  return lines;
-}
-
-// Whether vertex i of polygon core b cannot be the first contact with points
-// moving by the d of `lines` relative to it: both edges meeting there face
-// away from (or along) those points' motion, so every contact normal at the
-// vertex does too.
-bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
-  return lines.rate[b.previous(i)] >= 0.0 && lines.rate[i] >= 0.0;
-}
-
-// SweepPoint against a polygon core (count >= 3) with its lines known.
-std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
-                                          const EdgeLines& lines, double grow,
-                                          double max_fraction) {
-  // Cyrus-Beck clipping against b's edge lines moved out by grow: the grown
-  // polygon lies inside that clipped region and differs from it only in the
-  // corner zones, where the vertex circles decide.
-  const Vec2 local = p - lines.origin;
-  double t_enter = -kInfinity;
-  double t_exit = kInfinity;
-  int enter = -1;
-  for (int i = 0; i < b.count(); ++i) {
-    const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
-    const double rate = lines.rate[i];
-    if (rate < 0.0) {
-      // Only a line still ahead can be where the point enters; one already
-      // crossed leaves the entry to the others or to a corner zone.
-      if (distance > 0.0) {
-        const double t = distance / -rate;
-        if (t > max_fraction) return std::nullopt;  // enters too late
-        if (t > t_enter) {
-          t_enter = t;
-          enter = i;
-        }
-      }
-    } else if (distance > 0.0) {
-      return std::nullopt;  // outside this line and not closing on it
-    } else if (rate > 0.0) {
-      t_exit = std::min(t_exit, distance / -rate);
-    }
-  }
-  if (t_enter > t_exit) return std::nullopt;
-  if (enter < 0) {
-    // Already inside every moved edge line: in a corner zone.
-    if (grow == 0.0) return std::nullopt;
-    std::optional<PointHit> best;
-    for (int j = 0; j < b.count(); ++j) {
-      const std::optional<PointHit> h =
-          SweepPointVertex(p, d, b, j, grow, max_fraction);
-      if (h && (!best || h->fraction < best->fraction)) best = h;
-    }
-    return best;
-  }
-  const int next = b.next(enter);
-  const Vec2 a = b.vertex(enter);
-  const Vec2 e = b.vertex(next) - a;
-  const double along = Dot((p - a) + t_enter * d, e);
-  const double length_squared = Dot(e, e);
-  if (grow > 0.0 && along < 0.0) {
-    return SweepPointVertex(p, d, b, enter, grow, max_fraction);
-  }
-  if (grow > 0.0 && along > length_squared) {
-    return SweepPointVertex(p, d, b, next, grow, max_fraction);
-  }
-  const double s = std::clamp(along / length_squared, 0.0, 1.0);
-  const Feature feature = s == 0.0   ? b.VertexFeature(enter)
-                          : s == 1.0 ? b.VertexFeature(next)
-                                     : b.EdgeFeature(enter);
-  return PointHit{t_enter, b.normal(enter), a + s * e, feature};
-}
-
-}  // namespace
-
-std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
-                                   double max_fraction) {
-  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
-  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
-  return SweepPointPolygon(p, d, b, LinesOf(b, d), grow, max_fraction);
-}
-
 namespace {
 
 // A cheap lower bound on the distance from p to core b exceeds `threshold`:
@@ -477,117 +237,6 @@ bool PointClearOf(Vec2 p, const Core& b, double threshold) {
     if (Dot(p - b.vertex(i), b.normal(i)) > threshold) return true;
   }
   return false;
-}
-
-// Both cores projected on the motion d ("along") and on LeftPerp(d)
-// ("across"), unnormalised (|d| times the distances), relative to b's first
-// vertex. A point moving by d keeps its across value and gains |d|^2 of
-// along per unit of fraction, and the other core grown by `grow` lies
-// within its across and along ranges widened by grow |d|. So a vertex whose
-// across value is outside that widened range, or whose along value is past
-// it or cannot reach it by the current limit, cannot meet it: a cheap proof,
-// before the exact point sweeps, that a vertex (or the whole pair, when the
-// ranges themselves are apart) misses. The widening includes a margin of
-// many rounding errors, so that only sweeps that miss by far more than
-// rounding are skipped. Only pairs of extended cores moving by a nonzero d
-// have shadows (present): a point core is one sweep, which is no dearer.
-struct Shadow {
-  bool present = false;
-  double a_across[kMaxPolygonVertices];
-  double a_along[kMaxPolygonVertices];
-  double b_across[kMaxPolygonVertices];
-  double b_along[kMaxPolygonVertices];
-  Interval a_across_range;
-  Interval a_along_range;
-  Interval b_across_range;
-  Interval b_along_range;
-  double length;  // |d|
-  double travel;  // |d|^2
-  double margin;  // rounding allowance, in the projections' units
-  double reach;   // grow |d| + margin
-};
-
-Shadow ShadowOf(const Core& a, Vec2 d, const Core& b, double grow,
-                double max_fraction) {
-  Shadow shadow;
-  if (a.count() < 2 || b.count() < 2 || d == Vec2{}) return shadow;
-  shadow.present = true;
-  const Vec2 origin = b.vertex(0);
-  const Vec2 across = LeftPerp(d);
-  const auto project = [&](const Core& core, double* across_values,
-                           double* along_values, Interval& across_range,
-                           Interval& along_range) {
-    across_range = {kInfinity, -kInfinity};
-    along_range = {kInfinity, -kInfinity};
-    for (int i = 0; i < core.count(); ++i) {
-      const Vec2 v = core.vertex(i) - origin;
-      across_values[i] = Dot(v, across);
-      along_values[i] = Dot(v, d);
-      across_range.lower = std::min(across_range.lower, across_values[i]);
-      across_range.upper = std::max(across_range.upper, across_values[i]);
-      along_range.lower = std::min(along_range.lower, along_values[i]);
-      along_range.upper = std::max(along_range.upper, along_values[i]);
-    }
-  };
-  project(a, shadow.a_across, shadow.a_along, shadow.a_across_range,
-          shadow.a_along_range);
-  project(b, shadow.b_across, shadow.b_along, shadow.b_across_range,
-          shadow.b_along_range);
-  shadow.travel = Dot(d, d);
-  shadow.length = std::sqrt(shadow.travel);
-  const double grown = grow * shadow.length;
-  // Each projection is |v| |d| times a cosine, and |v| |d| is at most
-  // |across| + |along| of the range ends. Twice the touching tolerance
-  // (relative to these, grow and the motion) also makes the margin, divided
-  // by |d|, exceed TouchTolerance, so shadows apart by the reach prove a
-  // clear start too.
-  const double extent =
-      std::max({-shadow.a_across_range.lower, shadow.a_across_range.upper,
-                -shadow.b_across_range.lower, shadow.b_across_range.upper}) +
-      std::max({-shadow.a_along_range.lower, shadow.a_along_range.upper,
-                -shadow.b_along_range.lower, shadow.b_along_range.upper});
-  shadow.margin =
-      2.0 * kTouchRoundings *
-      (extent + grown + std::max(1.0, max_fraction) * shadow.travel);
-  shadow.reach = grown + shadow.margin;
-  return shadow;
-}
-
-// Whether the shadows show that no vertex of either core can meet the other
-// within max_fraction: the cores' across ranges are apart, or b is behind a
-// or beyond its reach along the motion. Such a pair also starts clear.
-bool ShadowsMiss(const Shadow& s, double max_fraction) {
-  return s.present &&
-         (s.a_across_range.lower > s.b_across_range.upper + s.reach ||
-          s.b_across_range.lower > s.a_across_range.upper + s.reach ||
-          s.b_along_range.upper + s.reach < s.a_along_range.lower ||
-          s.b_along_range.lower - s.reach >
-              s.a_along_range.upper + max_fraction * s.travel);
-}
-
-// Whether b starts ahead of a along the motion by more than `clearance`.
-bool ShadowsApart(const Shadow& s, double clearance) {
-  return s.present && s.b_along_range.lower - s.a_along_range.upper >
-                          clearance * s.length + s.margin;
-}
-
-// Whether vertex i of a, moving by d, may meet b by fraction `limit`.
-bool AVertexMayHit(const Shadow& s, int i, double limit) {
-  return !s.present ||
-         (s.a_across[i] >= s.b_across_range.lower - s.reach &&
-          s.a_across[i] <= s.b_across_range.upper + s.reach &&
-          s.a_along[i] <= s.b_along_range.upper + s.reach &&
-          s.a_along[i] + limit * s.travel >= s.b_along_range.lower - s.reach);
-}
-
-// Whether vertex j of b, moving by -d relative to a, may meet a by
-// fraction `limit`.
-bool BVertexMayHit(const Shadow& s, int j, double limit) {
-  return !s.present ||
-         (s.b_across[j] >= s.a_across_range.lower - s.reach &&
-          s.b_across[j] <= s.a_across_range.upper + s.reach &&
-          s.b_along[j] >= s.a_along_range.lower - s.reach &&
-          s.b_along[j] - limit * s.travel <= s.a_along_range.upper + s.reach);
 }
 
 // How a pair starts, before any motion.
@@ -733,7 +382,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
   if (a.count() >= 3) a_lines = LinesOf(a, -d);
   for (int i = 0; i < a.count(); ++i) {
     if (a.count() >= 3 && IsBackVertex(a, a_lines, i)) continue;
-    if (!AVertexMayHit(shadow, i, limit)) continue;
+    if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, limit)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
             ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
@@ -742,7 +391,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
   }
   for (int j = 0; j < b.count(); ++j) {
     if (b.count() >= 3 && IsBackVertex(b, b_lines, j)) continue;
-    if (!BVertexMayHit(shadow, j, limit)) continue;
+    if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, limit)) continue;
     const std::optional<PointHit> h =
         a.count() >= 3
             ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)

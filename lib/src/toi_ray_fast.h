@@ -22,9 +22,6 @@ namespace collide::internal {
 // Defined here so that each folds into its public CastRay and fills the
 // caller's return value in place: these calls take ~10 ns, and copying a
 // just-written optional<Hit> stalls on store forwarding for a share of that.
-inline double FastMaxAbs(Vec2 v) {
-  return std::max(std::abs(v.x), std::abs(v.y));
-}
 inline bool CastRayClear(const RayInput& ray, Segment segment,
                          double max_fraction, std::optional<Hit>& result) {
   const Vec2 e = segment.p2 - segment.p1;
@@ -34,7 +31,7 @@ inline bool CastRayClear(const RayInput& ray, Segment segment,
   // |e| times the signed distance of the origin from the line, and its rate.
   const double cm = Cross(e, m);
   const double cd = Cross(e, d);
-  const double tolerance = kTouchRoundings * (FastMaxAbs(m) + FastMaxAbs(d));
+  const double tolerance = kTouchRoundings * (MaxAbs(m) + MaxAbs(d));
   if (length_squared == 0.0 ||
       cm * cm <= tolerance * tolerance * length_squared) {
     return false;  // a point, or starting on or near the line
@@ -60,8 +57,7 @@ inline bool CastRayClear(const RayInput& ray, Circle circle,
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
-  const double reach =
-      r + kTouchRoundings * (FastMaxAbs(m) + r + FastMaxAbs(d));
+  const double reach = r + kTouchRoundings * (MaxAbs(m) + r + MaxAbs(d));
   const double c0 = Dot(m, m) - r * r;
   if (r == 0.0 || Dot(m, m) <= reach * reach) return false;
   const double b = Dot(d, m);
@@ -109,7 +105,7 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
     }
   }
   const double tolerance =
-      kTouchRoundings * (FastMaxAbs(p - polygon.vertices[0]) + FastMaxAbs(d));
+      kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
   if (outside <= tolerance) return false;
   // Starting outside, a line that enters the polygon before the start has
   // already left it.
