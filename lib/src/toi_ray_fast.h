@@ -12,6 +12,8 @@
 #include <limits>
 #include <optional>
 
+#include "absl/base/attributes.h"
+#include "collide/dcheck.h"
 #include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -22,8 +24,9 @@ namespace collide::internal {
 // Defined here so that each folds into its public CastRay and fills the
 // caller's return value in place: these calls take ~10 ns, and copying a
 // just-written optional<Hit> stalls on store forwarding for a share of that.
-inline bool CastRayClear(const RayInput& ray, Segment segment,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, Segment segment, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -52,8 +55,9 @@ inline bool CastRayClear(const RayInput& ray, Segment segment,
   return true;
 }
 
-inline bool CastRayClear(const RayInput& ray, Circle circle,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, Circle circle, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -77,48 +81,53 @@ inline bool CastRayClear(const RayInput& ray, Circle circle,
   return true;
 }
 
-inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
-  // Cyrus-Beck clipping; the largest edge-plane distance also tells whether
-  // the ray starts clearly outside.
-  double t_enter = -std::numeric_limits<double>::infinity();
-  double t_exit = std::numeric_limits<double>::infinity();
+  // Cyrus-Beck clipping, entering side only. A ray that starts outside an
+  // edge's line and does not close on it misses. Otherwise it enters the
+  // polygon, if at all, where it crosses the last of the lines it starts
+  // outside of, and only if that point is on the edge (beside it, the ray
+  // has left some other line first). The largest line distance also tells
+  // whether the ray starts clearly outside: only then are these answers
+  // final.
+  const double tolerance =
+      kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
+  double t_enter = 0.0;
   double outside = -std::numeric_limits<double>::infinity();
   int enter = -1;
+  bool leaves = false;  // outside a line it does not close on
   for (int i = 0; i < polygon.count; ++i) {
     const Vec2 n = polygon.normals[i];
     const double distance = Dot(p - polygon.vertices[i], n);
     const double rate = Dot(d, n);
     outside = std::max(outside, distance);
-    if (rate < 0.0) {
-      const double t = distance / -rate;
-      if (t > t_enter) {
-        t_enter = t;
-        enter = i;
-      }
-    } else if (rate > 0.0) {
-      t_exit = std::min(t_exit, distance / -rate);
-    } else if (distance > 0.0) {
-      t_exit = -std::numeric_limits<double>::infinity();  // parallel, outside
+    if (distance <= 0.0) continue;
+    if (rate >= 0.0) {
+      if (distance > tolerance) return true;
+      leaves = true;
+      continue;
+    }
+    const double t = distance / -rate;
+    if (t > t_enter) {
+      t_enter = t;
+      enter = i;
     }
   }
-  const double tolerance =
-      kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
   if (outside <= tolerance) return false;
-  // Starting outside, a line that enters the polygon before the start has
-  // already left it.
-  if (enter < 0 || t_enter < 0.0 || t_enter > t_exit ||
-      t_enter > max_fraction) {
-    return true;
-  }
+  if (leaves || t_enter > max_fraction) return true;
+  // The line farthest out is more than `tolerance` away and the ray closes
+  // on it at a rate of at most |d|: it set a positive t_enter.
+  COLLIDE_DCHECK(enter >= 0);
   const int next = enter + 1 == polygon.count ? 0 : enter + 1;
   const Vec2 a = polygon.vertices[enter];
   const Vec2 e = polygon.vertices[next] - a;
+  const double along = Dot((p - a) + t_enter * d, e);
   const double length_squared = Dot(e, e);
-  const double s =
-      std::clamp(Dot((p - a) + t_enter * d, e) / length_squared, 0.0, 1.0);
+  if (along < 0.0 || along > length_squared) return true;
+  const double s = along / length_squared;
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
   hit.point = a + s * e;
@@ -133,8 +142,9 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
 // (outward normal against the motion), earliest wins, first edge on ties as
 // in SweepCoreVsConcave. A start inside or on the boundary, or near any
 // facing edge's line, is left to the general machinery.
-inline bool CastRayClear(const RayInput& ray, const ConcavePolygon& polygon,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
+    std::optional<Hit>& result) {
   if (ContainsPoint(polygon, ray.origin)) return false;
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
