@@ -71,11 +71,14 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const double cross = Cross(d, m);
   const double discriminant = Dot(d, d) * r * r - cross * cross;
   if (discriminant < 0.0) return true;
-  const double t = c0 / (-b + std::sqrt(discriminant));
+  const double q = -b + std::sqrt(discriminant);
+  const double t = c0 / q;
   if (t > max_fraction) return true;
   Hit& hit = result.emplace();
   hit.fraction = t;
-  hit.normal = Normalize(m + t * d);
+  // The contact offset m + t d scaled by q > 0: its direction without
+  // waiting for the division.
+  hit.normal = Normalize(q * m + c0 * d);
   hit.point = circle.center + r * hit.normal;
   hit.feature = {FeatureType::kSurface, 0};
   return true;
