@@ -61,15 +61,26 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
-  const double reach = r + kTouchRoundings * (MaxAbs(m) + r + MaxAbs(d));
-  const double c0 = Dot(m, m) - r * r;
-  if (r == 0.0 || Dot(m, m) <= reach * reach) return false;
+  const double mm = Dot(m, m);
+  const double rr = r * r;
+  const double dd = Dot(d, d);
+  // Only a start clearly apart is answered here: |m| > r + K (|m| + r + |d|)
+  // with K twice kTouchRoundings, a gap beyond TouchTolerance (whose
+  // MaxAbs terms are at most these lengths). Without square roots: squared,
+  // with 2 r |d| <= r^2 + |d|^2, it holds when
+  // mm (1 - K)^2 > (1 + 2K) ((1 + K) rr + K dd).
+  constexpr double kK = 2.0 * kTouchRoundings;
+  if (r == 0.0 || mm * ((1.0 - kK) * (1.0 - kK)) <=
+                      (1.0 + 2.0 * kK) * ((1.0 + kK) * rr + kK * dd)) {
+    return false;
+  }
   const double b = Dot(d, m);
   if (b >= 0.0) return true;
   // Discriminant as a r^2 - (d x m)^2 and the root as c / q: see
   // SweepPointCircle.
   const double cross = Cross(d, m);
-  const double discriminant = Dot(d, d) * r * r - cross * cross;
+  const double discriminant = dd * r * r - cross * cross;
+  const double c0 = mm - rr;
   if (discriminant < 0.0) return true;
   const double q = -b + std::sqrt(discriminant);
   const double t = c0 / q;
