@@ -83,6 +83,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const double c0 = mm - rr;
   if (discriminant < 0.0) return true;
   const double q = -b + std::sqrt(discriminant);
+  // t = c0 / q: a contact after max_fraction is a miss, told without the
+  // division (which decides the rounding-level rest).
+  if (c0 > max_fraction * q) return true;
   const double t = c0 / q;
   if (t > max_fraction) return true;
   Hit& hit = result.emplace();
@@ -112,26 +115,26 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   double t_enter = 0.0;
   double outside = -std::numeric_limits<double>::infinity();
   int enter = -1;
-  bool leaves = false;  // outside a line it does not close on
+  // Outside a line it does not close on, or reaches only after
+  // max_fraction: a miss, once the start is known to be clear.
+  bool misses = false;
   for (int i = 0; i < polygon.count; ++i) {
     const Vec2 n = polygon.normals[i];
     const double distance = Dot(p - polygon.vertices[i], n);
     const double rate = Dot(d, n);
     outside = std::max(outside, distance);
     if (distance <= 0.0) continue;
-    if (rate >= 0.0) {
+    const double t = rate < 0.0 ? distance / -rate : kInfinity;
+    if (t > max_fraction) {
       if (distance > tolerance) return true;
-      leaves = true;
-      continue;
-    }
-    const double t = distance / -rate;
-    if (t > t_enter) {
+      misses = true;
+    } else if (t > t_enter) {
       t_enter = t;
       enter = i;
     }
   }
   if (outside <= tolerance) return false;
-  if (leaves || t_enter > max_fraction) return true;
+  if (misses) return true;
   // The line farthest out is more than `tolerance` away and the ray closes
   // on it at a rate of at most |d|: it set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
