@@ -104,20 +104,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping, entering side only. A ray that starts outside an
-  // edge's line and does not close on it misses. Otherwise it enters the
-  // polygon, if at all, where it crosses the last of the lines it starts
-  // outside of, and only if that point is on the edge (beside it, the ray
-  // has left some other line first). The largest line distance also tells
-  // whether the ray starts clearly outside: only then are these answers
-  // final.
+  // edge's line and does not close on it, or reaches it only after
+  // max_fraction, misses. Otherwise it meets the polygon, if at all, where
+  // it crosses the last of the lines it starts outside of (edge `enter`).
+  // The largest line distance also tells whether the ray starts clearly
+  // outside: only then are these answers final.
   const double tolerance =
       kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
   double t_enter = 0.0;
   double outside = -std::numeric_limits<double>::infinity();
   int enter = -1;
-  // Outside a line it does not close on, or reaches only after
-  // max_fraction: a miss, once the start is known to be clear.
-  bool misses = false;
+  bool misses = false;  // a miss, once the start is known to be clear
   for (int i = 0; i < polygon.count; ++i) {
     const Vec2 n = polygon.normals[i];
     const double distance = Dot(p - polygon.vertices[i], n);
@@ -138,13 +135,22 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   // The line farthest out is more than `tolerance` away and the ray closes
   // on it at a rate of at most |d|: it set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
+  const int previous = enter == 0 ? polygon.count - 1 : enter - 1;
   const int next = enter + 1 == polygon.count ? 0 : enter + 1;
   const Vec2 a = polygon.vertices[enter];
   const Vec2 e = polygon.vertices[next] - a;
   const double along = Dot((p - a) + t_enter * d, e);
   const double length_squared = Dot(e, e);
-  if (along < 0.0 || along > length_squared) return true;
-  const double s = along / length_squared;
+  // Entering line `enter` before its edge starts (or past its end) is being
+  // outside the previous (next) edge's line, which the ray must then be
+  // moving out of (a line it closes on, it would cross before): it has
+  // passed beside the polygon. Moving into that line instead, the point is
+  // the shared vertex and along's sign only rounding.
+  if ((along < 0.0 && Dot(d, polygon.normals[previous]) > 0.0) ||
+      (along > length_squared && Dot(d, polygon.normals[next]) > 0.0)) {
+    return true;
+  }
+  const double s = std::clamp(along / length_squared, 0.0, 1.0);
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
   hit.point = a + s * e;

@@ -1,8 +1,11 @@
+#include <cmath>
+#include <numbers>
 #include <optional>
 
 #include "collide/toi.h"
 #include "gtest/gtest.h"
 #include "test_shapes.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide {
 namespace {
@@ -10,6 +13,7 @@ namespace {
 using testing::Box;
 using testing::Concave;
 using testing::kTolerance;
+using testing::SplitMix64;
 
 TEST(CastRaySegmentTest, HeadOnHitReturnsFractionPointAndFacingNormal) {
   const std::optional<Hit> hit =
@@ -209,6 +213,40 @@ TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
   EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 1}), kTolerance);
+}
+
+// A ray aimed through a vertex into the polygon crosses the lines of both
+// edges meeting there at the same time, up to rounding: which of the two
+// it is taken to enter by must not turn the hit into a miss.
+TEST(CastRayPolygonTest, RaysThroughAVertexIntoThePolygonHitThere) {
+  SplitMix64 rng(0x7e47);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int n = 3 + rng.Below(6);
+    const double radius = rng.Uniform(0.5, 3.5);
+    const double phase = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+    const Vec2 center{rng.Uniform(0.0, 100.0), rng.Uniform(0.0, 100.0)};
+    Vec2 vertices[kMaxPolygonVertices];
+    for (int i = 0; i < n; ++i) {
+      const double angle =
+          phase + 2.0 * std::numbers::pi * (i + rng.Uniform(-0.3, 0.3)) / n;
+      vertices[i] = center + radius * Vec2{std::cos(angle), std::sin(angle)};
+    }
+    const absl::StatusOr<ConvexPolygon> polygon =
+        MakeConvexPolygon(absl::Span<const Vec2>(vertices, n));
+    ASSERT_TRUE(polygon.ok()) << polygon.status();
+    const Vec2 vertex = polygon->vertices[rng.Below(polygon->count)];
+    Vec2 inside{0.0, 0.0};  // the vertices' mean
+    for (int i = 0; i < polygon->count; ++i) {
+      inside = inside + (1.0 / polygon->count) * polygon->vertices[i];
+    }
+    const Vec2 aim = rng.Uniform(0.2, 0.9) * (inside - vertex);
+    const double back = rng.Uniform(0.5, 5.5);
+    const RayInput ray{vertex - back * aim, (back + 0.5) * aim};
+    const std::optional<Hit> hit = CastRay(ray, *polygon);
+    ASSERT_TRUE(hit) << "trial " << trial;
+    EXPECT_NEAR(hit->fraction, back / (back + 0.5), 1e-9) << "trial " << trial;
+    EXPECT_VEC2_NEAR(hit->point, vertex, 1e-9);
+  }
 }
 
 TEST(CastRayPolygonTest, SkinRoundsTheCorners) {
