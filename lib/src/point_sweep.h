@@ -138,34 +138,28 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
                                                  const EdgeLines& lines,
                                                  double grow,
                                                  double max_fraction) {
-  // Cyrus-Beck clipping against b's edge lines moved out by grow: the grown
-  // polygon lies inside that clipped region and differs from it only in the
-  // corner zones, where the vertex circles decide.
+  // Cyrus-Beck clipping against b's edge lines moved out by grow, entering
+  // side only: the grown polygon lies inside the clipped region and differs
+  // from it only in the corner zones, where the vertex circles decide. The
+  // point meets it, if at all, where it crosses the last of the lines it
+  // starts outside of (edge `enter`): on that edge's flat part, at a vertex
+  // circle when beyond it, and for grow 0 at the vertex itself unless it
+  // has passed beside (below). So the exit lines' times are not needed.
   const Vec2 local = p - lines.origin;
   double t_enter = -std::numeric_limits<double>::infinity();
-  double t_exit = std::numeric_limits<double>::infinity();
   int enter = -1;
   for (int i = 0; i < b.count(); ++i) {
     const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
     const double rate = lines.rate[i];
-    if (rate < 0.0) {
-      // Only a line still ahead can be where the point enters; one already
-      // crossed leaves the entry to the others or to a corner zone.
-      if (distance > 0.0) {
-        const double t = distance / -rate;
-        if (t > max_fraction) return std::nullopt;  // enters too late
-        if (t > t_enter) {
-          t_enter = t;
-          enter = i;
-        }
-      }
-    } else if (distance > 0.0) {
-      return std::nullopt;  // outside this line and not closing on it
-    } else if (rate > 0.0) {
-      t_exit = std::min(t_exit, distance / -rate);
+    if (distance <= 0.0) continue;  // inside: the entry is another line's
+    if (rate >= 0.0) return std::nullopt;  // outside, not closing on it
+    const double t = distance / -rate;
+    if (t > max_fraction) return std::nullopt;  // enters too late
+    if (t > t_enter) {
+      t_enter = t;
+      enter = i;
     }
   }
-  if (t_enter > t_exit) return std::nullopt;
   if (enter < 0) {
     // Already inside every moved edge line: in a corner zone.
     if (grow == 0.0) return std::nullopt;
@@ -187,6 +181,15 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
   }
   if (grow > 0.0 && along > length_squared) {
     return SweepPointVertex(p, d, b, next, grow, max_fraction);
+  }
+  // grow 0: entering line `enter` before its edge starts (past its end) is
+  // being outside the previous (next) edge's line, which the point must
+  // then be moving out of (a line it closes on, it would cross before): it
+  // has passed beside. Moving into that line instead, the point is at the
+  // shared vertex and along's sign only rounding.
+  if ((along < 0.0 && lines.rate[b.previous(enter)] > 0.0) ||
+      (along > length_squared && lines.rate[next] > 0.0)) {
+    return std::nullopt;
   }
   const double s = std::clamp(along / length_squared, 0.0, 1.0);
   const Feature feature = s == 0.0   ? b.VertexFeature(enter)

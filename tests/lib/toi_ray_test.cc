@@ -1,11 +1,8 @@
-#include <cmath>
-#include <numbers>
 #include <optional>
 
 #include "collide/toi.h"
 #include "gtest/gtest.h"
 #include "test_shapes.h"
-#include "tests/support/splitmix64.h"
 
 namespace collide {
 namespace {
@@ -13,7 +10,9 @@ namespace {
 using testing::Box;
 using testing::Concave;
 using testing::kTolerance;
+using testing::RandomConvexPolygon;
 using testing::SplitMix64;
+using testing::VertexMean;
 
 TEST(CastRaySegmentTest, HeadOnHitReturnsFractionPointAndFacingNormal) {
   const std::optional<Hit> hit =
@@ -221,28 +220,12 @@ TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
 TEST(CastRayPolygonTest, RaysThroughAVertexIntoThePolygonHitThere) {
   SplitMix64 rng(0x7e47);
   for (int trial = 0; trial < 20000; ++trial) {
-    const int n = 3 + rng.Below(6);
-    const double radius = rng.Uniform(0.5, 3.5);
-    const double phase = rng.Uniform(0.0, 2.0 * std::numbers::pi);
-    const Vec2 center{rng.Uniform(0.0, 100.0), rng.Uniform(0.0, 100.0)};
-    Vec2 vertices[kMaxPolygonVertices];
-    for (int i = 0; i < n; ++i) {
-      const double angle =
-          phase + 2.0 * std::numbers::pi * (i + rng.Uniform(-0.3, 0.3)) / n;
-      vertices[i] = center + radius * Vec2{std::cos(angle), std::sin(angle)};
-    }
-    const absl::StatusOr<ConvexPolygon> polygon =
-        MakeConvexPolygon(absl::Span<const Vec2>(vertices, n));
-    ASSERT_TRUE(polygon.ok()) << polygon.status();
-    const Vec2 vertex = polygon->vertices[rng.Below(polygon->count)];
-    Vec2 inside{0.0, 0.0};  // the vertices' mean
-    for (int i = 0; i < polygon->count; ++i) {
-      inside = inside + (1.0 / polygon->count) * polygon->vertices[i];
-    }
-    const Vec2 aim = rng.Uniform(0.2, 0.9) * (inside - vertex);
+    const ConvexPolygon polygon = RandomConvexPolygon(rng);
+    const Vec2 vertex = polygon.vertices[rng.Below(polygon.count)];
+    const Vec2 aim = rng.Uniform(0.2, 0.9) * (VertexMean(polygon) - vertex);
     const double back = rng.Uniform(0.5, 5.5);
     const RayInput ray{vertex - back * aim, (back + 0.5) * aim};
-    const std::optional<Hit> hit = CastRay(ray, *polygon);
+    const std::optional<Hit> hit = CastRay(ray, polygon);
     ASSERT_TRUE(hit) << "trial " << trial;
     EXPECT_NEAR(hit->fraction, back / (back + 0.5), 1e-9) << "trial " << trial;
     EXPECT_VEC2_NEAR(hit->point, vertex, 1e-9);
