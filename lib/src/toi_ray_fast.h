@@ -90,9 +90,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   if (t > max_fraction) return true;
   Hit& hit = result.emplace();
   hit.fraction = t;
-  // The contact offset m + t d scaled by q > 0: its direction without
-  // waiting for the division.
-  hit.normal = Normalize(q * m + c0 * d);
+  // The contact offset m + t d scaled by q > 0, available without waiting
+  // for the division, is of length q r: dividing by that and one Newton
+  // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
+  // normal without a square root. Where rounding (of c0, for a start just
+  // outside the touching tolerance) leaves it far from unit, normalise.
+  const Vec2 offset = q * m + c0 * d;
+  const Vec2 estimate = (1.0 / (q * r)) * offset;
+  const double excess = Dot(estimate, estimate) - 1.0;
+  hit.normal = std::abs(excess) < 1e-7 ? (1.0 - 0.5 * excess) * estimate
+                                       : Normalize(offset);
   hit.point = circle.center + r * hit.normal;
   hit.feature = {FeatureType::kSurface, 0};
   return true;

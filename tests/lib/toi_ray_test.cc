@@ -1,3 +1,5 @@
+#include <cmath>
+#include <numbers>
 #include <optional>
 
 #include "collide/toi.h"
@@ -161,6 +163,34 @@ TEST(CastRayCircleTest, FarTinyCircleKeepsPrecisionStableQuadraticSlip) {
       CastRay({{0, 0}, {2e6, 0}}, Circle{{1e6, 0}, 1e-4});
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction * 2e6, 1e6 - 1e-4, 1e-9);
+}
+
+// The normal is unit for rays from near and far (up to 1e10 radii), whose
+// contact offset is computed with a cancellation of that relative size.
+TEST(CastRayCircleTest, NormalIsUnitFromNearAndFar) {
+  SplitMix64 rng(0xc1c1e);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double radius = std::pow(10.0, rng.Uniform(-4.0, 0.0));
+    const Circle circle{
+        {rng.Uniform(-100.0, 100.0), rng.Uniform(-100.0, 100.0)}, radius};
+    const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+    const double distance = radius * std::pow(10.0, rng.Uniform(0.01, 10.0));
+    const Vec2 origin =
+        circle.center + distance * Vec2{std::cos(angle), std::sin(angle)};
+    // Aimed within the disk, through to twice as far.
+    const Vec2 aim =
+        circle.center + rng.Uniform(-0.9, 0.9) * radius *
+                            Vec2{-std::sin(angle), std::cos(angle)};
+    const Vec2 d = 2.0 * (aim - origin);
+    const std::optional<Hit> hit = CastRay({origin, d}, circle);
+    ASSERT_TRUE(hit) << "trial " << trial;
+    EXPECT_NEAR(Length(hit->normal), 1.0, 1e-14) << "trial " << trial;
+    // Its direction is that of the contact offset, as well as an offset
+    // computed from this far allows.
+    const Vec2 offset = (origin - circle.center) + hit->fraction * d;
+    EXPECT_VEC2_NEAR(hit->normal, Normalize(offset),
+                     1e-14 * distance / radius + 1e-12);
+  }
 }
 
 TEST(CastRayCapsuleTest, HitsTheSideAndTheCap) {
