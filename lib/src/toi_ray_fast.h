@@ -146,7 +146,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const int next = enter + 1 == polygon.count ? 0 : enter + 1;
   const Vec2 a = polygon.vertices[enter];
   const Vec2 e = polygon.vertices[next] - a;
-  const double along = Dot((p - a) + t_enter * d, e);
+  const Vec2 entry = (p - a) + t_enter * d;  // relative to a
+  const double along = Dot(entry, e);
   const double length_squared = Dot(e, e);
   // Entering line `enter` before its edge starts (or past its end) is being
   // outside the previous (next) edge's line, which the ray must then be
@@ -157,14 +158,21 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
       (along > length_squared && Dot(d, polygon.normals[next]) > 0.0)) {
     return true;
   }
-  const double s = std::clamp(along / length_squared, 0.0, 1.0);
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
-  hit.point = a + s * e;
   hit.normal = polygon.normals[enter];
-  hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, enter}
-                : s == 1.0 ? Feature{FeatureType::kVertex, next}
-                           : Feature{FeatureType::kEdge, enter};
+  if (along <= 0.0) {
+    hit.point = a;
+    hit.feature = {FeatureType::kVertex, enter};
+  } else if (along >= length_squared) {
+    hit.point = polygon.vertices[next];
+    hit.feature = {FeatureType::kVertex, next};
+  } else {
+    // The entry point projected onto the edge's line (no division by the
+    // edge's length).
+    hit.point = a + (entry - Dot(entry, hit.normal) * hit.normal);
+    hit.feature = {FeatureType::kEdge, enter};
+  }
   return true;
 }
 
