@@ -119,15 +119,15 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const double tolerance =
       kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
   double t_enter = 0.0;
-  double outside = -std::numeric_limits<double>::infinity();
+  double outside = 0.0;  // the largest positive line distance
   int enter = -1;
   bool misses = false;  // a miss, once the start is known to be clear
   for (int i = 0; i < polygon.count; ++i) {
     const Vec2 n = polygon.normals[i];
     const double distance = Dot(p - polygon.vertices[i], n);
-    const double rate = Dot(d, n);
-    outside = std::max(outside, distance);
     if (distance <= 0.0) continue;
+    outside = std::max(outside, distance);
+    const double rate = Dot(d, n);
     const double t = rate < 0.0 ? distance / -rate : kInfinity;
     if (t > max_fraction) {
       if (distance > tolerance) return true;
