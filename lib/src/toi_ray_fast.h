@@ -93,8 +93,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   // The contact offset m + t d scaled by q > 0, available without waiting
   // for the division, is of length q r: dividing by that and one Newton
   // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
-  // normal without a square root. Where rounding (of c0, for a start just
-  // outside the touching tolerance) leaves it far from unit, normalise.
+  // normal without a square root. The offset's two terms cancel to about
+  // r / |m| of their size, so for rays from far away (beyond ~1e8 radii)
+  // rounding leaves the estimate too far from unit: normalise those.
   const Vec2 offset = q * m + c0 * d;
   const Vec2 estimate = (1.0 / (q * r)) * offset;
   const double excess = Dot(estimate, estimate) - 1.0;
