@@ -6,30 +6,20 @@
 
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
+#include "motion_shadow.h"
+#include "point_sweep.h"
 
 namespace collide::internal {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Directions computed from offsets shorter than this share of the
 // coordinates' scale are dominated by rounding.
 constexpr double kSqrtEpsilon = 1.4901161193847656e-08;  // sqrt(2^-52)
-
-double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
 // A segment core lists its one segment twice (once per side); distance loops
 // need it once.
 int DistinctEdges(const Core& core) {
   return core.count() == 2 ? 1 : core.edge_count();
-}
-
-// Whether vertex i of a polygon core cannot be the first contact when the
-// core moves by d: both edges meeting there face away from (or along) the
-// motion, so every contact normal at the vertex does too.
-bool IsBackVertex(const Core& core, int i, Vec2 d) {
-  if (core.count() < 3) return false;
-  const int previous = (i + core.count() - 1) % core.count();
-  return Dot(core.normal(previous), d) <= 0.0 && Dot(core.normal(i), d) <= 0.0;
 }
 
 // The point of segment [a, b] nearest p, with the feature it lies on
@@ -50,11 +40,6 @@ Nearest NearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
   const double s = along / length_squared;
   return {m - s * e, a + s * e, -1};
 }
-
-struct Interval {
-  double lower;
-  double upper;
-};
 
 // Projection of a core's vertices on axis u, relative to origin (subtracting
 // first keeps far-from-origin coordinates exact).
@@ -169,66 +154,6 @@ bool AxesClearOf(const Core& a, const Core& b, double threshold) {
 
 }  // namespace
 
-Core::Core(Vec2 point, double radius, FeatureMap map)
-    : vertices_(own_vertices_),
-      normals_(own_normals_),
-      count_(1),
-      radius_(radius),
-      map_(map),
-      own_vertices_{point, point} {}
-
-Core::Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map)
-    : vertices_(own_vertices_),
-      normals_(own_normals_),
-      count_(p1 == p2 ? 1 : 2),
-      radius_(radius),
-      map_(map),
-      own_vertices_{p1, p2} {
-  const Vec2 n = Normalize(RightPerp(p2 - p1));
-  own_normals_[0] = n;
-  own_normals_[1] = -n;
-}
-
-Core::Core(const ConvexPolygon& polygon, double radius)
-    : vertices_(polygon.vertices.data()),
-      normals_(polygon.normals.data()),
-      count_(polygon.count),
-      radius_(radius),
-      map_(FeatureMap::kPolygon) {}
-
-Feature Core::EdgeFeature(int edge) const {
-  switch (map_) {
-    case FeatureMap::kPoint:
-      return {FeatureType::kVertex, 0};
-    case FeatureMap::kCircle:
-      return {FeatureType::kSurface, 0};
-    case FeatureMap::kSegment:
-      return {FeatureType::kEdge, 0};
-    case FeatureMap::kPolygon:
-      break;
-  }
-  return {FeatureType::kEdge, edge};
-}
-
-Feature Core::VertexFeature(int vertex) const {
-  switch (map_) {
-    case FeatureMap::kPoint:
-      return {FeatureType::kVertex, 0};
-    case FeatureMap::kCircle:
-      return {FeatureType::kSurface, 0};
-    case FeatureMap::kSegment:
-    case FeatureMap::kPolygon:
-      break;
-  }
-  return {FeatureType::kVertex, vertex};
-}
-
-double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
-  const double scale =
-      MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() + b.radius() + MaxAbs(d);
-  return kTouchRoundings * scale;
-}
-
 Separation Separate(const Core& a, const Core& b) {
   Separation result;
   if (a.count() == 1 && b.count() == 1) {
@@ -271,7 +196,7 @@ Separation Separate(const Core& a, const Core& b) {
       continue;
     }
     for (int j = 0; j < DistinctEdges(b); ++j) {
-      const int next = (j + 1) % b.count();
+      const int next = b.next(j);
       const Nearest n =
           NearestOnSegment(a.vertex(i), b.vertex(j), b.vertex(next));
       consider(n.offset, n.point,
@@ -281,8 +206,8 @@ Separation Separate(const Core& a, const Core& b) {
   }
   for (int j = 0; j < b.count(); ++j) {
     for (int i = 0; i < DistinctEdges(a); ++i) {
-      const Nearest n = NearestOnSegment(b.vertex(j), a.vertex(i),
-                                         a.vertex((i + 1) % a.count()));
+      const Nearest n =
+          NearestOnSegment(b.vertex(j), a.vertex(i), a.vertex(a.next(i)));
       consider(-n.offset, b.vertex(j), b.VertexFeature(j));
     }
   }
@@ -294,167 +219,6 @@ Separation Separate(const Core& a, const Core& b) {
       kSqrtEpsilon * (MaxAbs(a.vertex(0) - b.vertex(0)) + MaxAbs(best_offset));
   result.normal = result.gap > noise ? Normalize(best_offset) : axes.axis;
   return result;
-}
-
-std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c, double grow,
-                                       double max_fraction) {
-  const Vec2 m = p - c;
-  const double b = Dot(d, m);
-  if (b >= 0.0) return std::nullopt;  // not approaching
-  const double a = Dot(d, d);
-  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
-  // which avoids the cancellation of b^2 - a c when the path passes far
-  // from the centre.
-  const double cross = Cross(d, m);
-  const double discriminant = a * grow * grow - cross * cross;
-  if (discriminant < 0.0) return std::nullopt;
-  const double c0 = Dot(m, m) - grow * grow;
-  if (c0 <= 0.0) return 0.0;
-  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
-  const double t = c0 / (-b + std::sqrt(discriminant));
-  if (t > max_fraction) return std::nullopt;
-  return t;
-}
-
-namespace {
-
-// Contact of a point sweep with a circle around b's vertex `vertex`.
-std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
-                                         int vertex, double grow,
-                                         double max_fraction) {
-  const Vec2 c = b.vertex(vertex);
-  const std::optional<double> t = SweepPointCircle(p, d, c, grow, max_fraction);
-  if (!t) return std::nullopt;
-  const Vec2 offset = (p - c) + *t * d;
-  // A zero grow meets the vertex itself: face the mover.
-  const Vec2 normal = grow > 0.0 ? Normalize(offset) : Normalize(-d);
-  return PointHit{*t, normal, c, b.VertexFeature(vertex)};
-}
-
-// Point against segment [b0, b1] grown by `grow` (a capsule): the side
-// lines first, then the end caps.
-std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
-                                          double grow, double max_fraction) {
-  const Vec2 a = b.vertex(0);
-  const Vec2 e = b.vertex(1) - a;
-  const Vec2 m = p - a;
-  const Vec2 n = b.normal(0);
-  const double distance = Dot(m, n);  // signed distance to the line
-  const double rate = Dot(d, n);
-  const double side = distance >= 0.0 ? 1.0 : -1.0;
-  const auto cap = [&](int vertex) {
-    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
-  };
-  if (side * rate < 0.0) {
-    // Time at which the distance to the line falls to grow.
-    const double t = (side * distance - grow) / (-side * rate);
-    if (t > max_fraction) return std::nullopt;
-    if (t >= 0.0) {
-      const double along = Dot(m + t * d, e);
-      const double length_squared = Dot(e, e);
-      if (along < 0.0) return cap(0);
-      if (along > length_squared) return cap(1);
-      const Feature feature = along == 0.0 ? b.VertexFeature(0)
-                              : along == length_squared
-                                  ? b.VertexFeature(1)
-                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
-      return PointHit{t, side * n, a + (along / length_squared) * e, feature};
-    }
-  } else if (std::abs(distance) > grow) {
-    return std::nullopt;  // outside the band and not closing on it
-  }
-  // Inside the band but beyond an end: only the caps can be met.
-  std::optional<PointHit> first = cap(0);
-  std::optional<PointHit> second = cap(1);
-  if (!first) return second;
-  if (second && second->fraction < first->fraction) return second;
-  return first;
-}
-
-// A polygon core's edge lines as seen by points moving by d: per edge, the
-// rate at which the signed distance changes, and the line's offset from a
-// local origin (offsets from the origin, not from zero, keep the
-// far-from-origin precision of subtracting coordinates first). Computed
-// once per sweep instead of once per swept vertex.
-struct EdgeLines {
-  Vec2 origin;
-  double offset[kMaxPolygonVertices];
-  double rate[kMaxPolygonVertices];
-};
-
-EdgeLines LinesOf(const Core& b, Vec2 d) {
-  EdgeLines lines;
-  lines.origin = b.vertex(0);
-  for (int i = 0; i < b.count(); ++i) {
-    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
-    lines.rate[i] = Dot(d, b.normal(i));
-  }
-  return lines;
-}
-
-// SweepPoint against a polygon core (count >= 3) with its lines known.
-std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
-                                          const EdgeLines& lines, double grow,
-                                          double max_fraction) {
-  // Cyrus-Beck clipping against b's edge lines moved out by grow: the grown
-  // polygon lies inside that clipped region and differs from it only in the
-  // corner zones, where the vertex circles decide.
-  const Vec2 local = p - lines.origin;
-  double t_enter = -kInfinity;
-  double t_exit = kInfinity;
-  int enter = -1;
-  for (int i = 0; i < b.count(); ++i) {
-    const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
-    const double rate = lines.rate[i];
-    if (rate < 0.0) {
-      const double t = distance / -rate;
-      if (t > t_enter) {
-        t_enter = t;
-        enter = i;
-      }
-    } else if (rate > 0.0) {
-      t_exit = std::min(t_exit, distance / -rate);
-    } else if (distance > 0.0) {
-      return std::nullopt;
-    }
-  }
-  if (t_enter > t_exit || t_enter > max_fraction) return std::nullopt;
-  if (enter < 0 || t_enter <= 0.0) {
-    // Already inside every moved edge line: in a corner zone.
-    if (grow == 0.0) return std::nullopt;
-    std::optional<PointHit> best;
-    for (int j = 0; j < b.count(); ++j) {
-      const std::optional<PointHit> h =
-          SweepPointVertex(p, d, b, j, grow, max_fraction);
-      if (h && (!best || h->fraction < best->fraction)) best = h;
-    }
-    return best;
-  }
-  const int next = (enter + 1) % b.count();
-  const Vec2 a = b.vertex(enter);
-  const Vec2 e = b.vertex(next) - a;
-  const double along = Dot((p - a) + t_enter * d, e);
-  const double length_squared = Dot(e, e);
-  if (grow > 0.0 && along < 0.0) {
-    return SweepPointVertex(p, d, b, enter, grow, max_fraction);
-  }
-  if (grow > 0.0 && along > length_squared) {
-    return SweepPointVertex(p, d, b, next, grow, max_fraction);
-  }
-  const double s = std::clamp(along / length_squared, 0.0, 1.0);
-  const Feature feature = s == 0.0   ? b.VertexFeature(enter)
-                          : s == 1.0 ? b.VertexFeature(next)
-                                     : b.EdgeFeature(enter);
-  return PointHit{t_enter, b.normal(enter), a + s * e, feature};
-}
-
-}  // namespace
-
-std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
-                                   double max_fraction) {
-  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
-  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
-  return SweepPointPolygon(p, d, b, LinesOf(b, d), grow, max_fraction);
 }
 
 namespace {
@@ -492,13 +256,14 @@ struct StartState {
 };
 
 StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
-                         const CastOptions& options) {
+                         const CastOptions& options, const Shadow& shadow) {
   const double contact = a.radius() + b.radius();
   const double tolerance = TouchTolerance(a, b, d);
   StartState state;
-  // Most casts start well clear, which a plane or axis test proves cheaply,
-  // skipping the full separation test.
+  // Most casts start well clear, which the shadows, a plane or an axis test
+  // prove cheaply, skipping the full separation test.
   const double clearance = contact + options.target_distance + tolerance;
+  if (ShadowsApart(shadow, clearance)) return state;
   if (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
                      : AxesClearOf(a, b, clearance)) {
     return state;
@@ -569,54 +334,74 @@ bool BetterStart(const StartState& x, const StartState& y) {
   return x.gap < y.gap;
 }
 
-// The sweep of a pair known to start farther apart than grow.
+// The sweep of a pair known to start farther apart than grow: each vertex
+// of a moving by d against b grown, and each vertex of b moving by -d
+// against a grown (in a's frame); the earliest contact wins.
 std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
-                              double max_fraction) {
+                              double max_fraction, const Shadow& shadow) {
+  std::optional<Hit> best;  // the return value, filled in place: see StartHit
   double limit = max_fraction;
-  std::optional<Hit> best;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
                         Feature feature) {
-    Hit& hit = best.emplace();  // in place: see StartHit
+    Hit& hit = best.emplace();
     hit.fraction = fraction;
     hit.point = core_point + b.radius() * normal;
     hit.normal = normal;
     hit.feature = feature;
     limit = fraction;
   };
-  // Vertices of a against b. When b is a single point and a is not, the
-  // sweep of that point against a grown (below) is already the whole answer.
-  const EdgeLines b_lines = b.count() >= 3 ? LinesOf(b, d) : EdgeLines{};
-  const int a_vertices = b.count() == 1 && a.count() >= 2 ? 0 : a.count();
-  for (int i = 0; i < a_vertices; ++i) {
-    if (IsBackVertex(a, i, d)) continue;
+  // A contact of a's vertex with b, and of b's vertex j with a (seen from
+  // b: the normal turns round).
+  const auto keep_a = [&](const PointHit& h) {
+    keep(h.fraction, h.core_point, h.normal, h.feature);
+  };
+  const auto keep_b = [&](const PointHit& h, int j) {
+    keep(h.fraction, b.vertex(j), -h.normal, b.VertexFeature(j));
+  };
+  // A point core's one sweep against all of the other core is the whole
+  // answer.
+  if (a.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(a.vertex(0), d, b, grow, limit)) {
+      keep_a(*h);
+    }
+    return best;
+  }
+  if (b.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(b.vertex(0), -d, a, grow, limit)) {
+      keep_b(*h, 0);
+    }
+    return best;
+  }
+  // Edge lines are made only for polygon cores (and left unset otherwise);
+  // a's, seen from b, move by -d.
+  EdgeLines b_lines;
+  EdgeLines a_lines;
+  if (b.count() >= 3) b_lines = LinesOf(b, d);
+  if (a.count() >= 3) a_lines = LinesOf(a, -d);
+  for (int i = 0; i < a.count(); ++i) {
+    if (a.count() >= 3 && IsBackVertex(a, a_lines, i)) continue;
+    if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, limit)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
             ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
             : SweepPoint(a.vertex(i), d, b, grow, limit);
-    if (h && (!best || h->fraction < limit)) {
-      keep(h->fraction, h->core_point, h->normal, h->feature);
-    }
+    if (h && (!best || h->fraction < limit)) keep_a(*h);
   }
-  // Vertices of b against a, in a's frame b moves by -d. A point core a was
-  // already swept against all of b above.
-  if (a.count() >= 2) {
-    const EdgeLines a_lines = a.count() >= 3 ? LinesOf(a, -d) : EdgeLines{};
-    for (int j = 0; j < b.count(); ++j) {
-      if (IsBackVertex(b, j, -d)) continue;
-      const std::optional<PointHit> h =
-          a.count() >= 3
-              ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
-              : SweepPoint(b.vertex(j), -d, a, grow, limit);
-      // Meeting one of a's vertices is a vertex-vertex contact the loop
-      // above has already swept (unless it was skipped); taking it here too
-      // could let a rounding-level tie replace a side contact with a
-      // nearby vertex one and tilt the normal.
-      const bool duplicate =
-          a_vertices > 0 && h && h->feature.type != FeatureType::kEdge;
-      if (h && !duplicate && (!best || h->fraction < limit)) {
-        keep(h->fraction, b.vertex(j), -h->normal, b.VertexFeature(j));
-      }
-    }
+  for (int j = 0; j < b.count(); ++j) {
+    if (b.count() >= 3 && IsBackVertex(b, b_lines, j)) continue;
+    if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, limit)) continue;
+    const std::optional<PointHit> h =
+        a.count() >= 3
+            ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
+            : SweepPoint(b.vertex(j), -d, a, grow, limit);
+    // Meeting one of a's vertices is a vertex-vertex contact the loop above
+    // has already swept (unless it was skipped); taking it here too could
+    // let a rounding-level tie replace a side contact with a nearby vertex
+    // one and tilt the normal.
+    const bool duplicate = h && h->feature.type != FeatureType::kEdge;
+    if (h && !duplicate && (!best || h->fraction < limit)) keep_b(*h, j);
   }
   return best;
 }
@@ -625,11 +410,13 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
 
 std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
                               const CastOptions& options) {
-  const StartState start = ClassifyStart(a, d, b, options);
+  const double grow = a.radius() + b.radius() + options.target_distance;
+  const Shadow shadow = ShadowOf(a, d, b, grow, options.max_fraction);
+  if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
+  const StartState start = ClassifyStart(a, d, b, options, shadow);
   if (start.kind != StartKind::kClear) return StartHit(start, b, options);
   if (d == Vec2{}) return std::nullopt;
-  return SweepClear(a, d, b, a.radius() + b.radius() + options.target_distance,
-                    options.max_fraction);
+  return SweepClear(a, d, b, grow, options.max_fraction, shadow);
 }
 
 std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
@@ -685,7 +472,9 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
   for (int i = 0; i < n; ++i) {
     const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                     FeatureMap::kSegment);
-    const StartState start = ClassifyStart(a, d, edge, options);
+    const Shadow shadow = ShadowOf(a, d, edge, grow, options.max_fraction);
+    if (ShadowsMiss(shadow, limit)) continue;
+    const StartState start = ClassifyStart(a, d, edge, options, shadow);
     if (start.kind != StartKind::kClear) {
       if (StartHit(start, edge, options) &&
           (best_start_edge < 0 || BetterStart(start, best_start))) {
@@ -698,7 +487,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
         Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
       continue;
     }
-    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit);
+    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;

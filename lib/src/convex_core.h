@@ -11,6 +11,8 @@
 #ifndef COLLIDE_LIB_SRC_CONVEX_CORE_H_
 #define COLLIDE_LIB_SRC_CONVEX_CORE_H_
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -24,6 +26,15 @@ namespace collide::internal {
 // touching.
 inline constexpr double kTouchRoundings =
     64.0 * std::numeric_limits<double>::epsilon();
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+inline double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
+// A closed range of values, empty while lower > upper.
+struct Interval {
+  double lower;
+  double upper;
+};
 
 // How a core's vertex and edge indices map to the public Feature of the
 // shape it was made from.
@@ -35,13 +46,37 @@ enum class FeatureMap { kPoint, kCircle, kSegment, kPolygon };
 // segment view points into its own storage.
 class Core {
  public:
-  Core(Vec2 point, double radius, FeatureMap map);
-  Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map);
-  Core(const ConvexPolygon& polygon, double radius);
+  Core(Vec2 point, double radius, FeatureMap map)
+      : vertices_(own_vertices_),
+        normals_(own_normals_),
+        count_(1),
+        radius_(radius),
+        map_(map),
+        own_vertices_{point, point} {}
+  Core(Vec2 p1, Vec2 p2, double radius, FeatureMap map)
+      : vertices_(own_vertices_),
+        normals_(own_normals_),
+        count_(p1 == p2 ? 1 : 2),
+        radius_(radius),
+        map_(map),
+        own_vertices_{p1, p2} {
+    const Vec2 n = Normalize(RightPerp(p2 - p1));
+    own_normals_[0] = n;
+    own_normals_[1] = -n;
+  }
+  Core(const ConvexPolygon& polygon, double radius)
+      : vertices_(polygon.vertices.data()),
+        normals_(polygon.normals.data()),
+        count_(polygon.count),
+        radius_(radius),
+        map_(FeatureMap::kPolygon) {}
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
 
   int count() const { return count_; }
+  // The vertex after / before i around the core.
+  int next(int i) const { return i + 1 == count_ ? 0 : i + 1; }
+  int previous(int i) const { return i == 0 ? count_ - 1 : i - 1; }
   // Number of edges: 0 for a point, 2 for a segment, count for a polygon.
   int edge_count() const { return count_ >= 2 ? count_ : 0; }
   Vec2 vertex(int i) const { return vertices_[i]; }
@@ -50,8 +85,31 @@ class Core {
   double radius() const { return radius_; }
   FeatureMap feature_map() const { return map_; }
   // The public feature for a core edge or vertex index.
-  Feature EdgeFeature(int edge) const;
-  Feature VertexFeature(int vertex) const;
+  Feature EdgeFeature(int edge) const {
+    switch (map_) {
+      case FeatureMap::kPoint:
+        return {FeatureType::kVertex, 0};
+      case FeatureMap::kCircle:
+        return {FeatureType::kSurface, 0};
+      case FeatureMap::kSegment:
+        return {FeatureType::kEdge, 0};
+      case FeatureMap::kPolygon:
+        break;
+    }
+    return {FeatureType::kEdge, edge};
+  }
+  Feature VertexFeature(int vertex) const {
+    switch (map_) {
+      case FeatureMap::kPoint:
+        return {FeatureType::kVertex, 0};
+      case FeatureMap::kCircle:
+        return {FeatureType::kSurface, 0};
+      case FeatureMap::kSegment:
+      case FeatureMap::kPolygon:
+        break;
+    }
+    return {FeatureType::kVertex, vertex};
+  }
 
  private:
   const Vec2* vertices_;
@@ -80,23 +138,6 @@ struct Separation {
 
 Separation Separate(const Core& a, const Core& b);
 
-// The first time in [0, max_fraction] at which point p moving by d comes
-// within distance `grow` of core b's point set, given that it starts farther
-// away. normal is from b towards the point; core_point is on b's core.
-struct PointHit {
-  double fraction;
-  Vec2 normal;
-  Vec2 core_point;
-  Feature feature;
-};
-std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b, double grow,
-                                   double max_fraction);
-
-// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
-// from outside; nullopt if none.
-std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c, double grow,
-                                       double max_fraction);
-
 // The full cast of core a moving by d against core b with the semantics of
 // toi.h (initial overlap, touching, skin, max_fraction).
 std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
@@ -110,7 +151,11 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
 
 // Tolerance below which a gap counts as touching: a few rounding errors of
 // the coordinates' differences involved.
-double TouchTolerance(const Core& a, const Core& b, Vec2 d);
+inline double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
+  const double scale =
+      MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() + b.radius() + MaxAbs(d);
+  return kTouchRoundings * scale;
+}
 
 }  // namespace collide::internal
 

@@ -1,10 +1,19 @@
 // Ray casts (a moving point) against static shapes.
+#include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
 #include "toi_ray_fast.h"
 
 namespace collide {
 namespace {
+
+// The general machinery, out of line: the closed form's path then needs no
+// stack frame.
+template <typename Shape>
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayGeneral(
+    const RayInput& ray, const Shape& shape, const CastOptions& options) {
+  return internal::CastShape(ray, shape, options);
+}
 
 // Closed form for a skinless ray that starts clear of the shape; the
 // general machinery otherwise.
@@ -18,7 +27,7 @@ std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
       return result;
     }
   }
-  result = internal::CastShape(ray, shape, options);
+  result = CastRayGeneral(ray, shape, options);
   return result;
 }
 

@@ -12,6 +12,8 @@
 #include <limits>
 #include <optional>
 
+#include "absl/base/attributes.h"
+#include "collide/dcheck.h"
 #include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -22,11 +24,9 @@ namespace collide::internal {
 // Defined here so that each folds into its public CastRay and fills the
 // caller's return value in place: these calls take ~10 ns, and copying a
 // just-written optional<Hit> stalls on store forwarding for a share of that.
-inline double FastMaxAbs(Vec2 v) {
-  return std::max(std::abs(v.x), std::abs(v.y));
-}
-inline bool CastRayClear(const RayInput& ray, Segment segment,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, Segment segment, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -34,7 +34,7 @@ inline bool CastRayClear(const RayInput& ray, Segment segment,
   // |e| times the signed distance of the origin from the line, and its rate.
   const double cm = Cross(e, m);
   const double cd = Cross(e, d);
-  const double tolerance = kTouchRoundings * (FastMaxAbs(m) + FastMaxAbs(d));
+  const double tolerance = kTouchRoundings * (MaxAbs(m) + MaxAbs(d));
   if (length_squared == 0.0 ||
       cm * cm <= tolerance * tolerance * length_squared) {
     return false;  // a point, or starting on or near the line
@@ -55,81 +55,125 @@ inline bool CastRayClear(const RayInput& ray, Segment segment,
   return true;
 }
 
-inline bool CastRayClear(const RayInput& ray, Circle circle,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, Circle circle, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
-  const double reach =
-      r + kTouchRoundings * (FastMaxAbs(m) + r + FastMaxAbs(d));
-  const double c0 = Dot(m, m) - r * r;
-  if (r == 0.0 || Dot(m, m) <= reach * reach) return false;
+  const double mm = Dot(m, m);
+  const double rr = r * r;
+  const double dd = Dot(d, d);
+  // Only a start clearly apart is answered here: |m| > r + K (|m| + r + |d|)
+  // with K twice kTouchRoundings, a gap beyond TouchTolerance (whose
+  // MaxAbs terms are at most these lengths). Without square roots: squared,
+  // with 2 r |d| <= r^2 + |d|^2, it holds when
+  // mm (1 - K)^2 > (1 + 2K) ((1 + K) rr + K dd).
+  constexpr double kK = 2.0 * kTouchRoundings;
+  if (r == 0.0 || mm * ((1.0 - kK) * (1.0 - kK)) <=
+                      (1.0 + 2.0 * kK) * ((1.0 + kK) * rr + kK * dd)) {
+    return false;
+  }
   const double b = Dot(d, m);
   if (b >= 0.0) return true;
   // Discriminant as a r^2 - (d x m)^2 and the root as c / q: see
   // SweepPointCircle.
   const double cross = Cross(d, m);
-  const double discriminant = Dot(d, d) * r * r - cross * cross;
+  const double discriminant = dd * r * r - cross * cross;
+  const double c0 = mm - rr;
   if (discriminant < 0.0) return true;
-  const double t = c0 / (-b + std::sqrt(discriminant));
+  const double q = -b + std::sqrt(discriminant);
+  // t = c0 / q: a contact after max_fraction is a miss, told without the
+  // division (which decides the rounding-level rest).
+  if (c0 > max_fraction * q) return true;
+  const double t = c0 / q;
   if (t > max_fraction) return true;
   Hit& hit = result.emplace();
   hit.fraction = t;
-  hit.normal = Normalize(m + t * d);
+  // The contact offset m + t d scaled by q > 0, available without waiting
+  // for the division, is of length q r: dividing by that and one Newton
+  // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
+  // normal without a square root. The offset's two terms cancel to about
+  // r / |m| of their size, so for rays from far away (beyond ~1e8 radii)
+  // rounding leaves the estimate too far from unit: normalise those.
+  const Vec2 offset = q * m + c0 * d;
+  const Vec2 estimate = (1.0 / (q * r)) * offset;
+  const double excess = Dot(estimate, estimate) - 1.0;
+  hit.normal = std::abs(excess) < 1e-7 ? (1.0 - 0.5 * excess) * estimate
+                                       : Normalize(offset);
   hit.point = circle.center + r * hit.normal;
   hit.feature = {FeatureType::kSurface, 0};
   return true;
 }
 
-inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
+    std::optional<Hit>& result) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
-  // Cyrus-Beck clipping; the largest edge-plane distance also tells whether
-  // the ray starts clearly outside.
-  double t_enter = -std::numeric_limits<double>::infinity();
-  double t_exit = std::numeric_limits<double>::infinity();
-  double outside = -std::numeric_limits<double>::infinity();
+  // Cyrus-Beck clipping, entering side only. A ray that starts outside an
+  // edge's line and does not close on it, or reaches it only after
+  // max_fraction, misses. Otherwise it meets the polygon, if at all, where
+  // it crosses the last of the lines it starts outside of (edge `enter`).
+  // The largest line distance also tells whether the ray starts clearly
+  // outside: only then are these answers final.
+  const double tolerance =
+      kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
+  double t_enter = 0.0;
+  double outside = 0.0;  // the largest positive line distance
   int enter = -1;
+  bool misses = false;  // a miss, once the start is known to be clear
   for (int i = 0; i < polygon.count; ++i) {
     const Vec2 n = polygon.normals[i];
     const double distance = Dot(p - polygon.vertices[i], n);
-    const double rate = Dot(d, n);
+    if (distance <= 0.0) continue;
     outside = std::max(outside, distance);
-    if (rate < 0.0) {
-      const double t = distance / -rate;
-      if (t > t_enter) {
-        t_enter = t;
-        enter = i;
-      }
-    } else if (rate > 0.0) {
-      t_exit = std::min(t_exit, distance / -rate);
-    } else if (distance > 0.0) {
-      t_exit = -std::numeric_limits<double>::infinity();  // parallel, outside
+    const double rate = Dot(d, n);
+    const double t = rate < 0.0 ? distance / -rate : kInfinity;
+    if (t > max_fraction) {
+      if (distance > tolerance) return true;
+      misses = true;
+    } else if (t > t_enter) {
+      t_enter = t;
+      enter = i;
     }
   }
-  const double tolerance =
-      kTouchRoundings * (FastMaxAbs(p - polygon.vertices[0]) + FastMaxAbs(d));
   if (outside <= tolerance) return false;
-  // Starting outside, a line that enters the polygon before the start has
-  // already left it.
-  if (enter < 0 || t_enter < 0.0 || t_enter > t_exit ||
-      t_enter > max_fraction) {
-    return true;
-  }
+  if (misses) return true;
+  // The line farthest out is more than `tolerance` away and the ray closes
+  // on it at a rate of at most |d|: it set a positive t_enter.
+  COLLIDE_DCHECK(enter >= 0);
+  const int previous = enter == 0 ? polygon.count - 1 : enter - 1;
   const int next = enter + 1 == polygon.count ? 0 : enter + 1;
   const Vec2 a = polygon.vertices[enter];
   const Vec2 e = polygon.vertices[next] - a;
+  const Vec2 entry = (p - a) + t_enter * d;  // relative to a
+  const double along = Dot(entry, e);
   const double length_squared = Dot(e, e);
-  const double s =
-      std::clamp(Dot((p - a) + t_enter * d, e) / length_squared, 0.0, 1.0);
+  // Entering line `enter` before its edge starts (or past its end) is being
+  // outside the previous (next) edge's line, which the ray must then be
+  // moving out of (a line it closes on, it would cross before): it has
+  // passed beside the polygon. Moving into that line instead, the point is
+  // the shared vertex and along's sign only rounding.
+  if ((along < 0.0 && Dot(d, polygon.normals[previous]) > 0.0) ||
+      (along > length_squared && Dot(d, polygon.normals[next]) > 0.0)) {
+    return true;
+  }
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
-  hit.point = a + s * e;
   hit.normal = polygon.normals[enter];
-  hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, enter}
-                : s == 1.0 ? Feature{FeatureType::kVertex, next}
-                           : Feature{FeatureType::kEdge, enter};
+  if (along <= 0.0) {
+    hit.point = a;
+    hit.feature = {FeatureType::kVertex, enter};
+  } else if (along >= length_squared) {
+    hit.point = polygon.vertices[next];
+    hit.feature = {FeatureType::kVertex, next};
+  } else {
+    // The entry point projected onto the edge's line (no division by the
+    // edge's length).
+    hit.point = a + (entry - Dot(entry, hit.normal) * hit.normal);
+    hit.feature = {FeatureType::kEdge, enter};
+  }
   return true;
 }
 
@@ -137,8 +181,9 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
 // (outward normal against the motion), earliest wins, first edge on ties as
 // in SweepCoreVsConcave. A start inside or on the boundary, or near any
 // facing edge's line, is left to the general machinery.
-inline bool CastRayClear(const RayInput& ray, const ConcavePolygon& polygon,
-                         double max_fraction, std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
+    std::optional<Hit>& result) {
   if (ContainsPoint(polygon, ray.origin)) return false;
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;

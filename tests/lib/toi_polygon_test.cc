@@ -12,6 +12,9 @@ using testing::Box;
 using testing::Concave;
 using testing::kTolerance;
 using testing::Polygon;
+using testing::RandomConvexPolygon;
+using testing::SplitMix64;
+using testing::VertexMean;
 
 TEST(CastPolygonTest, BoxHitsBoxFaceToFace) {
   const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
@@ -62,6 +65,24 @@ TEST(CastPolygonTest, PassingBesideIsAMissAndGrazingTouches) {
   const std::optional<Hit> graze = CastPolygon(cast, Box({6, 2}, {1, 1}));
   ASSERT_TRUE(graze);
   EXPECT_NEAR(graze->fraction, 0.4, kTolerance);
+}
+
+// A point obstacle that the polygon's motion aims through one of its
+// vertices into it: seen from the polygon, the point crosses both edges'
+// lines there at once up to rounding, which must not make it a miss.
+TEST(CastPolygonTest, PointEnteringThroughAVertexIsMetThere) {
+  SplitMix64 rng(0x7e48);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const ConvexPolygon polygon = RandomConvexPolygon(rng);
+    const Vec2 vertex = polygon.vertices[rng.Below(polygon.count)];
+    const Vec2 aim = rng.Uniform(0.2, 0.9) * (VertexMean(polygon) - vertex);
+    const double back = rng.Uniform(0.5, 5.5);
+    const Vec2 point = vertex - back * aim;
+    const std::optional<Hit> hit =
+        CastPolygon({polygon, -(back + 0.5) * aim}, point);
+    ASSERT_TRUE(hit) << "trial " << trial;
+    EXPECT_NEAR(hit->fraction, back / (back + 0.5), 1e-9) << "trial " << trial;
+  }
 }
 
 TEST(CastPolygonTest, StartOverlapReportsMinimumSeparation) {

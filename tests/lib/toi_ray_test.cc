@@ -1,3 +1,5 @@
+#include <cmath>
+#include <numbers>
 #include <optional>
 
 #include "collide/toi.h"
@@ -10,6 +12,9 @@ namespace {
 using testing::Box;
 using testing::Concave;
 using testing::kTolerance;
+using testing::RandomConvexPolygon;
+using testing::SplitMix64;
+using testing::VertexMean;
 
 TEST(CastRaySegmentTest, HeadOnHitReturnsFractionPointAndFacingNormal) {
   const std::optional<Hit> hit =
@@ -160,6 +165,34 @@ TEST(CastRayCircleTest, FarTinyCircleKeepsPrecisionStableQuadraticSlip) {
   EXPECT_NEAR(hit->fraction * 2e6, 1e6 - 1e-4, 1e-9);
 }
 
+// The normal is unit for rays from near and far (up to 1e10 radii), whose
+// contact offset is computed with a cancellation of that relative size.
+TEST(CastRayCircleTest, NormalIsUnitFromNearAndFar) {
+  SplitMix64 rng(0xc1c1e);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double radius = std::pow(10.0, rng.Uniform(-4.0, 0.0));
+    const Circle circle{
+        {rng.Uniform(-100.0, 100.0), rng.Uniform(-100.0, 100.0)}, radius};
+    const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+    const double distance = radius * std::pow(10.0, rng.Uniform(0.01, 10.0));
+    const Vec2 origin =
+        circle.center + distance * Vec2{std::cos(angle), std::sin(angle)};
+    // Aimed within the disk, through to twice as far.
+    const Vec2 aim =
+        circle.center + rng.Uniform(-0.9, 0.9) * radius *
+                            Vec2{-std::sin(angle), std::cos(angle)};
+    const Vec2 d = 2.0 * (aim - origin);
+    const std::optional<Hit> hit = CastRay({origin, d}, circle);
+    ASSERT_TRUE(hit) << "trial " << trial;
+    EXPECT_NEAR(Length(hit->normal), 1.0, 1e-14) << "trial " << trial;
+    // Its direction is that of the contact offset, as well as an offset
+    // computed from this far allows.
+    const Vec2 offset = (origin - circle.center) + hit->fraction * d;
+    EXPECT_VEC2_NEAR(hit->normal, Normalize(offset),
+                     1e-14 * distance / radius + 1e-12);
+  }
+}
+
 TEST(CastRayCapsuleTest, HitsTheSideAndTheCap) {
   const Capsule capsule{{0, 0}, {4, 0}, 1};
   const std::optional<Hit> side = CastRay({{2, 5}, {0, -10}}, capsule);
@@ -209,6 +242,24 @@ TEST(CastRayPolygonTest, GrazingAlongAFaceTouchesAtTheCorner) {
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.4, kTolerance);
   EXPECT_VEC2_NEAR(hit->point, (Vec2{-1, 1}), kTolerance);
+}
+
+// A ray aimed through a vertex into the polygon crosses the lines of both
+// edges meeting there at the same time, up to rounding: which of the two
+// it is taken to enter by must not turn the hit into a miss.
+TEST(CastRayPolygonTest, RaysThroughAVertexIntoThePolygonHitThere) {
+  SplitMix64 rng(0x7e47);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const ConvexPolygon polygon = RandomConvexPolygon(rng);
+    const Vec2 vertex = polygon.vertices[rng.Below(polygon.count)];
+    const Vec2 aim = rng.Uniform(0.2, 0.9) * (VertexMean(polygon) - vertex);
+    const double back = rng.Uniform(0.5, 5.5);
+    const RayInput ray{vertex - back * aim, (back + 0.5) * aim};
+    const std::optional<Hit> hit = CastRay(ray, polygon);
+    ASSERT_TRUE(hit) << "trial " << trial;
+    EXPECT_NEAR(hit->fraction, back / (back + 0.5), 1e-9) << "trial " << trial;
+    EXPECT_VEC2_NEAR(hit->point, vertex, 1e-9);
+  }
 }
 
 TEST(CastRayPolygonTest, SkinRoundsTheCorners) {

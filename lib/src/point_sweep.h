@@ -1,0 +1,213 @@
+// Internal: a point moving by d against a core grown by `grow`, the
+// building block of every convex sweep (convex_core.h). Each returns the
+// first contact in [0, max_fraction] of a point that starts farther than
+// grow from the core, or nullopt. Inline so that they fold into the
+// sweeps' vertex loops.
+#ifndef COLLIDE_LIB_SRC_POINT_SWEEP_H_
+#define COLLIDE_LIB_SRC_POINT_SWEEP_H_
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/vec2.h"
+#include "convex_core.h"
+
+namespace collide::internal {
+
+// A point sweep's contact: normal is from the core towards the point;
+// core_point is on the core.
+struct PointHit {
+  double fraction;
+  Vec2 normal;
+  Vec2 core_point;
+  Feature feature;
+};
+
+// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
+// from outside; nullopt if none.
+inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
+                                              double grow,
+                                              double max_fraction) {
+  const Vec2 m = p - c;
+  const double b = Dot(d, m);
+  if (b >= 0.0) return std::nullopt;  // not approaching
+  const double a = Dot(d, d);
+  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
+  // which avoids the cancellation of b^2 - a c when the path passes far
+  // from the centre.
+  const double cross = Cross(d, m);
+  const double discriminant = a * grow * grow - cross * cross;
+  if (discriminant < 0.0) return std::nullopt;
+  const double c0 = Dot(m, m) - grow * grow;
+  if (c0 <= 0.0) return 0.0;
+  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
+  const double t = c0 / (-b + std::sqrt(discriminant));
+  if (t > max_fraction) return std::nullopt;
+  return t;
+}
+
+// Contact of a point sweep with a circle around b's vertex `vertex`.
+inline std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
+                                                int vertex, double grow,
+                                                double max_fraction) {
+  const Vec2 c = b.vertex(vertex);
+  const std::optional<double> t = SweepPointCircle(p, d, c, grow, max_fraction);
+  if (!t) return std::nullopt;
+  const Vec2 offset = (p - c) + *t * d;
+  // A zero grow meets the vertex itself: face the mover.
+  const Vec2 normal = grow > 0.0 ? Normalize(offset) : Normalize(-d);
+  return PointHit{*t, normal, c, b.VertexFeature(vertex)};
+}
+
+// Point against segment [b0, b1] grown by `grow` (a capsule): the side
+// lines first, then the end caps.
+inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
+                                                 double grow,
+                                                 double max_fraction) {
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  const Vec2 m = p - a;
+  const Vec2 n = b.normal(0);
+  const double distance = Dot(m, n);  // signed distance to the line
+  const double rate = Dot(d, n);
+  const double side = distance >= 0.0 ? 1.0 : -1.0;
+  const auto cap = [&](int vertex) {
+    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
+  };
+  if (side * rate < 0.0) {
+    // Time at which the distance to the line falls to grow.
+    const double t = (side * distance - grow) / (-side * rate);
+    if (t > max_fraction) return std::nullopt;
+    if (t >= 0.0) {
+      const double along = Dot(m + t * d, e);
+      const double length_squared = Dot(e, e);
+      if (along < 0.0) return cap(0);
+      if (along > length_squared) return cap(1);
+      const Feature feature = along == 0.0 ? b.VertexFeature(0)
+                              : along == length_squared
+                                  ? b.VertexFeature(1)
+                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
+      return PointHit{t, side * n, a + (along / length_squared) * e, feature};
+    }
+  } else if (std::abs(distance) > grow) {
+    return std::nullopt;  // outside the band and not closing on it
+  }
+  // Inside the band but beyond an end: only the caps can be met.
+  std::optional<PointHit> first = cap(0);
+  std::optional<PointHit> second = cap(1);
+  if (!first) return second;
+  if (second && second->fraction < first->fraction) return second;
+  return first;
+}
+
+// A polygon core's edge lines as seen by points moving by d: per edge, the
+// rate at which the signed distance changes, and the line's offset from a
+// local origin (offsets from the origin, not from zero, keep the
+// far-from-origin precision of subtracting coordinates first). Computed
+// once per sweep instead of once per swept vertex.
+struct EdgeLines {
+  Vec2 origin;
+  double offset[kMaxPolygonVertices];
+  double rate[kMaxPolygonVertices];
+};
+
+inline EdgeLines LinesOf(const Core& b, Vec2 d) {
+  EdgeLines lines;  // only the first b.count() entries are used
+  lines.origin = b.vertex(0);
+  for (int i = 0; i < b.count(); ++i) {
+    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
+    lines.rate[i] = Dot(d, b.normal(i));
+  }
+  return lines;
+}
+
+// Whether vertex i of polygon core b cannot be the first contact with points
+// moving by the d of `lines` relative to it: both edges meeting there face
+// away from (or along) those points' motion, so every contact normal at the
+// vertex does too.
+inline bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
+  return lines.rate[b.previous(i)] >= 0.0 && lines.rate[i] >= 0.0;
+}
+
+// SweepPoint against a polygon core (count >= 3) with its lines known.
+inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
+                                                 const EdgeLines& lines,
+                                                 double grow,
+                                                 double max_fraction) {
+  // Cyrus-Beck clipping against b's edge lines moved out by grow, entering
+  // side only: the grown polygon lies inside the clipped region and differs
+  // from it only in the corner zones, where the vertex circles decide. The
+  // point meets it, if at all, where it crosses the last of the lines it
+  // starts outside of (edge `enter`): on that edge's flat part, at a vertex
+  // circle when beyond it, and for grow 0 at the vertex itself unless it
+  // has passed beside (below). So the exit lines' times are not needed.
+  const Vec2 local = p - lines.origin;
+  double t_enter = -std::numeric_limits<double>::infinity();
+  int enter = -1;
+  for (int i = 0; i < b.count(); ++i) {
+    const double distance = Dot(local, b.normal(i)) - lines.offset[i] - grow;
+    const double rate = lines.rate[i];
+    if (distance <= 0.0) continue;  // inside: the entry is another line's
+    if (rate >= 0.0) return std::nullopt;  // outside, not closing on it
+    const double t = distance / -rate;
+    if (t > max_fraction) return std::nullopt;  // enters too late
+    if (t > t_enter) {
+      t_enter = t;
+      enter = i;
+    }
+  }
+  if (enter < 0) {
+    // Already inside every moved edge line: in a corner zone.
+    if (grow == 0.0) return std::nullopt;
+    std::optional<PointHit> best;
+    for (int j = 0; j < b.count(); ++j) {
+      const std::optional<PointHit> h =
+          SweepPointVertex(p, d, b, j, grow, max_fraction);
+      if (h && (!best || h->fraction < best->fraction)) best = h;
+    }
+    return best;
+  }
+  const int next = b.next(enter);
+  const Vec2 a = b.vertex(enter);
+  const Vec2 e = b.vertex(next) - a;
+  const double along = Dot((p - a) + t_enter * d, e);
+  const double length_squared = Dot(e, e);
+  if (grow > 0.0 && along < 0.0) {
+    return SweepPointVertex(p, d, b, enter, grow, max_fraction);
+  }
+  if (grow > 0.0 && along > length_squared) {
+    return SweepPointVertex(p, d, b, next, grow, max_fraction);
+  }
+  // grow 0: entering line `enter` before its edge starts (past its end) is
+  // being outside the previous (next) edge's line, which the point must
+  // then be moving out of (a line it closes on, it would cross before): it
+  // has passed beside. Moving into that line instead, the point is at the
+  // shared vertex and along's sign only rounding.
+  if ((along < 0.0 && lines.rate[b.previous(enter)] > 0.0) ||
+      (along > length_squared && lines.rate[next] > 0.0)) {
+    return std::nullopt;
+  }
+  const double s = std::clamp(along / length_squared, 0.0, 1.0);
+  const Feature feature = s == 0.0   ? b.VertexFeature(enter)
+                          : s == 1.0 ? b.VertexFeature(next)
+                                     : b.EdgeFeature(enter);
+  return PointHit{t_enter, b.normal(enter), a + s * e, feature};
+}
+
+// The first time in [0, max_fraction] at which point p moving by d comes
+// within distance `grow` of core b's point set, given that it starts farther
+// away.
+inline std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b,
+                                          double grow, double max_fraction) {
+  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
+  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
+  return SweepPointPolygon(p, d, b, LinesOf(b, d), grow, max_fraction);
+}
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_POINT_SWEEP_H_
