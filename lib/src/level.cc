@@ -348,7 +348,7 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
       *grid, builder.solid_bounds(), options.max_cell_entries);
   if (!solids.ok()) return solids.status();
   level.solids_ = *std::move(solids);
-  level.primitive_bounds_ = bounds;
+  level.FillCellEntries(bounds);
   level.primitives_.shrink_to_fit();
   level.convex_polygons_.shrink_to_fit();
   level.vertices_.shrink_to_fit();
@@ -416,6 +416,23 @@ void Level::SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds) {
   bounds = std::move(sorted_bounds);
 }
 
+void Level::FillCellEntries(absl::Span<const Aabb> bounds) {
+  const absl::Span<const int32_t> entries = hash_.entries();
+  cell_entries_.resize(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const int32_t index = entries[k];
+    const Primitive& p = primitives_[index];
+    CellEntry& entry = cell_entries_[k];
+    const bool segment_like = p.kind == PrimitiveKind::kSegment ||
+                              p.kind == PrimitiveKind::kPolylineEdge ||
+                              p.kind == PrimitiveKind::kConcaveEdge;
+    entry.a = segment_like ? p.a : bounds[index].lower;
+    entry.b = segment_like ? p.b : bounds[index].upper;
+    entry.primitive = index;
+    entry.kind = p.kind;
+  }
+}
+
 std::optional<int> Level::FindShape(uint64_t id) const {
   const auto it = std::lower_bound(ids_.begin(), ids_.end(),
                                    std::pair<uint64_t, int32_t>{id, 0});
@@ -459,7 +476,7 @@ PolylineDesc Level::polyline(int shape) const {
 size_t Level::memory_bytes() const {
   return shapes_.capacity() * sizeof(ShapeRecord) +
          primitives_.capacity() * sizeof(Primitive) +
-         primitive_bounds_.capacity() * sizeof(Aabb) +
+         cell_entries_.capacity() * sizeof(CellEntry) +
          convex_polygons_.capacity() * sizeof(ConvexPolygon) +
          vertices_.capacity() * sizeof(Vec2) +
          solid_shapes_.capacity() * sizeof(int32_t) +

@@ -1,6 +1,7 @@
-// World casts: closest hit and all hits. The spatial hash walks the cells
-// the mover's bounds sweep, in order of entry; each primitive is cast once
-// with the per-shape function, and candidates compete by Rank.
+// World casts: closest hit and all hits. The walk visits the cells the
+// mover's bounds sweep, in order of entry; each primitive the swept bounds
+// may reach is cast with the per-shape function, and candidates compete by
+// Rank.
 #include "collide/query.h"
 
 #include <cstdint>
@@ -35,15 +36,8 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
     }
   };
   caster.StartsInside(offer);
-  level.spatial_hash().VisitSweep(
-      caster.StartBounds(), cast.translation, options.max_fraction,
-      [&](int32_t item) {
-        const double limit = found ? best.rank.measure : options.max_fraction;
-        if (std::optional<Candidate> c = caster.Test(item, limit)) {
-          offer(*c);
-        }
-        return found ? best.rank.measure : options.max_fraction;
-      });
+  caster.Sweep([&] { return found ? best.rank.measure : options.max_fraction; },
+               offer);
   if (!found) return std::nullopt;
   return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
 }
@@ -121,15 +115,8 @@ ListResult CastAll(const Cast& cast, const Level& level,
   const Caster<Cast> caster(level, cast, filter, options);
   HitList list(hits);
   caster.StartsInside([&](const Candidate& c) { list.Offer(c); });
-  level.spatial_hash().VisitSweep(
-      caster.StartBounds(), cast.translation, options.max_fraction,
-      [&](int32_t item) {
-        const double limit = list.Limit(options.max_fraction);
-        if (std::optional<Candidate> c = caster.Test(item, limit)) {
-          list.Offer(*c);
-        }
-        return list.Limit(options.max_fraction);
-      });
+  caster.Sweep([&] { return list.Limit(options.max_fraction); },
+               [&](const Candidate& c) { list.Offer(c); });
   return list.Finish(level);
 }
 

@@ -160,10 +160,24 @@ class Level {
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
   const Primitive& primitive(int32_t index) const { return primitives_[index]; }
-  // The bounding box of primitive `index` (what the hash filed it by).
-  Aabb primitive_bounds(int32_t index) const {
-    return primitive_bounds_[index];
-  }
+  // One entry of the spatial hash with what a cast's first test needs, so
+  // that a walk reads a cell's candidates from consecutive memory instead
+  // of gathering each from primitives() (on levels larger than the cache,
+  // those scattered reads were most of a cast's cost). For segment-like
+  // kinds (kSegment, kPolylineEdge, kConcaveEdge) a and b are the
+  // primitive's endpoints; for the others, the lower and upper corners of
+  // its bounding box. Either way {min(a, b), max(a, b)} per axis is the box
+  // the hash filed it by.
+  struct CellEntry {
+    Vec2 a;
+    Vec2 b;
+    int32_t primitive = 0;
+    PrimitiveKind kind = PrimitiveKind::kSegment;
+  };
+  // Parallel to spatial_hash().entries(): cell c's entries are
+  // cell_entries()[spatial_hash().cell_offsets()[c] ..
+  // spatial_hash().cell_offsets()[c + 1]).
+  absl::Span<const CellEntry> cell_entries() const { return cell_entries_; }
   // A second hash on the same grid listing, per cell, the concave polygons
   // whose bounds overlap it: the candidates that may contain a query's start
   // point. Its item k is the concave polygon shape solid_shape(k).
@@ -190,10 +204,12 @@ class Level {
   // Reorders primitives_ (and their bounds) along a Z-order curve of the
   // level; see level.cc.
   void SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds);
+  // Builds cell_entries_ from hash_ and the primitives' filed boxes.
+  void FillCellEntries(absl::Span<const Aabb> bounds);
 
   std::vector<ShapeRecord> shapes_;
   std::vector<Primitive> primitives_;
-  std::vector<Aabb> primitive_bounds_;
+  std::vector<CellEntry> cell_entries_;
   std::vector<ConvexPolygon> convex_polygons_;
   std::vector<Vec2> vertices_;
   std::vector<int32_t> solid_shapes_;

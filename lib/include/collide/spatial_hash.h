@@ -84,6 +84,10 @@ class SpatialHash {
   // The items listed in cell (x, y), ascending; 0 <= x < columns, 0 <= y <
   // rows.
   absl::Span<const int32_t> Cell(int32_t x, int32_t y) const;
+  // The flat arrays: cell c = y * columns + x lists entries()[cell_offsets()[c]
+  // .. cell_offsets()[c + 1]).
+  absl::Span<const int32_t> cell_offsets() const { return offsets_; }
+  absl::Span<const int32_t> entries() const { return entries_; }
   // The cells item `item` is listed in.
   CellRect ItemCells(int32_t item) const { return rects_[item]; }
   // The cells a box overlaps, clipped to the grid (possibly empty).

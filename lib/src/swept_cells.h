@@ -1,0 +1,191 @@
+// Internal: the walk over the grid cells a moving box sweeps, shared by
+// SpatialHash::VisitSweep and the world casts (query.cc). It is a template
+// so that each caller's per-cell work is inlined into the walk: a cast
+// visits tens of cells, and an indirect call per candidate cost as much as
+// the candidate's own rejection test.
+#ifndef COLLIDE_LIB_SRC_SWEPT_CELLS_H_
+#define COLLIDE_LIB_SRC_SWEPT_CELLS_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "collide/spatial_hash.h"
+#include "collide/vec2.h"
+
+namespace collide::internal {
+
+// Walks widen the query by this share of the coordinates' scale, so that a
+// rounding difference between where an item's box was filed and where the
+// walk computes a cell boundary can never drop an item (walks are
+// conservative; the exact test is the caller's). It also absorbs the
+// rounding of the walk's products by reciprocals in place of divisions.
+inline constexpr double kWalkMarginShare = 1e-9;
+
+inline double WalkMaxAbs(Vec2 v) {
+  return std::max(std::abs(v.x), std::abs(v.y));
+}
+
+// floor((v - origin) / cell_size) clamped to [-1, count]: -1 and count mean
+// "before" and "after" the grid. Computed with the reciprocal of the cell
+// size, which the walk's margin covers.
+inline int32_t WalkCellIndex(double v, double origin, double inverse_size,
+                             int32_t count) {
+  const double c = (v - origin) * inverse_size;
+  if (!(c > -1.0)) return -1;  // also catches NaN
+  if (c >= static_cast<double>(count)) return count;
+  const auto i = static_cast<int32_t>(c);      // truncates towards zero
+  return c < static_cast<double>(i) ? -1 : i;  // c in (-1, 0)
+}
+
+// floor(c) clamped to [-1, count], NaN giving -1, without branches: the
+// clamp in double keeps the conversion in range, and a truncation that
+// rounded a negative fraction up is corrected by one (std::floor is a libm
+// call or a long sequence without SSE4.1, and this runs twice per column).
+inline int32_t ClampedFloor(double c, double count) {
+  c = std::min(count, std::max(-1.0, c));
+  const auto i = static_cast<int32_t>(c);
+  return i - (c < static_cast<double>(i) ? 1 : 0);
+}
+
+// One column of a walk (a row of the grid when the motion is mostly
+// vertical: "columns" run along the motion's major axis u, "rows" along the
+// other axis v). The walk meets cells u, v0..v1 of it, clipped to the grid.
+struct SweptColumn {
+  bool major_x = true;  // u is x (columns) or y (rows)
+  int32_t u = 0;
+  int32_t v0 = 0;
+  int32_t v1 = -1;
+  // The grid cell index (y * columns + x) of (u, v) is base + v * stride.
+  int64_t base = 0;
+  int64_t stride = 1;
+
+  int64_t Cell(int32_t v) const { return base + v * stride; }
+};
+
+// The cells swept by `box` translated by t * translation for t in [0,
+// max_fraction], column by column along the motion's major axis, i.e. in
+// order of the time the swept box first reaches each column: a 2D DDA of
+// the box's path. Zero motion gives the box's own cells, column by column
+// in x. Use: `while (walk.Next(limit, column)) { ... }`, limit being the
+// fraction after which the caller needs nothing more: the walk ends as soon
+// as the next column starts after it. The box is widened by a margin
+// (kWalkMarginShare of the coordinates' scale), so the walk is
+// conservative: it may list cells the box only nearly reaches.
+//
+// Per column everything is linear in the column index c, in cell units: the
+// box enters column c at t_in(c) = enter0 + c * enter_step, leaves it
+// t_width later, and its v extent over that interval follows from the
+// clamped times. The rounding of these few products is far below the
+// margin.
+class SweptColumns {
+ public:
+  SweptColumns(const GridSpec& grid, Aabb box, Vec2 translation,
+               double max_fraction) {
+    const Vec2 d = max_fraction * translation;
+    const double m =
+        kWalkMarginShare * (WalkMaxAbs(box.lower) + WalkMaxAbs(box.upper) +
+                            WalkMaxAbs(d) + WalkMaxAbs(grid.origin));
+    box.lower = box.lower - Vec2{m, m};
+    box.upper = box.upper + Vec2{m, m};
+    const double s = grid.cell_size;
+    const double inverse_s = 1.0 / s;
+    const bool moving = d != Vec2{};
+    // At rest, "columns" are x.
+    const bool major_x =
+        !moving || std::abs(translation.x) >= std::abs(translation.y);
+    const auto u_of = [major_x](Vec2 p) { return major_x ? p.x : p.y; };
+    const auto v_of = [major_x](Vec2 p) { return major_x ? p.y : p.x; };
+    const double lu = u_of(box.lower), hu = u_of(box.upper);
+    const double origin_u = u_of(grid.origin), origin_v = v_of(grid.origin);
+    const int32_t nu = major_x ? grid.columns : grid.rows;
+    const int32_t nv = major_x ? grid.rows : grid.columns;
+    column_.major_x = major_x;
+    column_.stride = major_x ? grid.columns : 1;
+    u_stride_ = major_x ? 1 : grid.columns;
+    rows_ = static_cast<double>(nv);
+    last_row_ = nv - 1;
+    lower_v_ = (v_of(box.lower) - origin_v) * inverse_s;
+    upper_v_ = (v_of(box.upper) - origin_v) * inverse_s;
+    if (!moving) {
+      c_ = std::max(WalkCellIndex(lu, origin_u, inverse_s, nu), 0);
+      last_ = std::min(WalkCellIndex(hu, origin_u, inverse_s, nu), nu - 1);
+      done_ = c_ > last_;
+      return;
+    }
+    const double du = u_of(translation);
+    const double dv = v_of(translation);
+    step_ = du > 0.0 ? 1 : -1;
+    const double inverse_du = 1.0 / du;
+    // Columns from the one holding the box's trailing side at t = 0 to the
+    // one holding its leading side at the end.
+    if (step_ > 0) {
+      c_ = std::max(WalkCellIndex(lu, origin_u, inverse_s, nu), 0);
+      last_ = std::min(
+          WalkCellIndex(hu + max_fraction * du, origin_u, inverse_s, nu),
+          nu - 1);
+    } else {
+      c_ = std::min(WalkCellIndex(hu, origin_u, inverse_s, nu), nu - 1);
+      last_ = std::max(
+          WalkCellIndex(lu + max_fraction * du, origin_u, inverse_s, nu), 0);
+    }
+    done_ = (last_ - c_) * step_ < 0;
+    // Moving towards +u the box enters column c when its upper side reaches
+    // the column's lower boundary; towards -u, its lower side the upper
+    // boundary.
+    enter0_ = step_ > 0 ? (origin_u - hu) * inverse_du
+                        : (origin_u + s - lu) * inverse_du;
+    enter_step_ = s * inverse_du;
+    t_width_ = (s + (hu - lu)) * std::abs(inverse_du);
+    t_end_ = max_fraction;
+    rate_v_ = dv * inverse_s;
+    rising_ = dv >= 0.0;
+  }
+
+  // The next column, if any is left that the box reaches no later than
+  // `limit`.
+  bool Next(double limit, SweptColumn& column) {
+    if (done_) return false;
+    const double t_raw = enter0_ + c_ * enter_step_;
+    const double t_in = std::max(t_raw, 0.0);
+    if (t_in > limit) return false;  // every later column starts later still
+    const double t_out = std::min(t_raw + t_width_, t_end_);
+    // The v extent over [t_in, t_out]: the lower side at the earlier time
+    // when rising, the later one when falling; the upper side conversely.
+    const double v_lo = lower_v_ + (rising_ ? t_in : t_out) * rate_v_;
+    const double v_hi = upper_v_ + (rising_ ? t_out : t_in) * rate_v_;
+    column_.u = c_;
+    column_.v0 = std::max(ClampedFloor(v_lo, rows_), 0);
+    column_.v1 = std::min(ClampedFloor(v_hi, rows_), last_row_);
+    column_.base = c_ * u_stride_;
+    column = column_;
+    done_ = c_ == last_;
+    c_ += step_;
+    return true;
+  }
+
+ private:
+  SweptColumn column_;
+  int64_t u_stride_ = 1;
+  int32_t c_ = 0;
+  int32_t last_ = -1;
+  int32_t step_ = 1;
+  int32_t last_row_ = 0;
+  bool done_ = true;
+  bool rising_ = true;
+  double rows_ = 0.0;
+  // In cell units along v: the box's sides at t = 0 and their rate.
+  double lower_v_ = 0.0;
+  double upper_v_ = 0.0;
+  double rate_v_ = 0.0;
+  // Entry time of column c: enter0_ + c * enter_step_; exit: t_width_
+  // later. All zero at rest.
+  double enter0_ = 0.0;
+  double enter_step_ = 0.0;
+  double t_width_ = 0.0;
+  double t_end_ = 0.0;
+};
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_SWEPT_CELLS_H_
