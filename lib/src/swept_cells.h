@@ -38,16 +38,6 @@ inline int32_t WalkCellIndex(double v, double origin, double inverse_size,
   return c < static_cast<double>(i) ? -1 : i;  // c in (-1, 0)
 }
 
-// floor(c) clamped to [-1, count], NaN giving -1, without branches: the
-// clamp in double keeps the conversion in range, and a truncation that
-// rounded a negative fraction up is corrected by one (std::floor is a libm
-// call or a long sequence without SSE4.1, and this runs twice per column).
-inline int32_t ClampedFloor(double c, double count) {
-  c = std::min(count, std::max(-1.0, c));
-  const auto i = static_cast<int32_t>(c);
-  return i - (c < static_cast<double>(i) ? 1 : 0);
-}
-
 // One column of a walk (a row of the grid when the motion is mostly
 // vertical: "columns" run along the motion's major axis u, "rows" along the
 // other axis v). The walk meets cells u, v0..v1 of it, clipped to the grid.
@@ -67,17 +57,19 @@ struct SweptColumn {
 // max_fraction], column by column along the motion's major axis, i.e. in
 // order of the time the swept box first reaches each column: a 2D DDA of
 // the box's path. Zero motion gives the box's own cells, column by column
-// in x. Use: `while (walk.Next(limit, column)) { ... }`, limit being the
-// fraction after which the caller needs nothing more: the walk ends as soon
-// as the next column starts after it. The box is widened by a margin
+// in x. Use: `while (walk.Next(limit, column)) { ... }`, limit (>= 0) being
+// the fraction after which the caller needs nothing more: the walk ends as
+// soon as the next column starts after it. The box is widened by a margin
 // (kWalkMarginShare of the coordinates' scale), so the walk is
 // conservative: it may list cells the box only nearly reaches.
 //
-// Per column everything is linear in the column index c, in cell units: the
-// box enters column c at t_in(c) = enter0 + c * enter_step, leaves it
-// t_width later, and its v extent over that interval follows from the
-// clamped times. The rounding of these few products is far below the
-// margin.
+// Per column everything is linear in the column index c, in cell units, so
+// a step costs a few products: the box enters column c at t_raw(c) = enter0
+// + c * enter_step and leaves it t_width later; over that interval (clamped
+// to [0, max_fraction]) its lower side spans v from the earlier time when
+// rising (the later when falling), and its upper side conversely, which
+// makes each row bound a line in c clamped at the motion's start or end.
+// The rounding of these few operations is far below the margin.
 class SweptColumns {
  public:
   SweptColumns(const GridSpec& grid, Aabb box, Vec2 translation,
@@ -104,13 +96,16 @@ class SweptColumns {
     column_.stride = major_x ? grid.columns : 1;
     u_stride_ = major_x ? 1 : grid.columns;
     rows_ = static_cast<double>(nv);
-    last_row_ = nv - 1;
-    lower_v_ = (v_of(box.lower) - origin_v) * inverse_s;
-    upper_v_ = (v_of(box.upper) - origin_v) * inverse_s;
+    last_row_ = static_cast<double>(nv - 1);
+    // The box's sides along v at t = 0, in cell units.
+    const double lower_v = (v_of(box.lower) - origin_v) * inverse_s;
+    const double upper_v = (v_of(box.upper) - origin_v) * inverse_s;
     if (!moving) {
       c_ = std::max(WalkCellIndex(lu, origin_u, inverse_s, nu), 0);
       last_ = std::min(WalkCellIndex(hu, origin_u, inverse_s, nu), nu - 1);
       done_ = c_ > last_;
+      lower_start_ = lower_floor_ = lower_v;
+      upper_start_ = upper_ceiling_ = upper_v;
       return;
     }
     const double du = u_of(translation);
@@ -133,30 +128,37 @@ class SweptColumns {
     // Moving towards +u the box enters column c when its upper side reaches
     // the column's lower boundary; towards -u, its lower side the upper
     // boundary.
-    enter0_ = step_ > 0 ? (origin_u - hu) * inverse_du
-                        : (origin_u + s - lu) * inverse_du;
+    const double enter0 = step_ > 0 ? (origin_u - hu) * inverse_du
+                                    : (origin_u + s - lu) * inverse_du;
+    enter0_ = enter0;
     enter_step_ = s * inverse_du;
-    t_width_ = (s + (hu - lu)) * std::abs(inverse_du);
-    t_end_ = max_fraction;
-    rate_v_ = dv * inverse_s;
-    rising_ = dv >= 0.0;
+    const double leave0 = enter0 + (s + (hu - lu)) * std::abs(inverse_du);
+    const double rate = dv * inverse_s;
+    v_step_ = enter_step_ * rate;
+    const bool rising = dv >= 0.0;
+    lower_start_ = lower_v + (rising ? enter0 : leave0) * rate;
+    upper_start_ = upper_v + (rising ? leave0 : enter0) * rate;
+    lower_floor_ = rising ? lower_v : lower_v + max_fraction * rate;
+    upper_ceiling_ = rising ? upper_v + max_fraction * rate : upper_v;
   }
 
   // The next column, if any is left that the box reaches no later than
   // `limit`.
   bool Next(double limit, SweptColumn& column) {
     if (done_) return false;
-    const double t_raw = enter0_ + c_ * enter_step_;
-    const double t_in = std::max(t_raw, 0.0);
-    if (t_in > limit) return false;  // every later column starts later still
-    const double t_out = std::min(t_raw + t_width_, t_end_);
-    // The v extent over [t_in, t_out]: the lower side at the earlier time
-    // when rising, the later one when falling; the upper side conversely.
-    const double v_lo = lower_v_ + (rising_ ? t_in : t_out) * rate_v_;
-    const double v_hi = upper_v_ + (rising_ ? t_out : t_in) * rate_v_;
+    const double c = static_cast<double>(c_);
+    // Every later column starts later still.
+    if (enter0_ + c * enter_step_ > limit) return false;
+    const double cv = c * v_step_;
+    // Row bounds; a NaN (only from overflowing input) gives every row.
+    const double v_lo = std::max(lower_floor_, lower_start_ + cv);
+    const double v_hi = std::min(upper_ceiling_, upper_start_ + cv);
     column_.u = c_;
-    column_.v0 = std::max(ClampedFloor(v_lo, rows_), 0);
-    column_.v1 = std::min(ClampedFloor(v_hi, rows_), last_row_);
+    // Truncation is floor on the clamped, non-negative v_lo; on v_hi it may
+    // round a bound in (-1, 0) up to row 0, an extra cell at worst.
+    column_.v0 = static_cast<int32_t>(std::min(rows_, std::max(0.0, v_lo)));
+    column_.v1 =
+        static_cast<int32_t>(std::max(-1.0, std::min(last_row_, v_hi)));
     column_.base = c_ * u_stride_;
     column = column_;
     done_ = c_ == last_;
@@ -170,20 +172,19 @@ class SweptColumns {
   int32_t c_ = 0;
   int32_t last_ = -1;
   int32_t step_ = 1;
-  int32_t last_row_ = 0;
   bool done_ = true;
-  bool rising_ = true;
   double rows_ = 0.0;
-  // In cell units along v: the box's sides at t = 0 and their rate.
-  double lower_v_ = 0.0;
-  double upper_v_ = 0.0;
-  double rate_v_ = 0.0;
-  // Entry time of column c: enter0_ + c * enter_step_; exit: t_width_
-  // later. All zero at rest.
+  double last_row_ = 0.0;
+  // Column c is entered at enter0_ + c * enter_step_ (all zero at rest).
   double enter0_ = 0.0;
   double enter_step_ = 0.0;
-  double t_width_ = 0.0;
-  double t_end_ = 0.0;
+  // Row bounds of column c in cell units: max(lower_floor_, lower_start_ +
+  // c * v_step_) and min(upper_ceiling_, upper_start_ + c * v_step_).
+  double v_step_ = 0.0;
+  double lower_start_ = 0.0;
+  double lower_floor_ = 0.0;
+  double upper_start_ = 0.0;
+  double upper_ceiling_ = 0.0;
 };
 
 }  // namespace collide::internal
