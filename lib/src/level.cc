@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -321,6 +322,10 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
                        " duplicates shapes[", earlier[i], "].id"));
     }
   }
+  for (const ShapeDesc& shape : shapes) {
+    level.common_category_bits_ &= shape.category_bits;
+    level.no_empty_categories_ &= shape.category_bits != 0;
+  }
   level.ids_.resize(shapes.size());
   for (size_t i = 0; i < shapes.size(); ++i) {
     level.ids_[i] = {shapes[i].id, static_cast<int32_t>(i)};
@@ -416,20 +421,31 @@ void Level::SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds) {
   bounds = std::move(sorted_bounds);
 }
 
+namespace {
+
+// The float nearest v on the side of `direction` (-inf or +inf): a bound
+// that still holds after the conversion. Beyond the float range it is the
+// infinity on that side.
+float RoundOutwards(double v, float direction) {
+  const auto f = static_cast<float>(v);
+  const bool inside = direction < 0.0f ? static_cast<double>(f) <= v
+                                       : static_cast<double>(f) >= v;
+  return inside ? f : std::nextafter(f, direction);
+}
+
+}  // namespace
+
 void Level::FillCellEntries(absl::Span<const Aabb> bounds) {
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
   const absl::Span<const int32_t> entries = hash_.entries();
   cell_entries_.resize(entries.size());
   for (size_t k = 0; k < entries.size(); ++k) {
     const int32_t index = entries[k];
-    const Primitive& p = primitives_[index];
-    CellEntry& entry = cell_entries_[k];
-    const bool segment_like = p.kind == PrimitiveKind::kSegment ||
-                              p.kind == PrimitiveKind::kPolylineEdge ||
-                              p.kind == PrimitiveKind::kConcaveEdge;
-    entry.a = segment_like ? p.a : bounds[index].lower;
-    entry.b = segment_like ? p.b : bounds[index].upper;
-    entry.primitive = index;
-    entry.kind = p.kind;
+    const Aabb& box = bounds[index];
+    cell_entries_[k] = {RoundOutwards(box.lower.x, -kInfinity),
+                        RoundOutwards(box.lower.y, -kInfinity),
+                        RoundOutwards(box.upper.x, kInfinity),
+                        RoundOutwards(box.upper.y, kInfinity), index};
   }
 }
 

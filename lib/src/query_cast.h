@@ -23,10 +23,61 @@
 
 namespace collide::internal {
 
+// A cast's answer for one shape. Its Rank needs the shape's id, read only
+// when two answers tie on the fraction (or for a list): most hits are
+// compared by fraction alone, and the id is one more scattered read.
 struct Candidate {
-  Rank rank;
   Hit hit;
   int32_t shape = 0;
+  int32_t part = 0;
+
+  Rank RankIn(const Level& level) const {
+    return {hit.fraction, level.id(shape), part};
+  }
+};
+
+// Whether a ranks before b (Rank order), reading ids only on a tie.
+inline bool RanksBefore(const Level& level, const Candidate& a,
+                        const Candidate& b) {
+  if (a.hit.fraction != b.hit.fraction) return a.hit.fraction < b.hit.fraction;
+  return a.RankIn(level) < b.RankIn(level);
+}
+
+// The swept-box rejection test of one cast: whether the mover's start box
+// (widened by a margin), translated by t * translation for some t in [0,
+// limit], meets a cell entry's box (slab test). Per axis the box is entered
+// when the mover's leading side reaches the box's near side; which sides
+// those are depends only on the sign of the motion, fixed per query. A zero
+// component has an infinite reciprocal: the products are then +-inf
+// (outside: rejected; inside: no constraint) or NaN (exactly touching),
+// which the max / min below ignore, as they ignore any NaN (std::max and
+// std::min return their first argument unless the second compares beyond
+// it), so the test stays conservative. A small value type, so that the
+// walk's loop can keep it in registers.
+struct SweptSlab {
+  Vec2 inverse;  // 1 / translation per axis
+  Vec2 lead;     // per axis, the start box side leading the motion
+  Vec2 trail;    // and the side trailing it
+  bool negative_x = false;
+  bool negative_y = false;
+
+  bool Reaches(const Level::CellEntry& e, double limit) const {
+    const double lower_x = e.lower_x;
+    const double upper_x = e.upper_x;
+    const double lower_y = e.lower_y;
+    const double upper_y = e.upper_y;
+    const double enter_x =
+        ((negative_x ? upper_x : lower_x) - lead.x) * inverse.x;
+    const double leave_x =
+        ((negative_x ? lower_x : upper_x) - trail.x) * inverse.x;
+    const double enter_y =
+        ((negative_y ? upper_y : lower_y) - lead.y) * inverse.y;
+    const double leave_y =
+        ((negative_y ? lower_y : upper_y) - trail.y) * inverse.y;
+    const double t0 = std::max(std::max(0.0, enter_x), enter_y);
+    const double t1 = std::min(std::min(limit, leave_x), leave_y);
+    return t0 <= t1;
+  }
 };
 
 template <typename Cast>
@@ -39,19 +90,23 @@ class Caster {
         filter_(filter),
         options_(options),
         reference_(MoverCore(cast).vertex(0)),
-        start_(StartBounds()) {
+        start_(StartBounds()),
+        filter_passes_all_(filter.ignore_ids.empty() &&
+                           level.EveryShapeShares(filter.mask_bits)) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
     const double margin = kMarginShare * (scale + std::abs(cast.translation.x) +
                                           std::abs(cast.translation.y) + 1.0);
-    inverse_translation_ = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
-    negative_x_ = std::signbit(inverse_translation_.x);
-    negative_y_ = std::signbit(inverse_translation_.y);
+    slab_.inverse = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
+    slab_.negative_x = std::signbit(slab_.inverse.x);
+    slab_.negative_y = std::signbit(slab_.inverse.y);
     const Vec2 lower = start_.lower - Vec2{margin, margin};
     const Vec2 upper = start_.upper + Vec2{margin, margin};
-    lead_ = {negative_x_ ? lower.x : upper.x, negative_y_ ? lower.y : upper.y};
-    trail_ = {negative_x_ ? upper.x : lower.x, negative_y_ ? upper.y : lower.y};
+    slab_.lead = {slab_.negative_x ? lower.x : upper.x,
+                  slab_.negative_y ? lower.y : upper.y};
+    slab_.trail = {slab_.negative_x ? upper.x : lower.x,
+                   slab_.negative_y ? upper.y : lower.y};
   }
 
   // The swept region: the mover's bounds grown by the skin.
@@ -73,8 +128,7 @@ class Caster {
       if (!ContainsPoint(polygon, reference_)) return true;
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
-      if (hit)
-        offer(Candidate{{hit->fraction, level_.id(shape), 0}, *hit, shape});
+      if (hit) offer(Candidate{*hit, shape, 0});
       return true;
     });
   }
@@ -88,16 +142,19 @@ class Caster {
   void Sweep(Limit&& limit, Offer&& offer) const {
     const int32_t* offsets = level_.spatial_hash().cell_offsets().data();
     const Level::CellEntry* entries = level_.cell_entries().data();
+    const SweptSlab slab = slab_;
     SweptColumns walk(level_.spatial_hash().grid(), start_, cast_.translation,
                       options_.max_fraction);
     SweptColumn column;
-    while (walk.Next(limit(), column)) {
+    double reach = limit();
+    while (walk.Next(reach, column)) {
       for (int32_t v = column.v0; v <= column.v1; ++v) {
         const int64_t cell = column.Cell(v);
         const int32_t end = offsets[cell + 1];
         for (int32_t k = offsets[cell]; k < end; ++k) {
-          const double reach = limit();
-          if (MayReach(entries[k], reach)) Test(entries[k], reach, offer);
+          if (!slab.Reaches(entries[k], reach)) continue;
+          Test(entries[k], reach, offer);
+          reach = limit();
         }
       }
     }
@@ -107,37 +164,6 @@ class Caster {
   // Widening of the box test below: far beyond the narrow phase's touch
   // tolerance, so the cheap test can only let through, never drop, a hit.
   static constexpr double kMarginShare = 1e-9;
-
-  // Whether the mover's start box, translated by t * translation for some t
-  // in [0, limit], meets the entry's box widened by the margin (slab test):
-  // a cheap rejection of most candidates a cell lists, from the entry alone.
-  // Per axis, the box is entered when the mover's leading side reaches the
-  // box's near side; which sides those are depends only on the sign of the
-  // motion, fixed per query. A zero component has an infinite reciprocal:
-  // the products are then +-inf (outside: rejected; inside: no constraint)
-  // or NaN (exactly touching), which the max / min below ignore, as they
-  // ignore any NaN, so the test stays conservative.
-  bool MayReach(const Level::CellEntry& e, double limit) const {
-    const double lower_x = std::min(e.a.x, e.b.x);
-    const double upper_x = std::max(e.a.x, e.b.x);
-    const double lower_y = std::min(e.a.y, e.b.y);
-    const double upper_y = std::max(e.a.y, e.b.y);
-    const double enter_x =
-        (negative_x_ ? upper_x - lead_.x : lower_x - lead_.x) *
-        inverse_translation_.x;
-    const double leave_x =
-        (negative_x_ ? lower_x - trail_.x : upper_x - trail_.x) *
-        inverse_translation_.x;
-    const double enter_y =
-        (negative_y_ ? upper_y - lead_.y : lower_y - lead_.y) *
-        inverse_translation_.y;
-    const double leave_y =
-        (negative_y_ ? lower_y - trail_.y : upper_y - trail_.y) *
-        inverse_translation_.y;
-    const double t0 = std::max(std::max(0.0, enter_x), enter_y);
-    const double t1 = std::min(std::min(limit, leave_x), leave_y);
-    return t0 <= t1;
-  }
 
   // The per-shape cast against `target`, with the ray's closed forms
   // (toi_ray_fast.h) inlined here as the public CastRay does them, so the
@@ -159,58 +185,49 @@ class Caster {
 
   // The cast against the entry's primitive within `limit`, offered unless
   // it missed, is filtered out, or is a concave polygon answered already.
-  // The filter is asked only of hits: it does not change any shape's
-  // answer, and most candidates miss, so their shape record is never read.
+  // The filter is asked only of hits (it does not change any shape's
+  // answer, and most candidates miss), and not at all when it passes every
+  // shape, so the shape records are read only for the winner.
   template <typename Offer>
   void Test(const Level::CellEntry& e, double limit, Offer&& offer) const {
+    const Level::Primitive& p = level_.primitive(e.primitive);
     CastOptions options = options_;
     options.max_fraction = limit;
     std::optional<Hit> hit;
     int32_t part = 0;
-    int32_t shape;
-    switch (e.kind) {
+    switch (p.kind) {
       case Level::PrimitiveKind::kSegment:
-        hit = CastFast(Segment{e.a, e.b}, options);
-        if (!hit) return;
-        shape = level_.primitive(e.primitive).shape;
+        hit = CastFast(Segment{p.a, p.b}, options);
         break;
-      case Level::PrimitiveKind::kPolylineEdge: {
-        hit = CastFast(Segment{e.a, e.b}, options);
-        if (!hit) return;
-        const Level::Primitive& p = level_.primitive(e.primitive);
-        shape = p.shape;
-        part = p.part;
-        RenumberChainFeature(
-            p.part,
-            static_cast<int32_t>(level_.polyline(p.shape).vertices.size()),
-            hit->feature);
-        break;
-      }
-      case Level::PrimitiveKind::kConcaveEdge:
-        // The whole polygon, once: its own rules rank its edges.
-        shape = level_.primitive(e.primitive).shape;
-        if (concave_done_.Seen(shape)) return;
-        hit = CastFast(level_.concave_polygon(shape), options);
-        break;
-      case Level::PrimitiveKind::kCircle: {
-        const Level::Primitive& p = level_.primitive(e.primitive);
-        shape = p.shape;
+      case Level::PrimitiveKind::kCircle:
         hit = CastFast(Circle{p.a, p.radius}, options);
         break;
-      }
-      case Level::PrimitiveKind::kCapsule: {
-        const Level::Primitive& p = level_.primitive(e.primitive);
-        shape = p.shape;
+      case Level::PrimitiveKind::kCapsule:
         hit = CastFast(Capsule{p.a, p.b, p.radius}, options);
         break;
-      }
       case Level::PrimitiveKind::kConvexPolygon:
-        shape = level_.primitive(e.primitive).shape;
-        hit = CastFast(level_.convex_polygon(shape), options);
+        hit = CastFast(level_.convex_polygons()[p.polygon], options);
+        break;
+      case Level::PrimitiveKind::kPolylineEdge:
+        hit = CastFast(Segment{p.a, p.b}, options);
+        part = p.part;
+        if (hit) {
+          RenumberChainFeature(
+              p.part,
+              static_cast<int32_t>(level_.polyline(p.shape).vertices.size()),
+              hit->feature);
+        }
+        break;
+      case Level::PrimitiveKind::kConcaveEdge:
+        // The whole polygon, once: its own rules rank its edges.
+        if (concave_done_.Seen(p.shape)) return;
+        hit = CastFast(level_.concave_polygon(p.shape), options);
         break;
     }
-    if (!hit || !Passes(level_, shape, filter_)) return;
-    offer(Candidate{{hit->fraction, level_.id(shape), part}, *hit, shape});
+    if (!hit || !(filter_passes_all_ || Passes(level_, p.shape, filter_))) {
+      return;
+    }
+    offer(Candidate{*hit, p.shape, part});
   }
 
   const Level& level_;
@@ -221,14 +238,9 @@ class Caster {
   // vertex 0), so StartsInside asks exactly what they ask.
   Vec2 reference_;
   Aabb start_;
-  // 1 / translation per axis (+-inf where that component is zero), its
-  // sign, and the start box widened by the margin: per axis, the side that
-  // leads the motion and the side that trails it.
-  Vec2 inverse_translation_;
-  bool negative_x_ = false;
-  bool negative_y_ = false;
-  Vec2 lead_;
-  Vec2 trail_;
+  // Whether every shape passes filter_, so hits need not read their shape.
+  bool filter_passes_all_;
+  SweptSlab slab_;
   // Concave polygons already cast in this query (see RecentShapes).
   mutable RecentShapes concave_done_;
 };

@@ -116,6 +116,13 @@ class Level {
   }
   uint64_t user_data(int shape) const { return shapes_[shape].user_data; }
   ShapeKind kind(int shape) const { return shapes_[shape].kind; }
+  // Whether every shape's category_bits share a bit with mask_bits, by a
+  // quick test that may answer false when it is true (a filter with this
+  // mask then passes every shape, and queries skip asking).
+  bool EveryShapeShares(uint64_t mask_bits) const {
+    return (common_category_bits_ & mask_bits) != 0 ||
+           (mask_bits == ~uint64_t{0} && no_empty_categories_);
+  }
   // The shape index of caller id `id`, or nullopt. O(log n).
   std::optional<int> FindShape(uint64_t id) const;
 
@@ -149,7 +156,8 @@ class Level {
     kPolylineEdge,   // a, b; part = segment index within the polyline
     kConcaveEdge,    // a, b; part = edge index within the polygon
   };
-  struct Primitive {
+  // One cache line each, so a candidate's test reads one line.
+  struct alignas(64) Primitive {
     Vec2 a;
     Vec2 b;
     double radius = 0.0;
@@ -159,20 +167,23 @@ class Level {
     PrimitiveKind kind = PrimitiveKind::kSegment;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
+  // The convex polygons, numbered as Primitive::polygon.
+  absl::Span<const ConvexPolygon> convex_polygons() const {
+    return convex_polygons_;
+  }
   const Primitive& primitive(int32_t index) const { return primitives_[index]; }
-  // One entry of the spatial hash with what a cast's first test needs, so
-  // that a walk reads a cell's candidates from consecutive memory instead
-  // of gathering each from primitives() (on levels larger than the cache,
-  // those scattered reads were most of a cast's cost). For segment-like
-  // kinds (kSegment, kPolylineEdge, kConcaveEdge) a and b are the
-  // primitive's endpoints; for the others, the lower and upper corners of
-  // its bounding box. Either way {min(a, b), max(a, b)} per axis is the box
-  // the hash filed it by.
+  // One entry of the spatial hash with what a cast's first test needs: the
+  // primitive's filed box, rounded outwards to float (so it still contains
+  // the box), and its index. A walk reads a cell's candidates from these
+  // consecutive 20-byte records and rejects most of them without touching
+  // primitives() (on levels larger than the cache, those scattered reads
+  // were most of a cast's cost).
   struct CellEntry {
-    Vec2 a;
-    Vec2 b;
+    float lower_x = 0.0f;
+    float lower_y = 0.0f;
+    float upper_x = 0.0f;
+    float upper_y = 0.0f;
     int32_t primitive = 0;
-    PrimitiveKind kind = PrimitiveKind::kSegment;
   };
   // Parallel to spatial_hash().entries(): cell c's entries are
   // cell_entries()[spatial_hash().cell_offsets()[c] ..
@@ -216,6 +227,9 @@ class Level {
   // (id, shape index) sorted by id.
   std::vector<std::pair<uint64_t, int32_t>> ids_;
   Aabb bounds_;
+  // The bits every shape's category_bits hold, and whether none is zero.
+  uint64_t common_category_bits_ = ~uint64_t{0};
+  bool no_empty_categories_ = true;
   SpatialHash hash_;
   SpatialHash solids_;
 };
