@@ -338,6 +338,7 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
     for (const Aabb& box : bounds) level.bounds_ = Union(level.bounds_, box);
   }
   level.SortPrimitivesAlongZOrder(bounds);
+  level.PackConvexEdges();
   GridOptions grid_options;
   grid_options.cell_size = options.cell_size;
   grid_options.max_cells = options.max_cells;
@@ -421,6 +422,22 @@ void Level::SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds) {
   bounds = std::move(sorted_bounds);
 }
 
+void Level::PackConvexEdges() {
+  for (Primitive& p : primitives_) {
+    if (p.kind != PrimitiveKind::kConvexPolygon) continue;
+    const ConvexPolygon& polygon = convex_polygons_[p.polygon];
+    p.vertex_count = static_cast<uint8_t>(polygon.count);
+    p.edge_block = static_cast<int32_t>(convex_edge_blocks_.size());
+    convex_edge_blocks_.resize(convex_edge_blocks_.size() +
+                               (polygon.count + 3) / 4);
+    for (int i = 0; i < polygon.count; ++i) {
+      convex_edge_blocks_[p.edge_block + i / 4].edges[i % 4] = {
+          polygon.vertices[i], polygon.normals[i]};
+    }
+  }
+  convex_edge_blocks_.shrink_to_fit();
+}
+
 namespace {
 
 // The float nearest v on the side of `direction` (-inf or +inf): a bound
@@ -494,6 +511,7 @@ size_t Level::memory_bytes() const {
          primitives_.capacity() * sizeof(Primitive) +
          cell_entries_.capacity() * sizeof(CellEntry) +
          convex_polygons_.capacity() * sizeof(ConvexPolygon) +
+         convex_edge_blocks_.capacity() * sizeof(ConvexEdgeBlock) +
          vertices_.capacity() * sizeof(Vec2) +
          solid_shapes_.capacity() * sizeof(int32_t) +
          ids_.capacity() * sizeof(ids_[0]) + hash_.memory_bytes() +

@@ -80,6 +80,17 @@ struct SweptSlab {
   }
 };
 
+// A polygon of Level::convex_edge_blocks() as a ConvexView
+// (toi_ray_fast.h).
+struct PackedConvexView {
+  const Level::ConvexEdgeBlock* blocks;
+  int vertex_count;
+
+  int count() const { return vertex_count; }
+  Vec2 vertex(int i) const { return blocks[i >> 2].edges[i & 3].vertex; }
+  Vec2 normal(int i) const { return blocks[i >> 2].edges[i & 3].normal; }
+};
+
 template <typename Cast>
 class Caster {
  public:
@@ -183,6 +194,24 @@ class Caster {
     return CastTo(cast_, target, options);
   }
 
+  // The cast against a convex polygon primitive: a skinless ray's closed
+  // form on the level's packed copy (the same arithmetic, so the same
+  // bits), anything else on the ConvexPolygon.
+  std::optional<Hit> CastConvex(const Level::Primitive& p,
+                                const CastOptions& options) const {
+    if constexpr (std::is_same_v<Cast, RayInput>) {
+      if (options.target_distance == 0.0) {
+        std::optional<Hit> result;
+        const PackedConvexView view{
+            level_.convex_edge_blocks().data() + p.edge_block, p.vertex_count};
+        if (CastRayClearConvex(cast_, view, options.max_fraction, result)) {
+          return result;
+        }
+      }
+    }
+    return CastTo(cast_, level_.convex_polygons()[p.polygon], options);
+  }
+
   // The cast against the entry's primitive within `limit`, offered unless
   // it missed, is filtered out, or is a concave polygon answered already.
   // The filter is asked only of hits (it does not change any shape's
@@ -206,7 +235,7 @@ class Caster {
         hit = CastFast(Capsule{p.a, p.b, p.radius}, options);
         break;
       case Level::PrimitiveKind::kConvexPolygon:
-        hit = CastFast(level_.convex_polygons()[p.polygon], options);
+        hit = CastConvex(p, options);
         break;
       case Level::PrimitiveKind::kPolylineEdge:
         hit = CastFast(Segment{p.a, p.b}, options);

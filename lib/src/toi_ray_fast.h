@@ -81,8 +81,12 @@ inline bool CastRayClear(const RayInput& ray, Circle circle,
   return true;
 }
 
-inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
-                         double max_fraction, std::optional<Hit>& result) {
+// A convex polygon, read through `polygon.count()`, `vertex(i)` and
+// `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
+// level can keep a packed copy and get the same answer, bit for bit.
+template <typename ConvexView>
+bool CastRayClearConvex(const RayInput& ray, const ConvexView& polygon,
+                        double max_fraction, std::optional<Hit>& result) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping; the largest edge-plane distance also tells whether
@@ -91,9 +95,10 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
   double t_exit = std::numeric_limits<double>::infinity();
   double outside = -std::numeric_limits<double>::infinity();
   int enter = -1;
-  for (int i = 0; i < polygon.count; ++i) {
-    const Vec2 n = polygon.normals[i];
-    const double distance = Dot(p - polygon.vertices[i], n);
+  const int count = polygon.count();
+  for (int i = 0; i < count; ++i) {
+    const Vec2 n = polygon.normal(i);
+    const double distance = Dot(p - polygon.vertex(i), n);
     const double rate = Dot(d, n);
     outside = std::max(outside, distance);
     if (rate < 0.0) {
@@ -109,7 +114,7 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
     }
   }
   const double tolerance =
-      kTouchRoundings * (FastMaxAbs(p - polygon.vertices[0]) + FastMaxAbs(d));
+      kTouchRoundings * (FastMaxAbs(p - polygon.vertex(0)) + FastMaxAbs(d));
   if (outside <= tolerance) return false;
   // Starting outside, a line that enters the polygon before the start has
   // already left it.
@@ -117,20 +122,34 @@ inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
       t_enter > max_fraction) {
     return true;
   }
-  const int next = enter + 1 == polygon.count ? 0 : enter + 1;
-  const Vec2 a = polygon.vertices[enter];
-  const Vec2 e = polygon.vertices[next] - a;
+  const int next = enter + 1 == count ? 0 : enter + 1;
+  const Vec2 a = polygon.vertex(enter);
+  const Vec2 e = polygon.vertex(next) - a;
   const double length_squared = Dot(e, e);
   const double s =
       std::clamp(Dot((p - a) + t_enter * d, e) / length_squared, 0.0, 1.0);
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
   hit.point = a + s * e;
-  hit.normal = polygon.normals[enter];
+  hit.normal = polygon.normal(enter);
   hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, enter}
                 : s == 1.0 ? Feature{FeatureType::kVertex, next}
                            : Feature{FeatureType::kEdge, enter};
   return true;
+}
+
+// ConvexPolygon as a ConvexView.
+struct ConvexPolygonView {
+  const ConvexPolygon& polygon;
+  int count() const { return polygon.count; }
+  Vec2 vertex(int i) const { return polygon.vertices[i]; }
+  Vec2 normal(int i) const { return polygon.normals[i]; }
+};
+
+inline bool CastRayClear(const RayInput& ray, const ConvexPolygon& polygon,
+                         double max_fraction, std::optional<Hit>& result) {
+  return CastRayClearConvex(ray, ConvexPolygonView{polygon}, max_fraction,
+                            result);
 }
 
 // A solid simple polygon: the closed form against each edge facing the ray

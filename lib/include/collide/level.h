@@ -165,11 +165,31 @@ class Level {
     int32_t part = 0;
     int32_t polygon = 0;  // index into convex_polygons_ for kConvexPolygon
     PrimitiveKind kind = PrimitiveKind::kSegment;
+    // kConvexPolygon: its vertex count and its first block in
+    // convex_edge_blocks().
+    uint8_t vertex_count = 0;
+    int32_t edge_block = 0;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
   // The convex polygons, numbered as Primitive::polygon.
   absl::Span<const ConvexPolygon> convex_polygons() const {
     return convex_polygons_;
+  }
+  // A packed copy of the convex polygons for the ray's closed form: vertex
+  // i and the outward normal of edge i side by side, four to a block of
+  // two cache lines, each polygon from the start of a block (one block up
+  // to 4 vertices, two up to 8), in primitive order. A box then reads two
+  // lines, where ConvexPolygon keeps its vertices and normals 128 bytes
+  // apart and its count beyond them.
+  struct ConvexEdge {
+    Vec2 vertex;
+    Vec2 normal;
+  };
+  struct alignas(64) ConvexEdgeBlock {
+    ConvexEdge edges[4];
+  };
+  absl::Span<const ConvexEdgeBlock> convex_edge_blocks() const {
+    return convex_edge_blocks_;
   }
   const Primitive& primitive(int32_t index) const { return primitives_[index]; }
   // One entry of the spatial hash with what a cast's first test needs: the
@@ -215,6 +235,8 @@ class Level {
   // Reorders primitives_ (and their bounds) along a Z-order curve of the
   // level; see level.cc.
   void SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds);
+  // Builds convex_edge_blocks_ and the primitives' links to it.
+  void PackConvexEdges();
   // Builds cell_entries_ from hash_ and the primitives' filed boxes.
   void FillCellEntries(absl::Span<const Aabb> bounds);
 
@@ -222,6 +244,7 @@ class Level {
   std::vector<Primitive> primitives_;
   std::vector<CellEntry> cell_entries_;
   std::vector<ConvexPolygon> convex_polygons_;
+  std::vector<ConvexEdgeBlock> convex_edge_blocks_;
   std::vector<Vec2> vertices_;
   std::vector<int32_t> solid_shapes_;
   // (id, shape index) sorted by id.
