@@ -8,6 +8,7 @@
 // Usage: collide_world_profile [--scene=S1|S2|S3] [--set=R20|R300|C20]
 //            [--library=collide|tree|hash|box2d] [--queries=N] [--passes=N]
 //            [--cell=SIZE]  (Chipmunk hash cell size, default 5)
+//            [--collide_cell=SIZE]  (collide's cell size, default automatic)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,33 +33,36 @@ struct Options {
   int queries = 100000;
   int passes = 1;
   double cell = 5.0;
+  double collide_cell = 0.0;
 };
 
 Options ParseOptions(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    const auto value = [&](const char* flag) -> const char* {
-      const size_t n = std::strlen(flag);
-      return a.compare(0, n, flag) == 0 ? argv[i] + n : nullptr;
-    };
-    if (const char* v = value("--scene=")) {
-      o.scene = v;
-    } else if (const char* v = value("--set=")) {
-      o.set = v;
-    } else if (const char* v = value("--library=")) {
-      o.library = v;
-    } else if (const char* v = value("--queries=")) {
-      o.queries = std::atoi(v);
-    } else if (const char* v = value("--passes=")) {
-      o.passes = std::atoi(v);
-    } else if (const char* v = value("--cell=")) {
-      o.cell = std::atof(v);
+    const size_t equals = a.find('=');
+    const std::string flag =
+        a.substr(0, equals == std::string::npos ? 0 : equals);
+    const std::string value = a.substr(equals + 1);
+    if (flag == "--scene") {
+      o.scene = value;
+    } else if (flag == "--set") {
+      o.set = value;
+    } else if (flag == "--library") {
+      o.library = value;
+    } else if (flag == "--queries") {
+      o.queries = std::atoi(value.c_str());
+    } else if (flag == "--passes") {
+      o.passes = std::atoi(value.c_str());
+    } else if (flag == "--cell") {
+      o.cell = std::atof(value.c_str());
+    } else if (flag == "--collide_cell") {
+      o.collide_cell = std::atof(value.c_str());
     } else {
       std::fprintf(stderr,
                    "usage: %s [--scene=S1|S2|S3] [--set=R20|R300|C20] "
                    "[--library=collide|tree|hash|box2d] [--queries=N] "
-                   "[--passes=N] [--cell=SIZE]\n",
+                   "[--passes=N] [--cell=SIZE] [--collide_cell=SIZE]\n",
                    argv[0]);
       std::exit(2);
     }
@@ -112,7 +116,9 @@ int Main(int argc, char** argv) {
   }
   std::printf("%s %s %s: ", scene.name.c_str(), set.name.c_str(),
               o.library.c_str());
-  if (o.library == "collide") return Run(CollideWorld(scene), set, o.passes);
+  if (o.library == "collide") {
+    return Run(CollideWorld(scene, o.collide_cell), set, o.passes);
+  }
   if (o.library == "box2d") return Run(Box2dWorld(scene), set, o.passes);
   if (o.library == "tree") {
     return Run(ChipmunkWorld(scene, ChipmunkIndex::kBBTree), set, o.passes);
