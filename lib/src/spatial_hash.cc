@@ -135,9 +135,8 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
       std::nth_element(sides.begin(), middle, sides.end());
       cell_size = 2.0 * *middle;
       const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
-      cell_size =
-          std::max(cell_size,
-                   std::sqrt(area / (4.0 * static_cast<double>(items.size()))));
+      cell_size = std::max(
+          cell_size, std::sqrt(area / static_cast<double>(items.size())));
     }
     cell_size = std::max(cell_size, 1e-9 * extent);
     if (!(cell_size > 0.0) || !std::isfinite(cell_size)) cell_size = 1.0;

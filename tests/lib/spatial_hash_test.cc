@@ -95,14 +95,14 @@ TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
   absl::StatusOr<GridSpec> grid =
       SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
   ASSERT_TRUE(grid.ok());
-  // sqrt(100 * 100 / (4 * 100)) = 5 > 2 * 2.
-  EXPECT_EQ(grid->cell_size, 5.0);
-  EXPECT_EQ(grid->columns, 21);
-  EXPECT_EQ(grid->rows, 21);
-  for (Aabb& item : items) item.upper.x += 3.0;  // median side 5
+  // sqrt(100 * 100 / 100) = 10 > 2 * 2.
+  EXPECT_EQ(grid->cell_size, 10.0);
+  EXPECT_EQ(grid->columns, 11);
+  EXPECT_EQ(grid->rows, 11);
+  for (Aabb& item : items) item.upper.x += 7.0;  // median side 9
   grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
   ASSERT_TRUE(grid.ok());
-  EXPECT_EQ(grid->cell_size, 10.0);
+  EXPECT_EQ(grid->cell_size, 18.0);
   EXPECT_EQ(grid->origin.x, 0.0);
 }
 

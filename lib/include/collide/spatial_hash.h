@@ -57,9 +57,12 @@ class SpatialHash {
   //
   // Automatic cell size: twice the median of the items' larger box sides
   // (so a typical item occupies 1 to 4 cells and a typical cell holds few
-  // items whatever the density), but at least sqrt(area / (4 n)) so that
-  // sparse levels of tiny items do not get more than about 4 cells per
-  // item, and at least 1e-9 of the bounds' extent. While the grid would
+  // items whatever the density), but at least sqrt(area / n), about one
+  // cell per item, so that sparse levels of tiny items do not get mostly
+  // empty cells (a cast pays about as much to step from one column of cells
+  // to the next as to reject one listed item, so a walk is cheapest with
+  // about one item per cell), and at least 1e-9 of the bounds' extent.
+  // While the grid would
   // exceed max_cells or max_cell_entries, the size doubles. A given
   // cell_size is used as is, or rejected (InvalidArgumentError naming
   // options.cell_size) if the grid would exceed a limit.
