@@ -100,7 +100,6 @@ class Caster {
         cast_(cast),
         filter_(filter),
         options_(options),
-        reference_(MoverCore(cast).vertex(0)),
         start_(StartBounds()),
         filter_passes_all_(filter.ignore_ids.empty() &&
                            level.EveryShapeShares(filter.mask_bits)) {
@@ -128,15 +127,18 @@ class Caster {
   }
 
   // Every concave polygon holding the mover's reference point, whose edges
-  // the sweep may never reach: its answer is the whole-polygon cast.
+  // the sweep may never reach: its answer is the whole-polygon cast. The
+  // reference point is the mover core's vertex 0, the point the concave
+  // casts test for containment, so this asks exactly what they ask.
   template <typename Offer>
   void StartsInside(Offer&& offer) const {
     if (level_.solids().item_count() == 0) return;  // no concave polygons
-    level_.solids().VisitBox(Aabb{reference_, reference_}, [&](int32_t item) {
+    const Vec2 reference = MoverCore(cast_).vertex(0);
+    level_.solids().VisitBox(Aabb{reference, reference}, [&](int32_t item) {
       const int32_t shape = level_.solid_shape(item);
       if (!Passes(level_, shape, filter_)) return true;
       const ConcavePolygon polygon = level_.concave_polygon(shape);
-      if (!ContainsPoint(polygon, reference_)) return true;
+      if (!ContainsPoint(polygon, reference)) return true;
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
       if (hit) offer(Candidate{*hit, shape, 0});
@@ -263,9 +265,6 @@ class Caster {
   const Cast& cast_;
   const QueryFilter& filter_;
   CastOptions options_;
-  // The point the concave casts test for containment (the mover core's
-  // vertex 0), so StartsInside asks exactly what they ask.
-  Vec2 reference_;
   Aabb start_;
   // Whether every shape passes filter_, so hits need not read their shape.
   bool filter_passes_all_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "collide/spatial_hash.h"
 #include "collide/vec2.h"
@@ -78,58 +79,65 @@ class SweptColumns {
     const double m =
         kWalkMarginShare * (WalkMaxAbs(box.lower) + WalkMaxAbs(box.upper) +
                             WalkMaxAbs(d) + WalkMaxAbs(grid.origin));
-    box.lower = box.lower - Vec2{m, m};
-    box.upper = box.upper + Vec2{m, m};
     const double s = grid.cell_size;
     const double inverse_s = 1.0 / s;
     const bool moving = d != Vec2{};
     // At rest, "columns" are x.
     const bool major_x =
         !moving || std::abs(translation.x) >= std::abs(translation.y);
-    const auto u_of = [major_x](Vec2 p) { return major_x ? p.x : p.y; };
-    const auto v_of = [major_x](Vec2 p) { return major_x ? p.y : p.x; };
-    const double lu = u_of(box.lower), hu = u_of(box.upper);
-    const double origin_u = u_of(grid.origin), origin_v = v_of(grid.origin);
-    const int32_t nu = major_x ? grid.columns : grid.rows;
-    const int32_t nv = major_x ? grid.rows : grid.columns;
+    // Everything below is in (u, v): x and y swapped once when the motion
+    // is mostly vertical.
+    Vec2 lower = box.lower - Vec2{m, m};
+    Vec2 upper = box.upper + Vec2{m, m};
+    Vec2 origin = grid.origin;
+    int32_t nu = grid.columns;
+    int32_t nv = grid.rows;
+    if (!major_x) {
+      std::swap(lower.x, lower.y);
+      std::swap(upper.x, upper.y);
+      std::swap(origin.x, origin.y);
+      std::swap(translation.x, translation.y);
+      std::swap(nu, nv);
+    }
     column_.major_x = major_x;
     column_.stride = major_x ? grid.columns : 1;
     u_stride_ = major_x ? 1 : grid.columns;
     rows_ = static_cast<double>(nv);
     last_row_ = static_cast<double>(nv - 1);
     // The box's sides along v at t = 0, in cell units.
-    const double lower_v = (v_of(box.lower) - origin_v) * inverse_s;
-    const double upper_v = (v_of(box.upper) - origin_v) * inverse_s;
+    const double lower_v = (lower.y - origin.y) * inverse_s;
+    const double upper_v = (upper.y - origin.y) * inverse_s;
+    const double lu = lower.x, hu = upper.x;
     if (!moving) {
-      c_ = std::max(WalkCellIndex(lu, origin_u, inverse_s, nu), 0);
-      last_ = std::min(WalkCellIndex(hu, origin_u, inverse_s, nu), nu - 1);
+      c_ = std::max(WalkCellIndex(lu, origin.x, inverse_s, nu), 0);
+      last_ = std::min(WalkCellIndex(hu, origin.x, inverse_s, nu), nu - 1);
       done_ = c_ > last_;
       lower_start_ = lower_floor_ = lower_v;
       upper_start_ = upper_ceiling_ = upper_v;
       return;
     }
-    const double du = u_of(translation);
-    const double dv = v_of(translation);
+    const double du = translation.x;
+    const double dv = translation.y;
     step_ = du > 0.0 ? 1 : -1;
     const double inverse_du = 1.0 / du;
     // Columns from the one holding the box's trailing side at t = 0 to the
     // one holding its leading side at the end.
     if (step_ > 0) {
-      c_ = std::max(WalkCellIndex(lu, origin_u, inverse_s, nu), 0);
+      c_ = std::max(WalkCellIndex(lu, origin.x, inverse_s, nu), 0);
       last_ = std::min(
-          WalkCellIndex(hu + max_fraction * du, origin_u, inverse_s, nu),
+          WalkCellIndex(hu + max_fraction * du, origin.x, inverse_s, nu),
           nu - 1);
     } else {
-      c_ = std::min(WalkCellIndex(hu, origin_u, inverse_s, nu), nu - 1);
+      c_ = std::min(WalkCellIndex(hu, origin.x, inverse_s, nu), nu - 1);
       last_ = std::max(
-          WalkCellIndex(lu + max_fraction * du, origin_u, inverse_s, nu), 0);
+          WalkCellIndex(lu + max_fraction * du, origin.x, inverse_s, nu), 0);
     }
     done_ = (last_ - c_) * step_ < 0;
     // Moving towards +u the box enters column c when its upper side reaches
     // the column's lower boundary; towards -u, its lower side the upper
     // boundary.
-    const double enter0 = step_ > 0 ? (origin_u - hu) * inverse_du
-                                    : (origin_u + s - lu) * inverse_du;
+    const double enter0 = step_ > 0 ? (origin.x - hu) * inverse_du
+                                    : (origin.x + s - lu) * inverse_du;
     enter0_ = enter0;
     enter_step_ = s * inverse_du;
     const double leave0 = enter0 + (s + (hu - lu)) * std::abs(inverse_du);
