@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "axis_box.h"
 #include "collide/shapes.h"
 #include "collide/spatial_hash.h"
 #include "collide/vec2.h"
@@ -291,15 +292,18 @@ class LevelBuilder {
     record.kind = ShapeKind::kConvexPolygon;
     const auto number = static_cast<int32_t>(level_.convex_polygons_.size());
     level_.convex_polygons_.push_back(polygon);
-    AddPrimitive(
-        {.a = polygon.vertices[0],
-         .b = polygon.vertices[0],
-         .shape = index,
-         .polygon = number,
-         .kind = Level::PrimitiveKind::kConvexPolygon},
+    const Aabb bounds =
         BoundsOf(absl::MakeConstSpan(polygon.vertices.data(),
                                      static_cast<size_t>(polygon.count)),
-                 0.0));
+                 0.0);
+    AddPrimitive({.a = bounds.lower,
+                  .b = bounds.upper,
+                  .shape = index,
+                  .polygon = number,
+                  .kind = Level::PrimitiveKind::kConvexPolygon,
+                  .box_start = static_cast<int8_t>(
+                      internal::AxisBoxStart(polygon, bounds))},
+                 bounds);
   }
 
   Level& level_;

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "axis_box.h"
 #include "cast_dispatch.h"
 #include "collide/intersect.h"
 #include "collide/level.h"
@@ -197,18 +198,25 @@ class Caster {
   }
 
   // The cast against a convex polygon primitive: a skinless ray's closed
-  // form on the level's packed copy (the same arithmetic, so the same
-  // bits), anything else on the ConvexPolygon.
+  // form on the primitive's own bounds for an axis-aligned box, or on the
+  // level's packed copy (the same arithmetic on the same values, so the
+  // same bits), anything else on the ConvexPolygon.
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
     if constexpr (std::is_same_v<Cast, RayInput>) {
       if (options.target_distance == 0.0) {
         std::optional<Hit> result;
-        const PackedConvexView view{
-            level_.convex_edge_blocks().data() + p.edge_block, p.vertex_count};
-        if (CastRayClearConvex(cast_, view, options.max_fraction, result)) {
-          return result;
-        }
+        const bool clear =
+            p.box_start >= 0
+                ? CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
+                                     options.max_fraction, result)
+                : CastRayClearConvex(
+                      cast_,
+                      PackedConvexView{
+                          level_.convex_edge_blocks().data() + p.edge_block,
+                          p.vertex_count},
+                      options.max_fraction, result);
+        if (clear) return result;
       }
     }
     return CastTo(cast_, level_.convex_polygons()[p.polygon], options);

@@ -152,7 +152,7 @@ class Level {
     kSegment,        // a, b
     kCircle,         // a = centre, radius
     kCapsule,        // a, b, radius
-    kConvexPolygon,  // convex polygon number `polygon`
+    kConvexPolygon,  // convex polygon number `polygon`; a, b = its bounds
     kPolylineEdge,   // a, b; part = segment index within the polyline
     kConcaveEdge,    // a, b; part = edge index within the polygon
   };
@@ -166,8 +166,12 @@ class Level {
     int32_t polygon = 0;  // index into convex_polygons_ for kConvexPolygon
     PrimitiveKind kind = PrimitiveKind::kSegment;
     // kConvexPolygon: its vertex count and its first block in
-    // convex_edge_blocks().
+    // convex_edge_blocks(), and for an axis-aligned rectangle the corner
+    // of [a, b] (0 to 3, counter-clockwise from the lower left) that is
+    // its vertex 0, when its vertices and normals follow from a and b bit
+    // for bit (-1 otherwise).
     uint8_t vertex_count = 0;
+    int8_t box_start = -1;
     int32_t edge_block = 0;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
