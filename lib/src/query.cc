@@ -33,6 +33,7 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
     if (!found || internal::RanksBefore(level, candidate, best)) {
       best = candidate;
       found = true;
+      level.PrefetchShape(best.shape);  // its id and user data end the query
     }
   };
   caster.StartsInside(offer);

@@ -123,6 +123,10 @@ class Level {
     return (common_category_bits_ & mask_bits) != 0 ||
            (mask_bits == ~uint64_t{0} && no_empty_categories_);
   }
+  // A hint with no effect on results: starts loading shape's record (id,
+  // category, user data) into the cache, so a query that will report the
+  // shape need not wait for it at the end.
+  void PrefetchShape(int shape) const { __builtin_prefetch(&shapes_[shape]); }
   // The shape index of caller id `id`, or nullopt. O(log n).
   std::optional<int> FindShape(uint64_t id) const;
 
