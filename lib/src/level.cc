@@ -431,6 +431,7 @@ void Level::PackConvexEdges() {
     if (p.kind != PrimitiveKind::kConvexPolygon) continue;
     const ConvexPolygon& polygon = convex_polygons_[p.polygon];
     p.vertex_count = static_cast<uint8_t>(polygon.count);
+    if (p.box_start >= 0) continue;  // read from its bounds instead
     p.edge_block = static_cast<int32_t>(convex_edge_blocks_.size());
     convex_edge_blocks_.resize(convex_edge_blocks_.size() +
                                (polygon.count + 3) / 4);

@@ -169,11 +169,11 @@ class Level {
     int32_t part = 0;
     int32_t polygon = 0;  // index into convex_polygons_ for kConvexPolygon
     PrimitiveKind kind = PrimitiveKind::kSegment;
-    // kConvexPolygon: its vertex count and its first block in
-    // convex_edge_blocks(), and for an axis-aligned rectangle the corner
-    // of [a, b] (0 to 3, counter-clockwise from the lower left) that is
-    // its vertex 0, when its vertices and normals follow from a and b bit
-    // for bit (-1 otherwise).
+    // kConvexPolygon: its vertex count; for an axis-aligned rectangle the
+    // corner of [a, b] (0 to 3, counter-clockwise from the lower left) that
+    // is its vertex 0, when its vertices and normals follow from a and b
+    // bit for bit; otherwise -1 and its first block in
+    // convex_edge_blocks().
     uint8_t vertex_count = 0;
     int8_t box_start = -1;
     int32_t edge_block = 0;
@@ -183,11 +183,12 @@ class Level {
   absl::Span<const ConvexPolygon> convex_polygons() const {
     return convex_polygons_;
   }
-  // A packed copy of the convex polygons for the ray's closed form: vertex
-  // i and the outward normal of edge i side by side, four to a block of
-  // two cache lines, each polygon from the start of a block (one block up
-  // to 4 vertices, two up to 8), in primitive order. A box then reads two
-  // lines, where ConvexPolygon keeps its vertices and normals 128 bytes
+  // A packed copy of the convex polygons other than axis-aligned boxes
+  // (see Primitive::box_start) for the ray's closed form: vertex i and the
+  // outward normal of edge i side by side, four to a block of two cache
+  // lines, each polygon from the start of a block (one block up to 4
+  // vertices, two up to 8), in primitive order. A quadrilateral then reads
+  // two lines, where ConvexPolygon keeps its vertices and normals 128 bytes
   // apart and its count beyond them.
   struct ConvexEdge {
     Vec2 vertex;
