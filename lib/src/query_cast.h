@@ -157,8 +157,9 @@ class Caster {
     const int32_t* offsets = level_.spatial_hash().cell_offsets().data();
     const Level::CellEntry* entries = level_.cell_entries().data();
     const SweptSlab slab = slab_;
-    SweptColumns walk(level_.spatial_hash().grid(), start_, cast_.translation,
-                      options_.max_fraction);
+    const SpatialHash& hash = level_.spatial_hash();
+    SweptColumns walk(hash.grid(), hash.inverse_cell_size(), start_,
+                      cast_.translation, slab.inverse, options_.max_fraction);
     SweptColumn column;
     double reach = limit();
     while (walk.Next(reach, column)) {

@@ -135,8 +135,8 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
       std::nth_element(sides.begin(), middle, sides.end());
       cell_size = 2.0 * *middle;
       const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
-      cell_size = std::max(
-          cell_size, std::sqrt(area / static_cast<double>(items.size())));
+      cell_size = std::max(cell_size,
+                           std::sqrt(area / static_cast<double>(items.size())));
     }
     cell_size = std::max(cell_size, 1e-9 * extent);
     if (!(cell_size > 0.0) || !std::isfinite(cell_size)) cell_size = 1.0;
@@ -164,13 +164,14 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
   return grid;
 }
 
-SpatialHash::SpatialHash() : offsets_{0, 0} {}
+SpatialHash::SpatialHash() : inverse_cell_size_(1.0), offsets_{0, 0} {}
 
 absl::StatusOr<SpatialHash> SpatialHash::Create(const GridSpec& grid,
                                                 absl::Span<const Aabb> items,
                                                 int64_t max_cell_entries) {
   SpatialHash hash;
   hash.grid_ = grid;
+  hash.inverse_cell_size_ = 1.0 / grid.cell_size;
   const int64_t cells = int64_t{grid.columns} * grid.rows;
   hash.rects_.resize(items.size());
   int64_t total = 0;
@@ -271,7 +272,9 @@ void SpatialHash::VisitBox(Aabb box,
 void SpatialHash::VisitSweep(
     Aabb box, Vec2 translation, double max_fraction,
     absl::FunctionRef<double(int32_t item)> visit) const {
-  internal::SweptColumns walk(grid_, box, translation, max_fraction);
+  internal::SweptColumns walk(grid_, inverse_cell_size_, box, translation,
+                              {1.0 / translation.x, 1.0 / translation.y},
+                              max_fraction);
   internal::SweptColumn column, previous;
   bool have_previous = false;
   double limit = max_fraction;

@@ -74,13 +74,23 @@ struct SweptColumn {
 class SweptColumns {
  public:
   SweptColumns(const GridSpec& grid, Aabb box, Vec2 translation,
+               double max_fraction)
+      : SweptColumns(grid, 1.0 / grid.cell_size, box, translation,
+                     {1.0 / translation.x, 1.0 / translation.y}, max_fraction) {
+  }
+
+  // The same with the reciprocals of the cell size and of the translation's
+  // components given (a caster has them already): the divisions are the
+  // slowest steps of a walk's setup, and on its critical path.
+  SweptColumns(const GridSpec& grid, double inverse_cell_size, Aabb box,
+               Vec2 translation, Vec2 inverse_translation,
                double max_fraction) {
     const Vec2 d = max_fraction * translation;
     const double m =
         kWalkMarginShare * (WalkMaxAbs(box.lower) + WalkMaxAbs(box.upper) +
                             WalkMaxAbs(d) + WalkMaxAbs(grid.origin));
     const double s = grid.cell_size;
-    const double inverse_s = 1.0 / s;
+    const double inverse_s = inverse_cell_size;
     const bool moving = d != Vec2{};
     // At rest, "columns" are x.
     const bool major_x =
@@ -97,6 +107,7 @@ class SweptColumns {
       std::swap(upper.x, upper.y);
       std::swap(origin.x, origin.y);
       std::swap(translation.x, translation.y);
+      std::swap(inverse_translation.x, inverse_translation.y);
       std::swap(nu, nv);
     }
     column_.major_x = major_x;
@@ -119,7 +130,7 @@ class SweptColumns {
     const double du = translation.x;
     const double dv = translation.y;
     step_ = du > 0.0 ? 1 : -1;
-    const double inverse_du = 1.0 / du;
+    const double inverse_du = inverse_translation.x;
     // Columns from the one holding the box's trailing side at t = 0 to the
     // one holding its leading side at the end.
     if (step_ > 0) {

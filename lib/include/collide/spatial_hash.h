@@ -81,6 +81,8 @@ class SpatialHash {
   SpatialHash();
 
   const GridSpec& grid() const { return grid_; }
+  // 1 / grid().cell_size, kept so that walks need not divide.
+  double inverse_cell_size() const { return inverse_cell_size_; }
   int32_t item_count() const { return static_cast<int32_t>(rects_.size()); }
   // Total (cell, item) entries.
   int64_t entry_count() const { return static_cast<int64_t>(entries_.size()); }
@@ -124,6 +126,7 @@ class SpatialHash {
 
  private:
   GridSpec grid_;
+  double inverse_cell_size_;
   // offsets_[y * columns + x] .. offsets_[... + 1] index entries_.
   std::vector<int32_t> offsets_;
   std::vector<int32_t> entries_;
