@@ -446,9 +446,15 @@ void Level::PackConvexEdges() {
 namespace {
 
 // The float nearest v on the side of `direction` (-inf or +inf): a bound
-// that still holds after the conversion. Beyond the float range it is the
-// infinity on that side.
+// that still holds after the conversion. Beyond the float range (levels
+// may reach 1e60) it is the largest float or the infinity on that side;
+// converting such a double to float directly would be undefined.
 float RoundOutwards(double v, float direction) {
+  constexpr double kLargest = std::numeric_limits<float>::max();
+  if (v > kLargest)
+    return direction < 0.0f ? static_cast<float>(kLargest) : direction;
+  if (v < -kLargest)
+    return direction < 0.0f ? direction : -static_cast<float>(kLargest);
   const auto f = static_cast<float>(v);
   const bool inside = direction < 0.0f ? static_cast<double>(f) <= v
                                        : static_cast<double>(f) >= v;

@@ -343,6 +343,19 @@ TEST(QueryPropertyTest, LevelFarFromOriginMatchesBruteForce) {
              600);
 }
 
+TEST(QueryPropertyTest, CoordinatesBeyondTheFloatRangeMatchBruteForce) {
+  // Cell entries keep boxes as floats rounded outwards; past +-3.4e38 (the
+  // level spans -1e40 to 1e40 here) they become the largest float or an
+  // infinity, and must still never drop a candidate.
+  CheckScene({.seed = 16,
+              .shape_count = 200,
+              .world = 2e40,
+              .offset = -1e40,
+              .size = 4e38,
+              .huge_share = 0.02},
+             300);
+}
+
 TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
   // Big shapes in a small world: most movers start inside or touching
   // something, which exercises initial overlaps and concave containment.
