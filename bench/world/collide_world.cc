@@ -32,7 +32,7 @@ struct CollideWorld::Impl {
   collide::Level level;
 };
 
-CollideWorld::CollideWorld(const Scene& scene) {
+CollideWorld::CollideWorld(const Scene& scene, double cell_size) {
   // Shape ids are scene indices. Boxes go in as the same four corners the
   // reference casts against, so both see bitwise the same polygons.
   std::vector<collide::ShapeDesc> shapes(scene.size());
@@ -47,7 +47,8 @@ CollideWorld::CollideWorld(const Scene& scene) {
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
+  absl::StatusOr<collide::Level> level =
+      collide::Level::Create(shapes, {.cell_size = cell_size});
   build_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

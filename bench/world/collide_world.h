@@ -13,7 +13,8 @@ namespace collide_bench {
 
 class CollideWorld {
  public:
-  explicit CollideWorld(const Scene& scene);
+  // cell_size: the level's spatial hash cell (0: automatic).
+  explicit CollideWorld(const Scene& scene, double cell_size = 0.0);
   ~CollideWorld();
   CollideWorld(const CollideWorld&) = delete;
   CollideWorld& operator=(const CollideWorld&) = delete;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "axis_box.h"
 #include "collide/shapes.h"
 #include "collide/spatial_hash.h"
 #include "collide/vec2.h"
@@ -290,15 +292,18 @@ class LevelBuilder {
     record.kind = ShapeKind::kConvexPolygon;
     const auto number = static_cast<int32_t>(level_.convex_polygons_.size());
     level_.convex_polygons_.push_back(polygon);
-    AddPrimitive(
-        {.a = polygon.vertices[0],
-         .b = polygon.vertices[0],
-         .shape = index,
-         .polygon = number,
-         .kind = Level::PrimitiveKind::kConvexPolygon},
+    const Aabb bounds =
         BoundsOf(absl::MakeConstSpan(polygon.vertices.data(),
                                      static_cast<size_t>(polygon.count)),
-                 0.0));
+                 0.0);
+    AddPrimitive({.a = bounds.lower,
+                  .b = bounds.upper,
+                  .shape = index,
+                  .polygon = number,
+                  .kind = Level::PrimitiveKind::kConvexPolygon,
+                  .box_start = static_cast<int8_t>(
+                      internal::AxisBoxStart(polygon, bounds))},
+                 bounds);
   }
 
   Level& level_;
@@ -321,6 +326,10 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
                        " duplicates shapes[", earlier[i], "].id"));
     }
   }
+  for (const ShapeDesc& shape : shapes) {
+    level.common_category_bits_ &= shape.category_bits;
+    level.no_empty_categories_ &= shape.category_bits != 0;
+  }
   level.ids_.resize(shapes.size());
   for (size_t i = 0; i < shapes.size(); ++i) {
     level.ids_[i] = {shapes[i].id, static_cast<int32_t>(i)};
@@ -333,6 +342,7 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
     for (const Aabb& box : bounds) level.bounds_ = Union(level.bounds_, box);
   }
   level.SortPrimitivesAlongZOrder(bounds);
+  level.PackConvexEdges();
   GridOptions grid_options;
   grid_options.cell_size = options.cell_size;
   grid_options.max_cells = options.max_cells;
@@ -348,7 +358,7 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
       *grid, builder.solid_bounds(), options.max_cell_entries);
   if (!solids.ok()) return solids.status();
   level.solids_ = *std::move(solids);
-  level.primitive_bounds_ = bounds;
+  level.FillCellEntries(bounds);
   level.primitives_.shrink_to_fit();
   level.convex_polygons_.shrink_to_fit();
   level.vertices_.shrink_to_fit();
@@ -416,6 +426,57 @@ void Level::SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds) {
   bounds = std::move(sorted_bounds);
 }
 
+void Level::PackConvexEdges() {
+  for (Primitive& p : primitives_) {
+    if (p.kind != PrimitiveKind::kConvexPolygon) continue;
+    const ConvexPolygon& polygon = convex_polygons_[p.polygon];
+    p.vertex_count = static_cast<uint8_t>(polygon.count);
+    if (p.box_start >= 0) continue;  // read from its bounds instead
+    p.edge_block = static_cast<int32_t>(convex_edge_blocks_.size());
+    convex_edge_blocks_.resize(convex_edge_blocks_.size() +
+                               (polygon.count + 3) / 4);
+    for (int i = 0; i < polygon.count; ++i) {
+      convex_edge_blocks_[p.edge_block + i / 4].edges[i % 4] = {
+          polygon.vertices[i], polygon.normals[i]};
+    }
+  }
+  convex_edge_blocks_.shrink_to_fit();
+}
+
+namespace {
+
+// The float nearest v on the side of `direction` (-inf or +inf): a bound
+// that still holds after the conversion. Beyond the float range (levels
+// may reach 1e60) it is the largest float or the infinity on that side;
+// converting such a double to float directly would be undefined.
+float RoundOutwards(double v, float direction) {
+  constexpr double kLargest = std::numeric_limits<float>::max();
+  if (v > kLargest)
+    return direction < 0.0f ? static_cast<float>(kLargest) : direction;
+  if (v < -kLargest)
+    return direction < 0.0f ? direction : -static_cast<float>(kLargest);
+  const auto f = static_cast<float>(v);
+  const bool inside = direction < 0.0f ? static_cast<double>(f) <= v
+                                       : static_cast<double>(f) >= v;
+  return inside ? f : std::nextafter(f, direction);
+}
+
+}  // namespace
+
+void Level::FillCellEntries(absl::Span<const Aabb> bounds) {
+  constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  const absl::Span<const int32_t> entries = hash_.entries();
+  cell_entries_.resize(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const int32_t index = entries[k];
+    const Aabb& box = bounds[index];
+    cell_entries_[k] = {RoundOutwards(box.lower.x, -kInfinity),
+                        RoundOutwards(box.lower.y, -kInfinity),
+                        RoundOutwards(box.upper.x, kInfinity),
+                        RoundOutwards(box.upper.y, kInfinity), index};
+  }
+}
+
 std::optional<int> Level::FindShape(uint64_t id) const {
   const auto it = std::lower_bound(ids_.begin(), ids_.end(),
                                    std::pair<uint64_t, int32_t>{id, 0});
@@ -459,8 +520,9 @@ PolylineDesc Level::polyline(int shape) const {
 size_t Level::memory_bytes() const {
   return shapes_.capacity() * sizeof(ShapeRecord) +
          primitives_.capacity() * sizeof(Primitive) +
-         primitive_bounds_.capacity() * sizeof(Aabb) +
+         cell_entries_.capacity() * sizeof(CellEntry) +
          convex_polygons_.capacity() * sizeof(ConvexPolygon) +
+         convex_edge_blocks_.capacity() * sizeof(ConvexEdgeBlock) +
          vertices_.capacity() * sizeof(Vec2) +
          solid_shapes_.capacity() * sizeof(int32_t) +
          ids_.capacity() * sizeof(ids_[0]) + hash_.memory_bytes() +

@@ -1,6 +1,7 @@
-// World casts: closest hit and all hits. The spatial hash walks the cells
-// the mover's bounds sweep, in order of entry; each primitive is cast once
-// with the per-shape function, and candidates compete by Rank.
+// World casts: closest hit and all hits. The walk visits the cells the
+// mover's bounds sweep, in order of entry; each primitive the swept bounds
+// may reach is cast with the per-shape function, and candidates compete by
+// Rank.
 #include "collide/query.h"
 
 #include <cstdint>
@@ -29,21 +30,15 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
-    if (!found || candidate.rank < best.rank) {
+    if (!found || internal::RanksBefore(level, candidate, best)) {
       best = candidate;
       found = true;
+      level.PrefetchShape(best.shape);  // its id and user data end the query
     }
   };
   caster.StartsInside(offer);
-  level.spatial_hash().VisitSweep(
-      caster.StartBounds(), cast.translation, options.max_fraction,
-      [&](int32_t item) {
-        const double limit = found ? best.rank.measure : options.max_fraction;
-        if (std::optional<Candidate> c = caster.Test(item, limit)) {
-          offer(*c);
-        }
-        return found ? best.rank.measure : options.max_fraction;
-      });
+  caster.Sweep([&] { return found ? best.hit.fraction : options.max_fraction; },
+               offer);
   if (!found) return std::nullopt;
   return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
 }
@@ -57,25 +52,25 @@ class HitList {
  public:
   explicit HitList(absl::Span<WorldHit> hits) : hits_(hits) {}
 
-  void Offer(const Candidate& c) {
+  void Offer(const Candidate& c, const Rank& rank) {
     for (int32_t i = 0; i < count_; ++i) {
-      if (hits_[i].shape_id != c.rank.id) continue;
-      if (!(c.rank < RankOf(i))) return;
+      if (hits_[i].shape_id != rank.id) continue;
+      if (!(rank < RankOf(i))) return;
       Erase(i);  // the shape's better answer goes in below
       break;
     }
     const int32_t capacity = static_cast<int32_t>(hits_.size());
     if (count_ == capacity) {
       truncated_ = true;
-      if (capacity == 0 || !(c.rank < RankOf(count_ - 1))) return;
+      if (capacity == 0 || !(rank < RankOf(count_ - 1))) return;
       --count_;
     }
     int32_t at = count_;
-    while (at > 0 && c.rank < RankOf(at - 1)) {
+    while (at > 0 && rank < RankOf(at - 1)) {
       hits_[at] = hits_[at - 1];
       --at;
     }
-    hits_[at] = WorldHit{c.hit, c.rank.id, Pack(c.shape, c.rank.part)};
+    hits_[at] = WorldHit{c.hit, rank.id, Pack(c.shape, rank.part)};
     ++count_;
   }
 
@@ -120,16 +115,11 @@ ListResult CastAll(const Cast& cast, const Level& level,
   COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
   const Caster<Cast> caster(level, cast, filter, options);
   HitList list(hits);
-  caster.StartsInside([&](const Candidate& c) { list.Offer(c); });
-  level.spatial_hash().VisitSweep(
-      caster.StartBounds(), cast.translation, options.max_fraction,
-      [&](int32_t item) {
-        const double limit = list.Limit(options.max_fraction);
-        if (std::optional<Candidate> c = caster.Test(item, limit)) {
-          list.Offer(*c);
-        }
-        return list.Limit(options.max_fraction);
-      });
+  const auto offer = [&](const Candidate& c) {
+    list.Offer(c, c.RankIn(level));
+  };
+  caster.StartsInside(offer);
+  caster.Sweep([&] { return list.Limit(options.max_fraction); }, offer);
   return list.Finish(level);
 }
 

@@ -7,9 +7,10 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
-#include "absl/functional/function_ref.h"
+#include "axis_box.h"
 #include "cast_dispatch.h"
 #include "collide/intersect.h"
 #include "collide/level.h"
@@ -18,13 +19,77 @@
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "query_common.h"
+#include "swept_cells.h"
+#include "toi_ray_fast.h"
 
 namespace collide::internal {
 
+// A cast's answer for one shape. Its Rank needs the shape's id, read only
+// when two answers tie on the fraction (or for a list): most hits are
+// compared by fraction alone, and the id is one more scattered read.
 struct Candidate {
-  Rank rank;
   Hit hit;
   int32_t shape = 0;
+  int32_t part = 0;
+
+  Rank RankIn(const Level& level) const {
+    return {hit.fraction, level.id(shape), part};
+  }
+};
+
+// Whether a ranks before b (Rank order), reading ids only on a tie.
+inline bool RanksBefore(const Level& level, const Candidate& a,
+                        const Candidate& b) {
+  if (a.hit.fraction != b.hit.fraction) return a.hit.fraction < b.hit.fraction;
+  return a.RankIn(level) < b.RankIn(level);
+}
+
+// The swept-box rejection test of one cast: whether the mover's start box
+// (widened by a margin), translated by t * translation for some t in [0,
+// limit], meets a cell entry's box (slab test). Per axis the box is entered
+// when the mover's leading side reaches the box's near side; which sides
+// those are depends only on the sign of the motion, fixed per query. A zero
+// component has an infinite reciprocal: the products are then +-inf
+// (outside: rejected; inside: no constraint) or NaN (exactly touching),
+// which the max / min below ignore, as they ignore any NaN (std::max and
+// std::min return their first argument unless the second compares beyond
+// it), so the test stays conservative. A small value type, so that the
+// walk's loop can keep it in registers.
+struct SweptSlab {
+  Vec2 inverse;  // 1 / translation per axis
+  Vec2 lead;     // per axis, the start box side leading the motion
+  Vec2 trail;    // and the side trailing it
+  bool negative_x = false;
+  bool negative_y = false;
+
+  bool Reaches(const Level::CellEntry& e, double limit) const {
+    const double lower_x = e.lower_x;
+    const double upper_x = e.upper_x;
+    const double lower_y = e.lower_y;
+    const double upper_y = e.upper_y;
+    const double enter_x =
+        ((negative_x ? upper_x : lower_x) - lead.x) * inverse.x;
+    const double leave_x =
+        ((negative_x ? lower_x : upper_x) - trail.x) * inverse.x;
+    const double enter_y =
+        ((negative_y ? upper_y : lower_y) - lead.y) * inverse.y;
+    const double leave_y =
+        ((negative_y ? lower_y : upper_y) - trail.y) * inverse.y;
+    const double t0 = std::max(std::max(0.0, enter_x), enter_y);
+    const double t1 = std::min(std::min(limit, leave_x), leave_y);
+    return t0 <= t1;
+  }
+};
+
+// A polygon of Level::convex_edge_blocks() as a ConvexView
+// (toi_ray_fast.h).
+struct PackedConvexView {
+  const Level::ConvexEdgeBlock* blocks;
+  int vertex_count;
+
+  int count() const { return vertex_count; }
+  Vec2 vertex(int i) const { return blocks[i >> 2].edges[i & 3].vertex; }
+  Vec2 normal(int i) const { return blocks[i >> 2].edges[i & 3].normal; }
 };
 
 template <typename Cast>
@@ -36,14 +101,23 @@ class Caster {
         cast_(cast),
         filter_(filter),
         options_(options),
-        reference_(MoverCore(cast).vertex(0)),
-        start_(StartBounds()) {
+        start_(StartBounds()),
+        filter_passes_all_(filter.ignore_ids.empty() &&
+                           level.EveryShapeShares(filter.mask_bits)) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
-    margin_ = kMarginShare * (scale + std::abs(cast.translation.x) +
-                              std::abs(cast.translation.y) + 1.0);
-    inverse_translation_ = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
+    const double margin = kMarginShare * (scale + std::abs(cast.translation.x) +
+                                          std::abs(cast.translation.y) + 1.0);
+    slab_.inverse = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
+    slab_.negative_x = std::signbit(slab_.inverse.x);
+    slab_.negative_y = std::signbit(slab_.inverse.y);
+    const Vec2 lower = start_.lower - Vec2{margin, margin};
+    const Vec2 upper = start_.upper + Vec2{margin, margin};
+    slab_.lead = {slab_.negative_x ? lower.x : upper.x,
+                  slab_.negative_y ? lower.y : upper.y};
+    slab_.trail = {slab_.negative_x ? upper.x : lower.x,
+                   slab_.negative_y ? upper.y : lower.y};
   }
 
   // The swept region: the mover's bounds grown by the skin.
@@ -54,48 +128,128 @@ class Caster {
   }
 
   // Every concave polygon holding the mover's reference point, whose edges
-  // the sweep may never reach: its answer is the whole-polygon cast.
+  // the sweep may never reach: its answer is the whole-polygon cast. The
+  // reference point is the mover core's vertex 0, the point the concave
+  // casts test for containment, so this asks exactly what they ask.
   template <typename Offer>
   void StartsInside(Offer&& offer) const {
     if (level_.solids().item_count() == 0) return;  // no concave polygons
-    level_.solids().VisitBox(Aabb{reference_, reference_}, [&](int32_t item) {
+    const Vec2 reference = MoverCore(cast_).vertex(0);
+    level_.solids().VisitBox(Aabb{reference, reference}, [&](int32_t item) {
       const int32_t shape = level_.solid_shape(item);
       if (!Passes(level_, shape, filter_)) return true;
       const ConcavePolygon polygon = level_.concave_polygon(shape);
-      if (!ContainsPoint(polygon, reference_)) return true;
+      if (!ContainsPoint(polygon, reference)) return true;
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
-      if (hit)
-        offer(Candidate{{hit->fraction, level_.id(shape), 0}, *hit, shape});
+      if (hit) offer(Candidate{*hit, shape, 0});
       return true;
     });
   }
 
-  // The cast against primitive `index` within `limit`, or nullopt (missed,
-  // filtered out, or a concave polygon answered already).
-  std::optional<Candidate> Test(int32_t index, double limit) const {
-    if (!MayReach(level_.primitive_bounds(index), limit)) return std::nullopt;
-    const Level::Primitive& p = level_.primitive(index);
-    if (!Passes(level_, p.shape, filter_)) return std::nullopt;
+  // Calls offer(const Candidate&) with the cast against every primitive
+  // the swept bounds may reach, in the walk's order (swept_cells.h); a
+  // primitive listed in several swept cells may be offered more than once,
+  // always with the same answer, which the rank order absorbs. limit()
+  // returns the fraction beyond which the caller needs nothing more.
+  template <typename Limit, typename Offer>
+  void Sweep(Limit&& limit, Offer&& offer) const {
+    const int32_t* offsets = level_.spatial_hash().cell_offsets().data();
+    const Level::CellEntry* entries = level_.cell_entries().data();
+    const SweptSlab slab = slab_;
+    const SpatialHash& hash = level_.spatial_hash();
+    SweptColumns walk(hash.grid(), hash.inverse_cell_size(), start_,
+                      cast_.translation, slab.inverse, options_.max_fraction);
+    SweptColumn column;
+    double reach = limit();
+    while (walk.Next(reach, column)) {
+      for (int32_t v = column.v0; v <= column.v1; ++v) {
+        const int64_t cell = column.Cell(v);
+        const int32_t end = offsets[cell + 1];
+        for (int32_t k = offsets[cell]; k < end; ++k) {
+          if (!slab.Reaches(entries[k], reach)) continue;
+          Test(entries[k], reach, offer);
+          reach = limit();
+        }
+      }
+    }
+  }
+
+ private:
+  // Widening of the box test below: far beyond the narrow phase's touch
+  // tolerance, so the cheap test can only let through, never drop, a hit.
+  static constexpr double kMarginShare = 1e-9;
+
+  // The per-shape cast against `target`, with the ray's closed forms
+  // (toi_ray_fast.h) inlined here as the public CastRay does them, so the
+  // answer is the same bits without a call per candidate.
+  template <typename Target>
+  std::optional<Hit> CastFast(const Target& target,
+                              const CastOptions& options) const {
+    if constexpr (std::is_same_v<Cast, RayInput> &&
+                  !std::is_same_v<Target, Capsule>) {
+      if (options.target_distance == 0.0) {
+        std::optional<Hit> result;
+        if (CastRayClear(cast_, target, options.max_fraction, result)) {
+          return result;
+        }
+      }
+    }
+    return CastTo(cast_, target, options);
+  }
+
+  // The cast against a convex polygon primitive: a skinless ray's closed
+  // form on the primitive's own bounds for an axis-aligned box, or on the
+  // level's packed copy (the same arithmetic on the same values, so the
+  // same bits), anything else on the ConvexPolygon.
+  std::optional<Hit> CastConvex(const Level::Primitive& p,
+                                const CastOptions& options) const {
+    if constexpr (std::is_same_v<Cast, RayInput>) {
+      if (options.target_distance == 0.0) {
+        std::optional<Hit> result;
+        const bool clear =
+            p.box_start >= 0
+                ? CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
+                                     options.max_fraction, result)
+                : CastRayClearConvex(
+                      cast_,
+                      PackedConvexView{
+                          level_.convex_edge_blocks().data() + p.edge_block,
+                          p.vertex_count},
+                      options.max_fraction, result);
+        if (clear) return result;
+      }
+    }
+    return CastTo(cast_, level_.convex_polygons()[p.polygon], options);
+  }
+
+  // The cast against the entry's primitive within `limit`, offered unless
+  // it missed, is filtered out, or is a concave polygon answered already.
+  // The filter is asked only of hits (it does not change any shape's
+  // answer, and most candidates miss), and not at all when it passes every
+  // shape, so the shape records are read only for the winner.
+  template <typename Offer>
+  void Test(const Level::CellEntry& e, double limit, Offer&& offer) const {
+    const Level::Primitive& p = level_.primitive(e.primitive);
     CastOptions options = options_;
     options.max_fraction = limit;
     std::optional<Hit> hit;
     int32_t part = 0;
     switch (p.kind) {
       case Level::PrimitiveKind::kSegment:
-        hit = CastTo(cast_, Segment{p.a, p.b}, options);
+        hit = CastFast(Segment{p.a, p.b}, options);
         break;
       case Level::PrimitiveKind::kCircle:
-        hit = CastTo(cast_, Circle{p.a, p.radius}, options);
+        hit = CastFast(Circle{p.a, p.radius}, options);
         break;
       case Level::PrimitiveKind::kCapsule:
-        hit = CastTo(cast_, Capsule{p.a, p.b, p.radius}, options);
+        hit = CastFast(Capsule{p.a, p.b, p.radius}, options);
         break;
       case Level::PrimitiveKind::kConvexPolygon:
-        hit = CastTo(cast_, level_.convex_polygon(p.shape), options);
+        hit = CastConvex(p, options);
         break;
       case Level::PrimitiveKind::kPolylineEdge:
-        hit = CastTo(cast_, Segment{p.a, p.b}, options);
+        hit = CastFast(Segment{p.a, p.b}, options);
         part = p.part;
         if (hit) {
           RenumberChainFeature(
@@ -106,57 +260,24 @@ class Caster {
         break;
       case Level::PrimitiveKind::kConcaveEdge:
         // The whole polygon, once: its own rules rank its edges.
-        if (concave_done_.Seen(p.shape)) return std::nullopt;
-        hit = CastTo(cast_, level_.concave_polygon(p.shape), options);
+        if (concave_done_.Seen(p.shape)) return;
+        hit = CastFast(level_.concave_polygon(p.shape), options);
         break;
     }
-    if (!hit) return std::nullopt;
-    return Candidate{{hit->fraction, level_.id(p.shape), part}, *hit, p.shape};
-  }
-
- private:
-  // Widening of the box test below: far beyond the narrow phase's touch
-  // tolerance, so the cheap test can only let through, never drop, a hit.
-  static constexpr double kMarginShare = 1e-9;
-
-  // Whether the mover's start box, translated by t * translation for some t
-  // in [0, limit], meets `box` widened by the margin (slab test): a cheap
-  // rejection of most candidates a cell lists.
-  bool MayReach(Aabb box, double limit) const {
-    double t0 = 0.0;
-    double t1 = limit;
-    const auto axis = [&](double lower, double upper, double d,
-                          double inverse_d, double box_lower,
-                          double box_upper) {
-      box_lower -= margin_;
-      box_upper += margin_;
-      if (d == 0.0) return lower <= box_upper && upper >= box_lower;
-      // lower + t d <= box_upper and upper + t d >= box_lower; the margin
-      // absorbs the rounding of multiplying by the reciprocal.
-      double enter = (box_lower - upper) * inverse_d;
-      double leave = (box_upper - lower) * inverse_d;
-      if (enter > leave) std::swap(enter, leave);
-      t0 = std::max(t0, enter);
-      t1 = std::min(t1, leave);
-      return t0 <= t1;
-    };
-    return axis(start_.lower.x, start_.upper.x, cast_.translation.x,
-                inverse_translation_.x, box.lower.x, box.upper.x) &&
-           axis(start_.lower.y, start_.upper.y, cast_.translation.y,
-                inverse_translation_.y, box.lower.y, box.upper.y);
+    if (!hit || !(filter_passes_all_ || Passes(level_, p.shape, filter_))) {
+      return;
+    }
+    offer(Candidate{*hit, p.shape, part});
   }
 
   const Level& level_;
   const Cast& cast_;
   const QueryFilter& filter_;
   CastOptions options_;
-  // The point the concave casts test for containment (the mover core's
-  // vertex 0), so StartsInside asks exactly what they ask.
-  Vec2 reference_;
   Aabb start_;
-  double margin_ = 0.0;
-  // 1 / translation per axis (unused where that component is zero).
-  Vec2 inverse_translation_;
+  // Whether every shape passes filter_, so hits need not read their shape.
+  bool filter_passes_all_;
+  SweptSlab slab_;
   // Concave polygons already cast in this query (see RecentShapes).
   mutable RecentShapes concave_done_;
 };

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "collide/vec2.h"
+#include "swept_cells.h"
 
 namespace collide {
 namespace {
@@ -134,9 +135,8 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
       std::nth_element(sides.begin(), middle, sides.end());
       cell_size = 2.0 * *middle;
       const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
-      cell_size =
-          std::max(cell_size,
-                   std::sqrt(area / (4.0 * static_cast<double>(items.size()))));
+      cell_size = std::max(cell_size,
+                           std::sqrt(area / static_cast<double>(items.size())));
     }
     cell_size = std::max(cell_size, 1e-9 * extent);
     if (!(cell_size > 0.0) || !std::isfinite(cell_size)) cell_size = 1.0;
@@ -164,13 +164,14 @@ absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
   return grid;
 }
 
-SpatialHash::SpatialHash() : offsets_{0, 0} {}
+SpatialHash::SpatialHash() : inverse_cell_size_(1.0), offsets_{0, 0} {}
 
 absl::StatusOr<SpatialHash> SpatialHash::Create(const GridSpec& grid,
                                                 absl::Span<const Aabb> items,
                                                 int64_t max_cell_entries) {
   SpatialHash hash;
   hash.grid_ = grid;
+  hash.inverse_cell_size_ = 1.0 / grid.cell_size;
   const int64_t cells = int64_t{grid.columns} * grid.rows;
   hash.rects_.resize(items.size());
   int64_t total = 0;
@@ -271,83 +272,29 @@ void SpatialHash::VisitBox(Aabb box,
 void SpatialHash::VisitSweep(
     Aabb box, Vec2 translation, double max_fraction,
     absl::FunctionRef<double(int32_t item)> visit) const {
-  const Vec2 d = max_fraction * translation;
-  if (d == Vec2{}) {
-    VisitBox(box, [&](int32_t item) { return visit(item) >= 0.0; });
-    return;
-  }
-  const double m = kMarginShare * (MaxAbs(box.lower) + MaxAbs(box.upper) +
-                                   MaxAbs(d) + MaxAbs(grid_.origin));
-  box.lower = box.lower - Vec2{m, m};
-  box.upper = box.upper + Vec2{m, m};
-
-  // u is the major axis of the motion (columns when mostly horizontal), v
-  // the other; everything below is written in (u, v) and mapped back.
-  const bool major_x = std::abs(translation.x) >= std::abs(translation.y);
-  const auto u_of = [major_x](Vec2 p) { return major_x ? p.x : p.y; };
-  const auto v_of = [major_x](Vec2 p) { return major_x ? p.y : p.x; };
-  const double du = u_of(translation);
-  const double dv = v_of(translation);
-  const double lu = u_of(box.lower), hu = u_of(box.upper);
-  const double lv = v_of(box.lower), hv = v_of(box.upper);
-  const double origin_u = u_of(grid_.origin), origin_v = v_of(grid_.origin);
-  const double s = grid_.cell_size;
-  const int32_t nu = major_x ? grid_.columns : grid_.rows;
-  const int32_t nv = major_x ? grid_.rows : grid_.columns;
-  const double t_end = max_fraction;
-  const int32_t step = du > 0.0 ? 1 : -1;
-  // The box was widened by the margin, which absorbs the rounding of a
-  // product by the reciprocal in place of a division.
-  const double inverse_du = 1.0 / du;
-
-  // Columns from the one holding the box's trailing side at t = 0 to the one
-  // holding its leading side at the end.
-  int32_t first, last;
-  if (step > 0) {
-    first = CellIndexOrOutside(lu, origin_u, s, nu);
-    last = CellIndexOrOutside(hu + t_end * du, origin_u, s, nu);
-    first = std::max(first, 0);
-    last = std::min(last, nu - 1);
-  } else {
-    first = CellIndexOrOutside(hu, origin_u, s, nu);
-    last = CellIndexOrOutside(lu + t_end * du, origin_u, s, nu);
-    first = std::min(first, nu - 1);
-    last = std::max(last, 0);
-  }
-  if ((last - first) * step < 0) return;
-
-  double limit = max_fraction;
+  internal::SweptColumns walk(grid_, inverse_cell_size_, box, translation,
+                              {1.0 / translation.x, 1.0 / translation.y},
+                              max_fraction);
+  internal::SweptColumn column, previous;
   bool have_previous = false;
-  int32_t previous_u = 0, previous_v0 = 0, previous_v1 = -1;
-  for (int32_t c = first;; c += step) {
-    // When the box overlaps column c: [t_in, t_out] within [0, t_end].
-    const double c0 = origin_u + c * s;
-    const double c1 = origin_u + (c + 1) * s;
-    double t_in = (step > 0 ? c0 - hu : c1 - lu) * inverse_du;
-    double t_out = (step > 0 ? c1 - lu : c0 - hu) * inverse_du;
-    t_in = std::max(t_in, 0.0);
-    t_out = std::min(t_out, t_end);
-    if (t_in > limit) return;  // every later column starts later still
-    const double v_lo = lv + std::min(t_in * dv, t_out * dv);
-    const double v_hi = hv + std::max(t_in * dv, t_out * dv);
-    int32_t v0 = std::max(CellIndexOrOutside(v_lo, origin_v, s, nv), 0);
-    int32_t v1 = std::min(CellIndexOrOutside(v_hi, origin_v, s, nv), nv - 1);
-    for (int32_t v = v0; v <= v1; ++v) {
-      const int32_t x = major_x ? c : v;
-      const int32_t y = major_x ? v : c;
-      for (const int32_t item : Cell(x, y)) {
+  double limit = max_fraction;
+  while (walk.Next(limit, column)) {
+    for (int32_t v = column.v0; v <= column.v1; ++v) {
+      const int64_t cell = column.Cell(v);
+      for (int32_t k = offsets_[cell]; k < offsets_[cell + 1]; ++k) {
+        const int32_t item = entries_[k];
         const CellRect& r = rects_[item];
-        const int32_t ru0 = major_x ? r.x0 : r.y0;
-        const int32_t ru1 = major_x ? r.x1 : r.y1;
-        const int32_t rv0 = major_x ? r.y0 : r.x0;
-        const int32_t rv1 = major_x ? r.y1 : r.x1;
+        const int32_t ru0 = column.major_x ? r.x0 : r.y0;
+        const int32_t ru1 = column.major_x ? r.x1 : r.y1;
+        const int32_t rv0 = column.major_x ? r.y0 : r.x0;
+        const int32_t rv1 = column.major_x ? r.y1 : r.x1;
         // Seen already in this column (the cell below is in the walk and
-        // in r) or in the previous one (its rows meet r's). Rows ranges are
+        // in r) or in the previous one (its rows meet r's). Row ranges are
         // monotone along the walk, so no earlier column can hold a cell of
         // r unless the previous one does.
-        if (v > std::max(rv0, v0)) continue;
-        if (have_previous && ru0 <= previous_u && previous_u <= ru1 &&
-            rv0 <= previous_v1 && previous_v0 <= rv1) {
+        if (v > std::max(rv0, column.v0)) continue;
+        if (have_previous && ru0 <= previous.u && previous.u <= ru1 &&
+            rv0 <= previous.v1 && previous.v0 <= rv1) {
           continue;
         }
         limit = visit(item);
@@ -355,10 +302,7 @@ void SpatialHash::VisitSweep(
       }
     }
     have_previous = true;
-    previous_u = c;
-    previous_v0 = v0;
-    previous_v1 = v1;
-    if (c == last) return;
+    previous = column;
   }
 }
 

@@ -106,8 +106,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   return true;
 }
 
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
-    const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
+// A convex polygon, read through `polygon.count()`, `vertex(i)` and
+// `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
+// level can keep a packed copy and get the same answer, bit for bit.
+template <typename ConvexView>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClearConvex(
+    const RayInput& ray, const ConvexView& polygon, double max_fraction,
     std::optional<Hit>& result) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
@@ -118,14 +122,15 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   // The largest line distance also tells whether the ray starts clearly
   // outside: only then are these answers final.
   const double tolerance =
-      kTouchRoundings * (MaxAbs(p - polygon.vertices[0]) + MaxAbs(d));
+      kTouchRoundings * (MaxAbs(p - polygon.vertex(0)) + MaxAbs(d));
   double t_enter = 0.0;
   double outside = 0.0;  // the largest positive line distance
   int enter = -1;
   bool misses = false;  // a miss, once the start is known to be clear
-  for (int i = 0; i < polygon.count; ++i) {
-    const Vec2 n = polygon.normals[i];
-    const double distance = Dot(p - polygon.vertices[i], n);
+  const int count = polygon.count();
+  for (int i = 0; i < count; ++i) {
+    const Vec2 n = polygon.normal(i);
+    const double distance = Dot(p - polygon.vertex(i), n);
     if (distance <= 0.0) continue;
     outside = std::max(outside, distance);
     const double rate = Dot(d, n);
@@ -143,10 +148,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   // The line farthest out is more than `tolerance` away and the ray closes
   // on it at a rate of at most |d|: it set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
-  const int previous = enter == 0 ? polygon.count - 1 : enter - 1;
-  const int next = enter + 1 == polygon.count ? 0 : enter + 1;
-  const Vec2 a = polygon.vertices[enter];
-  const Vec2 e = polygon.vertices[next] - a;
+  const int previous = enter == 0 ? count - 1 : enter - 1;
+  const int next = enter + 1 == count ? 0 : enter + 1;
+  const Vec2 a = polygon.vertex(enter);
+  const Vec2 e = polygon.vertex(next) - a;
   const Vec2 entry = (p - a) + t_enter * d;  // relative to a
   const double along = Dot(entry, e);
   const double length_squared = Dot(e, e);
@@ -155,18 +160,18 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   // moving out of (a line it closes on, it would cross before): it has
   // passed beside the polygon. Moving into that line instead, the point is
   // the shared vertex and along's sign only rounding.
-  if ((along < 0.0 && Dot(d, polygon.normals[previous]) > 0.0) ||
-      (along > length_squared && Dot(d, polygon.normals[next]) > 0.0)) {
+  if ((along < 0.0 && Dot(d, polygon.normal(previous)) > 0.0) ||
+      (along > length_squared && Dot(d, polygon.normal(next)) > 0.0)) {
     return true;
   }
   Hit& hit = result.emplace();
   hit.fraction = t_enter;
-  hit.normal = polygon.normals[enter];
+  hit.normal = polygon.normal(enter);
   if (along <= 0.0) {
     hit.point = a;
     hit.feature = {FeatureType::kVertex, enter};
   } else if (along >= length_squared) {
-    hit.point = polygon.vertices[next];
+    hit.point = polygon.vertex(next);
     hit.feature = {FeatureType::kVertex, next};
   } else {
     // The entry point projected onto the edge's line (no division by the
@@ -175,6 +180,21 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
     hit.feature = {FeatureType::kEdge, enter};
   }
   return true;
+}
+
+// ConvexPolygon as a ConvexView.
+struct ConvexPolygonView {
+  const ConvexPolygon& polygon;
+  int count() const { return polygon.count; }
+  Vec2 vertex(int i) const { return polygon.vertices[i]; }
+  Vec2 normal(int i) const { return polygon.normals[i]; }
+};
+
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+    const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
+    std::optional<Hit>& result) {
+  return CastRayClearConvex(ray, ConvexPolygonView{polygon}, max_fraction,
+                            result);
 }
 
 // A solid simple polygon: the closed form against each edge facing the ray

@@ -1,5 +1,6 @@
 #include "collide/query.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -342,6 +343,19 @@ TEST(QueryPropertyTest, LevelFarFromOriginMatchesBruteForce) {
              600);
 }
 
+TEST(QueryPropertyTest, CoordinatesBeyondTheFloatRangeMatchBruteForce) {
+  // Cell entries keep boxes as floats rounded outwards; past +-3.4e38 (the
+  // level spans -1e40 to 1e40 here) they become the largest float or an
+  // infinity, and must still never drop a candidate.
+  CheckScene({.seed = 16,
+              .shape_count = 200,
+              .world = 2e40,
+              .offset = -1e40,
+              .size = 4e38,
+              .huge_share = 0.02},
+             300);
+}
+
 TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
   // Big shapes in a small world: most movers start inside or touching
   // something, which exercises initial overlaps and concave containment.
@@ -351,6 +365,76 @@ TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
               .size = 8.0,
               .duplicate_share = 0.2},
              600);
+}
+
+// Axis-aligned boxes (a city, a tile map) are read by skinless rays from
+// their bounds (Level::Primitive::box_start): boxes on a half-unit lattice,
+// given as BoxDesc and as 4-corner polygons from every corner in both
+// windings, many touching or duplicated, hit by rays from lattice points,
+// box corners and edges, along the axes, the diagonals and anywhere.
+TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
+  SplitMix64 rng(0xB0C5);
+  std::vector<ShapeDesc> shapes;
+  std::vector<std::vector<Vec2>> corners;
+  corners.reserve(200);
+  const auto lattice = [&](double lo, double hi) {
+    return 0.5 *
+           static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
+  };
+  for (int i = 0; i < 200; ++i) {
+    ShapeDesc desc;
+    desc.id = 5000 - 3 * static_cast<uint64_t>(i);
+    desc.user_data = static_cast<uint64_t>(i);
+    const Vec2 lower{lattice(0.0, 40.0), lattice(0.0, 40.0)};
+    const Vec2 size{0.5 + lattice(0.0, 4.0), 0.5 + lattice(0.0, 4.0)};
+    if (i > 0 && rng.Chance(0.1)) {
+      desc.geometry = shapes[static_cast<size_t>(rng.Below(i))].geometry;
+    } else if (rng.Chance(0.3)) {
+      desc.geometry = BoxDesc{lower + 0.5 * size, 0.5 * size, 0.0};
+    } else {
+      std::vector<Vec2>& v = corners.emplace_back();
+      v = {lower, lower + Vec2{size.x, 0.0}, lower + size,
+           lower + Vec2{0.0, size.y}};
+      std::rotate(v.begin(), v.begin() + rng.Below(4), v.end());
+      if (rng.Chance(0.5)) std::reverse(v.begin(), v.end());
+      desc.geometry = PolygonDesc{v};
+    }
+    shapes.push_back(desc);
+  }
+  std::vector<Level> levels;
+  for (const double cell : {0.0, 1.0, 3.5, 100.0}) {
+    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
+    ASSERT_TRUE(level.ok()) << level.status();
+    levels.push_back(*std::move(level));
+  }
+  int boxes = 0;
+  for (const Level::Primitive& p : levels[0].primitives()) {
+    ASSERT_EQ(p.kind, Level::PrimitiveKind::kConvexPolygon);
+    if (p.box_start >= 0) ++boxes;
+  }
+  EXPECT_EQ(boxes, 200) << "every box should take the bounds path";
+
+  const Vec2 kDirections[] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                              {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+  int hits = 0;
+  for (int q = 0; q < 1500; ++q) {
+    Vec2 start{lattice(-2.0, 46.0), lattice(-2.0, 46.0)};
+    if (q % 3 == 1) start = start + Vec2{rng.Uniform(0.0, 0.5), 0.0};
+    if (q % 3 == 2) start = {rng.Uniform(-2.0, 46.0), rng.Uniform(-2.0, 46.0)};
+    const double length = rng.Uniform(0.5, 30.0);
+    const Vec2 translation = q % 2 == 0 ? length * kDirections[rng.Below(8)]
+                                        : testing::RandomDirection(rng, length);
+    CastOptions options;
+    if (rng.Chance(0.3)) options.max_fraction = rng.Uniform(0.0, 1.0);
+    if (rng.Chance(0.1)) options.target_distance = rng.Uniform(0.0, 0.3);
+    const RayInput ray{start, translation};
+    if (CastRay(ray, levels[0], {}, options)) ++hits;
+    CheckCast(
+        ray, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastRayAll(a...); },
+        absl::StrCat("axis box query ", q));
+  }
+  EXPECT_GT(hits, 300);
 }
 
 // --- Unit tests of the contract on small hand-made levels.

@@ -95,14 +95,14 @@ TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
   absl::StatusOr<GridSpec> grid =
       SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
   ASSERT_TRUE(grid.ok());
-  // sqrt(100 * 100 / (4 * 100)) = 5 > 2 * 2.
-  EXPECT_EQ(grid->cell_size, 5.0);
-  EXPECT_EQ(grid->columns, 21);
-  EXPECT_EQ(grid->rows, 21);
-  for (Aabb& item : items) item.upper.x += 3.0;  // median side 5
+  // sqrt(100 * 100 / 100) = 10 > 2 * 2.
+  EXPECT_EQ(grid->cell_size, 10.0);
+  EXPECT_EQ(grid->columns, 11);
+  EXPECT_EQ(grid->rows, 11);
+  for (Aabb& item : items) item.upper.x += 7.0;  // median side 9
   grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
   ASSERT_TRUE(grid.ok());
-  EXPECT_EQ(grid->cell_size, 10.0);
+  EXPECT_EQ(grid->cell_size, 18.0);
   EXPECT_EQ(grid->origin.x, 0.0);
 }
 
@@ -201,6 +201,48 @@ TEST_P(SpatialHashWalkTest, VisitSweepReportsEachSweptItemOnce) {
         ASSERT_LE(count[i], 1) << "query " << q << " item " << i;
         if (SweptBoxHits(box, d, r.items[i])) {
           ASSERT_EQ(count[i], 1) << "query " << q;
+        }
+      }
+    }
+  }
+}
+
+// Sweeps that run exactly along cell boundaries and through cell corners,
+// where the walk's rounding matters most: items and points on an integer
+// lattice (some items flat, lying on a grid line), cells of 1 and 2 from
+// the origin, motions along the axes, the diagonals and between lattice
+// points.
+TEST(SpatialHashGridLineTest, VisitSweepAlongCellBoundariesMissesNothing) {
+  SplitMix64 rng(10);
+  RandomItems r;
+  r.bounds = Box(0, 0, 40, 40);
+  for (int i = 0; i < 300; ++i) {
+    const double x = rng.Below(38), y = rng.Below(38);
+    const double w = rng.Below(3), h = rng.Below(3);  // 0: flat on a line
+    r.items.push_back(Box(x, y, x + w, y + h));
+  }
+  for (const double cell : {1.0, 2.0}) {
+    const SpatialHash hash = MakeHash(r, cell);
+    for (int q = 0; q < 2000; ++q) {
+      const Vec2 c{static_cast<double>(rng.Below(41)),
+                   static_cast<double>(rng.Below(41))};
+      const double half = q % 3 == 0 ? 1.0 : 0.0;
+      const Aabb box{c - Vec2{half, half}, c + Vec2{half, half}};
+      const double dx = rng.Below(31) - 15.0, dy = rng.Below(31) - 15.0;
+      Vec2 d{dx, dy};
+      if (q % 4 == 1) d = {dx, 0.0};
+      if (q % 4 == 2) d = {dx, dx};
+      if (q % 4 == 3) d = {dx, -dx};
+      std::vector<int> count(r.items.size(), 0);
+      hash.VisitSweep(box, d, 1.0, [&](int32_t item) {
+        ++count[static_cast<size_t>(item)];
+        return 1.0;
+      });
+      for (size_t i = 0; i < r.items.size(); ++i) {
+        ASSERT_LE(count[i], 1) << "cell " << cell << " query " << q;
+        if (SweptBoxHits(box, d, r.items[i])) {
+          ASSERT_EQ(count[i], 1)
+              << "cell " << cell << " query " << q << " item " << i;
         }
       }
     }

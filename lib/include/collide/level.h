@@ -116,6 +116,17 @@ class Level {
   }
   uint64_t user_data(int shape) const { return shapes_[shape].user_data; }
   ShapeKind kind(int shape) const { return shapes_[shape].kind; }
+  // Whether every shape's category_bits share a bit with mask_bits, by a
+  // quick test that may answer false when it is true (a filter with this
+  // mask then passes every shape, and queries skip asking).
+  bool EveryShapeShares(uint64_t mask_bits) const {
+    return (common_category_bits_ & mask_bits) != 0 ||
+           (mask_bits == ~uint64_t{0} && no_empty_categories_);
+  }
+  // A hint with no effect on results: starts loading shape's record (id,
+  // category, user data) into the cache, so a query that will report the
+  // shape need not wait for it at the end.
+  void PrefetchShape(int shape) const { __builtin_prefetch(&shapes_[shape]); }
   // The shape index of caller id `id`, or nullopt. O(log n).
   std::optional<int> FindShape(uint64_t id) const;
 
@@ -145,11 +156,12 @@ class Level {
     kSegment,        // a, b
     kCircle,         // a = centre, radius
     kCapsule,        // a, b, radius
-    kConvexPolygon,  // convex polygon number `polygon`
+    kConvexPolygon,  // convex polygon number `polygon`; a, b = its bounds
     kPolylineEdge,   // a, b; part = segment index within the polyline
     kConcaveEdge,    // a, b; part = edge index within the polygon
   };
-  struct Primitive {
+  // One cache line each, so a candidate's test reads one line.
+  struct alignas(64) Primitive {
     Vec2 a;
     Vec2 b;
     double radius = 0.0;
@@ -157,13 +169,55 @@ class Level {
     int32_t part = 0;
     int32_t polygon = 0;  // index into convex_polygons_ for kConvexPolygon
     PrimitiveKind kind = PrimitiveKind::kSegment;
+    // kConvexPolygon: its vertex count; for an axis-aligned rectangle the
+    // corner of [a, b] (0 to 3, counter-clockwise from the lower left) that
+    // is its vertex 0, when its vertices and normals follow from a and b
+    // bit for bit; otherwise -1 and its first block in
+    // convex_edge_blocks().
+    uint8_t vertex_count = 0;
+    int8_t box_start = -1;
+    int32_t edge_block = 0;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
-  const Primitive& primitive(int32_t index) const { return primitives_[index]; }
-  // The bounding box of primitive `index` (what the hash filed it by).
-  Aabb primitive_bounds(int32_t index) const {
-    return primitive_bounds_[index];
+  // The convex polygons, numbered as Primitive::polygon.
+  absl::Span<const ConvexPolygon> convex_polygons() const {
+    return convex_polygons_;
   }
+  // A packed copy of the convex polygons other than axis-aligned boxes
+  // (see Primitive::box_start) for the ray's closed form: vertex i and the
+  // outward normal of edge i side by side, four to a block of two cache
+  // lines, each polygon from the start of a block (one block up to 4
+  // vertices, two up to 8), in primitive order. A quadrilateral then reads
+  // two lines, where ConvexPolygon keeps its vertices and normals 128 bytes
+  // apart and its count beyond them.
+  struct ConvexEdge {
+    Vec2 vertex;
+    Vec2 normal;
+  };
+  struct alignas(64) ConvexEdgeBlock {
+    ConvexEdge edges[4];
+  };
+  absl::Span<const ConvexEdgeBlock> convex_edge_blocks() const {
+    return convex_edge_blocks_;
+  }
+  const Primitive& primitive(int32_t index) const { return primitives_[index]; }
+  // One entry of the spatial hash with what a cast's first test needs: the
+  // primitive's filed box, rounded outwards to float (so it still contains
+  // the box), and its index. A walk reads a cell's candidates from these
+  // consecutive 20-byte records and rejects most of them without touching
+  // primitives() (on levels larger than the cache, those scattered reads
+  // were most of a cast's cost).
+  struct CellEntry {
+    float lower_x = 0.0f;
+    float lower_y = 0.0f;
+    float upper_x = 0.0f;
+    float upper_y = 0.0f;
+    int32_t primitive = 0;
+  };
+  // Parallel to spatial_hash().entries(): cell c's entries are
+  // cell_entries()[spatial_hash().cell_offsets()[c] ..
+  // spatial_hash().cell_offsets()[c + 1]).
+  absl::Span<const CellEntry> cell_entries() const { return cell_entries_; }
   // A second hash on the same grid listing, per cell, the concave polygons
   // whose bounds overlap it: the candidates that may contain a query's start
   // point. Its item k is the concave polygon shape solid_shape(k).
@@ -190,16 +244,24 @@ class Level {
   // Reorders primitives_ (and their bounds) along a Z-order curve of the
   // level; see level.cc.
   void SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds);
+  // Builds convex_edge_blocks_ and the primitives' links to it.
+  void PackConvexEdges();
+  // Builds cell_entries_ from hash_ and the primitives' filed boxes.
+  void FillCellEntries(absl::Span<const Aabb> bounds);
 
   std::vector<ShapeRecord> shapes_;
   std::vector<Primitive> primitives_;
-  std::vector<Aabb> primitive_bounds_;
+  std::vector<CellEntry> cell_entries_;
   std::vector<ConvexPolygon> convex_polygons_;
+  std::vector<ConvexEdgeBlock> convex_edge_blocks_;
   std::vector<Vec2> vertices_;
   std::vector<int32_t> solid_shapes_;
   // (id, shape index) sorted by id.
   std::vector<std::pair<uint64_t, int32_t>> ids_;
   Aabb bounds_;
+  // The bits every shape's category_bits hold, and whether none is zero.
+  uint64_t common_category_bits_ = ~uint64_t{0};
+  bool no_empty_categories_ = true;
   SpatialHash hash_;
   SpatialHash solids_;
 };

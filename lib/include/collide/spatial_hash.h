@@ -57,9 +57,12 @@ class SpatialHash {
   //
   // Automatic cell size: twice the median of the items' larger box sides
   // (so a typical item occupies 1 to 4 cells and a typical cell holds few
-  // items whatever the density), but at least sqrt(area / (4 n)) so that
-  // sparse levels of tiny items do not get more than about 4 cells per
-  // item, and at least 1e-9 of the bounds' extent. While the grid would
+  // items whatever the density), but at least sqrt(area / n), about one
+  // cell per item, so that sparse levels of tiny items do not get mostly
+  // empty cells (a cast pays about as much to step from one column of cells
+  // to the next as to reject one listed item, so a walk is cheapest with
+  // about one item per cell), and at least 1e-9 of the bounds' extent.
+  // While the grid would
   // exceed max_cells or max_cell_entries, the size doubles. A given
   // cell_size is used as is, or rejected (InvalidArgumentError naming
   // options.cell_size) if the grid would exceed a limit.
@@ -78,12 +81,18 @@ class SpatialHash {
   SpatialHash();
 
   const GridSpec& grid() const { return grid_; }
+  // 1 / grid().cell_size, kept so that walks need not divide.
+  double inverse_cell_size() const { return inverse_cell_size_; }
   int32_t item_count() const { return static_cast<int32_t>(rects_.size()); }
   // Total (cell, item) entries.
   int64_t entry_count() const { return static_cast<int64_t>(entries_.size()); }
   // The items listed in cell (x, y), ascending; 0 <= x < columns, 0 <= y <
   // rows.
   absl::Span<const int32_t> Cell(int32_t x, int32_t y) const;
+  // The flat arrays: cell c = y * columns + x lists entries()[cell_offsets()[c]
+  // .. cell_offsets()[c + 1]).
+  absl::Span<const int32_t> cell_offsets() const { return offsets_; }
+  absl::Span<const int32_t> entries() const { return entries_; }
   // The cells item `item` is listed in.
   CellRect ItemCells(int32_t item) const { return rects_[item]; }
   // The cells a box overlaps, clipped to the grid (possibly empty).
@@ -117,6 +126,7 @@ class SpatialHash {
 
  private:
   GridSpec grid_;
+  double inverse_cell_size_;
   // offsets_[y * columns + x] .. offsets_[... + 1] index entries_.
   std::vector<int32_t> offsets_;
   std::vector<int32_t> entries_;
