@@ -9,6 +9,7 @@
 #include "collide/toi.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
+#include "query_common.h"
 
 namespace collide {
 namespace {
@@ -29,31 +30,18 @@ PolygonCast AsMover(const ConvexPolygon& polygon, Vec2 translation) {
   return {polygon, translation};
 }
 
-template <typename Target>
-std::optional<Hit> CastMover(const RayInput& mover, const Target& target,
+// The per-shape cast for any mover and target (query_common.h's CastTo),
+// except that toi.h has no point-vs-point ray: a point is a circle of
+// radius 0.
+template <typename Mover, typename Target>
+std::optional<Hit> CastMover(const Mover& mover, const Target& target,
                              const CastOptions& options) {
-  return CastRay(mover, target, options);
+  return internal::CastTo(mover, target, options);
 }
-// toi.h has no point-vs-point ray; a point is a circle of radius 0.
 std::optional<Hit> CastMover(const RayInput& mover, const Moving<Vec2>& target,
                              const CastOptions& options) {
   return CastCircle(CircleCast{Circle{mover.origin, 0.0}, mover.translation},
                     target, options);
-}
-template <typename Target>
-std::optional<Hit> CastMover(const CircleCast& mover, const Target& target,
-                             const CastOptions& options) {
-  return CastCircle(mover, target, options);
-}
-template <typename Target>
-std::optional<Hit> CastMover(const CapsuleCast& mover, const Target& target,
-                             const CastOptions& options) {
-  return CastCapsule(mover, target, options);
-}
-template <typename Target>
-std::optional<Hit> CastMover(const PolygonCast& mover, const Target& target,
-                             const CastOptions& options) {
-  return CastPolygon(mover, target, options);
 }
 
 bool IsValidPairShape(Vec2 point) { return IsInRange(point); }
