@@ -72,14 +72,14 @@ class LevelStore {
 
   // Loads every level file of the level directory ("{id}.binpb", "{id}.pb",
   // "{id}.json" or the Tiled map "{id}.tmj"; for an id with several, .binpb
-  // wins, being the one the server writes, and .tmj loses) into the store, replacing levels of the same id, without
-  // rewriting them. A file's level id is its file name; a different id
-  // inside the file is INVALID_ARGUMENT. Hidden files and leftover
-  // temporary files are ignored. Then every id with a tombstone and no
-  // level file in the directory is removed from the store (a put after the
-  // delete would have written a file, which wins). Returns the ids loaded,
-  // in order, or the first error (levels loaded before it stay). OK with
-  // nothing to do when the store has no directory.
+  // wins, being the one the server writes, and .tmj loses) into the store,
+  // replacing levels of the same id, without rewriting them. A file's level id
+  // is its file name; a different id inside the file is INVALID_ARGUMENT.
+  // Hidden files and leftover temporary files are ignored. Then every id with a
+  // tombstone and no level file in the directory is removed from the store (a
+  // put after the delete would have written a file, which wins). Returns the
+  // ids loaded, in order, or the first error (levels loaded before it stay). OK
+  // with nothing to do when the store has no directory.
   absl::StatusOr<std::vector<std::string>> LoadDirectory();
 
   // How SyncLevel or UnloadLevel changed the store.
