@@ -189,10 +189,11 @@ class Caster {
     if constexpr (std::is_same_v<Cast, RayInput> &&
                   !std::is_same_v<Target, Capsule>) {
       if (options.target_distance == 0.0) {
-        std::optional<Hit> result;
-        if (CastRayClear(cast_, target, options.max_fraction, result)) {
-          return result;
-        }
+        return CastRayClearOr(
+            [&](bool& near) {
+              return CastRayClear(cast_, target, options.max_fraction, near);
+            },
+            [&] { return CastTo(cast_, target, options); });
       }
     }
     return CastTo(cast_, target, options);
@@ -204,23 +205,29 @@ class Caster {
   // same bits), anything else on the ConvexPolygon.
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
+    const auto general = [&] {
+      return CastTo(cast_, level_.convex_polygons()[p.polygon], options);
+    };
     if constexpr (std::is_same_v<Cast, RayInput>) {
       if (options.target_distance == 0.0) {
-        std::optional<Hit> result;
-        const bool clear =
-            p.box_start >= 0
-                ? CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
-                                     options.max_fraction, result)
-                : CastRayClearConvex(
-                      cast_,
-                      PackedConvexView{
-                          level_.convex_edge_blocks().data() + p.edge_block,
-                          p.vertex_count},
-                      options.max_fraction, result);
-        if (clear) return result;
+        return CastRayClearOr(
+            [&](bool& near) {
+              return p.box_start >= 0
+                         ? CastRayClearConvex(
+                               cast_, AxisBoxView{p.a, p.b, p.box_start},
+                               options.max_fraction, near)
+                         : CastRayClearConvex(
+                               cast_,
+                               PackedConvexView{
+                                   level_.convex_edge_blocks().data() +
+                                       p.edge_block,
+                                   p.vertex_count},
+                               options.max_fraction, near);
+            },
+            general);
       }
     }
-    return CastTo(cast_, level_.convex_polygons()[p.polygon], options);
+    return general();
   }
 
   // The cast against the entry's primitive within `limit`, offered unless

@@ -20,15 +20,15 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayGeneral(
 template <typename Shape>
 std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
                                const CastOptions& options) {
-  std::optional<Hit> result;  // the return value, filled in place
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
-    if (internal::CastRayClear(ray, shape, options.max_fraction, result)) {
-      return result;
-    }
+    return internal::CastRayClearOr(
+        [&](bool& near) {
+          return internal::CastRayClear(ray, shape, options.max_fraction, near);
+        },
+        [&] { return CastRayGeneral(ray, shape, options); });
   }
-  result = CastRayGeneral(ray, shape, options);
-  return result;
+  return CastRayGeneral(ray, shape, options);
 }
 
 }  // namespace

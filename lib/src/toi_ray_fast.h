@@ -1,7 +1,7 @@
 // Internal: closed-form ray casts for the pairs that dominate level queries
 // (bullets against walls, pillars and crates), without a skin. Each handles
-// a ray that starts clearly away from the shape, returning true with the
-// answer in `result`, and returns false otherwise, leaving starts in or near
+// a ray that starts clearly away from the shape, returning its answer, and
+// sets `near` otherwise (returning nullopt), leaving starts in or near
 // contact to the general machinery of convex_core.h, so both paths give the
 // same semantics.
 #ifndef COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
@@ -21,12 +21,13 @@
 
 namespace collide::internal {
 
-// Defined here so that each folds into its public CastRay and fills the
-// caller's return value in place: these calls take ~10 ns, and copying a
-// just-written optional<Hit> stalls on store forwarding for a share of that.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
-    const RayInput& ray, Segment segment, double max_fraction,
-    std::optional<Hit>& result) {
+// Defined here so that each folds into its public CastRay and its answer
+// is built in the caller's return value (see CastRayClearOr): these calls
+// take ~10 ns, and either copying a just-written Hit (a store-forwarding
+// stall) or GCC's zero-fill of a default-constructed optional<Hit> costs a
+// share of that.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
+    const RayInput& ray, Segment segment, double max_fraction, bool& near) {
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -37,27 +38,28 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const double tolerance = kTouchRoundings * (MaxAbs(m) + MaxAbs(d));
   if (length_squared == 0.0 ||
       cm * cm <= tolerance * tolerance * length_squared) {
-    return false;  // a point, or starting on or near the line
+    near = true;  // a point, or starting on or near the line
+    return std::nullopt;
   }
-  if (cm * cd >= 0.0) return true;  // not closing on the line
+  if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   const double t = -cm / cd;
-  if (t > max_fraction) return true;
+  if (t > max_fraction) return std::nullopt;
   const double along = Dot(m + t * d, e);
-  if (along < 0.0 || along > length_squared) return true;
-  Hit& hit = result.emplace();
-  hit.fraction = t;
-  hit.point = segment.p1 + (along / length_squared) * e;
-  hit.normal = (1.0 / std::sqrt(length_squared)) *
-               (cm > 0.0 ? LeftPerp(e) : RightPerp(e));
-  hit.feature = along == 0.0              ? Feature{FeatureType::kVertex, 0}
-                : along == length_squared ? Feature{FeatureType::kVertex, 1}
-                                          : Feature{FeatureType::kEdge, 0};
-  return true;
+  if (along < 0.0 || along > length_squared) return std::nullopt;
+  return Hit{.fraction = t,
+             .point = segment.p1 + (along / length_squared) * e,
+             .normal = (1.0 / std::sqrt(length_squared)) *
+                       (cm > 0.0 ? LeftPerp(e) : RightPerp(e)),
+             .depth = 0.0,
+             .feature = along == 0.0 ? Feature{FeatureType::kVertex, 0}
+                        : along == length_squared
+                            ? Feature{FeatureType::kVertex, 1}
+                            : Feature{FeatureType::kEdge, 0},
+             .status = HitStatus::kHit};
 }
 
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
-    const RayInput& ray, Circle circle, double max_fraction,
-    std::optional<Hit>& result) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
+    const RayInput& ray, Circle circle, double max_fraction, bool& near) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -72,24 +74,23 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   constexpr double kK = 2.0 * kTouchRoundings;
   if (r == 0.0 || mm * ((1.0 - kK) * (1.0 - kK)) <=
                       (1.0 + 2.0 * kK) * ((1.0 + kK) * rr + kK * dd)) {
-    return false;
+    near = true;
+    return std::nullopt;
   }
   const double b = Dot(d, m);
-  if (b >= 0.0) return true;
+  if (b >= 0.0) return std::nullopt;
   // Discriminant as a r^2 - (d x m)^2 and the root as c / q: see
   // SweepPointCircle.
   const double cross = Cross(d, m);
   const double discriminant = dd * r * r - cross * cross;
   const double c0 = mm - rr;
-  if (discriminant < 0.0) return true;
+  if (discriminant < 0.0) return std::nullopt;
   const double q = -b + std::sqrt(discriminant);
   // t = c0 / q: a contact after max_fraction is a miss, told without the
   // division (which decides the rounding-level rest).
-  if (c0 > max_fraction * q) return true;
+  if (c0 > max_fraction * q) return std::nullopt;
   const double t = c0 / q;
-  if (t > max_fraction) return true;
-  Hit& hit = result.emplace();
-  hit.fraction = t;
+  if (t > max_fraction) return std::nullopt;
   // The contact offset m + t d scaled by q > 0, available without waiting
   // for the division, is of length q r: dividing by that and one Newton
   // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
@@ -99,32 +100,36 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
   const Vec2 offset = q * m + c0 * d;
   const Vec2 estimate = (1.0 / (q * r)) * offset;
   const double excess = Dot(estimate, estimate) - 1.0;
-  hit.normal = std::abs(excess) < 1e-7 ? (1.0 - 0.5 * excess) * estimate
-                                       : Normalize(offset);
-  hit.point = circle.center + r * hit.normal;
-  hit.feature = {FeatureType::kSurface, 0};
-  return true;
+  const Vec2 normal = std::abs(excess) < 1e-7 ? (1.0 - 0.5 * excess) * estimate
+                                              : Normalize(offset);
+  return Hit{.fraction = t,
+             .point = circle.center + r * normal,
+             .normal = normal,
+             .depth = 0.0,
+             .feature = {FeatureType::kSurface, 0},
+             .status = HitStatus::kHit};
 }
 
 // A convex polygon, read through `polygon.count()`, `vertex(i)` and
 // `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
 // level can keep a packed copy and get the same answer, bit for bit.
 template <typename ConvexView>
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClearConvex(
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     const RayInput& ray, const ConvexView& polygon, double max_fraction,
-    std::optional<Hit>& result) {
+    bool& near) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping, entering side only. A ray that starts outside an
   // edge's line and does not close on it, or reaches it only after
   // max_fraction, misses. Otherwise it meets the polygon, if at all, where
   // it crosses the last of the lines it starts outside of (edge `enter`).
-  // The largest line distance also tells whether the ray starts clearly
-  // outside: only then are these answers final.
+  // These answers are final only for a ray that starts clearly outside:
+  // more than `tolerance` outside some line, which edge `enter` usually
+  // shows, else all the lines are looked at again.
   const double tolerance =
       kTouchRoundings * (MaxAbs(p - polygon.vertex(0)) + MaxAbs(d));
   double t_enter = 0.0;
-  double outside = 0.0;  // the largest positive line distance
+  double enter_distance = 0.0;
   int enter = -1;
   bool misses = false;  // a miss, once the start is known to be clear
   const int count = polygon.count();
@@ -132,19 +137,32 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClearConvex(
     const Vec2 n = polygon.normal(i);
     const double distance = Dot(p - polygon.vertex(i), n);
     if (distance <= 0.0) continue;
-    outside = std::max(outside, distance);
-    const double rate = Dot(d, n);
-    const double t = rate < 0.0 ? distance / -rate : kInfinity;
-    if (t > max_fraction) {
-      if (distance > tolerance) return true;
+    // Divided before the closing rate's sign is tested, so that the only
+    // branch a random ray makes unpredictable is the one above: t is a time
+    // only where the ray closes on the line.
+    const double closing = -Dot(d, n);
+    const double t = distance / closing;
+    if (closing <= 0.0 || t > max_fraction) {
+      if (distance > tolerance) return std::nullopt;
       misses = true;
     } else if (t > t_enter) {
       t_enter = t;
+      enter_distance = distance;
       enter = i;
     }
   }
-  if (outside <= tolerance) return false;
-  if (misses) return true;
+  if (misses || !(enter_distance > tolerance)) {
+    double outside = 0.0;  // the largest line distance
+    for (int i = 0; i < count; ++i) {
+      outside =
+          std::max(outside, Dot(p - polygon.vertex(i), polygon.normal(i)));
+    }
+    if (outside <= tolerance) {
+      near = true;
+      return std::nullopt;
+    }
+    if (misses) return std::nullopt;
+  }
   // The line farthest out is more than `tolerance` away and the ray closes
   // on it at a rate of at most |d|: it set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
@@ -162,24 +180,29 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClearConvex(
   // the shared vertex and along's sign only rounding.
   if ((along < 0.0 && Dot(d, polygon.normal(previous)) > 0.0) ||
       (along > length_squared && Dot(d, polygon.normal(next)) > 0.0)) {
-    return true;
+    return std::nullopt;
   }
-  Hit& hit = result.emplace();
-  hit.fraction = t_enter;
-  hit.normal = polygon.normal(enter);
+  const Vec2 normal = polygon.normal(enter);
+  Vec2 point;
+  Feature feature;
   if (along <= 0.0) {
-    hit.point = a;
-    hit.feature = {FeatureType::kVertex, enter};
+    point = a;
+    feature = {FeatureType::kVertex, enter};
   } else if (along >= length_squared) {
-    hit.point = polygon.vertex(next);
-    hit.feature = {FeatureType::kVertex, next};
+    point = polygon.vertex(next);
+    feature = {FeatureType::kVertex, next};
   } else {
     // The entry point projected onto the edge's line (no division by the
     // edge's length).
-    hit.point = a + (entry - Dot(entry, hit.normal) * hit.normal);
-    hit.feature = {FeatureType::kEdge, enter};
+    point = a + (entry - Dot(entry, normal) * normal);
+    feature = {FeatureType::kEdge, enter};
   }
-  return true;
+  return Hit{.fraction = t_enter,
+             .point = point,
+             .normal = normal,
+             .depth = 0.0,
+             .feature = feature,
+             .status = HitStatus::kHit};
 }
 
 // ConvexPolygon as a ConvexView.
@@ -190,24 +213,27 @@ struct ConvexPolygonView {
   Vec2 normal(int i) const { return polygon.normals[i]; }
 };
 
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
-    std::optional<Hit>& result) {
+    bool& near) {
   return CastRayClearConvex(ray, ConvexPolygonView{polygon}, max_fraction,
-                            result);
+                            near);
 }
 
 // A solid simple polygon: the closed form against each edge facing the ray
 // (outward normal against the motion), earliest wins, first edge on ties as
 // in SweepCoreVsConcave. A start inside or on the boundary, or near any
 // facing edge's line, is left to the general machinery.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
-    std::optional<Hit>& result) {
-  if (ContainsPoint(polygon, ray.origin)) return false;
+    bool& near) {
+  if (ContainsPoint(polygon, ray.origin)) {
+    near = true;
+    return std::nullopt;
+  }
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
-  int best_edge = -1;
+  std::optional<Hit> best;
   for (int i = 0; i < n; ++i) {
     const int next = i + 1 == n ? 0 : i + 1;
     const Segment edge{polygon.vertices[i], polygon.vertices[next]};
@@ -217,22 +243,29 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool CastRayClear(
         0.0) {
       continue;
     }
-    std::optional<Hit> hit;
-    if (!CastRayClear(ray, edge, limit, hit)) {
-      result.reset();
-      return false;
-    }
-    if (hit && (best_edge < 0 || hit->fraction < limit)) {
-      Hit& best = result.emplace();
-      best = *hit;
-      best.feature.index = best.feature.type == FeatureType::kVertex
-                               ? (best.feature.index == 0 ? i : next)
-                               : i;
+    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, near);
+    if (near) return std::nullopt;
+    if (hit && (!best || hit->fraction < limit)) {
+      best = hit;
+      best->feature.index = best->feature.type == FeatureType::kVertex
+                                ? (best->feature.index == 0 ? i : next)
+                                : i;
       limit = hit->fraction;
-      best_edge = i;
     }
   }
-  return true;
+  return best;
+}
+
+// `closed_form(near)`'s answer, or `general()`'s where it sets `near`. One
+// named result returned on every path: it is the caller's return value
+// (NRVO), which the closed form's hit is built in.
+template <typename ClosedForm, typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearOr(
+    ClosedForm&& closed_form, General&& general) {
+  bool near = false;
+  std::optional<Hit> result = closed_form(near);
+  if (near) result = general();
+  return result;
 }
 
 }  // namespace collide::internal
