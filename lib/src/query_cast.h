@@ -189,11 +189,8 @@ class Caster {
     if constexpr (std::is_same_v<Cast, RayInput> &&
                   !std::is_same_v<Target, Capsule>) {
       if (options.target_distance == 0.0) {
-        return CastRayClearOr(
-            [&](bool& near) {
-              return CastRayClear(cast_, target, options.max_fraction, near);
-            },
-            [&] { return CastTo(cast_, target, options); });
+        return CastRayClear(cast_, target, options.max_fraction,
+                            [&] { return CastTo(cast_, target, options); });
       }
     }
     return CastTo(cast_, target, options);
@@ -210,21 +207,15 @@ class Caster {
     };
     if constexpr (std::is_same_v<Cast, RayInput>) {
       if (options.target_distance == 0.0) {
-        return CastRayClearOr(
-            [&](bool& near) {
-              return p.box_start >= 0
-                         ? CastRayClearConvex(
-                               cast_, AxisBoxView{p.a, p.b, p.box_start},
-                               options.max_fraction, near)
-                         : CastRayClearConvex(
-                               cast_,
-                               PackedConvexView{
-                                   level_.convex_edge_blocks().data() +
-                                       p.edge_block,
-                                   p.vertex_count},
-                               options.max_fraction, near);
-            },
-            general);
+        if (p.box_start >= 0) {
+          return CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
+                                    options.max_fraction, general);
+        }
+        return CastRayClearConvex(
+            cast_,
+            PackedConvexView{level_.convex_edge_blocks().data() + p.edge_block,
+                             p.vertex_count},
+            options.max_fraction, general);
       }
     }
     return general();

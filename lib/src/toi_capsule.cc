@@ -10,12 +10,12 @@ std::optional<Hit> CastCapsule(const CapsuleCast& cast, Vec2 point,
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, Segment segment,
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Segment& segment,
                                const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, Circle circle,
+std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Circle& circle,
                                const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }

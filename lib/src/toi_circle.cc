@@ -10,12 +10,12 @@ std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, Segment segment,
+std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
                               const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastCircle(const CircleCast& cast, Circle circle,
+std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
                               const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }

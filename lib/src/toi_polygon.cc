@@ -10,12 +10,12 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast, Vec2 point,
   return internal::CastShape(cast, point, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, Segment segment,
+std::optional<Hit> CastPolygon(const PolygonCast& cast, const Segment& segment,
                                const CastOptions& options) {
   return internal::CastShape(cast, segment, options);
 }
 
-std::optional<Hit> CastPolygon(const PolygonCast& cast, Circle circle,
+std::optional<Hit> CastPolygon(const PolygonCast& cast, const Circle& circle,
                                const CastOptions& options) {
   return internal::CastShape(cast, circle, options);
 }

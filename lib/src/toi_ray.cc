@@ -22,23 +22,21 @@ std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
                                const CastOptions& options) {
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
-    return internal::CastRayClearOr(
-        [&](bool& near) {
-          return internal::CastRayClear(ray, shape, options.max_fraction, near);
-        },
-        [&] { return CastRayGeneral(ray, shape, options); });
+    return internal::CastRayClear(ray, shape, options.max_fraction, [&] {
+      return CastRayGeneral(ray, shape, options);
+    });
   }
   return CastRayGeneral(ray, shape, options);
 }
 
 }  // namespace
 
-std::optional<Hit> CastRay(const RayInput& ray, Segment segment,
+std::optional<Hit> CastRay(const RayInput& ray, const Segment& segment,
                            const CastOptions& options) {
   return CastRayFast(ray, segment, options);
 }
 
-std::optional<Hit> CastRay(const RayInput& ray, Circle circle,
+std::optional<Hit> CastRay(const RayInput& ray, const Circle& circle,
                            const CastOptions& options) {
   return CastRayFast(ray, circle, options);
 }

@@ -1,9 +1,9 @@
 // Internal: closed-form ray casts for the pairs that dominate level queries
 // (bullets against walls, pillars and crates), without a skin. Each handles
-// a ray that starts clearly away from the shape, returning its answer, and
-// sets `near` otherwise (returning nullopt), leaving starts in or near
-// contact to the general machinery of convex_core.h, so both paths give the
-// same semantics.
+// a ray that starts clearly away from the shape and returns its answer;
+// for a start in or near contact it returns `general()`, the caller's call
+// of the general machinery of convex_core.h, so both paths give the same
+// semantics.
 #ifndef COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
 #define COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
 
@@ -21,13 +21,15 @@
 
 namespace collide::internal {
 
-// Defined here so that each folds into its public CastRay and its answer
-// is built in the caller's return value (see CastRayClearOr): these calls
-// take ~10 ns, and either copying a just-written Hit (a store-forwarding
-// stall) or GCC's zero-fill of a default-constructed optional<Hit> costs a
-// share of that.
+// Defined here so that each folds into its public CastRay and every answer
+// is built in the caller's return value (a prvalue returned): these calls
+// take ~10 ns, and copying a just-written Hit (a store-forwarding stall),
+// GCC's zero-fill of a default-constructed optional<Hit>, or a stack frame
+// for the general machinery's answer each cost a share of that.
+template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
-    const RayInput& ray, Segment segment, double max_fraction, bool& near) {
+    const RayInput& ray, Segment segment, double max_fraction,
+    General&& general) {
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -38,8 +40,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double tolerance = kTouchRoundings * (MaxAbs(m) + MaxAbs(d));
   if (length_squared == 0.0 ||
       cm * cm <= tolerance * tolerance * length_squared) {
-    near = true;  // a point, or starting on or near the line
-    return std::nullopt;
+    return general();  // a point, or starting on or near the line
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   const double t = -cm / cd;
@@ -58,8 +59,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
              .status = HitStatus::kHit};
 }
 
+template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
-    const RayInput& ray, Circle circle, double max_fraction, bool& near) {
+    const RayInput& ray, Circle circle, double max_fraction,
+    General&& general) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -74,8 +77,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   constexpr double kK = 2.0 * kTouchRoundings;
   if (r == 0.0 || mm * ((1.0 - kK) * (1.0 - kK)) <=
                       (1.0 + 2.0 * kK) * ((1.0 + kK) * rr + kK * dd)) {
-    near = true;
-    return std::nullopt;
+    return general();
   }
   const double b = Dot(d, m);
   if (b >= 0.0) return std::nullopt;
@@ -113,10 +115,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 // A convex polygon, read through `polygon.count()`, `vertex(i)` and
 // `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
 // level can keep a packed copy and get the same answer, bit for bit.
-template <typename ConvexView>
+template <typename ConvexView, typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     const RayInput& ray, const ConvexView& polygon, double max_fraction,
-    bool& near) {
+    General&& general) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping, entering side only. A ray that starts outside an
@@ -158,8 +160,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
           std::max(outside, Dot(p - polygon.vertex(i), polygon.normal(i)));
     }
     if (outside <= tolerance) {
-      near = true;
-      return std::nullopt;
+      return general();
     }
     if (misses) return std::nullopt;
   }
@@ -213,23 +214,24 @@ struct ConvexPolygonView {
   Vec2 normal(int i) const { return polygon.normals[i]; }
 };
 
+template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
-    bool& near) {
+    General&& general) {
   return CastRayClearConvex(ray, ConvexPolygonView{polygon}, max_fraction,
-                            near);
+                            general);
 }
 
 // A solid simple polygon: the closed form against each edge facing the ray
 // (outward normal against the motion), earliest wins, first edge on ties as
 // in SweepCoreVsConcave. A start inside or on the boundary, or near any
 // facing edge's line, is left to the general machinery.
+template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
-    bool& near) {
+    General&& general) {
   if (ContainsPoint(polygon, ray.origin)) {
-    near = true;
-    return std::nullopt;
+    return general();
   }
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
@@ -243,8 +245,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
         0.0) {
       continue;
     }
-    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, near);
-    if (near) return std::nullopt;
+    bool near = false;
+    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, [&] {
+      near = true;
+      return std::optional<Hit>();
+    });
+    if (near) return general();
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best->feature.index = best->feature.type == FeatureType::kVertex
@@ -254,18 +260,6 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     }
   }
   return best;
-}
-
-// `closed_form(near)`'s answer, or `general()`'s where it sets `near`. One
-// named result returned on every path: it is the caller's return value
-// (NRVO), which the closed form's hit is built in.
-template <typename ClosedForm, typename General>
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearOr(
-    ClosedForm&& closed_form, General&& general) {
-  bool near = false;
-  std::optional<Hit> result = closed_form(near);
-  if (near) result = general();
-  return result;
 }
 
 }  // namespace collide::internal

@@ -69,6 +69,10 @@ struct CastOptions {
   bool stop_at_penetration = false;
 };
 
+// The casts' default options, one object whose address a call passes
+// (a `= {}` default would build a temporary in every call).
+inline constexpr CastOptions kDefaultCastOptions{};
+
 // A point moving from origin to origin + translation (a ray cast).
 struct RayInput {
   Vec2 origin;
@@ -116,135 +120,143 @@ bool IsValid(const DeformingSegment& segment);
 
 // --- A moving point (ray) against static shapes. A segment has no inside: a
 // ray starting on one and leaving it is not a hit.
-std::optional<Hit> CastRay(const RayInput& ray, Segment segment,
-                           const CastOptions& options = {});
-std::optional<Hit> CastRay(const RayInput& ray, Circle circle,
-                           const CastOptions& options = {});
+std::optional<Hit> CastRay(const RayInput& ray, const Segment& segment,
+                           const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastRay(const RayInput& ray, const Circle& circle,
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray, const ConcavePolygon& polygon,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 
 // --- A moving circle against static shapes (a point target is a vertex).
 std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
-                              const CastOptions& options = {});
-std::optional<Hit> CastCircle(const CircleCast& cast, Segment segment,
-                              const CastOptions& options = {});
-std::optional<Hit> CastCircle(const CircleCast& cast, Circle circle,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
+                              const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast, const Capsule& capsule,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const ConvexPolygon& polygon,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const ConcavePolygon& polygon,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 
 // --- A moving capsule against static shapes.
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, Vec2 point,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, Segment segment,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, Circle circle,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Capsule& capsule,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const ConvexPolygon& polygon,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const ConcavePolygon& polygon,
-                               const CastOptions& options = {});
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, Vec2 point,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Segment& segment,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Circle& circle,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Capsule& capsule,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const ConvexPolygon& polygon,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const ConcavePolygon& polygon,
+    const CastOptions& options = kDefaultCastOptions);
 
 // --- A moving convex polygon against static shapes: every vertex of each
 // shape against every edge of the other (seeds 000 and 002), edges facing
 // away from the motion culled.
-std::optional<Hit> CastPolygon(const PolygonCast& cast, Vec2 point,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast, Segment segment,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast, Circle circle,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast, const Capsule& capsule,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const ConvexPolygon& polygon,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const ConcavePolygon& polygon,
-                               const CastOptions& options = {});
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, Vec2 point,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Segment& segment,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Circle& circle,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Capsule& capsule,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const ConvexPolygon& polygon,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const ConcavePolygon& polygon,
+    const CastOptions& options = kDefaultCastOptions);
 
 // --- Moving against moving: both translate during the step. fraction is a
 // share of the step; point is on the obstacle where it is at that fraction.
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Circle>& circle,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Capsule>& capsule,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConvexPolygon>& polygon,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConcavePolygon>& polygon,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Vec2>& point,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Segment>& segment,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 // Seed 001's two moving circles.
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Circle>& circle,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Capsule>& capsule,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<ConvexPolygon>& polygon,
-                              const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<ConcavePolygon>& polygon,
-                              const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<Vec2>& point,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<Segment>& segment,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<Circle>& circle,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<Capsule>& capsule,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<ConvexPolygon>& polygon,
-                               const CastOptions& options = {});
-std::optional<Hit> CastCapsule(const CapsuleCast& cast,
-                               const Moving<ConcavePolygon>& polygon,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<Vec2>& point,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<Segment>& segment,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<Circle>& circle,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<Capsule>& capsule,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<ConvexPolygon>& polygon,
-                               const CastOptions& options = {});
-std::optional<Hit> CastPolygon(const PolygonCast& cast,
-                               const Moving<ConcavePolygon>& polygon,
-                               const CastOptions& options = {});
+                              const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<Vec2>& point,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<Segment>& segment,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<Circle>& circle,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<Capsule>& capsule,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<ConvexPolygon>& polygon,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastCapsule(
+    const CapsuleCast& cast, const Moving<ConcavePolygon>& polygon,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<Vec2>& point,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<Segment>& segment,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<Circle>& circle,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<Capsule>& capsule,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<ConvexPolygon>& polygon,
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<Hit> CastPolygon(
+    const PolygonCast& cast, const Moving<ConcavePolygon>& polygon,
+    const CastOptions& options = kDefaultCastOptions);
 
 // Seed 000's general case: a moving point against a segment whose endpoints
 // move independently (it may turn and stretch). Contact is a root of a
@@ -253,7 +265,7 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast,
 // when the point meets an endpoint. A segment that shrinks to a point at
 // the contact is treated as that point. options.target_distance must be 0.
 std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
-                           const CastOptions& options = {});
+                           const CastOptions& options = kDefaultCastOptions);
 
 }  // namespace collide
 
