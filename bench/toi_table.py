@@ -10,7 +10,8 @@ row per pair: ns per call on each side (CPU time by default, --time real for
 wall time; the median when the run used --benchmark_repetitions),
 the Box2D function (the box2d benchmark's label), the ratio collide / Box2D
 (below 1: collide is faster) and the hit counts (with how many cases the
-two disagree on, when any).
+two disagree on, when any). Rows keep the benchmarks' registration order,
+also for a run with --benchmark_enable_random_interleaving.
 """
 
 import argparse
@@ -29,7 +30,11 @@ def load_rows(doc, time_key):
     too), so --benchmark_report_aggregates_only=true output works as well.
     """
     rows = OrderedDict()
-    for b in doc.get("benchmarks", []):
+    # Registration order (--benchmark_enable_random_interleaving shuffles
+    # the output's).
+    benchmarks = sorted(doc.get("benchmarks", []),
+                        key=lambda b: b.get("family_index", 0))
+    for b in benchmarks:
         if b.get("error_occurred"):
             continue
         aggregate = b.get("run_type") == "aggregate"
