@@ -66,19 +66,19 @@ struct ListResult {
 // shape is a hit at fraction 0 (kInitialOverlap) as in toi.h; touching and
 // moving away is not. target_distance (skin) stops that far short of
 // contact.
-std::optional<WorldHit> CastRay(const RayInput& ray, const Level& level,
-                                const QueryFilter& filter = {},
-                                const CastOptions& options = {});
-std::optional<WorldHit> CastCircle(const CircleCast& cast, const Level& level,
-                                   const QueryFilter& filter = {},
-                                   const CastOptions& options = {});
+std::optional<WorldHit> CastRay(
+    const RayInput& ray, const Level& level, const QueryFilter& filter = {},
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<WorldHit> CastCircle(
+    const CircleCast& cast, const Level& level, const QueryFilter& filter = {},
+    const CastOptions& options = kDefaultCastOptions);
 // cast.polygon is a ConvexPolygon (at most kMaxPolygonVertices vertices).
-std::optional<WorldHit> CastPolygon(const PolygonCast& cast, const Level& level,
-                                    const QueryFilter& filter = {},
-                                    const CastOptions& options = {});
-std::optional<WorldHit> CastCapsule(const CapsuleCast& cast, const Level& level,
-                                    const QueryFilter& filter = {},
-                                    const CastOptions& options = {});
+std::optional<WorldHit> CastPolygon(
+    const PolygonCast& cast, const Level& level, const QueryFilter& filter = {},
+    const CastOptions& options = kDefaultCastOptions);
+std::optional<WorldHit> CastCapsule(
+    const CapsuleCast& cast, const Level& level, const QueryFilter& filter = {},
+    const CastOptions& options = kDefaultCastOptions);
 
 // --- All hits. Every shape the cast meets within max_fraction, once each
 // (with its per-shape first contact), sorted by fraction then shape id,
@@ -86,19 +86,19 @@ std::optional<WorldHit> CastCapsule(const CapsuleCast& cast, const Level& level,
 // earliest ones and truncated is set.
 ListResult CastRayAll(const RayInput& ray, const Level& level,
                       absl::Span<WorldHit> hits, const QueryFilter& filter = {},
-                      const CastOptions& options = {});
+                      const CastOptions& options = kDefaultCastOptions);
 ListResult CastCircleAll(const CircleCast& cast, const Level& level,
                          absl::Span<WorldHit> hits,
                          const QueryFilter& filter = {},
-                         const CastOptions& options = {});
+                         const CastOptions& options = kDefaultCastOptions);
 ListResult CastPolygonAll(const PolygonCast& cast, const Level& level,
                           absl::Span<WorldHit> hits,
                           const QueryFilter& filter = {},
-                          const CastOptions& options = {});
+                          const CastOptions& options = kDefaultCastOptions);
 ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
                           absl::Span<WorldHit> hits,
                           const QueryFilter& filter = {},
-                          const CastOptions& options = {});
+                          const CastOptions& options = kDefaultCastOptions);
 
 // --- Overlap at rest (spawn checks). Every shape passing `filter` that the
 // shape overlaps, touching included, sorted by shape id, into `shapes`

@@ -281,7 +281,7 @@ bool IsValid(const MovingShape& shape);
 // and b gives the same fraction up to rounding, with the normal reversed.
 // Preconditions: IsValid(a), IsValid(b), IsValid(options).
 std::optional<Hit> CastPair(const MovingShape& a, const MovingShape& b,
-                            const CastOptions& options = {});
+                            const CastOptions& options = kDefaultCastOptions);
 
 }  // namespace collide
 
