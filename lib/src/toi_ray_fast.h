@@ -159,13 +159,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
       outside =
           std::max(outside, Dot(p - polygon.vertex(i), polygon.normal(i)));
     }
-    if (outside <= tolerance) {
-      return general();
-    }
+    if (outside <= tolerance) return general();
     if (misses) return std::nullopt;
   }
-  // The line farthest out is more than `tolerance` away and the ray closes
-  // on it at a rate of at most |d|: it set a positive t_enter.
+  // The start is clear (some line is more than `tolerance` out) and the ray
+  // closes on every line it starts outside of, in time: the farthest out
+  // set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
   const int previous = enter == 0 ? count - 1 : enter - 1;
   const int next = enter + 1 == count ? 0 : enter + 1;
@@ -230,9 +229,7 @@ template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
     General&& general) {
-  if (ContainsPoint(polygon, ray.origin)) {
-    return general();
-  }
+  if (ContainsPoint(polygon, ray.origin)) return general();
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
   std::optional<Hit> best;
