@@ -186,14 +186,14 @@ class Caster {
   template <typename Target>
   std::optional<Hit> CastFast(const Target& target,
                               const CastOptions& options) const {
+    const auto general = [&] { return CastTo(cast_, target, options); };
     if constexpr (std::is_same_v<Cast, RayInput> &&
                   !std::is_same_v<Target, Capsule>) {
       if (options.target_distance == 0.0) {
-        return CastRayClear(cast_, target, options.max_fraction,
-                            [&] { return CastTo(cast_, target, options); });
+        return CastRayClear(cast_, target, options.max_fraction, general);
       }
     }
-    return CastTo(cast_, target, options);
+    return general();
   }
 
   // The cast against a convex polygon primitive: a skinless ray's closed

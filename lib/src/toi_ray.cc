@@ -20,13 +20,12 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayGeneral(
 template <typename Shape>
 std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
                                const CastOptions& options) {
+  const auto general = [&] { return CastRayGeneral(ray, shape, options); };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
-    return internal::CastRayClear(ray, shape, options.max_fraction, [&] {
-      return CastRayGeneral(ray, shape, options);
-    });
+    return internal::CastRayClear(ray, shape, options.max_fraction, general);
   }
-  return CastRayGeneral(ray, shape, options);
+  return general();
 }
 
 }  // namespace
