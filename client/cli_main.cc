@@ -28,8 +28,8 @@
 #include "client/collide_client.h"
 #include "client/svg_render.h"
 #include "google/protobuf/util/json_util.h"
-#include "server/level_file.h"
-#include "server/tiled_import.h"
+#include "proto/formats/level_file.h"
+#include "proto/formats/tiled_import.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "Server: host:port, a comma list of IP:port (round_robin), or a "
@@ -73,6 +73,9 @@ ABSL_FLAG(std::string, queries, "",
           "JSON of RunQueriesRequest) to run and draw.");
 ABSL_FLAG(int, width, 900, "render: picture width in pixels.");
 ABSL_FLAG(bool, labels, true, "render: label shapes and hits.");
+ABSL_FLAG(std::string, y_axis, "level",
+          "render: which way y points in the picture: up, down, or level (the "
+          "level's own y_axis: down for a Tiled import, else up).");
 
 namespace {
 
@@ -102,7 +105,8 @@ Commands:
                               (shots and pair queries: put them in a file
                               for run; see client/examples/validation.json)
   run FILE                    a batch from a file (RunQueriesRequest JSON)
-  render [--queries=F] --out=F.svg  draw --level and the queries' answers
+  render [--queries=F] [--y_axis=up|down] --out=F.svg
+                              draw --level and the queries' answers
   import-tiled MAP.tmj --out=LEVEL.json [--id] [--y_up]
                               convert a Tiled map into a level file
 
@@ -262,6 +266,16 @@ int Run(CollideClient& client, const std::string& path) {
 }
 
 int Render(CollideClient& client) {
+  collide::client::RenderOptions options;
+  const std::string y_axis = absl::GetFlag(FLAGS_y_axis);
+  if (y_axis == "up") {
+    options.y_axis = v1::Y_AXIS_UP;
+  } else if (y_axis == "down") {
+    options.y_axis = v1::Y_AXIS_DOWN;
+  } else if (y_axis != "level") {
+    return Usage(absl::StrCat("--y_axis must be up, down or level, got \"",
+                              y_axis, "\""));
+  }
   const std::string level_id = absl::GetFlag(FLAGS_level);
   absl::StatusOr<v1::GetLevelResponse> level = client.GetLevel(level_id);
   if (!level.ok()) return Fail(level.status());
@@ -279,7 +293,6 @@ int Render(CollideClient& client) {
       drawn.push_back({request->queries(i), response->results(i)});
     }
   }
-  collide::client::RenderOptions options;
   options.width_px = absl::GetFlag(FLAGS_width);
   options.labels = absl::GetFlag(FLAGS_labels);
   absl::StatusOr<std::string> svg =
@@ -293,7 +306,7 @@ int Render(CollideClient& client) {
 // too); the id from --id, else the file's, else the file name.
 absl::StatusOr<v1::Level> ReadLevel(const std::string& path) {
   absl::StatusOr<v1::Level> level =
-      collide::server::ReadLevelFile(path, int64_t{1} << 30);
+      collide::formats::ReadLevelFile(path, int64_t{1} << 30);
   if (!level.ok()) return level.status();
   if (!absl::GetFlag(FLAGS_id).empty()) {
     level->set_id(absl::GetFlag(FLAGS_id));
@@ -321,20 +334,20 @@ int Put(CollideClient& client, const std::string& path) {
 }
 
 int ImportTiled(const std::string& path) {
-  collide::server::TiledImportOptions options;
+  collide::formats::TiledImportOptions options;
   options.level_id = absl::GetFlag(FLAGS_id);
   if (absl::GetFlag(FLAGS_y_up)) {
-    options.y_axis = collide::server::TiledYAxis::kUp;
+    options.y_axis = collide::formats::TiledYAxis::kUp;
   }
   absl::StatusOr<v1::Level> level =
-      collide::server::ReadTiledMapFile(path, options);
+      collide::formats::ReadTiledMapFile(path, options);
   if (!level.ok()) return Fail(level.status());
   const std::string out = absl::GetFlag(FLAGS_out);
   if (absl::EndsWith(out, ".binpb") || absl::EndsWith(out, ".pb")) {
-    const absl::Status written = collide::server::WriteLevelFile(out, *level);
+    const absl::Status written = collide::formats::WriteLevelFile(out, *level);
     if (!written.ok()) return Fail(written);
   } else {
-    absl::StatusOr<std::string> json = collide::server::LevelToJson(*level);
+    absl::StatusOr<std::string> json = collide::formats::LevelToJson(*level);
     if (!json.ok()) return Fail(json.status());
     const absl::Status written = WriteOutput(*json);
     if (!written.ok()) return Fail(written);
@@ -378,7 +391,7 @@ int Dispatch(const std::vector<char*>& args) {
     absl::StatusOr<v1::GetLevelResponse> level = c.GetLevel(LevelArg(args));
     if (!level.ok()) return Fail(level.status());
     absl::StatusOr<std::string> text =
-        collide::server::LevelToJson(level->content());
+        collide::formats::LevelToJson(level->content());
     if (!text.ok()) return Fail(text.status());
     const absl::Status written = WriteOutput(*text);
     return written.ok() ? 0 : Fail(written);

@@ -139,7 +139,7 @@ void Canvas::Contact(Vec2 point, Vec2 normal, absl::string_view colour,
                      absl::string_view label, absl::string_view label_colour,
                      absl::string_view title) {
   const Vec2 contact = projection_.ToPicture(point);
-  const Vec2 direction = Projection::Direction(normal);
+  const Vec2 direction = projection_.Direction(normal);
   const Vec2 tip = contact + kNormalLength * direction;
   SvgLayer& markers = layer(Layer::kMarkers);
   markers.Arrow(contact, tip, kArrowHead, Attributes("normal", "", colour));

@@ -22,36 +22,42 @@ namespace collide::client::svg_internal {
 
 // The picture's frame: the part of the world shown, its scale and its size.
 struct Frame {
-  Aabb view;           // level units
-  double scale = 1.0;  // pixels per level unit
-  int width = 0;       // pixels
-  int height = 0;      // pixels
+  Aabb view;            // level units
+  double scale = 1.0;   // pixels per level unit
+  int width = 0;        // pixels
+  int height = 0;       // pixels
+  bool y_down = false;  // world y grows downwards, as in the picture
 };
 
-// World to picture coordinates. World y points up and SVG's y points down,
-// so y is flipped here, in double precision, rather than with an SVG
-// transform: renderers apply transforms in single precision (a level at
-// 1e30 would collapse), and a flipping transform would mirror the text.
+// World to picture coordinates. SVG's y points down; world y points up
+// unless frame.y_down, so y is flipped here, in double precision, rather
+// than with an SVG transform: renderers apply transforms in single precision
+// (a level at 1e30 would collapse), and a flipping transform would mirror
+// the text.
 class Projection {
  public:
   explicit Projection(const Frame& frame)
       : left_(frame.view.lower.x),
-        top_(frame.view.upper.y),
-        scale_(frame.scale) {}
+        top_(frame.y_down ? frame.view.lower.y : frame.view.upper.y),
+        scale_(frame.scale),
+        y_sign_(frame.y_down ? 1.0 : -1.0) {}
 
   Vec2 ToPicture(Vec2 world) const {
-    return {(world.x - left_) * scale_, (top_ - world.y) * scale_};
+    return {(world.x - left_) * scale_, y_sign_ * (world.y - top_) * scale_};
   }
   std::vector<Vec2> ToPicture(absl::Span<const Vec2> world) const;
   // A direction (not a position): only the flip applies; unit length, or
   // zero for a zero direction.
-  static Vec2 Direction(Vec2 world) { return Normalize({world.x, -world.y}); }
+  Vec2 Direction(Vec2 world) const {
+    return Normalize({world.x, y_sign_ * world.y});
+  }
   double ToPixels(double length) const { return length * scale_; }
 
  private:
   double left_;
   double top_;
   double scale_;
+  double y_sign_;  // picture y per world y: -1 flipped, +1 not
 };
 
 // The drawing layers, bottom to top. Each becomes a <g> whose id is

@@ -650,7 +650,11 @@ absl::StatusOr<std::string> RenderSvg(const v1::Level& level,
   } else {
     view = WithMargin(ContentBounds(level, queries));
   }
-  const Frame frame = FrameFor(view, options.width_px);
+  Frame frame = FrameFor(view, options.width_px);
+  const v1::YAxis y_axis = options.y_axis != v1::Y_AXIS_UNSPECIFIED
+                               ? options.y_axis
+                               : level.y_axis();
+  frame.y_down = y_axis == v1::Y_AXIS_DOWN;
   return Renderer(level, options, frame).Render(queries);
 }
 

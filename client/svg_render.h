@@ -51,11 +51,16 @@ struct RenderOptions {
   // Text in the drawing: request ids next to queries, fractions next to
   // hits, level shape ids, grid coordinates. The legend is always drawn.
   bool labels = true;
+  // Which way world y points in the picture: Y_AXIS_UNSPECIFIED takes the
+  // level's own y_axis (a Tiled import's is Y_AXIS_DOWN, so maps look as
+  // Tiled shows them); Y_AXIS_UP or Y_AXIS_DOWN overrides it.
+  v1::YAxis y_axis = v1::Y_AXIS_UNSPECIFIED;
 };
 
 // The SVG document (UTF-8, standalone, no external resources) for `level`
-// and `queries`, drawn in order with a colour per query. World y points up:
-// the picture is flipped so up is up. Strokes, markers and text have fixed
+// and `queries`, drawn in order with a colour per query. World y points up
+// (the picture is flipped so up is up) unless the options or the level say
+// it points down. Strokes, markers and text have fixed
 // pixel sizes whatever the zoom; shapes are cut to (a margin around) the
 // view, so every coordinate in the file stays small even for huge levels.
 //

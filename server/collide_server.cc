@@ -17,12 +17,12 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "proto/formats/level_file.h"
+#include "proto/formats/proto_convert.h"
 #include "server/default_level.h"
 #include "server/level_dir_watcher.h"
-#include "server/level_file.h"
 #include "server/level_store.h"
 #include "server/log.h"
-#include "server/proto_convert.h"
 
 namespace collide::server {
 namespace {
@@ -37,7 +37,7 @@ std::string FileStem(absl::string_view path) {
 
 void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
   Log("loaded level %s from %s: version %d, %d shapes, %d bytes",
-      LevelName(snapshot.id), origin, snapshot.version,
+      formats::LevelName(snapshot.id), origin, snapshot.version,
       snapshot.level->shape_count(), snapshot.level->memory_bytes());
 }
 
@@ -59,7 +59,7 @@ absl::Status LoadBaseLevels(
   }
   for (const std::string& path : options.level_files) {
     absl::StatusOr<v1::Level> level =
-        ReadLevelFile(path, options.limits.max_message_bytes);
+        formats::ReadLevelFile(path, options.limits.max_message_bytes);
     if (!level.ok()) return level.status();
     if (level->id().empty()) level->set_id(FileStem(path));
     absl::StatusOr<LevelStore::PutResult> put =

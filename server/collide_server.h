@@ -13,11 +13,11 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/input_limits.h"
 #include "server/collision_service.h"
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
-#include "server/server_options.h"
 #include "server/worker_pool.h"
 
 namespace collide::server {
@@ -40,7 +40,7 @@ struct ServerOptions {
   // appeared, changed or vanished (LevelDirWatcher); zero or less: never,
   // the directory is only read at start.
   absl::Duration level_dir_poll_interval = absl::Seconds(1);
-  ServerLimits limits;
+  formats::InputLimits limits;
   // Threads that answer query batches (gRPC's own event threads only move
   // messages); 0: one per hardware thread.
   int worker_threads = 0;

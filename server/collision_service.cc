@@ -12,11 +12,11 @@
 #include "absl/synchronization/mutex.h"
 #include "collide/v1/collision_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
 #include "server/log.h"
 #include "server/query_handler.h"
-#include "server/server_options.h"
 #include "server/status_convert.h"
 #include "server/stream_batch.h"
 #include "server/worker_pool.h"
@@ -55,8 +55,8 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 
 // Answers one stream batch into its response: the handler's results, or
 // the batch refused as a whole (the stream stays open either way).
-void AnswerBatch(const SnapshotOrError& snapshot, const ServerLimits& limits,
-                 StreamBatch& batch) {
+void AnswerBatch(const SnapshotOrError& snapshot,
+                 const formats::InputLimits& limits, StreamBatch& batch) {
   const StreamRequest& request = *batch.request();
   if (!snapshot.ok()) {
     RefuseBatch(request, snapshot.status(), batch.response());
@@ -86,8 +86,8 @@ void AnswerBatch(const SnapshotOrError& snapshot, const ServerLimits& limits,
 class QueryStreamReactor final
     : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
  public:
-  QueryStreamReactor(const LevelStore& store, const ServerLimits& limits,
-                     WorkerPool& workers)
+  QueryStreamReactor(const LevelStore& store,
+                     const formats::InputLimits& limits, WorkerPool& workers)
       : store_(store),
         limits_(limits),
         workers_(workers),
@@ -222,7 +222,7 @@ class QueryStreamReactor final
   }
 
   const LevelStore& store_;
-  const ServerLimits& limits_;
+  const formats::InputLimits& limits_;
   WorkerPool& workers_;
 
   absl::Mutex mutex_;

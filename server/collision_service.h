@@ -8,9 +8,9 @@
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/collision_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/input_limits.h"
 #include "server/arena_message_allocator.h"
 #include "server/level_store.h"
-#include "server/server_options.h"
 #include "server/worker_pool.h"
 
 namespace collide::server {
@@ -20,8 +20,8 @@ class CollisionServiceImpl final
  public:
   // `store` and `workers` must outlive the service (and so the grpc::Server
   // using it). Batches are answered on `workers`, not in gRPC's reactions.
-  CollisionServiceImpl(const LevelStore& store, const ServerLimits& limits,
-                       WorkerPool& workers)
+  CollisionServiceImpl(const LevelStore& store,
+                       const formats::InputLimits& limits, WorkerPool& workers)
       : store_(store), limits_(limits), workers_(workers) {
     SetMessageAllocatorFor_RunQueries(&run_queries_allocator_);
   }
@@ -42,7 +42,7 @@ class CollisionServiceImpl final
 
  private:
   const LevelStore& store_;
-  const ServerLimits limits_;
+  const formats::InputLimits limits_;
   WorkerPool& workers_;
   // RunQueries' request and response live on a per-call arena.
   ArenaMessageAllocator<v1::RunQueriesRequest, v1::RunQueriesResponse>

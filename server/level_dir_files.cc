@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
-#include "server/level_file.h"
-#include "server/proto_convert.h"
+#include "proto/formats/level_file.h"
+#include "proto/formats/proto_convert.h"
 
 namespace collide::server {
 
@@ -21,7 +21,8 @@ std::optional<LevelDirEntry> ParseLevelDirEntry(absl::string_view file_name) {
   const absl::string_view extension = file_name.substr(dot);
   LevelDirEntry entry;
   entry.id = std::string(file_name.substr(0, dot));
-  if (!ValidateLevelId(entry.id, "file name").ok()) return std::nullopt;
+  if (!formats::ValidateLevelId(entry.id, "file name").ok())
+    return std::nullopt;
   if (extension == kTombstoneExtension) {
     entry.rank = LevelDirEntry::kTombstone;
     return entry;
@@ -43,7 +44,7 @@ std::string LevelDirPath(absl::string_view dir, absl::string_view id,
 absl::StatusOr<v1::Level> ReadLevelDirFile(const std::string& path,
                                            absl::string_view id,
                                            int64_t max_bytes) {
-  absl::StatusOr<v1::Level> level = ReadLevelFile(path, max_bytes);
+  absl::StatusOr<v1::Level> level = formats::ReadLevelFile(path, max_bytes);
   if (!level.ok()) return level.status();
   if (level->id().empty()) {
     level->set_id(std::string(id));

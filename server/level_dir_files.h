@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
-#include "server/level_file.h"
+#include "proto/formats/level_file.h"
 
 namespace collide::server {
 
@@ -24,7 +24,7 @@ namespace collide::server {
 // others may have been made from. (A delete removes every one, so a deleted
 // level's .tmj goes too.)
 inline constexpr absl::string_view kLevelDirExtensions[] = {
-    kBinaryLevelExtension, ".pb", ".json", ".tmj"};
+    formats::kBinaryLevelExtension, ".pb", ".json", ".tmj"};
 inline constexpr int kLevelDirExtensionCount =
     static_cast<int>(std::size(kLevelDirExtensions));
 

@@ -19,10 +19,10 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "collide/v1/geometry.pb.h"
+#include "proto/formats/proto_convert.h"
 #include "server/level_dir_files.h"
 #include "server/level_store.h"
 #include "server/log.h"
-#include "server/proto_convert.h"
 
 namespace collide::server {
 namespace {
@@ -112,7 +112,7 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
   // anything: the decision below was made on `files`, and a put or delete
   // that rewrote them since (under that lock) makes it stale.
   const auto still_current = [&] { return StatFilesOf(id) == files; };
-  const std::string name = LevelName(id);
+  const std::string name = formats::LevelName(id);
 
   for (size_t slot = 0; slot < kTombstoneSlot; ++slot) {
     if (!files[slot].has_value()) continue;

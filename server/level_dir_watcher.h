@@ -79,7 +79,7 @@ struct LevelDirWatcherOptions {
   std::string level_dir;
   // Time between polls; Start() runs no thread when it is not positive.
   absl::Duration poll_interval = absl::Seconds(1);
-  // Largest level file read (ServerLimits::max_message_bytes).
+  // Largest level file read (formats::InputLimits::max_message_bytes).
   int64_t max_file_bytes = 64 << 20;
   // By id: the bundled default and --level_files levels, which a restart
   // would serve for an id with no level file and no tombstone.

@@ -10,10 +10,10 @@
 #include "absl/strings/strip.h"
 #include "collide/v1/level_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/proto_convert.h"
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
 #include "server/log.h"
-#include "server/proto_convert.h"
 #include "server/status_convert.h"
 
 namespace collide::server {
@@ -22,7 +22,8 @@ namespace {
 // PutLevel's work; the reactor only converts the status.
 absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
                  v1::PutLevelResponse& response) {
-  absl::StatusOr<std::string> id = ParseLevelName(request.level(), "level");
+  absl::StatusOr<std::string> id =
+      formats::ParseLevelName(request.level(), "level");
   if (!id.ok()) return id.status();
   if (!request.has_content()) {
     return absl::InvalidArgumentError("content must be set");
@@ -47,7 +48,7 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   }
   *response.mutable_summary() = DescribeSnapshot(*put->snapshot);
   response.set_created(put->created);
-  Log("level %s %s: version %d, %d shapes", LevelName(*id),
+  Log("level %s %s: version %d, %d shapes", formats::LevelName(*id),
       put->created ? "created" : "replaced", put->snapshot->version,
       put->snapshot->level->shape_count());
   return absl::OkStatus();
@@ -71,7 +72,8 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
     grpc::CallbackServerContext* context, const v1::DeleteLevelRequest* request,
     v1::DeleteLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  absl::StatusOr<std::string> id = ParseLevelName(request->level(), "level");
+  absl::StatusOr<std::string> id =
+      formats::ParseLevelName(request->level(), "level");
   absl::StatusOr<int64_t> deleted =
       id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
   if (deleted.ok()) {

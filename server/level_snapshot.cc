@@ -8,18 +8,18 @@
 #include "collide/level.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/v1/level_service.pb.h"
-#include "server/proto_convert.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/proto_convert.h"
 
 namespace collide::server {
 
-absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(v1::Level source,
-                                                int64_t version,
-                                                const ServerLimits& limits) {
-  if (absl::Status s = ValidateLevelId(source.id(), "level.id"); !s.ok()) {
+absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(
+    v1::Level source, int64_t version, const formats::InputLimits& limits) {
+  if (absl::Status s = formats::ValidateLevelId(source.id(), "level.id");
+      !s.ok()) {
     return s;
   }
-  absl::StatusOr<Level> level = LevelFromProto(source, limits);
+  absl::StatusOr<Level> level = formats::LevelFromProto(source, limits);
   if (!level.ok()) return level.status();
   LevelSnapshot snapshot;
   snapshot.id = source.id();
@@ -31,12 +31,12 @@ absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(v1::Level source,
 
 v1::LevelSummary DescribeSnapshot(const LevelSnapshot& snapshot) {
   v1::LevelSummary summary;
-  summary.set_level(LevelName(snapshot.id));
+  summary.set_level(formats::LevelName(snapshot.id));
   summary.set_version(snapshot.version);
   if (snapshot.level != nullptr) {
     const Level& level = *snapshot.level;
     summary.set_shape_count(level.shape_count());
-    ToProto(level.bounds(), summary.mutable_bounds());
+    formats::ToProto(level.bounds(), summary.mutable_bounds());
     summary.set_cell_size(level.spatial_hash().grid().cell_size);
     summary.set_memory_bytes(static_cast<int64_t>(level.memory_bytes()));
   }

@@ -12,7 +12,7 @@
 #include "collide/level.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/v1/level_service.pb.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
 
 namespace collide::server {
 
@@ -32,9 +32,8 @@ struct LevelSnapshot {
 // Validates `source` (LevelFromProto in proto_convert.h, with its error
 // messages and codes), builds the level and wraps both with `version`.
 // source.id must be a valid level id (INVALID_ARGUMENT "level.id ...").
-absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(v1::Level source,
-                                                int64_t version,
-                                                const ServerLimits& limits);
+absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(
+    v1::Level source, int64_t version, const formats::InputLimits& limits);
 
 // What DescribeLevel / ListLevels / PutLevel report for the snapshot: its
 // name, version, shape count, bounds, the cell size the spatial hash uses,

@@ -21,10 +21,10 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "proto/formats/level_file.h"
+#include "proto/formats/proto_convert.h"
 #include "server/level_dir_files.h"
-#include "server/level_file.h"
 #include "server/level_snapshot.h"
-#include "server/proto_convert.h"
 
 namespace collide::server {
 namespace {
@@ -53,12 +53,13 @@ bool SameContent(const LevelSnapshot* served, const v1::Level& level) {
 
 }  // namespace
 
-LevelStore::LevelStore(const ServerLimits& limits, std::string level_dir)
+LevelStore::LevelStore(const formats::InputLimits& limits,
+                       std::string level_dir)
     : limits_(limits), level_dir_(std::move(level_dir)) {}
 
 std::string LevelStore::PathFor(absl::string_view id) const {
   if (level_dir_.empty()) return "";
-  return LevelDirPath(level_dir_, id, kBinaryLevelExtension);
+  return LevelDirPath(level_dir_, id, formats::kBinaryLevelExtension);
 }
 
 std::string LevelStore::TombstoneFor(absl::string_view id) const {
@@ -77,7 +78,8 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
   if (persist && !level_dir_.empty()) {
     // Atomic on disk: on failure the old file (and so the old level after a
     // restart) is intact, and the old snapshot keeps serving.
-    if (absl::Status s = WriteLevelFile(PathFor(built->id), *built->source);
+    if (absl::Status s =
+            formats::WriteLevelFile(PathFor(built->id), *built->source);
         !s.ok()) {
       return s;
     }
@@ -149,7 +151,7 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
   std::shared_ptr<const LevelSnapshot> served = Find(id);
   if (served == nullptr) {
     return absl::NotFoundError(
-        absl::StrCat("level \"", LevelName(id), "\" not found"));
+        absl::StrCat("level \"", formats::LevelName(id), "\" not found"));
   }
   if (!level_dir_.empty()) {
     // Every file LoadDirectory would read for this id, or the level comes
@@ -250,7 +252,7 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
 
 absl::StatusOr<std::shared_ptr<const LevelSnapshot>> FindLevel(
     const LevelStore& store, absl::string_view name, absl::string_view field) {
-  absl::StatusOr<std::string> id = ParseLevelName(name, field);
+  absl::StatusOr<std::string> id = formats::ParseLevelName(name, field);
   if (!id.ok()) return id.status();
   std::shared_ptr<const LevelSnapshot> snapshot = store.Find(*id);
   if (snapshot == nullptr) {

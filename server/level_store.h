@@ -27,8 +27,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "collide/v1/geometry.pb.h"
+#include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
-#include "server/server_options.h"
 
 namespace collide::server {
 
@@ -36,7 +36,7 @@ class LevelStore {
  public:
   // `level_dir` empty: levels live in memory only. Otherwise the directory
   // must exist; puts and deletes are persisted there.
-  LevelStore(const ServerLimits& limits, std::string level_dir);
+  LevelStore(const formats::InputLimits& limits, std::string level_dir);
 
   LevelStore(const LevelStore&) = delete;
   LevelStore& operator=(const LevelStore&) = delete;
@@ -129,7 +129,7 @@ class LevelStore {
   PutResult SwapIn(LevelSnapshot built)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
 
-  const ServerLimits limits_;
+  const formats::InputLimits limits_;
   const std::string level_dir_;
 
   // Serializes writers (Put's persist-and-swap, Delete) so the file on

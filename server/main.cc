@@ -27,9 +27,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "collide/validate.h"
+#include "proto/formats/input_limits.h"
 #include "server/collide_server.h"
 #include "server/log.h"
-#include "server/server_options.h"
 #include "server/shutdown_signal.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
@@ -47,21 +47,21 @@ ABSL_FLAG(absl::Duration, level_dir_poll_interval, absl::Seconds(1),
           "changed or vanished, and load, replace or drop those levels "
           "(0: only read it at start).");
 ABSL_FLAG(int32_t, max_batch_size,
-          collide::server::ServerLimits{}.max_batch_size,
+          collide::formats::InputLimits{}.max_batch_size,
           "Most queries in one batch (RESOURCE_EXHAUSTED above).");
-ABSL_FLAG(int32_t, max_vertices, collide::server::ServerLimits{}.max_vertices,
+ABSL_FLAG(int32_t, max_vertices, collide::formats::InputLimits{}.max_vertices,
           "Most vertices in one level polyline or polygon.");
 ABSL_FLAG(int32_t, max_level_shapes,
-          collide::server::ServerLimits{}.max_level_shapes,
+          collide::formats::InputLimits{}.max_level_shapes,
           "Most shapes in one level.");
 ABSL_FLAG(int32_t, max_message_bytes,
-          collide::server::ServerLimits{}.max_message_bytes,
+          collide::formats::InputLimits{}.max_message_bytes,
           "Largest gRPC message received or sent, and largest level file.");
 ABSL_FLAG(int32_t, max_shot_targets,
-          collide::server::ServerLimits{}.max_shot_targets,
+          collide::formats::InputLimits{}.max_shot_targets,
           "Most targets in one hit validation query.");
 ABSL_FLAG(int32_t, max_slide_iterations,
-          collide::server::ServerLimits{}.max_slide_iterations,
+          collide::formats::InputLimits{}.max_slide_iterations,
           "Most slide iterations one move validation query may ask for (0 to "
           "32).");
 ABSL_FLAG(int32_t, worker_threads, 0,

@@ -13,9 +13,9 @@
 #include "collide/query.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/validate.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/proto_convert.h"
 #include "server/level_snapshot.h"
-#include "server/proto_convert.h"
-#include "server/server_options.h"
 #include "server/status_convert.h"
 
 namespace collide::server {
@@ -35,7 +35,7 @@ absl::Span<T> ScratchSpan(int32_t size) {
 void FillCast(absl::Span<const WorldHit> hits, bool truncated,
               v1::CastResult* out) {
   out->mutable_hits()->Reserve(static_cast<int>(hits.size()));
-  for (const WorldHit& hit : hits) ToProto(hit, out->add_hits());
+  for (const WorldHit& hit : hits) formats::ToProto(hit, out->add_hits());
   out->set_truncated(truncated);
 }
 
@@ -45,7 +45,7 @@ template <typename Args, typename Closest, typename All>
 absl::Status RunCast(const absl::StatusOr<Args>& args, const Level& level,
                      Closest closest, All all, v1::QueryResult* result) {
   if (!args.ok()) return args.status();
-  const CastSettings& settings = args->settings;
+  const formats::CastSettings& settings = args->settings;
   v1::CastResult* cast = result->mutable_cast();
   if (settings.all_hits) {
     const absl::Span<WorldHit> buffer =
@@ -55,12 +55,12 @@ absl::Status RunCast(const absl::StatusOr<Args>& args, const Level& level,
              cast);
   } else if (const std::optional<WorldHit> hit =
                  closest(*args, level, settings)) {
-    ToProto(*hit, cast->add_hits());
+    formats::ToProto(*hit, cast->add_hits());
   }
   return absl::OkStatus();
 }
 
-absl::Status RunOverlap(const absl::StatusOr<OverlapArgs>& args,
+absl::Status RunOverlap(const absl::StatusOr<formats::OverlapArgs>& args,
                         const Level& level, v1::QueryResult* result) {
   if (!args.ok()) return args.status();
   const absl::Span<ShapeRef> buffer = ScratchSpan<ShapeRef>(args->max_results);
@@ -87,44 +87,48 @@ absl::Status RunOverlap(const absl::StatusOr<OverlapArgs>& args,
   return absl::OkStatus();
 }
 
-absl::Status RunClosestPoint(const absl::StatusOr<ClosestPointArgs>& args,
-                             const Level& level, v1::QueryResult* result) {
+absl::Status RunClosestPoint(
+    const absl::StatusOr<formats::ClosestPointArgs>& args, const Level& level,
+    v1::QueryResult* result) {
   if (!args.ok()) return args.status();
   v1::ClosestPointResult* out = result->mutable_closest_point();
   if (const std::optional<WorldClosestPoint> closest =
           ClosestPoint(args->point, level, args->max_distance, args->filter)) {
-    ToProto(*closest, out);
+    formats::ToProto(*closest, out);
   }
   return absl::OkStatus();
 }
 
-absl::Status RunMoveValidation(const absl::StatusOr<MoveValidationArgs>& args,
-                               const Level& level, v1::QueryResult* result) {
+absl::Status RunMoveValidation(
+    const absl::StatusOr<formats::MoveValidationArgs>& args, const Level& level,
+    v1::QueryResult* result) {
   if (!args.ok()) return args.status();
-  ToProto(ValidateMove(args->claim, level, args->filter, args->options),
-          result->mutable_move_validation());
+  formats::ToProto(
+      ValidateMove(args->claim, level, args->filter, args->options),
+      result->mutable_move_validation());
   return absl::OkStatus();
 }
 
 absl::Status RunHitValidation(const v1::HitValidationQuery& query,
-                              const Level& level, const ServerLimits& limits,
+                              const Level& level,
+                              const formats::InputLimits& limits,
                               v1::QueryResult* result) {
   // One grow-only target buffer per thread, like ScratchSpan: a steady
   // stream of shots converts its targets without allocating.
   thread_local std::vector<ShotTarget> targets;
-  const absl::StatusOr<HitValidationArgs> args =
-      HitValidationFromProto(query, limits, "hit_validation", targets);
+  const absl::StatusOr<formats::HitValidationArgs> args =
+      formats::HitValidationFromProto(query, limits, "hit_validation", targets);
   if (!args.ok()) return args.status();
-  ToProto(ValidateShot(args->shot, level, args->targets, args->filter),
-          result->mutable_hit_validation());
+  formats::ToProto(ValidateShot(args->shot, level, args->targets, args->filter),
+                   result->mutable_hit_validation());
   return absl::OkStatus();
 }
 
-absl::Status RunPairToi(const absl::StatusOr<PairToiArgs>& args,
+absl::Status RunPairToi(const absl::StatusOr<formats::PairToiArgs>& args,
                         v1::QueryResult* result) {
   if (!args.ok()) return args.status();
-  ToProto(CastPair(args->a, args->b, args->options),
-          result->mutable_pair_toi());
+  formats::ToProto(CastPair(args->a, args->b, args->options),
+                   result->mutable_pair_toi());
   return absl::OkStatus();
 }
 
@@ -134,71 +138,83 @@ absl::Status RunPairToi(const absl::StatusOr<PairToiArgs>& args,
 // caller prefixes the query's position only when there is an error, so a
 // good query builds no strings.
 absl::Status Dispatch(const Level& level, const v1::Query& query,
-                      const ServerLimits& limits, v1::QueryResult* result) {
+                      const formats::InputLimits& limits,
+                      v1::QueryResult* result) {
   switch (query.query_case()) {
     case v1::Query::kRayCast:
       return RunCast(
-          RayCastFromProto(query.ray_cast(), limits, "ray_cast"), level,
-          [](const RayCastArgs& a, const Level& l, const CastSettings& s) {
+          formats::RayCastFromProto(query.ray_cast(), limits, "ray_cast"),
+          level,
+          [](const formats::RayCastArgs& a, const Level& l,
+             const formats::CastSettings& s) {
             return CastRay(a.ray, l, s.filter, s.options);
           },
-          [](const RayCastArgs& a, const Level& l, absl::Span<WorldHit> hits,
-             const CastSettings& s) {
+          [](const formats::RayCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const formats::CastSettings& s) {
             return CastRayAll(a.ray, l, hits, s.filter, s.options);
           },
           result);
     case v1::Query::kCircleCast:
       return RunCast(
-          CircleCastFromProto(query.circle_cast(), limits, "circle_cast"),
+          formats::CircleCastFromProto(query.circle_cast(), limits,
+                                       "circle_cast"),
           level,
-          [](const CircleCastArgs& a, const Level& l, const CastSettings& s) {
+          [](const formats::CircleCastArgs& a, const Level& l,
+             const formats::CastSettings& s) {
             return CastCircle(a.cast, l, s.filter, s.options);
           },
-          [](const CircleCastArgs& a, const Level& l, absl::Span<WorldHit> hits,
-             const CastSettings& s) {
+          [](const formats::CircleCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const formats::CastSettings& s) {
             return CastCircleAll(a.cast, l, hits, s.filter, s.options);
           },
           result);
     case v1::Query::kPolygonCast:
       return RunCast(
-          PolygonCastFromProto(query.polygon_cast(), limits, "polygon_cast"),
+          formats::PolygonCastFromProto(query.polygon_cast(), limits,
+                                        "polygon_cast"),
           level,
-          [](const PolygonCastArgs& a, const Level& l, const CastSettings& s) {
+          [](const formats::PolygonCastArgs& a, const Level& l,
+             const formats::CastSettings& s) {
             return CastPolygon(a.cast, l, s.filter, s.options);
           },
-          [](const PolygonCastArgs& a, const Level& l,
-             absl::Span<WorldHit> hits, const CastSettings& s) {
+          [](const formats::PolygonCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const formats::CastSettings& s) {
             return CastPolygonAll(a.cast, l, hits, s.filter, s.options);
           },
           result);
     case v1::Query::kCapsuleCast:
       return RunCast(
-          CapsuleCastFromProto(query.capsule_cast(), limits, "capsule_cast"),
+          formats::CapsuleCastFromProto(query.capsule_cast(), limits,
+                                        "capsule_cast"),
           level,
-          [](const CapsuleCastArgs& a, const Level& l, const CastSettings& s) {
+          [](const formats::CapsuleCastArgs& a, const Level& l,
+             const formats::CastSettings& s) {
             return CastCapsule(a.cast, l, s.filter, s.options);
           },
-          [](const CapsuleCastArgs& a, const Level& l,
-             absl::Span<WorldHit> hits, const CastSettings& s) {
+          [](const formats::CapsuleCastArgs& a, const Level& l,
+             absl::Span<WorldHit> hits, const formats::CastSettings& s) {
             return CastCapsuleAll(a.cast, l, hits, s.filter, s.options);
           },
           result);
     case v1::Query::kOverlap:
-      return RunOverlap(OverlapFromProto(query.overlap(), limits, "overlap"),
-                        level, result);
+      return RunOverlap(
+          formats::OverlapFromProto(query.overlap(), limits, "overlap"), level,
+          result);
     case v1::Query::kClosestPoint:
       return RunClosestPoint(
-          ClosestPointFromProto(query.closest_point(), limits, "closest_point"),
+          formats::ClosestPointFromProto(query.closest_point(), limits,
+                                         "closest_point"),
           level, result);
     case v1::Query::kMoveValidation:
       return RunMoveValidation(
-          MoveValidationFromProto(query.move_validation(), limits,
-                                  "move_validation"),
+          formats::MoveValidationFromProto(query.move_validation(), limits,
+                                           "move_validation"),
           level, result);
     case v1::Query::kHitValidation:
       return RunHitValidation(query.hit_validation(), level, limits, result);
     case v1::Query::kPairToi:
-      return RunPairToi(PairToiFromProto(query.pair_toi(), "pair_toi"), result);
+      return RunPairToi(formats::PairToiFromProto(query.pair_toi(), "pair_toi"),
+                        result);
     case v1::Query::QUERY_NOT_SET:
       break;
   }
@@ -211,7 +227,7 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
 // HandleQuery into a result the caller owns (an element of the response,
 // so a batch builds each result once, in place).
 void AnswerQuery(const Level& level, const v1::Query& query, int index,
-                 const ServerLimits& limits, v1::QueryResult* result) {
+                 const formats::InputLimits& limits, v1::QueryResult* result) {
   result->set_request_id(query.request_id());
   if (absl::Status s = Dispatch(level, query, limits, result); !s.ok()) {
     result->clear_result();
@@ -227,7 +243,7 @@ void AnswerQuery(const Level& level, const v1::Query& query, int index,
 absl::Status AnswerBatch(
     const LevelSnapshot& snapshot,
     const google::protobuf::RepeatedPtrField<v1::Query>& queries,
-    const ServerLimits& limits,
+    const formats::InputLimits& limits,
     google::protobuf::RepeatedPtrField<v1::QueryResult>* results) {
   if (absl::Status s = CheckBatchSize(queries.size(), limits); !s.ok()) {
     return s;
@@ -244,7 +260,8 @@ absl::Status AnswerBatch(
 
 }  // namespace
 
-absl::Status CheckBatchSize(int query_count, const ServerLimits& limits) {
+absl::Status CheckBatchSize(int query_count,
+                            const formats::InputLimits& limits) {
   if (query_count == 0) {
     return absl::InvalidArgumentError("queries must not be empty");
   }
@@ -257,7 +274,7 @@ absl::Status CheckBatchSize(int query_count, const ServerLimits& limits) {
 }
 
 v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
-                            int index, const ServerLimits& limits) {
+                            int index, const formats::InputLimits& limits) {
   v1::QueryResult result;
   AnswerQuery(level, query, index, limits, &result);
   return result;
@@ -265,7 +282,7 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
 
 absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const v1::RunQueriesRequest& request,
-                              const ServerLimits& limits,
+                              const formats::InputLimits& limits,
                               v1::RunQueriesResponse* response) {
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
                                    response->mutable_results());
@@ -279,7 +296,7 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
 
 absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
-    const ServerLimits& limits) {
+    const formats::InputLimits& limits) {
   v1::RunQueriesResponse response;
   if (absl::Status s = AnswerRunQueries(snapshot, request, limits, &response);
       !s.ok()) {
@@ -290,7 +307,7 @@ absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
 
 absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
                                  const v1::StreamQueriesRequest& request,
-                                 const ServerLimits& limits,
+                                 const formats::InputLimits& limits,
                                  v1::StreamQueriesResponse* response) {
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
                                    response->mutable_results());
@@ -305,7 +322,7 @@ absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
 
 absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
     const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
-    const ServerLimits& limits) {
+    const formats::InputLimits& limits) {
   v1::StreamQueriesResponse response;
   if (absl::Status s =
           AnswerStreamQueries(snapshot, request, limits, &response);

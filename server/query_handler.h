@@ -9,21 +9,22 @@
 #include "absl/status/statusor.h"
 #include "collide/level.h"
 #include "collide/v1/collision_service.pb.h"
+#include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
-#include "server/server_options.h"
 
 namespace collide::server {
 
 // The batch-level check: INVALID_ARGUMENT "queries must not be empty" for 0
 // queries, RESOURCE_EXHAUSTED naming max_batch_size above it, else OK.
-absl::Status CheckBatchSize(int query_count, const ServerLimits& limits);
+absl::Status CheckBatchSize(int query_count,
+                            const formats::InputLimits& limits);
 
 // Answers one query: `index` is its position in the batch, used in error
 // paths ("queries[{index}]..."). Never fails as a whole: a bad query gets
 // its error in the result's status (INVALID_ARGUMENT naming the field) and
 // no result; a good one gets status OK (code 0) and its result.
 v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
-                            int index, const ServerLimits& limits);
+                            int index, const formats::InputLimits& limits);
 
 // Answers a unary batch on `snapshot`: CheckBatchSize's error for the batch
 // as a whole, else one result per query in order (each as HandleQuery) and
@@ -31,14 +32,14 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
 // `snapshot`.
 absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
-    const ServerLimits& limits);
+    const formats::InputLimits& limits);
 
 // HandleRunQueries into `response`, which the caller owns and passes in
 // empty (the unary call keeps it on the call's arena). On a batch-level
 // error `response` is left empty and the error is returned.
 absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const v1::RunQueriesRequest& request,
-                              const ServerLimits& limits,
+                              const formats::InputLimits& limits,
                               v1::RunQueriesResponse* response);
 
 // The same for one stream message; the response also echoes batch_id and
@@ -46,14 +47,14 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
 // sends it with RefusedBatchResponse and keeps the stream open).
 absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
     const LevelSnapshot& snapshot, const v1::StreamQueriesRequest& request,
-    const ServerLimits& limits);
+    const formats::InputLimits& limits);
 
 // HandleStreamQueries into `response`, which the caller owns and passes in
 // empty (the stream reactor keeps it on the batch's arena). On a batch-level
 // error `response` is left empty and the error is returned.
 absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
                                  const v1::StreamQueriesRequest& request,
-                                 const ServerLimits& limits,
+                                 const formats::InputLimits& limits,
                                  v1::StreamQueriesResponse* response);
 
 // The stream response for a batch refused as a whole (unknown level, bad

@@ -26,10 +26,10 @@
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
+#include "proto/formats/input_limits.h"
 #include "scenes.h"
 #include "server/level_snapshot.h"
 #include "server/query_handler.h"
-#include "server/server_options.h"
 #include "server/stream_batch.h"
 #include "stream_requests.h"
 #include "timing.h"
@@ -57,7 +57,7 @@ struct Batch {
 
 struct Context {
   const collide::server::LevelSnapshot* snapshot = nullptr;
-  collide::server::ServerLimits limits;
+  collide::formats::InputLimits limits;
   const std::vector<Request>* requests = nullptr;
   const QuerySet* set = nullptr;
   int batch = 0;

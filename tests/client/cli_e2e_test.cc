@@ -10,11 +10,11 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "collide/v1/collision_service.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "server/collide_server.h"
-#include "server/level_file.h"
+#include "proto/formats/level_file.h"
 #include "tests/client/test_server.h"
 
 namespace collide::client {
@@ -55,10 +55,8 @@ std::string ReadFile(const std::string& path) {
 class CliE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<server::CollideServer>> server =
-        testing::StartTestServer();
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = std::move(*server);
+    server_ = testing::StartTestServer();
+    ASSERT_NE(server_, nullptr) << "collide_server did not start";
     address_ = absl::StrCat("--address=127.0.0.1:", server_->port());
     char pattern[] = "/tmp/collide_cli_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
@@ -72,7 +70,7 @@ class CliE2eTest : public ::testing::Test {
     return RunCli(absl::StrCat(address_, " ", args));
   }
 
-  std::unique_ptr<server::CollideServer> server_;
+  std::unique_ptr<collide::testing::ServerProcess> server_;
   std::string address_;
   std::string dir_;
 };
@@ -108,7 +106,7 @@ TEST_F(CliE2eTest, PutCastDescribeGetDelete) {
   const std::string saved = absl::StrCat(dir_, "/dock.json");
   Outcome get = Cli(absl::StrCat("get dock --out=", saved));
   EXPECT_EQ(get.exit_code, 0) << get.out;
-  absl::StatusOr<v1::Level> level = server::ReadLevelFile(saved, 1 << 20);
+  absl::StatusOr<v1::Level> level = formats::ReadLevelFile(saved, 1 << 20);
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->id(), "dock");
 
@@ -151,12 +149,27 @@ TEST_F(CliE2eTest, ImportTiledWritesALevelFile) {
   Outcome imported = RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP,
                                          " --id=yard --out=", out));
   EXPECT_EQ(imported.exit_code, 0) << imported.out;
-  absl::StatusOr<v1::Level> level = server::ReadLevelFile(out, 1 << 20);
+  absl::StatusOr<v1::Level> level = formats::ReadLevelFile(out, 1 << 20);
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->id(), "yard");
   EXPECT_GT(level->shapes_size(), 0);
+  EXPECT_EQ(level->y_axis(), v1::Y_AXIS_DOWN);
   Outcome put = Cli(absl::StrCat("put ", out));
   EXPECT_EQ(put.exit_code, 0) << put.out;
+  // The server keeps the level's y axis, so render draws it y down.
+  const std::string fetched = absl::StrCat(dir_, "/fetched.json");
+  Outcome get = Cli(absl::StrCat("get yard --out=", fetched));
+  EXPECT_EQ(get.exit_code, 0) << get.out;
+  absl::StatusOr<v1::Level> kept = formats::ReadLevelFile(fetched, 1 << 20);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(kept->y_axis(), v1::Y_AXIS_DOWN);
+  Outcome render =
+      Cli(absl::StrCat("--level=yard render --out=", dir_, "/yard.svg"));
+  EXPECT_EQ(render.exit_code, 0) << render.out;
+  Outcome sideways = Cli(absl::StrCat("--level=yard render --y_axis=sideways",
+                                      " --out=", dir_, "/no.svg"));
+  EXPECT_EQ(sideways.exit_code, 2);
+  EXPECT_THAT(sideways.out, HasSubstr("--y_axis"));
 }
 
 TEST_F(CliE2eTest, BadInputIsAClearErrorAndExitStatus) {

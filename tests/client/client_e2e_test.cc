@@ -1,7 +1,8 @@
-// The client library against the real server, started in-process on an
-// ephemeral loopback port: level administration, batches, and QueryStream's
+// The client library against the real server (the collide_server binary on
+// an ephemeral loopback port): level administration, batches, and QueryStream's
 // ordering, window, refusals and failure delivery.
 #include <atomic>
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,6 @@
 #include "client/query_builders.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/collide_server.h"
 #include "tests/client/test_server.h"
 
 namespace collide::client {
@@ -34,10 +34,8 @@ v1::Level WallLevel(double wall_x, uint64_t tag) {
 class ClientE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<std::unique_ptr<server::CollideServer>> server =
-        testing::StartTestServer();
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = std::move(*server);
+    server_ = testing::StartTestServer();
+    ASSERT_NE(server_, nullptr) << "collide_server did not start";
     ClientOptions client_options;
     client_options.target = absl::StrCat("127.0.0.1:", server_->port());
     client_options.call_timeout = absl::Seconds(20);
@@ -47,7 +45,7 @@ class ClientE2eTest : public ::testing::Test {
     client_ = std::move(*client);
   }
 
-  std::unique_ptr<server::CollideServer> server_;
+  std::unique_ptr<collide::testing::ServerProcess> server_;
   std::unique_ptr<CollideClient> client_;
 };
 
@@ -198,7 +196,9 @@ TEST_F(ClientE2eTest, CallbackGetsEveryOutcomeEvenWhenTheServerGoesAway) {
   const v1::Query batch[] = {RayCast({0, 0}, {30, 0})};
   int sent = 0;
   for (; sent < 20; ++sent) ASSERT_TRUE((*stream)->Send(batch).ok());
-  server_->Shutdown();
+  // A graceful stop (SIGTERM): the server drains, then exits 0.
+  server_->Signal(SIGTERM);
+  EXPECT_EQ(server_->Wait(20), 0) << server_->log();
   // Sends after the server went away fail with the stream's status; the
   // loop is bounded in case the stream outlives the shutdown briefly.
   for (int i = 0; i < 100; ++i) {

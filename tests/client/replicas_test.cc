@@ -38,8 +38,8 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/client_interceptor.h"
 #include "gtest/gtest.h"
-#include "tests/server/e2e_helpers.h"
 #include "tests/support/server_process.h"
+#include "tests/support/temp_dir.h"
 
 #ifndef COLLIDE_SERVER_BINARY
 #error "COLLIDE_SERVER_BINARY must name the collide_server binary"
@@ -417,7 +417,7 @@ class ReplicasTest : public ::testing::Test {
   // Declared in the order they may be torn down in reverse: the servers die
   // first (so a driver blocked on a paused replica returns), then the
   // drivers are stopped and joined, then the clients go.
-  server::testing::TempDir dir_;
+  testing::TempDir dir_;
   CallLog log_;
   std::vector<int> ports_;
   std::vector<std::unique_ptr<CollideClient>> direct_;

@@ -160,6 +160,44 @@ TEST(RenderSvgTest, WorldUpIsPictureUp) {
   EXPECT_LT(Number(high, "cy"), Number(low, "cy"));
 }
 
+TEST(RenderSvgTest, LevelWithYDownIsDrawnAsItsEditorShowsIt) {
+  v1::Level level;
+  level.set_y_axis(v1::Y_AXIS_DOWN);
+  Set(AddShape(level, 1)->mutable_circle()->mutable_center(), 5, 8);
+  Set(AddShape(level, 2)->mutable_circle()->mutable_center(), 5, 2);
+  const Picture picture(Render(level, {}));
+  ASSERT_TRUE(picture.parsed());
+  const std::vector<const XMLElement*> shapes = picture.InGroup("level");
+  const XMLElement* eight = WithTitle(shapes, "shape 1 (circle)");
+  const XMLElement* two = WithTitle(shapes, "shape 2 (circle)");
+  ASSERT_NE(eight, nullptr);
+  ASSERT_NE(two, nullptr);
+  // The view's lower y (0) is the picture's top: y = 8 is 160 px down.
+  EXPECT_NEAR(Number(eight, "cy"), 8 * kScale, kPixelTolerance);
+  EXPECT_NEAR(Number(two, "cy"), 2 * kScale, kPixelTolerance);
+}
+
+TEST(RenderSvgTest, OptionsOverrideTheLevelsYAxis) {
+  v1::Level level;
+  level.set_y_axis(v1::Y_AXIS_DOWN);
+  Set(AddShape(level, 1)->mutable_circle()->mutable_center(), 5, 8);
+  RenderOptions options = TestOptions();
+  options.y_axis = v1::Y_AXIS_UP;
+  const Picture up(Render(level, {}, options));
+  ASSERT_TRUE(up.parsed());
+  const XMLElement* circle = WithTitle(up.InGroup("level"), "shape 1 (circle)");
+  ASSERT_NE(circle, nullptr);
+  EXPECT_NEAR(Number(circle, "cy"), Px(5, 8).y, kPixelTolerance);
+
+  level.set_y_axis(v1::Y_AXIS_UP);
+  options.y_axis = v1::Y_AXIS_DOWN;
+  const Picture down(Render(level, {}, options));
+  ASSERT_TRUE(down.parsed());
+  circle = WithTitle(down.InGroup("level"), "shape 1 (circle)");
+  ASSERT_NE(circle, nullptr);
+  EXPECT_NEAR(Number(circle, "cy"), 8 * kScale, kPixelTolerance);
+}
+
 TEST(RenderSvgTest, PictureSizeFollowsWidthAndViewAspect) {
   const Picture picture(Render(v1::Level(), {}));
   ASSERT_TRUE(picture.parsed());

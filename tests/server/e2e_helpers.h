@@ -4,11 +4,8 @@
 #ifndef COLLIDE_TESTS_SERVER_E2E_HELPERS_H_
 #define COLLIDE_TESTS_SERVER_E2E_HELPERS_H_
 
-#include <stdlib.h>
-
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -21,6 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "server/collide_server.h"
+#include "tests/support/temp_dir.h"
 
 namespace collide::server::testing {
 
@@ -42,29 +40,7 @@ inline ServerOptions TestOptions() {
   return options;
 }
 
-// A fresh empty directory under TEST_TMPDIR or /tmp, removed with all it
-// holds when the test is done with it.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = getenv("TEST_TMPDIR");
-    std::string pattern =
-        absl::StrCat(base != nullptr ? base : "/tmp", "/collide_e2e_XXXXXX");
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Empty if the directory could not be made.
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using collide::testing::TempDir;
 
 inline std::shared_ptr<grpc::Channel> Connect(int port) {
   return grpc::CreateChannel(absl::StrCat("127.0.0.1:", port),

@@ -23,9 +23,9 @@
 #include "collide/v1/geometry.pb.h"
 #include "e2e_helpers.h"
 #include "gtest/gtest.h"
-#include "server/level_file.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/level_file.h"
 #include "server/level_store.h"
-#include "server/server_options.h"
 
 namespace collide::server {
 namespace {
@@ -46,7 +46,7 @@ bool WaitFor(const std::function<bool()>& condition) {
 
 // Writes `contents` to `path` as editors and kubectl do: a temporary file
 // renamed over it.
-void WriteFileAtomically(const std::string& path, const std::string& contents) {
+void ReplaceFile(const std::string& path, const std::string& contents) {
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -56,7 +56,7 @@ void WriteFileAtomically(const std::string& path, const std::string& contents) {
 }
 
 std::string Json(const v1::Level& level) {
-  absl::StatusOr<std::string> json = LevelToJson(level);
+  absl::StatusOr<std::string> json = formats::LevelToJson(level);
   EXPECT_TRUE(json.ok()) << json.status();
   return json.ok() ? *json : "";
 }
@@ -68,7 +68,7 @@ std::string WallJson(double wall_x, uint64_t tag) {
 
 class LevelDirWatcherTest : public ::testing::Test {
  protected:
-  LevelDirWatcherTest() : store_(ServerLimits{}, dir_.path()) {}
+  LevelDirWatcherTest() : store_(formats::InputLimits{}, dir_.path()) {}
   ~LevelDirWatcherTest() override {
     if (watcher_ != nullptr) watcher_->Stop();
   }
@@ -116,18 +116,18 @@ class LevelDirWatcherTest : public ::testing::Test {
 TEST_F(LevelDirWatcherTest, ANewFileIsLoadedUnderItsFileName) {
   ASSERT_FALSE(dir_.path().empty());
   StartWatcher();
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   ASSERT_TRUE(WaitFor([&] { return ServedTag("dock") == 11; }));
   EXPECT_EQ(store_.Find("dock")->level->shape_count(), 1);
 }
 
 TEST_F(LevelDirWatcherTest, AChangedFileReplacesTheLevelWithANewVersion) {
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   StartWatcher();
   ASSERT_EQ(ServedTag("dock"), 11u);  // loaded at start
   const int64_t first = ServedVersion("dock");
 
-  WriteFileAtomically(Path("dock.json"), WallJson(6, 22));
+  ReplaceFile(Path("dock.json"), WallJson(6, 22));
   ASSERT_TRUE(WaitFor([&] { return ServedTag("dock") == 22; }));
   EXPECT_GT(ServedVersion("dock"), first);
 
@@ -140,7 +140,7 @@ TEST_F(LevelDirWatcherTest, AChangedFileReplacesTheLevelWithANewVersion) {
 }
 
 TEST_F(LevelDirWatcherTest, ARemovedFileDropsTheLevel) {
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   StartWatcher();
   ASSERT_NE(store_.Find("dock"), nullptr);
   ASSERT_EQ(unlink(Path("dock.json").c_str()), 0);
@@ -148,13 +148,13 @@ TEST_F(LevelDirWatcherTest, ARemovedFileDropsTheLevel) {
 }
 
 TEST_F(LevelDirWatcherTest, ABadFileIsIgnoredUntilFixed) {
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   StartWatcher();
   const int64_t version = ServedVersion("dock");
 
   // Half a file, as an editor's save caught mid-write: not JSON.
   const std::string whole = WallJson(6, 22);
-  WriteFileAtomically(Path("dock.json"), whole.substr(0, whole.size() / 2));
+  ReplaceFile(Path("dock.json"), whole.substr(0, whole.size() / 2));
   ASSERT_TRUE(WaitForPolls());
   EXPECT_EQ(ServedTag("dock"), 11u);
   EXPECT_EQ(ServedVersion("dock"), version);
@@ -164,27 +164,27 @@ TEST_F(LevelDirWatcherTest, ABadFileIsIgnoredUntilFixed) {
   v1::Shape* shape = invalid.add_shapes();
   shape->set_id(1);
   shape->mutable_circle()->set_radius(-1);
-  WriteFileAtomically(Path("dock.json"), Json(invalid));
+  ReplaceFile(Path("dock.json"), Json(invalid));
   ASSERT_TRUE(WaitForPolls());
   EXPECT_EQ(ServedTag("dock"), 11u);
   EXPECT_EQ(ServedVersion("dock"), version);
 
-  WriteFileAtomically(Path("dock.json"), whole);
+  ReplaceFile(Path("dock.json"), whole);
   EXPECT_TRUE(WaitFor([&] { return ServedTag("dock") == 22; }));
 }
 
 TEST_F(LevelDirWatcherTest, ABadNewFileServesNothingUntilFixed) {
   StartWatcher();
-  WriteFileAtomically(Path("dock.json"), "{\"shapes\": [");
+  ReplaceFile(Path("dock.json"), "{\"shapes\": [");
   ASSERT_TRUE(WaitForPolls());
   EXPECT_EQ(store_.Find("dock"), nullptr);
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   EXPECT_TRUE(WaitFor([&] { return ServedTag("dock") == 11; }));
 }
 
 TEST_F(LevelDirWatcherTest, AFileNamingAnotherLevelIdIsRefused) {
   StartWatcher();
-  WriteFileAtomically(Path("dock.json"), Json(WallLevel("pier", 5, 11)));
+  ReplaceFile(Path("dock.json"), Json(WallLevel("pier", 5, 11)));
   ASSERT_TRUE(WaitForPolls());
   EXPECT_EQ(store_.Find("dock"), nullptr);
   EXPECT_EQ(store_.Find("pier"), nullptr);
@@ -232,13 +232,13 @@ TEST_F(LevelDirWatcherTest, RemovingTheDirectoryCopyRestoresTheBaseLevel) {
   ASSERT_TRUE(base.ok());
   StartWatcher({{"arena", {base->snapshot->source, "the bundled default"}}});
 
-  WriteFileAtomically(Path("arena.json"), WallJson(2, 2));
+  ReplaceFile(Path("arena.json"), WallJson(2, 2));
   ASSERT_TRUE(WaitFor([&] { return ServedTag("arena") == 2; }));
   ASSERT_EQ(unlink(Path("arena.json").c_str()), 0);
   EXPECT_TRUE(WaitFor([&] { return ServedTag("arena") == 1; }));
 
   // A tombstone drops it, as a restart would; removing it brings it back.
-  WriteFileAtomically(Path("arena.deleted"), "");
+  ReplaceFile(Path("arena.deleted"), "");
   ASSERT_TRUE(WaitFor([&] { return store_.Find("arena") == nullptr; }));
   ASSERT_EQ(unlink(Path("arena.deleted").c_str()), 0);
   EXPECT_TRUE(WaitFor([&] { return ServedTag("arena") == 1; }));
@@ -250,8 +250,8 @@ TEST_F(LevelDirWatcherTest, AConfigMapSymlinkSwapReplacesAndDropsLevels) {
   // through "..data". An update writes a new directory and renames a new
   // "..data" link over the old one.
   ASSERT_EQ(mkdir(Path("..2024_01").c_str(), 0755), 0);
-  WriteFileAtomically(Path("..2024_01/dock.json"), WallJson(5, 11));
-  WriteFileAtomically(Path("..2024_01/pier.json"), WallJson(5, 44));
+  ReplaceFile(Path("..2024_01/dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("..2024_01/pier.json"), WallJson(5, 44));
   ASSERT_EQ(symlink("..2024_01", Path("..data").c_str()), 0);
   ASSERT_EQ(symlink("..data/dock.json", Path("dock.json").c_str()), 0);
   ASSERT_EQ(symlink("..data/pier.json", Path("pier.json").c_str()), 0);
@@ -261,7 +261,7 @@ TEST_F(LevelDirWatcherTest, AConfigMapSymlinkSwapReplacesAndDropsLevels) {
 
   // The update changes dock and removes pier from the ConfigMap.
   ASSERT_EQ(mkdir(Path("..2024_02").c_str(), 0755), 0);
-  WriteFileAtomically(Path("..2024_02/dock.json"), WallJson(6, 22));
+  ReplaceFile(Path("..2024_02/dock.json"), WallJson(6, 22));
   ASSERT_EQ(symlink("..2024_02", Path("..data_tmp").c_str()), 0);
   ASSERT_EQ(rename(Path("..data_tmp").c_str(), Path("..data").c_str()), 0);
   EXPECT_TRUE(WaitFor([&] { return ServedTag("dock") == 22; }));
@@ -271,9 +271,9 @@ TEST_F(LevelDirWatcherTest, AConfigMapSymlinkSwapReplacesAndDropsLevels) {
 
 TEST_F(LevelDirWatcherTest, HiddenAndTemporaryFilesAreNotLevels) {
   StartWatcher();
-  WriteFileAtomically(Path(".dock.json"), WallJson(5, 11));
-  WriteFileAtomically(Path("dock.json.swp"), WallJson(5, 11));
-  WriteFileAtomically(Path("dock.binpb.tmp.123"), WallJson(5, 11));
+  ReplaceFile(Path(".dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json.swp"), WallJson(5, 11));
+  ReplaceFile(Path("dock.binpb.tmp.123"), WallJson(5, 11));
   ASSERT_TRUE(WaitForPolls());
   EXPECT_TRUE(store_.List().empty());
 }
@@ -285,7 +285,7 @@ TEST_F(LevelDirWatcherTest, StopEndsPolling) {
   const int64_t polls = watcher_->polls_completed();
   // Stop joined the thread: no poll can complete after it returned, so a
   // new file stays unseen.
-  WriteFileAtomically(Path("dock.json"), WallJson(5, 11));
+  ReplaceFile(Path("dock.json"), WallJson(5, 11));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(watcher_->polls_completed(), polls);
   EXPECT_EQ(store_.Find("dock"), nullptr);

@@ -10,7 +10,7 @@
 #include "collide/v1/level_service.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
 
 namespace collide::server {
 namespace {
@@ -31,7 +31,7 @@ v1::Level TwoCircles() {
 
 TEST(MakeLevelSnapshotTest, KeepsIdVersionLevelAndSource) {
   absl::StatusOr<LevelSnapshot> snapshot =
-      MakeLevelSnapshot(TwoCircles(), 4, ServerLimits{});
+      MakeLevelSnapshot(TwoCircles(), 4, formats::InputLimits{});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
   EXPECT_EQ(snapshot->id, "two");
   EXPECT_EQ(snapshot->version, 4);
@@ -45,7 +45,7 @@ TEST(MakeLevelSnapshotTest, BadIdIsInvalidArgument) {
   v1::Level level = TwoCircles();
   level.set_id("../two");
   const absl::Status status =
-      MakeLevelSnapshot(level, 1, ServerLimits{}).status();
+      MakeLevelSnapshot(level, 1, formats::InputLimits{}).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()), StartsWith("level.id"));
 }
@@ -54,7 +54,7 @@ TEST(MakeLevelSnapshotTest, BadShapeIsTheConversionError) {
   v1::Level level = TwoCircles();
   level.mutable_shapes(1)->mutable_circle()->set_radius(-1);
   const absl::Status status =
-      MakeLevelSnapshot(level, 1, ServerLimits{}).status();
+      MakeLevelSnapshot(level, 1, formats::InputLimits{}).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()),
               StartsWith("level.shapes[1].circle.radius must be >= 0"));
@@ -62,7 +62,7 @@ TEST(MakeLevelSnapshotTest, BadShapeIsTheConversionError) {
 
 TEST(DescribeSnapshotTest, ReportsWhatTheLevelIs) {
   absl::StatusOr<LevelSnapshot> snapshot =
-      MakeLevelSnapshot(TwoCircles(), 4, ServerLimits{});
+      MakeLevelSnapshot(TwoCircles(), 4, formats::InputLimits{});
   ASSERT_TRUE(snapshot.ok()) << snapshot.status();
   const v1::LevelSummary summary = DescribeSnapshot(*snapshot);
   EXPECT_EQ(summary.level(), "levels/two");

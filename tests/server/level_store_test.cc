@@ -17,8 +17,8 @@
 #include "e2e_helpers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/level_file.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/level_file.h"
 
 namespace collide::server {
 namespace {
@@ -33,7 +33,7 @@ bool Exists(const std::string& path) {
 }
 
 TEST(LevelStoreTest, PutAssignsIncreasingVersions) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   auto a = store.Put(WallLevel("a", 1, 1));
   auto b = store.Put(WallLevel("b", 1, 1));
   auto a2 = store.Put(WallLevel("a", 2, 2));
@@ -51,7 +51,7 @@ TEST(LevelStoreTest, PutAssignsIncreasingVersions) {
 }
 
 TEST(LevelStoreTest, ASnapshotHeldByAQueryOutlivesItsReplacement) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
   const std::shared_ptr<const LevelSnapshot> held = store.Find("a");
   ASSERT_TRUE(store.Put(WallLevel("a", 2, 2)).ok());
@@ -62,7 +62,7 @@ TEST(LevelStoreTest, ASnapshotHeldByAQueryOutlivesItsReplacement) {
 }
 
 TEST(LevelStoreTest, InvalidPutKeepsTheOldLevel) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   auto first = store.Put(WallLevel("a", 1, 1));
   ASSERT_TRUE(first.ok());
   v1::Level bad = WallLevel("a", 2, 2);
@@ -75,7 +75,7 @@ TEST(LevelStoreTest, InvalidPutKeepsTheOldLevel) {
 }
 
 TEST(LevelStoreTest, DeleteOfUnknownIdIsNotFound) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   EXPECT_EQ(store.Delete("a").status().code(), absl::StatusCode::kNotFound);
 }
 
@@ -84,7 +84,7 @@ TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
   const std::string& dir = dir_holder.path();
   ASSERT_FALSE(dir.empty());
   {
-    LevelStore store(ServerLimits{}, dir);
+    LevelStore store(formats::InputLimits{}, dir);
     ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
     ASSERT_TRUE(store.Put(WallLevel("b", 1, 7)).ok());
     ASSERT_TRUE(store.Put(WallLevel("a", 3, 3)).ok());
@@ -93,7 +93,7 @@ TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
   }
   EXPECT_TRUE(Exists(dir + "/a.binpb"));
   EXPECT_FALSE(Exists(dir + "/c.binpb"));
-  LevelStore restarted(ServerLimits{}, dir);
+  LevelStore restarted(formats::InputLimits{}, dir);
   auto loaded = restarted.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_THAT(*loaded, ElementsAre("a", "b"));
@@ -104,13 +104,13 @@ TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
 TEST(LevelStoreTest, DeleteRemovesTheFile) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
   ASSERT_TRUE(Exists(dir + "/a.binpb"));
   ASSERT_TRUE(store.Delete("a").ok());
   EXPECT_FALSE(Exists(dir + "/a.binpb"));
   EXPECT_EQ(store.Find("a"), nullptr);
-  LevelStore restarted(ServerLimits{}, dir);
+  LevelStore restarted(formats::InputLimits{}, dir);
   auto loaded = restarted.LoadDirectory();
   ASSERT_TRUE(loaded.ok());
   EXPECT_TRUE(loaded->empty());
@@ -122,13 +122,13 @@ TEST(LevelStoreTest, DeletedBundledLevelStaysDeletedAfterARestart) {
   {
     // Loaded at every start without being persisted, as the bundled level
     // and --level_files are.
-    LevelStore store(ServerLimits{}, dir);
+    LevelStore store(formats::InputLimits{}, dir);
     ASSERT_TRUE(store.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
     ASSERT_TRUE(store.LoadDirectory().ok());
     ASSERT_TRUE(store.Delete("arena").ok());
   }
   {
-    LevelStore restarted(ServerLimits{}, dir);
+    LevelStore restarted(formats::InputLimits{}, dir);
     ASSERT_TRUE(
         restarted.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
     ASSERT_TRUE(restarted.LoadDirectory().ok());
@@ -136,7 +136,7 @@ TEST(LevelStoreTest, DeletedBundledLevelStaysDeletedAfterARestart) {
     // Putting it again through the service brings it back for good.
     ASSERT_TRUE(restarted.Put(WallLevel("arena", 2, 2)).ok());
   }
-  LevelStore again(ServerLimits{}, dir);
+  LevelStore again(formats::InputLimits{}, dir);
   ASSERT_TRUE(again.Put(WallLevel("arena", 1, 1), /*persist=*/false).ok());
   ASSERT_TRUE(again.LoadDirectory().ok());
   ASSERT_NE(again.Find("arena"), nullptr);
@@ -146,7 +146,7 @@ TEST(LevelStoreTest, DeletedBundledLevelStaysDeletedAfterARestart) {
 TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   auto first = store.Put(WallLevel("a", 1, 1));
   ASSERT_TRUE(first.ok());
   // A directory where the temporary file must go makes the write fail
@@ -156,7 +156,7 @@ TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
   EXPECT_FALSE(store.Put(WallLevel("a", 2, 2)).ok());
   EXPECT_EQ(store.Find("a"), first->snapshot);
   rmdir(temp.c_str());
-  auto on_disk = ReadLevelFile(dir + "/a.binpb", 1 << 20);
+  auto on_disk = formats::ReadLevelFile(dir + "/a.binpb", 1 << 20);
   ASSERT_TRUE(on_disk.ok()) << on_disk.status();
   EXPECT_EQ(on_disk->shapes(0).user_data(), 1u);
 }
@@ -164,14 +164,15 @@ TEST(LevelStoreTest, FailedWriteKeepsTheOldLevelAndTheOldFile) {
 TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  ASSERT_TRUE(WriteLevelFile(dir + "/a.binpb", WallLevel("a", 1, 1)).ok());
+  ASSERT_TRUE(
+      formats::WriteLevelFile(dir + "/a.binpb", WallLevel("a", 1, 1)).ok());
   std::ofstream(dir + "/a.json") << R"({"id": "a", "shapes": []})";
   std::ofstream(dir + "/b.json")
       << R"({"shapes": [{"id": "4", "circle": {"radius": 1}}]})";
   std::ofstream(dir + "/a.binpb.tmp.123") << "half written";
   std::ofstream(dir + "/.hidden.json") << "{";
   std::ofstream(dir + "/README.txt") << "not a level";
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_THAT(*loaded, ElementsAre("a", "b"));
@@ -193,7 +194,7 @@ TEST(LevelStoreTest, LoadsTiledMapsNamedByTheirFiles) {
       "tilesets":[], "tilewidth":16, "type":"map", "width":4})";
   std::ofstream(dir + "/yard.tmj") << map;
   std::ofstream(dir + "/court.json") << map;
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_THAT(*loaded, ElementsAre("court", "yard"));
@@ -204,15 +205,16 @@ TEST(LevelStoreTest, LoadsTiledMapsNamedByTheirFiles) {
 TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  ASSERT_TRUE(WriteLevelFile(dir + "/a.binpb", WallLevel("b", 1, 1)).ok());
-  LevelStore store(ServerLimits{}, dir);
+  ASSERT_TRUE(
+      formats::WriteLevelFile(dir + "/a.binpb", WallLevel("b", 1, 1)).ok());
+  LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(loaded.status().message(), HasSubstr("a.binpb"));
 }
 
 TEST(LevelStoreTest, ReadersSeeWholeSnapshotsWhilePutsSwap) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   ASSERT_TRUE(store.Put(WallLevel("a", 0, 0)).ok());
   std::atomic<bool> stop{false};
   std::atomic<int> bad{0};
@@ -244,7 +246,7 @@ TEST(LevelStoreTest, ReadersSeeWholeSnapshotsWhilePutsSwap) {
 }
 
 TEST(LevelStoreTest, SyncLevelWithTheServedContentIsNoNewVersion) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   auto put = store.Put(WallLevel("a", 1, 1));
   ASSERT_TRUE(put.ok());
   auto synced = store.SyncLevel(WallLevel("a", 1, 1), [] { return true; });
@@ -264,7 +266,7 @@ TEST(LevelStoreTest, SyncLevelWithTheServedContentIsNoNewVersion) {
 TEST(LevelStoreTest, SyncLevelThatIsNoLongerCurrentChangesNothing) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   auto put = store.Put(WallLevel("a", 1, 1));
   ASSERT_TRUE(put.ok());
   auto synced = store.SyncLevel(WallLevel("a", 2, 2), [] { return false; });
@@ -275,13 +277,13 @@ TEST(LevelStoreTest, SyncLevelThatIsNoLongerCurrentChangesNothing) {
             LevelStore::SyncChange::kStale);
   EXPECT_NE(store.Find("a"), nullptr);
   // Never persisted: the directory still holds the put's level.
-  auto file = ReadLevelFile(dir + "/a.binpb", 1 << 20);
+  auto file = formats::ReadLevelFile(dir + "/a.binpb", 1 << 20);
   ASSERT_TRUE(file.ok());
   EXPECT_EQ(file->shapes(0).user_data(), 1u);
 }
 
 TEST(LevelStoreTest, SyncLevelRefusesAnInvalidLevelAndKeepsTheOld) {
-  LevelStore store(ServerLimits{}, "");
+  LevelStore store(formats::InputLimits{}, "");
   ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
   v1::Level invalid = WallLevel("a", 1, 1);
   invalid.mutable_shapes(0)->mutable_circle()->set_radius(-1);
@@ -293,7 +295,7 @@ TEST(LevelStoreTest, SyncLevelRefusesAnInvalidLevelAndKeepsTheOld) {
 TEST(LevelStoreTest, UnloadLevelLeavesTheFilesAlone) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
-  LevelStore store(ServerLimits{}, dir);
+  LevelStore store(formats::InputLimits{}, dir);
   ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
   EXPECT_EQ(store.UnloadLevel("a", [] { return true; }).change,
             LevelStore::SyncChange::kRemoved);

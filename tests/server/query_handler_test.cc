@@ -27,8 +27,8 @@
 #include "collide/validate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
-#include "server/server_options.h"
 #include "tests/support/splitmix64.h"
 
 namespace collide::server {
@@ -132,7 +132,7 @@ v1::Level RandomLevel(uint64_t seed, int count) {
 
 LevelSnapshot Snapshot(v1::Level level, int64_t version = 7) {
   absl::StatusOr<LevelSnapshot> snapshot =
-      MakeLevelSnapshot(std::move(level), version, ServerLimits{});
+      MakeLevelSnapshot(std::move(level), version, formats::InputLimits{});
   EXPECT_TRUE(snapshot.ok()) << snapshot.status();
   return *std::move(snapshot);
 }
@@ -241,7 +241,7 @@ class QueryHandlerTest : public ::testing::Test {
   }
 
   LevelSnapshot snapshot_;
-  ServerLimits limits_;
+  formats::InputLimits limits_;
   Random random_{7};
 };
 
@@ -534,7 +534,7 @@ v1::Query RayQuery(Vec2 origin, Vec2 translation) {
 TEST(HandleQueryTest, HeadOnRayHitsTheWallFace) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   const v1::QueryResult result = HandleQuery(
-      *snapshot.level, RayQuery({0, 0}, {20, 0}), 0, ServerLimits{});
+      *snapshot.level, RayQuery({0, 0}, {20, 0}), 0, formats::InputLimits{});
   ASSERT_EQ(result.status().code(), 0);
   ASSERT_EQ(result.cast().hits_size(), 1);
   const v1::CastHit& hit = result.cast().hits(0);
@@ -550,7 +550,7 @@ TEST(HandleQueryTest, HeadOnRayHitsTheWallFace) {
 TEST(HandleQueryTest, MissIsOkWithNoHits) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   const v1::QueryResult result = HandleQuery(
-      *snapshot.level, RayQuery({0, 0}, {-20, 0}), 0, ServerLimits{});
+      *snapshot.level, RayQuery({0, 0}, {-20, 0}), 0, formats::InputLimits{});
   EXPECT_EQ(result.status().code(), 0);
   ASSERT_TRUE(result.has_cast());
   EXPECT_EQ(result.cast().hits_size(), 0);
@@ -560,9 +560,10 @@ TEST(HandleQueryTest, MaxFractionClipsTheHit) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   v1::Query query = RayQuery({0, 0}, {20, 0});
   query.mutable_ray_cast()->mutable_options()->set_max_fraction(0.4);
-  EXPECT_EQ(
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{}).cast().hits_size(),
-      0);
+  EXPECT_EQ(HandleQuery(*snapshot.level, query, 0, formats::InputLimits{})
+                .cast()
+                .hits_size(),
+            0);
 }
 
 TEST(HandleQueryTest, StartingInsideIsAnInitialOverlapWithDepth) {
@@ -572,7 +573,7 @@ TEST(HandleQueryTest, StartingInsideIsAnInitialOverlapWithDepth) {
   Set(cast->mutable_circle()->mutable_center(), {10.5, 0});
   cast->mutable_circle()->set_radius(0.25);
   const v1::QueryResult result =
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+      HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_EQ(result.cast().hits_size(), 1);  // zero translation, yet a hit
   EXPECT_EQ(result.cast().hits(0).status(), v1::HIT_STATUS_INITIAL_OVERLAP);
   EXPECT_EQ(result.cast().hits(0).fraction(), 0.0);
@@ -582,16 +583,17 @@ TEST(HandleQueryTest, StartingInsideIsAnInitialOverlapWithDepth) {
 TEST(HandleQueryTest, MaskSkipsOtherCategories) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   v1::Query query = RayQuery({0, 0}, {0, 20});
-  EXPECT_EQ(HandleQuery(*snapshot.level, query, 0, ServerLimits{})
+  EXPECT_EQ(HandleQuery(*snapshot.level, query, 0, formats::InputLimits{})
                 .cast()
                 .hits(0)
                 .shape_id(),
             2u);
   query.mutable_ray_cast()->mutable_options()->mutable_filter()->set_mask_bits(
       1);
-  EXPECT_EQ(
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{}).cast().hits_size(),
-      0);
+  EXPECT_EQ(HandleQuery(*snapshot.level, query, 0, formats::InputLimits{})
+                .cast()
+                .hits_size(),
+            0);
 }
 
 TEST(HandleQueryTest, AllHitsAreSortedAndTruncated) {
@@ -601,14 +603,14 @@ TEST(HandleQueryTest, AllHitsAreSortedAndTruncated) {
   v1::CastOptions* options = query.mutable_ray_cast()->mutable_options();
   options->set_mode(v1::CAST_MODE_ALL);
   v1::QueryResult result =
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+      HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_EQ(result.cast().hits_size(), 2);
   EXPECT_FALSE(result.cast().truncated());
   EXPECT_EQ(result.cast().hits(0).shape_id(), 2u);
   EXPECT_EQ(result.cast().hits(1).shape_id(), 1u);
   EXPECT_LT(result.cast().hits(0).fraction(), result.cast().hits(1).fraction());
   options->set_max_hits(1);
-  result = HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  result = HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_EQ(result.cast().hits_size(), 1);
   EXPECT_TRUE(result.cast().truncated());
   EXPECT_EQ(result.cast().hits(0).shape_id(), 2u);
@@ -620,11 +622,11 @@ TEST(HandleQueryTest, ClosestPointBeyondMaxDistanceIsNotFound) {
   Set(query.mutable_closest_point()->mutable_point(), {0, 0});
   query.mutable_closest_point()->set_max_distance(5);
   v1::QueryResult result =
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+      HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_EQ(result.status().code(), 0);
   EXPECT_FALSE(result.closest_point().found());
   query.mutable_closest_point()->clear_max_distance();
-  result = HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+  result = HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_TRUE(result.closest_point().found());
   EXPECT_EQ(result.closest_point().shape_id(), 2u);  // the ball, 9 away
   EXPECT_DOUBLE_EQ(result.closest_point().distance(), 9);
@@ -635,7 +637,7 @@ TEST(HandleQueryTest, EmptyQueryIsInvalidArgument) {
   v1::Query query;
   query.set_request_id(5);
   const v1::QueryResult result =
-      HandleQuery(*snapshot.level, query, 3, ServerLimits{});
+      HandleQuery(*snapshot.level, query, 3, formats::InputLimits{});
   EXPECT_EQ(result.request_id(), 5u);
   EXPECT_EQ(result.status().code(), kInvalidArgument);
   EXPECT_THAT(result.status().message(), StartsWith("queries[3] has no query"));
@@ -692,7 +694,7 @@ TEST(HandleQueryTest, EveryBadQueryNamesItsField) {
     v1::Query query;
     c.make(&query);
     const v1::QueryResult result =
-        HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+        HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
     EXPECT_EQ(result.status().code(), kInvalidArgument) << c.message;
     EXPECT_THAT(result.status().message(), StartsWith(c.message));
     EXPECT_EQ(result.result_case(), v1::QueryResult::RESULT_NOT_SET);
@@ -711,7 +713,7 @@ TEST(HandleRunQueriesTest, OneBadQueryDoesNotFailTheBatch) {
   for (int i = 0; i < 3; ++i)
     request.mutable_queries(i)->set_request_id(10 + i);
   absl::StatusOr<v1::RunQueriesResponse> response =
-      HandleRunQueries(snapshot, request, ServerLimits{});
+      HandleRunQueries(snapshot, request, formats::InputLimits{});
   ASSERT_TRUE(response.ok()) << response.status();
   EXPECT_EQ(response->level_version(), 3);
   ASSERT_EQ(response->results_size(), 3);
@@ -729,7 +731,8 @@ TEST(HandleRunQueriesTest, OneBadQueryDoesNotFailTheBatch) {
 TEST(HandleRunQueriesTest, EmptyBatchIsInvalidArgument) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   const absl::Status status =
-      HandleRunQueries(snapshot, v1::RunQueriesRequest(), ServerLimits{})
+      HandleRunQueries(snapshot, v1::RunQueriesRequest(),
+                       formats::InputLimits{})
           .status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()), HasSubstr("queries"));
@@ -737,7 +740,7 @@ TEST(HandleRunQueriesTest, EmptyBatchIsInvalidArgument) {
 
 TEST(HandleRunQueriesTest, BatchOverTheLimitIsResourceExhausted) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
-  ServerLimits limits;
+  formats::InputLimits limits;
   limits.max_batch_size = 2;
   v1::RunQueriesRequest request;
   for (int i = 0; i < 3; ++i) *request.add_queries() = RayQuery({0, 0}, {1, 0});
@@ -755,7 +758,7 @@ TEST(HandleStreamQueriesTest, EchoesBatchIdAndVersion) {
   request.set_batch_id(77);
   *request.add_queries() = RayQuery({0, 0}, {20, 0});
   absl::StatusOr<v1::StreamQueriesResponse> response =
-      HandleStreamQueries(snapshot, request, ServerLimits{});
+      HandleStreamQueries(snapshot, request, formats::InputLimits{});
   ASSERT_TRUE(response.ok()) << response.status();
   EXPECT_EQ(response->batch_id(), 77u);
   EXPECT_EQ(response->level_version(), 9);
@@ -775,9 +778,9 @@ TEST(HandleStreamQueriesTest, SameAnswersAsTheUnaryForm) {
     *unary.add_queries() = query;
   }
   absl::StatusOr<v1::StreamQueriesResponse> a =
-      HandleStreamQueries(snapshot, stream, ServerLimits{});
+      HandleStreamQueries(snapshot, stream, formats::InputLimits{});
   absl::StatusOr<v1::RunQueriesResponse> b =
-      HandleRunQueries(snapshot, unary, ServerLimits{});
+      HandleRunQueries(snapshot, unary, formats::InputLimits{});
   ASSERT_TRUE(a.ok() && b.ok());
   ASSERT_EQ(a->results_size(), b->results_size());
   for (int i = 0; i < a->results_size(); ++i) {
@@ -788,11 +791,11 @@ TEST(HandleStreamQueriesTest, SameAnswersAsTheUnaryForm) {
 
 TEST(HandleStreamQueriesTest, EmptyBatchIsInvalidArgument) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
-  EXPECT_EQ(
-      HandleStreamQueries(snapshot, v1::StreamQueriesRequest(), ServerLimits{})
-          .status()
-          .code(),
-      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(HandleStreamQueries(snapshot, v1::StreamQueriesRequest(),
+                                formats::InputLimits{})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(RefusedBatchResponseTest, CarriesTheStatusAndBatchId) {
@@ -809,7 +812,7 @@ TEST(RefusedBatchResponseTest, CarriesTheStatusAndBatchId) {
 }
 
 TEST(CheckBatchSizeTest, BoundsAreInclusive) {
-  ServerLimits limits;
+  formats::InputLimits limits;
   limits.max_batch_size = 4;
   EXPECT_EQ(CheckBatchSize(0, limits).code(),
             absl::StatusCode::kInvalidArgument);
@@ -1106,7 +1109,7 @@ TEST_F(QueryHandlerTest, PairToisMatchLib) {
 
 TEST(HandleQueryTest, EveryBadValidationQueryNamesItsField) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
-  ServerLimits limits;
+  formats::InputLimits limits;
   limits.max_shot_targets = 2;
   limits.max_slide_iterations = 4;
   struct Case {
@@ -1174,7 +1177,7 @@ TEST(HandleQueryTest, MoveIntoTheWallIsBlockedAndSlides) {
   move->set_skin(0.01);
   move->set_max_slide_iterations(4);
   const v1::QueryResult result =
-      HandleQuery(*snapshot.level, query, 0, ServerLimits{});
+      HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
   ASSERT_EQ(result.status().code(), 0) << result.status().message();
   const v1::MoveValidationResult& v = result.move_validation();
   EXPECT_EQ(v.verdict(), v1::MOVE_VERDICT_BLOCKED);

@@ -25,9 +25,9 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "proto/formats/proto_convert.h"
 #include "server/collide_server.h"
 #include "server/default_level.h"
-#include "server/proto_convert.h"
 
 namespace collide::server {
 namespace {
@@ -141,7 +141,7 @@ v1::QueryResult CastResultOf(uint64_t request_id,
   v1::QueryResult result;
   result.set_request_id(request_id);
   v1::CastResult* cast = result.mutable_cast();
-  if (hit) ToProto(*hit, cast->add_hits());
+  if (hit) formats::ToProto(*hit, cast->add_hits());
   return result;
 }
 
@@ -151,7 +151,8 @@ v1::QueryResult AllHitsResultOf(uint64_t request_id,
   v1::QueryResult result;
   result.set_request_id(request_id);
   v1::CastResult* cast = result.mutable_cast();
-  for (int i = 0; i < list.count; ++i) ToProto(hits[i], cast->add_hits());
+  for (int i = 0; i < list.count; ++i)
+    formats::ToProto(hits[i], cast->add_hits());
   cast->set_truncated(list.truncated);
   return result;
 }
@@ -347,7 +348,7 @@ std::vector<Case> RandomCases(Random& random, int count) {
           v1::ClosestPointResult* out = result.mutable_closest_point();
           const std::optional<WorldClosestPoint> closest =
               ClosestPoint(start, level, bounded ? 1.0 : HUGE_VAL);
-          if (closest) ToProto(*closest, out);
+          if (closest) formats::ToProto(*closest, out);
           return result;
         };
         break;
@@ -404,7 +405,8 @@ TEST_F(ServerE2eTest, EveryQueryKindMatchesLibThroughUnaryAndStream) {
   const v1::Level level_proto = RandomLevel(random);
   v1::PutLevelResponse put;
   ASSERT_TRUE(testing::PutLevel(*levels_, level_proto, &put).ok());
-  absl::StatusOr<Level> level = LevelFromProto(level_proto, ServerLimits{});
+  absl::StatusOr<Level> level =
+      formats::LevelFromProto(level_proto, formats::InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
 
   const std::vector<Case> cases = RandomCases(random, 800);
@@ -475,7 +477,8 @@ TEST_F(ServerE2eTest, StreamOfMixedBatchSizesKeepsOrderAndAnswers) {
   const v1::Level level_proto = RandomLevel(random);
   v1::PutLevelResponse put;
   ASSERT_TRUE(testing::PutLevel(*levels_, level_proto, &put).ok());
-  absl::StatusOr<Level> level = LevelFromProto(level_proto, ServerLimits{});
+  absl::StatusOr<Level> level =
+      formats::LevelFromProto(level_proto, formats::InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
   const std::vector<Case> cases = RandomCases(random, 600);
   constexpr int kSizes[] = {1, 100, 3, 40, 16, 17, 250, 2};
@@ -542,7 +545,8 @@ TEST_F(ServerE2eTest, ValidationQueriesMatchLibThroughUnaryAndStream) {
   pillar->mutable_circle()->set_radius(2);
   v1::PutLevelResponse put;
   ASSERT_TRUE(testing::PutLevel(*levels_, level_proto, &put).ok());
-  absl::StatusOr<Level> level = LevelFromProto(level_proto, ServerLimits{});
+  absl::StatusOr<Level> level =
+      formats::LevelFromProto(level_proto, formats::InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
 
   // A capsule claiming to walk down and right through the floor and the
@@ -593,17 +597,17 @@ TEST_F(ServerE2eTest, ValidationQueriesMatchLibThroughUnaryAndStream) {
   EXPECT_EQ(validation.verdict, MoveVerdict::kBlocked);
   ASSERT_TRUE(validation.slide.has_value());
   EXPECT_GE(validation.slide->contact_count, 2);
-  ToProto(validation, expected[0].mutable_move_validation());
+  formats::ToProto(validation, expected[0].mutable_move_validation());
   const std::optional<ShotHit> hit =
       ValidateShot({{0, 5}, {60, 0}, 0.0}, *level, targets);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->id, 40u);
-  ToProto(hit, expected[1].mutable_hit_validation());
+  formats::ToProto(hit, expected[1].mutable_hit_validation());
   const std::optional<Hit> toi =
       CastPair({Circle{{0, 0}, 1}, {10, 0}}, {Circle{{10, 0}, 1}, {-10, 0}});
   ASSERT_TRUE(toi.has_value());
   EXPECT_NEAR(toi->fraction, 0.4, 1e-12);
-  ToProto(toi, expected[2].mutable_pair_toi());
+  formats::ToProto(toi, expected[2].mutable_pair_toi());
 
   v1::RunQueriesRequest request;
   request.set_level("levels/yard");

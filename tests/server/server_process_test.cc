@@ -24,7 +24,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "server/level_file.h"
+#include "proto/formats/level_file.h"
 
 #ifndef COLLIDE_SERVER_BINARY
 #error "COLLIDE_SERVER_BINARY must name the collide_server binary"
@@ -207,7 +207,7 @@ TEST(ServerProcessTest, LevelFilesDroppedIntoTheLevelDirectoryAreServed) {
     // As a user copies a level in: written aside, renamed into place.
     const std::string json = absl::StrCat(dir, "/dock.json");
     const absl::StatusOr<std::string> contents =
-        LevelToJson(testing::WallLevel("", 5, 55));
+        formats::LevelToJson(testing::WallLevel("", 5, 55));
     ASSERT_TRUE(contents.ok());
     {
       std::ofstream out(json + ".tmp");

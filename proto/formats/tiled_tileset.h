@@ -5,8 +5,8 @@
 //
 // Includes nlohmann/json (tiled_json.h): only .cc files compiled without
 // exceptions may include this header.
-#ifndef COLLIDE_SERVER_TILED_TILESET_H_
-#define COLLIDE_SERVER_TILED_TILESET_H_
+#ifndef COLLIDE_FORMATS_TILED_TILESET_H_
+#define COLLIDE_FORMATS_TILED_TILESET_H_
 
 #include <cstdint>
 #include <map>
@@ -17,11 +17,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "server/tiled_import.h"
-#include "server/tiled_json.h"
-#include "server/tiled_object.h"
+#include "proto/formats/tiled_json.h"
+#include "proto/formats/tiled_object.h"
+#include "proto/formats/tiled_options.h"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 
 // The top bits of a gid say how the tile is flipped (Tiled's JSON format).
 inline constexpr uint32_t kFlippedHorizontally = 0x80000000u;
@@ -101,6 +101,6 @@ class TilesetTable {
   std::vector<std::unique_ptr<Tileset>> tilesets_;  // by first_gid
 };
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled
 
-#endif  // COLLIDE_SERVER_TILED_TILESET_H_
+#endif  // COLLIDE_FORMATS_TILED_TILESET_H_

@@ -1,13 +1,15 @@
-// Limits the service enforces on what callers send. main.cc fills them from
-// flags; handlers and the level store receive them, never read flags.
-#ifndef COLLIDE_SERVER_SERVER_OPTIONS_H_
-#define COLLIDE_SERVER_SERVER_OPTIONS_H_
+// Limits on what a caller may send: the conversions here (proto_convert.h)
+// refuse input over them, and the server enforces the rest. The server's
+// main.cc fills them from flags; conversions, handlers and the level store
+// receive them and never read flags.
+#ifndef COLLIDE_FORMATS_INPUT_LIMITS_H_
+#define COLLIDE_FORMATS_INPUT_LIMITS_H_
 
 #include <cstdint>
 
-namespace collide::server {
+namespace collide::formats {
 
-struct ServerLimits {
+struct InputLimits {
   // Queries per batch (StreamQueriesRequest / RunQueriesRequest); more is
   // RESOURCE_EXHAUSTED for the whole batch.
   int32_t max_batch_size = 4096;
@@ -38,6 +40,6 @@ struct ServerLimits {
   int32_t max_message_bytes = 64 << 20;
 };
 
-}  // namespace collide::server
+}  // namespace collide::formats
 
-#endif  // COLLIDE_SERVER_SERVER_OPTIONS_H_
+#endif  // COLLIDE_FORMATS_INPUT_LIMITS_H_

@@ -5,9 +5,9 @@
 // "level.shapes[3].circle.radius must be >= 0" or
 // "queries[2].polygon_cast.polygon.vertices[1].x must be finite":
 // INVALID_ARGUMENT for bad values, RESOURCE_EXHAUSTED for input over a
-// ServerLimits limit.
-#ifndef COLLIDE_SERVER_PROTO_CONVERT_H_
-#define COLLIDE_SERVER_PROTO_CONVERT_H_
+// InputLimits limit.
+#ifndef COLLIDE_FORMATS_PROTO_CONVERT_H_
+#define COLLIDE_FORMATS_PROTO_CONVERT_H_
 
 #include <cstdint>
 #include <optional>
@@ -27,9 +27,9 @@
 #include "collide/v1/geometry.pb.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
 
-namespace collide::server {
+namespace collide::formats {
 
 // --- Level names. A level id is 1 to kMaxLevelIdLength characters from
 // [A-Za-z0-9_-] (safe as a file name); its resource name is
@@ -57,7 +57,7 @@ void ToProto(Aabb box, v1::Aabb* out);
 // builds the lib Level. Field paths start with "level.". level.id is not
 // read (the caller names the level).
 absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
-                                     const ServerLimits& limits);
+                                     const InputLimits& limits);
 
 // --- Queries. Each *FromProto validates one query message and converts it.
 // `field` is the path of the message in the request (e.g.
@@ -104,24 +104,24 @@ struct ClosestPointArgs {
 };
 
 absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
-                                             const ServerLimits& limits,
+                                             const InputLimits& limits,
                                              absl::string_view field);
 absl::StatusOr<CircleCastArgs> CircleCastFromProto(
-    const v1::CircleCastQuery& query, const ServerLimits& limits,
+    const v1::CircleCastQuery& query, const InputLimits& limits,
     absl::string_view field);
 // The polygon must be strictly convex with 3 to kMaxPolygonVertices
 // vertices (INVALID_ARGUMENT "{field}.polygon: ..." otherwise).
 absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
-    const v1::PolygonCastQuery& query, const ServerLimits& limits,
+    const v1::PolygonCastQuery& query, const InputLimits& limits,
     absl::string_view field);
 absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
-    const v1::CapsuleCastQuery& query, const ServerLimits& limits,
+    const v1::CapsuleCastQuery& query, const InputLimits& limits,
     absl::string_view field);
 absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
-                                             const ServerLimits& limits,
+                                             const InputLimits& limits,
                                              absl::string_view field);
 absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
-    const v1::ClosestPointQuery& query, const ServerLimits& limits,
+    const v1::ClosestPointQuery& query, const InputLimits& limits,
     absl::string_view field);
 
 // --- Validation queries (collide/validate.h).
@@ -148,14 +148,14 @@ struct PairToiArgs {
 // kMaxSlideIterations), max_exit_iterations (0 means 4; at most
 // kMaxExitIterations) and filter.
 absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
-    const v1::MoveValidationQuery& query, const ServerLimits& limits,
+    const v1::MoveValidationQuery& query, const InputLimits& limits,
     absl::string_view field);
 // The shot (radius >= 0), at most limits.max_shot_targets targets (each
 // with exactly one hitbox) and the filter. The targets are converted into
 // `target_storage` (cleared first; a caller that keeps it across queries
 // reuses its capacity instead of allocating), which the result views.
 absl::StatusOr<HitValidationArgs> HitValidationFromProto(
-    const v1::HitValidationQuery& query, const ServerLimits& limits,
+    const v1::HitValidationQuery& query, const InputLimits& limits,
     absl::string_view field, std::vector<ShotTarget>& target_storage);
 // Two moving shapes (exactly one of point, segment, circle, capsule,
 // polygon each), max_fraction in [0, 1] when present, target_distance >= 0.
@@ -175,6 +175,6 @@ v1::MoveVerdict ToProto(MoveVerdict verdict);
 v1::HitStatus ToProto(HitStatus status);
 v1::FeatureType ToProto(FeatureType type);
 
-}  // namespace collide::server
+}  // namespace collide::formats
 
-#endif  // COLLIDE_SERVER_PROTO_CONVERT_H_
+#endif  // COLLIDE_FORMATS_PROTO_CONVERT_H_

@@ -19,7 +19,7 @@
 // (0, 8, 16 x 8) with user_data 77, tile 3 a triangle (0,0) (16,0) (0,16)
 // with category_bits 4, tiles 1 and 2 no shapes. "props" (props.tsj,
 // firstgid 5, 32 x 32 tiles): tile 0 has a circle of radius 8 at (16, 16).
-#include "server/tiled_import.h"
+#include "proto/formats/tiled_import.h"
 
 #include <cctype>
 #include <cmath>
@@ -38,11 +38,11 @@
 #include "collide/v1/geometry.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/level_file.h"
-#include "server/proto_convert.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/level_file.h"
+#include "proto/formats/proto_convert.h"
 
-namespace collide::server {
+namespace collide::formats {
 namespace {
 
 using ::testing::AllOf;
@@ -143,8 +143,13 @@ TEST_F(ArenaTest, IdComesFromTheFileNameAndEveryCollisionShapeIsThere) {
                                   TileShapeId(4), 10, 11, 12, 13, 14));
 }
 
+TEST_F(ArenaTest, TheLevelSaysItsYAxisPointsDown) {
+  // Drawing tools (collide-cli render) then show it as Tiled does.
+  EXPECT_EQ(level_.y_axis(), v1::Y_AXIS_DOWN);
+}
+
 TEST_F(ArenaTest, TheLevelIsValid) {
-  EXPECT_TRUE(LevelFromProto(level_, ServerLimits{}).ok());
+  EXPECT_TRUE(LevelFromProto(level_, InputLimits{}).ok());
 }
 
 TEST_F(ArenaTest, TileLayerCellsUseTheirTilesCollisionShapes) {
@@ -269,7 +274,8 @@ TEST(TiledImportOptionsTest, YUpFlipsAboutTheMapsBottomEdge) {
             (Points{{160, 58}, {160, 28}, {140, 58}}));
   ExpectCircle(*FindShape(*level, 6), 322, 46, 12);
   ExpectBox(*FindShape(*level, TileShapeId(1)), 8, 4, 8, 4, 0);
-  EXPECT_TRUE(LevelFromProto(*level, ServerLimits{}).ok());
+  EXPECT_TRUE(LevelFromProto(*level, InputLimits{}).ok());
+  EXPECT_EQ(level->y_axis(), v1::Y_AXIS_UP);
 }
 
 TEST(TiledImportOptionsTest, ChosenLayersAndPropertyReplaceTheDefaults) {
@@ -325,7 +331,7 @@ TEST(TiledImportOptionsTest, GivenLevelIdWins) {
 
 TEST(TiledLevelFileTest, ReadLevelFileImportsATmjWithItsExternalTileset) {
   absl::StatusOr<v1::Level> level =
-      ReadLevelFile(kArenaPath, ServerLimits{}.max_message_bytes);
+      ReadLevelFile(kArenaPath, InputLimits{}.max_message_bytes);
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->id(), "");  // the server names it after the file
   EXPECT_EQ(level->shapes_size(), 15);
@@ -622,7 +628,7 @@ bool ExpectImportIsCleanOrRefused(const std::string& map,
   };
   absl::StatusOr<v1::Level> level = LevelFromTiledMap(map, options);
   if (level.ok()) {
-    const absl::Status valid = LevelFromProto(*level, ServerLimits{}).status();
+    const absl::Status valid = LevelFromProto(*level, InputLimits{}).status();
     EXPECT_TRUE(valid.ok()) << what << ": imported an invalid level: " << valid;
     return true;
   }
@@ -668,4 +674,4 @@ TEST(TiledImportRobustnessTest, EveryValueOfEveryTypeIsImportedOrRefused) {
 }
 
 }  // namespace
-}  // namespace collide::server
+}  // namespace collide::formats

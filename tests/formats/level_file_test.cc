@@ -1,6 +1,6 @@
 // Level files: JSON and binary round trips, format detection, atomic writes,
 // and every kind of bad file with its code.
-#include "server/level_file.h"
+#include "proto/formats/level_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,10 +17,10 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "server/proto_convert.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
+#include "proto/formats/proto_convert.h"
 
-namespace collide::server {
+namespace collide::formats {
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;
@@ -107,7 +107,7 @@ TEST(ReadLevelFileTest, ReadmeExampleLevelLoadsAndBuilds) {
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->id(), "dock");
   EXPECT_EQ(level->shapes_size(), 6);
-  EXPECT_TRUE(LevelFromProto(*level, ServerLimits{}).ok());
+  EXPECT_TRUE(LevelFromProto(*level, InputLimits{}).ok());
 }
 
 TEST(ParseLevelTest, HandWrittenJsonGivesTheMessage) {
@@ -267,4 +267,4 @@ TEST(LevelFileTest, BadFileContentNamesTheFile) {
 }
 
 }  // namespace
-}  // namespace collide::server
+}  // namespace collide::formats

@@ -2,7 +2,7 @@
 // tile layer data (CSV arrays or uncompressed base64, fixed-size or in
 // chunks) and the placement of tiles. Objects' geometry is
 // tiled_object.cc's, tilesets are tiled_tileset.cc's.
-#include "server/tiled_import.h"
+#include "proto/formats/tiled_import.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,12 +18,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
-#include "server/level_file.h"
-#include "server/tiled_json.h"
-#include "server/tiled_object.h"
-#include "server/tiled_tileset.h"
+#include "proto/formats/file_io.h"
+#include "proto/formats/tiled_json.h"
+#include "proto/formats/tiled_object.h"
+#include "proto/formats/tiled_tileset.h"
 
-namespace collide::server {
+namespace collide::formats {
 namespace {
 
 using tiled::Affine;
@@ -645,6 +645,8 @@ absl::StatusOr<v1::Level> LevelFromTiledMap(absl::string_view json,
   if (!map.ok()) return map.status();
   v1::Level level;
   level.set_id(options.level_id);
+  level.set_y_axis(options.y_axis == TiledYAxis::kUp ? v1::Y_AXIS_UP
+                                                     : v1::Y_AXIS_DOWN);
   Importer importer(options, level);
   if (absl::Status s = importer.Import(*map); !s.ok()) return s;
   return level;
@@ -682,4 +684,4 @@ absl::StatusOr<v1::Level> ReadTiledMapFile(const std::string& path,
   return level;
 }
 
-}  // namespace collide::server
+}  // namespace collide::formats

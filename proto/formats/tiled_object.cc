@@ -1,4 +1,4 @@
-#include "server/tiled_object.h"
+#include "proto/formats/tiled_object.h"
 
 #include <cmath>
 #include <cstdint>
@@ -17,7 +17,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 namespace {
 
 // Two lengths count as equal (a circle's width and height, a transform's
@@ -381,4 +381,4 @@ absl::Status AppendShape(const TiledObject& object, const Affine& to_level,
   return absl::InternalError("unknown object kind");
 }
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled

@@ -6,8 +6,8 @@
 //
 // Includes nlohmann/json: only .cc files compiled without exceptions may
 // include this header (see server/CMakeLists.txt).
-#ifndef COLLIDE_SERVER_TILED_JSON_H_
-#define COLLIDE_SERVER_TILED_JSON_H_
+#ifndef COLLIDE_FORMATS_TILED_JSON_H_
+#define COLLIDE_FORMATS_TILED_JSON_H_
 
 #include <cstdint>
 #include <optional>
@@ -18,7 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 
 using Json = nlohmann::json;
 
@@ -84,6 +84,6 @@ absl::StatusOr<std::optional<uint64_t>> Uint64Property(const Json& owner,
                                                        absl::string_view name,
                                                        const Where& where);
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled
 
-#endif  // COLLIDE_SERVER_TILED_JSON_H_
+#endif  // COLLIDE_FORMATS_TILED_JSON_H_

@@ -1,4 +1,4 @@
-#include "server/proto_convert.h"
+#include "proto/formats/proto_convert.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,9 +27,9 @@
 #include "collide/v1/geometry.pb.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
 
-namespace collide::server {
+namespace collide::formats {
 namespace {
 
 constexpr absl::string_view kLevelNamePrefix = "levels/";
@@ -124,7 +124,7 @@ absl::Status CheckVertices(
 
 // Level shapes: a vertex list between `minimum` and limits.max_vertices.
 absl::Status CheckShapeVertexCount(int count, int minimum,
-                                   const ServerLimits& limits,
+                                   const InputLimits& limits,
                                    const FieldPath& field) {
   if (count < minimum) {
     return absl::InvalidArgumentError(
@@ -218,7 +218,7 @@ absl::StatusOr<ConvexPolygon> ConvexPolygonFromProto(const v1::Polygon& polygon,
 }
 
 absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
-                                            const ServerLimits& limits,
+                                            const InputLimits& limits,
                                             const FieldPath& field) {
   if (filter.ignore_ids_size() > limits.max_ignore_ids) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -235,7 +235,7 @@ absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
 
 // A list capacity: 0 means the limit; otherwise 1..limit.
 absl::StatusOr<int32_t> ListCapacity(int32_t requested,
-                                     const ServerLimits& limits,
+                                     const InputLimits& limits,
                                      const FieldPath& field) {
   if (requested < 0) {
     return absl::InvalidArgumentError(
@@ -250,7 +250,7 @@ absl::StatusOr<int32_t> ListCapacity(int32_t requested,
 }
 
 absl::StatusOr<CastSettings> CastSettingsFromProto(
-    const v1::CastOptions& options, const ServerLimits& limits,
+    const v1::CastOptions& options, const InputLimits& limits,
     const FieldPath& field) {
   CastSettings settings;
   switch (options.mode()) {
@@ -367,7 +367,7 @@ void ToProto(Aabb box, v1::Aabb* out) {
 }
 
 absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
-                                     const ServerLimits& limits) {
+                                     const InputLimits& limits) {
   if (level.shapes_size() > limits.max_level_shapes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "level.shapes holds ", level.shapes_size(),
@@ -495,7 +495,7 @@ namespace {
 // translation, then the options.
 template <typename CastQuery>
 absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
-                                                     const ServerLimits& limits,
+                                                     const InputLimits& limits,
                                                      absl::string_view field) {
   if (absl::Status s =
           CheckFinite(query.translation(), FieldPath(field, ".translation"));
@@ -518,7 +518,7 @@ absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
 }  // namespace
 
 absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
-                                             const ServerLimits& limits,
+                                             const InputLimits& limits,
                                              absl::string_view field) {
   if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
       !s.ok()) {
@@ -533,7 +533,7 @@ absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
 }
 
 absl::StatusOr<CircleCastArgs> CircleCastFromProto(
-    const v1::CircleCastQuery& query, const ServerLimits& limits,
+    const v1::CircleCastQuery& query, const InputLimits& limits,
     absl::string_view field) {
   if (absl::Status s = CheckCircle(query.circle(), FieldPath(field, ".circle"));
       !s.ok()) {
@@ -548,7 +548,7 @@ absl::StatusOr<CircleCastArgs> CircleCastFromProto(
 }
 
 absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
-    const v1::PolygonCastQuery& query, const ServerLimits& limits,
+    const v1::PolygonCastQuery& query, const InputLimits& limits,
     absl::string_view field) {
   absl::StatusOr<ConvexPolygon> polygon =
       ConvexPolygonFromProto(query.polygon(), FieldPath(field, ".polygon"));
@@ -561,7 +561,7 @@ absl::StatusOr<PolygonCastArgs> PolygonCastFromProto(
 }
 
 absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
-    const v1::CapsuleCastQuery& query, const ServerLimits& limits,
+    const v1::CapsuleCastQuery& query, const InputLimits& limits,
     absl::string_view field) {
   if (absl::Status s =
           CheckCapsule(query.capsule(), FieldPath(field, ".capsule"));
@@ -577,7 +577,7 @@ absl::StatusOr<CapsuleCastArgs> CapsuleCastFromProto(
 }
 
 absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
-                                             const ServerLimits& limits,
+                                             const InputLimits& limits,
                                              absl::string_view field) {
   OverlapArgs args;
   switch (query.shape_case()) {
@@ -620,7 +620,7 @@ absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
 }
 
 absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
-    const v1::ClosestPointQuery& query, const ServerLimits& limits,
+    const v1::ClosestPointQuery& query, const InputLimits& limits,
     absl::string_view field) {
   if (absl::Status s = CheckFinite(query.point(), FieldPath(field, ".point"));
       !s.ok()) {
@@ -749,7 +749,7 @@ absl::StatusOr<MovingShape> MovingShapeFromProto(const v1::MovingShape& shape,
 }  // namespace
 
 absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
-    const v1::MoveValidationQuery& query, const ServerLimits& limits,
+    const v1::MoveValidationQuery& query, const InputLimits& limits,
     absl::string_view field) {
   absl::StatusOr<BodyShape> mover = BodyFromProto(query, "mover", field);
   if (!mover.ok()) return mover.status();
@@ -796,7 +796,7 @@ absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
 }
 
 absl::StatusOr<HitValidationArgs> HitValidationFromProto(
-    const v1::HitValidationQuery& query, const ServerLimits& limits,
+    const v1::HitValidationQuery& query, const InputLimits& limits,
     absl::string_view field, std::vector<ShotTarget>& target_storage) {
   if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
       !s.ok()) {
@@ -1007,4 +1007,4 @@ void ToProto(const WorldClosestPoint& closest, v1::ClosestPointResult* out) {
   ToProto(closest.feature, out->mutable_feature());
 }
 
-}  // namespace collide::server
+}  // namespace collide::formats

@@ -1,4 +1,4 @@
-#include "server/tiled_json.h"
+#include "proto/formats/tiled_json.h"
 
 #include <cmath>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 namespace {
 
 // Accepts every event (a base for the two readers below).
@@ -296,4 +296,4 @@ absl::StatusOr<std::optional<uint64_t>> Uint64Property(const Json& owner,
                                      value.dump()));
 }
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled

@@ -7,8 +7,8 @@
 //
 // Includes nlohmann/json (tiled_json.h): only .cc files compiled without
 // exceptions may include this header.
-#ifndef COLLIDE_SERVER_TILED_OBJECT_H_
-#define COLLIDE_SERVER_TILED_OBJECT_H_
+#ifndef COLLIDE_FORMATS_TILED_OBJECT_H_
+#define COLLIDE_FORMATS_TILED_OBJECT_H_
 
 #include <cstdint>
 #include <optional>
@@ -20,9 +20,9 @@
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
-#include "server/tiled_json.h"
+#include "proto/formats/tiled_json.h"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 
 // p -> (a x + b y + tx, c x + d y + ty).
 struct Affine {
@@ -99,6 +99,6 @@ absl::Status AppendRectangle(double width, double height,
                              const Affine& to_level, const ShapeTags& tags,
                              const Where& where, v1::Level& out);
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled
 
-#endif  // COLLIDE_SERVER_TILED_OBJECT_H_
+#endif  // COLLIDE_FORMATS_TILED_OBJECT_H_

@@ -1,7 +1,7 @@
 // proto <-> lib conversion: levels and queries convert to exactly the lib
 // values, and every bad input is refused with its code and a message naming
 // the field path.
-#include "server/proto_convert.h"
+#include "proto/formats/proto_convert.h"
 
 #include <cmath>
 #include <cstdint>
@@ -22,9 +22,9 @@
 #include "collide/validate.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "server/server_options.h"
+#include "proto/formats/input_limits.h"
 
-namespace collide::server {
+namespace collide::formats {
 namespace {
 
 using ::testing::HasSubstr;
@@ -128,8 +128,7 @@ TEST(ValidateLevelIdTest, LengthIsBounded) {
 // --- Levels.
 
 TEST(LevelFromProtoTest, EveryShapeKindBuildsWithItsIdsAndData) {
-  absl::StatusOr<Level> level =
-      LevelFromProto(EveryKindLevel(), ServerLimits{});
+  absl::StatusOr<Level> level = LevelFromProto(EveryKindLevel(), InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
   ASSERT_EQ(level->shape_count(), 7);
   EXPECT_EQ(level->kind(0), ShapeKind::kSegment);
@@ -150,8 +149,7 @@ TEST(LevelFromProtoTest, EveryShapeKindBuildsWithItsIdsAndData) {
 }
 
 TEST(LevelFromProtoTest, BoxMatchesMakeBox) {
-  absl::StatusOr<Level> level =
-      LevelFromProto(EveryKindLevel(), ServerLimits{});
+  absl::StatusOr<Level> level = LevelFromProto(EveryKindLevel(), InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
   absl::StatusOr<ConvexPolygon> box = MakeBox({50, 10}, {1, 2}, 0.5);
   ASSERT_TRUE(box.ok());
@@ -164,7 +162,7 @@ TEST(LevelFromProtoTest, BoxMatchesMakeBox) {
 }
 
 TEST(LevelFromProtoTest, EmptyLevelIsValid) {
-  absl::StatusOr<Level> level = LevelFromProto(v1::Level(), ServerLimits{});
+  absl::StatusOr<Level> level = LevelFromProto(v1::Level(), InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->shape_count(), 0);
 }
@@ -172,7 +170,7 @@ TEST(LevelFromProtoTest, EmptyLevelIsValid) {
 TEST(LevelFromProtoTest, GivenCellSizeIsUsed) {
   v1::Level proto = EveryKindLevel();
   proto.set_cell_size(3.5);
-  absl::StatusOr<Level> level = LevelFromProto(proto, ServerLimits{});
+  absl::StatusOr<Level> level = LevelFromProto(proto, InputLimits{});
   ASSERT_TRUE(level.ok()) << level.status();
   EXPECT_EQ(level->spatial_hash().grid().cell_size, 3.5);
 }
@@ -180,7 +178,7 @@ TEST(LevelFromProtoTest, GivenCellSizeIsUsed) {
 TEST(LevelFromProtoTest, NegativeRadiusNamesTheField) {
   v1::Level proto = EveryKindLevel();
   proto.mutable_shapes(4)->mutable_circle()->set_radius(-1);
-  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument,
               "level.shapes[4].circle.radius must be >= 0");
 }
@@ -216,7 +214,7 @@ TEST(LevelFromProtoTest, NonFiniteCoordinatesNameTheField) {
   for (const Case& c : cases) {
     v1::Level proto = EveryKindLevel();
     c.spoil(proto.mutable_shapes(c.shape));
-    ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+    ExpectError(LevelFromProto(proto, InputLimits{}).status(),
                 absl::StatusCode::kInvalidArgument, c.message);
   }
 }
@@ -224,7 +222,7 @@ TEST(LevelFromProtoTest, NonFiniteCoordinatesNameTheField) {
 TEST(LevelFromProtoTest, BoxHalfExtentsMustBePositive) {
   v1::Level proto = EveryKindLevel();
   proto.mutable_shapes(5)->mutable_box()->mutable_half_extents()->set_y(0);
-  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument,
               "level.shapes[5].box.half_extents.y must be > 0");
 }
@@ -232,7 +230,7 @@ TEST(LevelFromProtoTest, BoxHalfExtentsMustBePositive) {
 TEST(LevelFromProtoTest, ShapeWithoutGeometryIsInvalidArgument) {
   v1::Level proto = EveryKindLevel();
   proto.add_shapes()->set_id(99);
-  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument,
               "level.shapes[7] has no geometry");
 }
@@ -242,7 +240,7 @@ TEST(LevelFromProtoTest, TooFewVerticesNameTheField) {
   proto.mutable_shapes(1)->mutable_polyline()->set_closed(true);
   proto.mutable_shapes(1)->mutable_polyline()->mutable_vertices()->RemoveLast();
   ExpectError(
-      LevelFromProto(proto, ServerLimits{}).status(),
+      LevelFromProto(proto, InputLimits{}).status(),
       absl::StatusCode::kInvalidArgument,
       "level.shapes[1].polyline.vertices must hold at least 3 vertices");
   v1::Level polygon = EveryKindLevel();
@@ -250,7 +248,7 @@ TEST(LevelFromProtoTest, TooFewVerticesNameTheField) {
       ->mutable_polygon()
       ->mutable_vertices()
       ->DeleteSubrange(0, 2);
-  ExpectError(LevelFromProto(polygon, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(polygon, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument,
               "level.shapes[2].polygon.vertices must hold at least 3 vertices");
 }
@@ -260,14 +258,14 @@ TEST(LevelFromProtoTest, SelfCrossingPolygonNamesTheShape) {
   v1::Shape* bowtie = proto.add_shapes();
   AddVertices(bowtie->mutable_polygon()->mutable_vertices(),
               {{0, 0}, {4, 4}, {4, 0}, {0, 4}});
-  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument, "level.shapes[0].polygon: ");
 }
 
 TEST(LevelFromProtoTest, DuplicateIdNamesBothShapes) {
   v1::Level proto = EveryKindLevel();
   proto.mutable_shapes(3)->set_id(2);
-  const absl::Status status = LevelFromProto(proto, ServerLimits{}).status();
+  const absl::Status status = LevelFromProto(proto, InputLimits{}).status();
   ExpectError(status, absl::StatusCode::kInvalidArgument,
               "level.shapes[3].id 2");
   EXPECT_THAT(std::string(status.message()), HasSubstr("shapes[1]"));
@@ -277,7 +275,7 @@ TEST(LevelFromProtoTest, BadCellSizeIsInvalidArgument) {
   for (const double cell_size : {-1.0, kNaN, kInf}) {
     v1::Level proto = EveryKindLevel();
     proto.set_cell_size(cell_size);
-    ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+    ExpectError(LevelFromProto(proto, InputLimits{}).status(),
                 absl::StatusCode::kInvalidArgument, "level.cell_size must be");
   }
 }
@@ -285,12 +283,12 @@ TEST(LevelFromProtoTest, BadCellSizeIsInvalidArgument) {
 TEST(LevelFromProtoTest, CellSizeMakingTooManyCellsNamesCellSize) {
   v1::Level proto = EveryKindLevel();
   proto.set_cell_size(1e-4);
-  ExpectError(LevelFromProto(proto, ServerLimits{}).status(),
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
               absl::StatusCode::kInvalidArgument, "level.cell_size");
 }
 
 TEST(LevelFromProtoTest, TooManyShapesIsResourceExhausted) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_level_shapes = 6;
   ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
               absl::StatusCode::kResourceExhausted,
@@ -298,7 +296,7 @@ TEST(LevelFromProtoTest, TooManyShapesIsResourceExhausted) {
 }
 
 TEST(LevelFromProtoTest, TooManyVerticesInAShapeIsResourceExhausted) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_vertices = 4;
   ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
               absl::StatusCode::kResourceExhausted,
@@ -307,7 +305,7 @@ TEST(LevelFromProtoTest, TooManyVerticesInAShapeIsResourceExhausted) {
 }
 
 TEST(LevelFromProtoTest, TooManyVerticesInTheLevelIsResourceExhausted) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_level_vertices = 10;  // 3 + 4 + 5 = 12 in polylines and polygons
   ExpectError(LevelFromProto(EveryKindLevel(), limits).status(),
               absl::StatusCode::kResourceExhausted,
@@ -321,7 +319,7 @@ TEST(RayCastFromProtoTest, DefaultsAreTheLibDefaults) {
   Set(query.mutable_origin(), 1, 2);
   Set(query.mutable_translation(), 3, 4);
   absl::StatusOr<RayCastArgs> args =
-      RayCastFromProto(query, ServerLimits{}, "q");
+      RayCastFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->ray.origin.x, 1);
   EXPECT_EQ(args->ray.translation.y, 4);
@@ -347,7 +345,7 @@ void ExpectSameSettings(const CastSettings& a, const CastSettings& b) {
 // Casts without options take a shortcut; it must give exactly what the full
 // conversion of an all-default CastOptions gives, for every cast kind.
 TEST(CastFromProtoTest, UnsetOptionsConvertLikeEmptyOptions) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_results_per_query = 17;
   v1::RayCastQuery ray;
   absl::StatusOr<RayCastArgs> ray_unset = RayCastFromProto(ray, limits, "q");
@@ -399,7 +397,7 @@ TEST(RayCastFromProtoTest, OptionsAreCopied) {
   options->mutable_filter()->add_ignore_ids(3);
   options->mutable_filter()->add_ignore_ids(9);
   absl::StatusOr<RayCastArgs> args =
-      RayCastFromProto(query, ServerLimits{}, "q");
+      RayCastFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_TRUE(args->settings.all_hits);
   EXPECT_EQ(args->settings.max_hits, 7);
@@ -415,7 +413,7 @@ TEST(RayCastFromProtoTest, OptionsAreCopied) {
 TEST(RayCastFromProtoTest, MaxHitsZeroMeansTheLimit) {
   v1::RayCastQuery query;
   query.mutable_options()->set_mode(v1::CAST_MODE_ALL);
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_results_per_query = 12;
   absl::StatusOr<RayCastArgs> args = RayCastFromProto(query, limits, "q");
   ASSERT_TRUE(args.ok()) << args.status();
@@ -452,7 +450,7 @@ TEST(RayCastFromProtoTest, BadOptionsNameTheField) {
   for (const Case& c : cases) {
     v1::RayCastQuery query;
     c.spoil(query.mutable_options());
-    ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+    ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
                 absl::StatusCode::kInvalidArgument, c.message);
   }
 }
@@ -461,11 +459,11 @@ TEST(RayCastFromProtoTest, NonFiniteInputNamesTheField) {
   v1::RayCastQuery query;
   query.mutable_translation()->set_x(kNaN);
   ExpectError(
-      RayCastFromProto(query, ServerLimits{}, "queries[2].ray_cast").status(),
+      RayCastFromProto(query, InputLimits{}, "queries[2].ray_cast").status(),
       absl::StatusCode::kInvalidArgument,
       "queries[2].ray_cast.translation.x must be finite");
   query.mutable_origin()->set_y(kInf);
-  ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument, "q.origin.y must be finite");
 }
 
@@ -473,7 +471,7 @@ TEST(RayCastFromProtoTest, CoordinatesBeyondTheCoreLimitNameTheField) {
   // Finite but huge: the core's quadratics would overflow to infinity.
   v1::RayCastQuery query;
   query.mutable_translation()->set_y(1e200);
-  ExpectError(RayCastFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.translation.y must be within +-1e60");
 }
@@ -481,7 +479,7 @@ TEST(RayCastFromProtoTest, CoordinatesBeyondTheCoreLimitNameTheField) {
 TEST(CircleCastFromProtoTest, NegativeRadiusNamesTheField) {
   v1::CircleCastQuery query;
   query.mutable_circle()->set_radius(-0.5);
-  ExpectError(CircleCastFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(CircleCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.circle.radius must be >= 0, got -0.5");
 }
@@ -490,7 +488,7 @@ TEST(CircleCastFromProtoTest, ZeroRadiusAndZeroTranslationAreValid) {
   v1::CircleCastQuery query;
   Set(query.mutable_circle()->mutable_center(), 1, 1);
   absl::StatusOr<CircleCastArgs> args =
-      CircleCastFromProto(query, ServerLimits{}, "q");
+      CircleCastFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->cast.circle.radius, 0.0);
   EXPECT_EQ(args->cast.translation, (Vec2{0, 0}));
@@ -503,7 +501,7 @@ TEST(PolygonCastFromProtoTest, ConvexPolygonMatchesMakeConvexPolygon) {
               {{0, 0}, {0, 1}, {1, 1}, {1, 0}});
   Set(query.mutable_translation(), 5, 0);
   absl::StatusOr<PolygonCastArgs> args =
-      PolygonCastFromProto(query, ServerLimits{}, "q");
+      PolygonCastFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   const Vec2 input[] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}};
   absl::StatusOr<ConvexPolygon> expected = MakeConvexPolygon(input);
@@ -532,7 +530,7 @@ TEST(PolygonCastFromProtoTest, BadPolygonsAreInvalidArgument) {
   for (const Case& c : cases) {
     v1::PolygonCastQuery query;
     AddVertices(query.mutable_polygon()->mutable_vertices(), c.vertices);
-    ExpectError(PolygonCastFromProto(query, ServerLimits{}, "q").status(),
+    ExpectError(PolygonCastFromProto(query, InputLimits{}, "q").status(),
                 absl::StatusCode::kInvalidArgument, c.message);
   }
 }
@@ -540,12 +538,12 @@ TEST(PolygonCastFromProtoTest, BadPolygonsAreInvalidArgument) {
 TEST(CapsuleCastFromProtoTest, BadCapsuleNamesTheField) {
   v1::CapsuleCastQuery query;
   query.mutable_capsule()->mutable_p2()->set_x(kNaN);
-  ExpectError(CapsuleCastFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(CapsuleCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.capsule.p2.x must be finite");
   query.mutable_capsule()->mutable_p2()->set_x(1);
   query.mutable_capsule()->set_radius(-2);
-  ExpectError(CapsuleCastFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(CapsuleCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.capsule.radius must be >= 0");
 }
@@ -553,42 +551,39 @@ TEST(CapsuleCastFromProtoTest, BadCapsuleNamesTheField) {
 TEST(OverlapFromProtoTest, EachShapeKindConverts) {
   v1::OverlapQuery circle;
   circle.mutable_circle()->set_radius(2);
-  absl::StatusOr<OverlapArgs> a = OverlapFromProto(circle, ServerLimits{}, "q");
+  absl::StatusOr<OverlapArgs> a = OverlapFromProto(circle, InputLimits{}, "q");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_TRUE(std::holds_alternative<Circle>(a->shape));
-  EXPECT_EQ(a->max_results, ServerLimits{}.max_results_per_query);
+  EXPECT_EQ(a->max_results, InputLimits{}.max_results_per_query);
 
   v1::OverlapQuery polygon;
   AddVertices(polygon.mutable_polygon()->mutable_vertices(),
               {{0, 0}, {1, 0}, {0, 1}});
   polygon.set_max_results(3);
-  absl::StatusOr<OverlapArgs> b =
-      OverlapFromProto(polygon, ServerLimits{}, "q");
+  absl::StatusOr<OverlapArgs> b = OverlapFromProto(polygon, InputLimits{}, "q");
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_TRUE(std::holds_alternative<ConvexPolygon>(b->shape));
   EXPECT_EQ(b->max_results, 3);
 
   v1::OverlapQuery capsule;
   capsule.mutable_capsule()->set_radius(1);
-  absl::StatusOr<OverlapArgs> c =
-      OverlapFromProto(capsule, ServerLimits{}, "q");
+  absl::StatusOr<OverlapArgs> c = OverlapFromProto(capsule, InputLimits{}, "q");
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(std::holds_alternative<Capsule>(c->shape));
 }
 
 TEST(OverlapFromProtoTest, BadOverlapsNameTheField) {
-  ExpectError(
-      OverlapFromProto(v1::OverlapQuery(), ServerLimits{}, "q").status(),
-      absl::StatusCode::kInvalidArgument, "q has no shape");
+  ExpectError(OverlapFromProto(v1::OverlapQuery(), InputLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument, "q has no shape");
   v1::OverlapQuery circle;
   circle.mutable_circle()->set_radius(-1);
-  ExpectError(OverlapFromProto(circle, ServerLimits{}, "q").status(),
+  ExpectError(OverlapFromProto(circle, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.circle.radius must be >= 0");
   v1::OverlapQuery many;
   many.mutable_circle()->set_radius(1);
   many.set_max_results(1000);
-  ExpectError(OverlapFromProto(many, ServerLimits{}, "q").status(),
+  ExpectError(OverlapFromProto(many, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.max_results 1000 is more than max_results_per_query");
 }
@@ -596,11 +591,11 @@ TEST(OverlapFromProtoTest, BadOverlapsNameTheField) {
 TEST(ClosestPointFromProtoTest, AbsentMaxDistanceIsUnlimited) {
   v1::ClosestPointQuery query;
   absl::StatusOr<ClosestPointArgs> args =
-      ClosestPointFromProto(query, ServerLimits{}, "q");
+      ClosestPointFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->max_distance, kInf);
   query.set_max_distance(0);
-  args = ClosestPointFromProto(query, ServerLimits{}, "q");
+  args = ClosestPointFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->max_distance, 0.0);
 }
@@ -608,16 +603,16 @@ TEST(ClosestPointFromProtoTest, AbsentMaxDistanceIsUnlimited) {
 TEST(ClosestPointFromProtoTest, BadInputNamesTheField) {
   v1::ClosestPointQuery query;
   query.set_max_distance(-1);
-  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(ClosestPointFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.max_distance must be >= 0");
   query.set_max_distance(kInf);
-  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(ClosestPointFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.max_distance must be finite");
   query.clear_max_distance();
   query.mutable_point()->set_x(kNaN);
-  ExpectError(ClosestPointFromProto(query, ServerLimits{}, "q").status(),
+  ExpectError(ClosestPointFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument, "q.point.x must be finite");
 }
 
@@ -684,7 +679,7 @@ v1::MoveValidationQuery CircleMove() {
 TEST(MoveValidationFromProtoTest, DefaultsAndFieldsConvert) {
   v1::MoveValidationQuery query = CircleMove();
   absl::StatusOr<MoveValidationArgs> args =
-      MoveValidationFromProto(query, ServerLimits{}, "q");
+      MoveValidationFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   const Circle* circle = std::get_if<Circle>(&args->claim.mover);
   ASSERT_NE(circle, nullptr);
@@ -702,7 +697,7 @@ TEST(MoveValidationFromProtoTest, DefaultsAndFieldsConvert) {
   query.set_max_exit_iterations(8);
   query.mutable_filter()->set_mask_bits(6);
   query.mutable_filter()->add_ignore_ids(4);
-  args = MoveValidationFromProto(query, ServerLimits{}, "q");
+  args = MoveValidationFromProto(query, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->options.skin, 0.01);
   EXPECT_EQ(args->options.max_slide_iterations, 16);
@@ -717,14 +712,14 @@ TEST(MoveValidationFromProtoTest, CapsuleAndPolygonMoversConvert) {
   Set(capsule.mutable_capsule()->mutable_p2(), 0, 2);
   capsule.mutable_capsule()->set_radius(0.3);
   absl::StatusOr<MoveValidationArgs> args =
-      MoveValidationFromProto(capsule, ServerLimits{}, "q");
+      MoveValidationFromProto(capsule, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_TRUE(std::holds_alternative<Capsule>(args->claim.mover));
 
   v1::MoveValidationQuery polygon;
   AddVertices(polygon.mutable_polygon()->mutable_vertices(),
               {{0, 0}, {0, 1}, {1, 0}});  // clockwise
-  args = MoveValidationFromProto(polygon, ServerLimits{}, "q");
+  args = MoveValidationFromProto(polygon, InputLimits{}, "q");
   ASSERT_TRUE(args.ok()) << args.status();
   const ConvexPolygon* convex = std::get_if<ConvexPolygon>(&args->claim.mover);
   ASSERT_NE(convex, nullptr);
@@ -737,7 +732,7 @@ TEST(MoveValidationFromProtoTest, CapsuleAndPolygonMoversConvert) {
 }
 
 TEST(MoveValidationFromProtoTest, BadInputNamesTheField) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_slide_iterations = 8;
   limits.max_ignore_ids = 1;
   const auto expect = [&](v1::MoveValidationQuery query,
@@ -808,7 +803,7 @@ v1::HitValidationQuery Shot3Targets() {
 TEST(HitValidationFromProtoTest, ShotAndTargetsConvertIntoTheStorage) {
   std::vector<ShotTarget> storage(5);  // stale entries are cleared
   absl::StatusOr<HitValidationArgs> args =
-      HitValidationFromProto(Shot3Targets(), ServerLimits{}, "q", storage);
+      HitValidationFromProto(Shot3Targets(), InputLimits{}, "q", storage);
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ(args->shot.translation.x, 40);
   EXPECT_EQ(args->shot.radius, 0.25);
@@ -823,7 +818,7 @@ TEST(HitValidationFromProtoTest, ShotAndTargetsConvertIntoTheStorage) {
 }
 
 TEST(HitValidationFromProtoTest, BadInputNamesTheField) {
-  ServerLimits limits;
+  InputLimits limits;
   limits.max_shot_targets = 3;
   std::vector<ShotTarget> storage;
   const auto expect = [&](const v1::HitValidationQuery& query,
@@ -1007,4 +1002,4 @@ TEST(ToProtoTest, ShotAndPairMissesSetOnlyTheOutcome) {
 }
 
 }  // namespace
-}  // namespace collide::server
+}  // namespace collide::formats

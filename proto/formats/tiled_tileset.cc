@@ -1,4 +1,4 @@
-#include "server/tiled_tileset.h"
+#include "proto/formats/tiled_tileset.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -13,10 +13,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "server/tiled_json.h"
-#include "server/tiled_object.h"
+#include "proto/formats/tiled_json.h"
+#include "proto/formats/tiled_object.h"
 
-namespace collide::server::tiled {
+namespace collide::formats::tiled {
 namespace {
 
 absl::Status MapError(absl::string_view message) {
@@ -296,4 +296,4 @@ absl::StatusOr<const TileInfo*> TilesetTable::Info(Tileset& tileset,
   return &tileset.infos.emplace(tile_id, std::move(info)).first->second;
 }
 
-}  // namespace collide::server::tiled
+}  // namespace collide::formats::tiled

@@ -1,8 +1,8 @@
 // Level files: a v1::Level message as protobuf JSON (human-written) or
 // protobuf binary, or a Tiled map (tiled_import.h). Reading accepts all
 // three; the server writes binary.
-#ifndef COLLIDE_SERVER_LEVEL_FILE_H_
-#define COLLIDE_SERVER_LEVEL_FILE_H_
+#ifndef COLLIDE_FORMATS_LEVEL_FILE_H_
+#define COLLIDE_FORMATS_LEVEL_FILE_H_
 
 #include <cstdint>
 #include <string>
@@ -12,7 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
 
-namespace collide::server {
+namespace collide::formats {
 
 enum class LevelFileFormat {
   kJson,
@@ -53,21 +53,15 @@ absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
 absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
                                         int64_t max_bytes);
 
-// The bytes of the regular file at `path`, with ReadLevelFile's errors
-// (NOT_FOUND, RESOURCE_EXHAUSTED over max_bytes, ...), each naming `path`.
-absl::StatusOr<std::string> ReadFileContents(const std::string& path,
-                                             int64_t max_bytes);
-
 // The level as protobuf binary (deterministic serialization) or as
 // protobuf JSON (indented, field names in lowerCamelCase).
 std::string SerializeLevel(const v1::Level& level);
 absl::StatusOr<std::string> LevelToJson(const v1::Level& level);
 
-// Writes `level` in binary to `path` atomically: a temporary file in the
-// same directory, fsync, rename over `path`, fsync the directory. On any
-// error the old file at `path` is left as it was and the temporary removed.
+// Writes `level` in binary to `path` atomically (WriteFileAtomically in
+// file_io.h): on any error the old file at `path` is left as it was.
 absl::Status WriteLevelFile(const std::string& path, const v1::Level& level);
 
-}  // namespace collide::server
+}  // namespace collide::formats
 
-#endif  // COLLIDE_SERVER_LEVEL_FILE_H_
+#endif  // COLLIDE_FORMATS_LEVEL_FILE_H_
