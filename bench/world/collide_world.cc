@@ -68,13 +68,14 @@ size_t CollideWorld::memory_bytes() const {
 
 void CollideWorld::PrintStats() const {
   const collide::Level& level = impl_->level;
-  const collide::GridSpec& grid = level.spatial_hash().grid();
-  std::printf(
-      "  collide level: %.2f MiB (memory_bytes), grid %d x %d cells of %.3g, "
-      "%lld entries\n",
-      static_cast<double>(level.memory_bytes()) / (1024.0 * 1024.0),
-      grid.columns, grid.rows, grid.cell_size,
-      static_cast<long long>(level.spatial_hash().entry_count()));
+  std::printf("  collide level: %.2f MiB (memory_bytes), %lld entries;",
+              static_cast<double>(level.memory_bytes()) / (1024.0 * 1024.0),
+              static_cast<long long>(level.spatial_hash().entry_count()));
+  for (const collide::SpatialHash::Tier& tier : level.spatial_hash().tiers()) {
+    std::printf(" grid %d x %d cells of %.3g,", tier.grid.columns,
+                tier.grid.rows, tier.grid.cell_size);
+  }
+  std::printf("\n");
 }
 
 WorldHit CollideWorld::CastRay(collide::Vec2 origin,

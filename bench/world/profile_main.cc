@@ -114,11 +114,15 @@ int Main(int argc, char** argv) {
     set.origins.resize(o.queries);
     set.translations.resize(o.queries);
   }
+  if (o.library == "collide") {
+    const CollideWorld world(scene, o.collide_cell);
+    world.PrintStats();
+    std::printf("%s %s %s: ", scene.name.c_str(), set.name.c_str(),
+                o.library.c_str());
+    return Run(world, set, o.passes);
+  }
   std::printf("%s %s %s: ", scene.name.c_str(), set.name.c_str(),
               o.library.c_str());
-  if (o.library == "collide") {
-    return Run(CollideWorld(scene, o.collide_cell), set, o.passes);
-  }
   if (o.library == "box2d") return Run(Box2dWorld(scene), set, o.passes);
   if (o.library == "tree") {
     return Run(ChipmunkWorld(scene, ChipmunkIndex::kBBTree), set, o.passes);

@@ -343,19 +343,12 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
   }
   level.SortPrimitivesAlongZOrder(bounds);
   level.PackConvexEdges();
-  GridOptions grid_options;
-  grid_options.cell_size = options.cell_size;
-  grid_options.max_cells = options.max_cells;
-  grid_options.max_cell_entries = options.max_cell_entries;
-  absl::StatusOr<GridSpec> grid =
-      SpatialHash::ChooseGrid(level.bounds_, bounds, grid_options);
-  if (!grid.ok()) return grid.status();
   absl::StatusOr<SpatialHash> hash =
-      SpatialHash::Create(*grid, bounds, options.max_cell_entries);
+      SpatialHash::Build(bounds, {.cell_size = options.cell_size});
   if (!hash.ok()) return hash.status();
   level.hash_ = *std::move(hash);
-  absl::StatusOr<SpatialHash> solids = SpatialHash::Create(
-      *grid, builder.solid_bounds(), options.max_cell_entries);
+  absl::StatusOr<SpatialHash> solids =
+      SpatialHash::Build(builder.solid_bounds());
   if (!solids.ok()) return solids.status();
   level.solids_ = *std::move(solids);
   level.FillCellEntries(bounds);

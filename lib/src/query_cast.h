@@ -154,22 +154,23 @@ class Caster {
   // returns the fraction beyond which the caller needs nothing more.
   template <typename Limit, typename Offer>
   void Sweep(Limit&& limit, Offer&& offer) const {
-    const int32_t* offsets = level_.spatial_hash().cell_offsets().data();
     const Level::CellEntry* entries = level_.cell_entries().data();
     const SweptSlab slab = slab_;
-    const SpatialHash& hash = level_.spatial_hash();
-    SweptColumns walk(hash.grid(), hash.inverse_cell_size(), start_,
-                      cast_.translation, slab.inverse, options_.max_fraction);
-    SweptColumn column;
     double reach = limit();
-    while (walk.Next(reach, column)) {
-      for (int32_t v = column.v0; v <= column.v1; ++v) {
-        const int64_t cell = column.Cell(v);
-        const int32_t end = offsets[cell + 1];
-        for (int32_t k = offsets[cell]; k < end; ++k) {
-          if (!slab.Reaches(entries[k], reach)) continue;
-          Test(entries[k], reach, offer);
-          reach = limit();
+    for (const SpatialHash::Tier& tier : level_.spatial_hash().tiers()) {
+      const int32_t* offsets = tier.offsets.data();
+      SweptColumns walk(tier.grid, tier.inverse_cell_size, start_,
+                        cast_.translation, slab.inverse, options_.max_fraction);
+      SweptColumn column;
+      while (walk.Next(reach, column)) {
+        for (int32_t v = column.v0; v <= column.v1; ++v) {
+          const int64_t cell = column.Cell(v);
+          const int32_t end = offsets[cell + 1];
+          for (int32_t k = offsets[cell]; k < end; ++k) {
+            if (!slab.Reaches(entries[k], reach)) continue;
+            Test(entries[k], reach, offer);
+            reach = limit();
+          }
         }
       }
     }

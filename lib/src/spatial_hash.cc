@@ -47,37 +47,117 @@ int32_t CellIndexOrOutside(double v, double origin, double cell_size,
   return static_cast<int32_t>(c);
 }
 
-struct GridCounts {
-  int64_t cells = 0;
-  int64_t entries = 0;
-};
-
-// Grid dimensions for a cell size, as doubles first so absurd sizes are
-// reported rather than overflowing.
+// Grid dimension for an extent and cell size, as a double first so that
+// absurd sizes are reported rather than overflowing.
 double Dimension(double extent, double cell_size) {
   return std::floor(extent / cell_size) + 1.0;
 }
 
-GridCounts Count(Aabb bounds, absl::Span<const Aabb> items, double cell_size,
-                 int64_t max_cells) {
-  const double columns = Dimension(bounds.upper.x - bounds.lower.x, cell_size);
-  const double rows = Dimension(bounds.upper.y - bounds.lower.y, cell_size);
-  GridCounts counts;
-  if (columns * rows > static_cast<double>(max_cells)) {
-    counts.cells = std::numeric_limits<int64_t>::max();
-    return counts;
+double Cells(Aabb region, double cell_size) {
+  return Dimension(region.upper.x - region.lower.x, cell_size) *
+         Dimension(region.upper.y - region.lower.y, cell_size);
+}
+
+Aabb BoundsOf(absl::Span<const Aabb> items, absl::Span<const int32_t> which) {
+  Aabb bounds = items[which[0]];
+  for (const int32_t i : which) {
+    bounds.lower = {std::min(bounds.lower.x, items[i].lower.x),
+                    std::min(bounds.lower.y, items[i].lower.y)};
+    bounds.upper = {std::max(bounds.upper.x, items[i].upper.x),
+                    std::max(bounds.upper.y, items[i].upper.y)};
   }
-  counts.cells = static_cast<int64_t>(columns * rows);
-  const auto nx = static_cast<int32_t>(columns);
-  const auto ny = static_cast<int32_t>(rows);
-  for (const Aabb& box : items) {
-    const int64_t w = CellIndex(box.upper.x, bounds.lower.x, cell_size, nx) -
-                      CellIndex(box.lower.x, bounds.lower.x, cell_size, nx) + 1;
-    const int64_t h = CellIndex(box.upper.y, bounds.lower.y, cell_size, ny) -
-                      CellIndex(box.lower.y, bounds.lower.y, cell_size, ny) + 1;
-    counts.entries += w * h;
+  return bounds;
+}
+
+bool Contains(Aabb outer, Aabb inner) {
+  return outer.lower.x <= inner.lower.x && outer.lower.y <= inner.lower.y &&
+         inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y;
+}
+
+double LargerSide(Aabb box) {
+  return std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+}
+
+// The k-th smallest of `values` (which it reorders).
+double Select(std::vector<double>& values, size_t k) {
+  const auto at = values.begin() + static_cast<ptrdiff_t>(k);
+  std::nth_element(values.begin(), at, values.end());
+  return *at;
+}
+
+double MedianSide(absl::Span<const Aabb> items,
+                  absl::Span<const int32_t> which) {
+  std::vector<double> sides(which.size());
+  for (size_t k = 0; k < which.size(); ++k)
+    sides[k] = LargerSide(items[which[k]]);
+  return Select(sides, sides.size() / 2);
+}
+
+// Where most of `which` lie: the middle 15/16 of their centres on each
+// axis, widened by a quarter of that extent and by twice the median item
+// size on each side, within their bounds. Every item of a level of evenly
+// spread items lies inside; a few far away do not.
+Aabb CoreRegion(absl::Span<const Aabb> items, absl::Span<const int32_t> which,
+                Aabb bounds) {
+  const size_t n = which.size();
+  if (n < 32) return bounds;
+  const double margin = 2.0 * MedianSide(items, which);
+  std::vector<double> centres(n);
+  Aabb region;
+  for (int axis = 0; axis < 2; ++axis) {
+    for (size_t k = 0; k < n; ++k) {
+      const Aabb& box = items[which[k]];
+      centres[k] = axis == 0 ? 0.5 * (box.lower.x + box.upper.x)
+                             : 0.5 * (box.lower.y + box.upper.y);
+    }
+    const double lo = Select(centres, n / 32);
+    const double hi = Select(centres, n - 1 - n / 32);
+    const double widen = 0.25 * (hi - lo) + margin;
+    const double bound_lo = axis == 0 ? bounds.lower.x : bounds.lower.y;
+    const double bound_hi = axis == 0 ? bounds.upper.x : bounds.upper.y;
+    const double region_lo = std::max(bound_lo, lo - widen);
+    const double region_hi = std::min(bound_hi, hi + widen);
+    if (axis == 0) {
+      region.lower.x = region_lo;
+      region.upper.x = region_hi;
+    } else {
+      region.lower.y = region_lo;
+      region.upper.y = region_hi;
+    }
   }
-  return counts;
+  return region;
+}
+
+// The automatic cell size for `which` over `region` (see Build).
+double AutomaticCellSize(absl::Span<const Aabb> items,
+                         absl::Span<const int32_t> which, Aabb region) {
+  const double width = region.upper.x - region.lower.x;
+  const double height = region.upper.y - region.lower.y;
+  const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
+  double size = std::max(2.0 * MedianSide(items, which),
+                         std::sqrt(area / static_cast<double>(which.size())));
+  size = std::max(size, 1e-9 * std::max(width, height));
+  if (!(size > 0.0) || !std::isfinite(size)) size = 1.0;
+  return size;
+}
+
+GridSpec GridOver(Aabb region, double cell_size) {
+  return {region.lower, cell_size,
+          static_cast<int32_t>(
+              Dimension(region.upper.x - region.lower.x, cell_size)),
+          static_cast<int32_t>(
+              Dimension(region.upper.y - region.lower.y, cell_size))};
+}
+
+CellRect CellsOf(const GridSpec& grid, Aabb box) {
+  return {CellIndex(box.lower.x, grid.origin.x, grid.cell_size, grid.columns),
+          CellIndex(box.lower.y, grid.origin.y, grid.cell_size, grid.rows),
+          CellIndex(box.upper.x, grid.origin.x, grid.cell_size, grid.columns),
+          CellIndex(box.upper.y, grid.origin.y, grid.cell_size, grid.rows)};
+}
+
+int64_t CellCount(const CellRect& r) {
+  return int64_t{r.x1 - r.x0 + 1} * (r.y1 - r.y0 + 1);
 }
 
 bool Intersects(const CellRect& a, const CellRect& b) {
@@ -110,160 +190,186 @@ bool FirstInRing(const CellRect& r, int32_t x, int32_t y, int32_t cx,
 
 }  // namespace
 
-absl::StatusOr<GridSpec> SpatialHash::ChooseGrid(Aabb bounds,
-                                                 absl::Span<const Aabb> items,
-                                                 const GridOptions& options) {
-  const double width = bounds.upper.x - bounds.lower.x;
-  const double height = bounds.upper.y - bounds.lower.y;
-  const double extent = std::max(width, height);
-  double cell_size = options.cell_size;
-  const bool automatic = cell_size == 0.0;
-  if (!automatic && !(std::isfinite(cell_size) && cell_size > 0.0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "options.cell_size must be finite and > 0 (or 0 for automatic), got ",
-        cell_size));
-  }
-  if (automatic) {
-    if (!items.empty()) {
-      std::vector<double> sides(items.size());
-      for (size_t i = 0; i < items.size(); ++i) {
-        sides[i] = std::max(items[i].upper.x - items[i].lower.x,
-                            items[i].upper.y - items[i].lower.y);
-      }
-      const auto middle =
-          sides.begin() + static_cast<ptrdiff_t>(sides.size() / 2);
-      std::nth_element(sides.begin(), middle, sides.end());
-      cell_size = 2.0 * *middle;
-      const double area = std::max(width, 1e-300) * std::max(height, 1e-300);
-      cell_size = std::max(cell_size,
-                           std::sqrt(area / static_cast<double>(items.size())));
-    }
-    cell_size = std::max(cell_size, 1e-9 * extent);
-    if (!(cell_size > 0.0) || !std::isfinite(cell_size)) cell_size = 1.0;
-  }
-  for (;;) {
-    const GridCounts counts =
-        Count(bounds, items, cell_size, options.max_cells);
-    const bool too_many_cells = counts.cells > options.max_cells;
-    const bool too_many_entries = counts.entries > options.max_cell_entries;
-    if (!too_many_cells && !too_many_entries) break;
-    if (!automatic) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "options.cell_size ", cell_size, " makes more ",
-          too_many_cells ? "cells than options.max_cells "
-                         : "cell entries than options.max_cell_entries ",
-          too_many_cells ? options.max_cells : options.max_cell_entries));
-    }
-    cell_size *= 2.0;
-  }
-  GridSpec grid;
-  grid.origin = bounds.lower;
-  grid.cell_size = cell_size;
-  grid.columns = static_cast<int32_t>(Dimension(width, cell_size));
-  grid.rows = static_cast<int32_t>(Dimension(height, cell_size));
-  return grid;
+SpatialHash::SpatialHash() : rects_(), item_tiers_() {
+  tiers_.push_back({GridSpec{}, 1.0, {0, 0}});
 }
 
-SpatialHash::SpatialHash() : inverse_cell_size_(1.0), offsets_{0, 0} {}
-
-absl::StatusOr<SpatialHash> SpatialHash::Create(const GridSpec& grid,
-                                                absl::Span<const Aabb> items,
-                                                int64_t max_cell_entries) {
-  SpatialHash hash;
-  hash.grid_ = grid;
-  hash.inverse_cell_size_ = 1.0 / grid.cell_size;
-  const int64_t cells = int64_t{grid.columns} * grid.rows;
-  hash.rects_.resize(items.size());
-  int64_t total = 0;
-  for (size_t i = 0; i < items.size(); ++i) {
-    // Items are filed by clamping, so even one outside the grid gets cells.
-    CellRect clamped;
-    clamped.x0 = CellIndex(items[i].lower.x, grid.origin.x, grid.cell_size,
-                           grid.columns);
-    clamped.x1 = CellIndex(items[i].upper.x, grid.origin.x, grid.cell_size,
-                           grid.columns);
-    clamped.y0 =
-        CellIndex(items[i].lower.y, grid.origin.y, grid.cell_size, grid.rows);
-    clamped.y1 =
-        CellIndex(items[i].upper.y, grid.origin.y, grid.cell_size, grid.rows);
-    hash.rects_[i] = clamped;
-    total +=
-        int64_t{clamped.x1 - clamped.x0 + 1} * (clamped.y1 - clamped.y0 + 1);
-  }
-  if (total > max_cell_entries) {
+absl::StatusOr<SpatialHash> SpatialHash::Build(absl::Span<const Aabb> items,
+                                               const GridOptions& options) {
+  const double given = options.cell_size;
+  if (given != 0.0 && !(std::isfinite(given) && given > 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "the spatial hash would hold ", total,
-        " cell entries, more than max_cell_entries ", max_cell_entries));
+        "options.cell_size must be finite and > 0 (or 0 for automatic), got ",
+        given));
   }
-  // Counting sort: sizes, prefix sums, then fill in item order so each
-  // cell's list is ascending.
-  hash.offsets_.assign(static_cast<size_t>(cells) + 1, 0);
-  for (const CellRect& r : hash.rects_) {
-    for (int32_t y = r.y0; y <= r.y1; ++y) {
-      for (int32_t x = r.x0; x <= r.x1; ++x) {
-        ++hash.offsets_[static_cast<size_t>(y) * grid.columns + x + 1];
-      }
+  SpatialHash hash;
+  hash.rects_.resize(items.size());
+  hash.item_tiers_.assign(items.size(), 0);
+  if (items.empty()) {
+    if (given > 0.0) hash.tiers_[0].grid.cell_size = given;
+    hash.tiers_[0].inverse_cell_size = 1.0 / hash.tiers_[0].grid.cell_size;
+    return hash;
+  }
+  hash.tiers_.clear();
+  std::vector<int32_t> waiting(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    waiting[i] = static_cast<int32_t>(i);
+  }
+  std::vector<int32_t> filed, later;
+  for (int t = 0; t < kMaxTiers && !waiting.empty(); ++t) {
+    const bool last = t == kMaxTiers - 1;
+    const Aabb bounds = BoundsOf(items, waiting);
+    const Aabb region = last ? bounds : CoreRegion(items, waiting, bounds);
+    filed.clear();
+    later.clear();
+    for (const int32_t i : waiting) {
+      (Contains(region, items[i]) ? filed : later).push_back(i);
     }
-  }
-  for (size_t c = 0; c < static_cast<size_t>(cells); ++c) {
-    hash.offsets_[c + 1] += hash.offsets_[c];
-  }
-  hash.entries_.resize(static_cast<size_t>(total));
-  std::vector<int32_t> cursor(hash.offsets_.begin(), hash.offsets_.end() - 1);
-  for (size_t i = 0; i < hash.rects_.size(); ++i) {
-    const CellRect& r = hash.rects_[i];
-    for (int32_t y = r.y0; y <= r.y1; ++y) {
-      for (int32_t x = r.x0; x <= r.x1; ++x) {
-        hash.entries_[cursor[static_cast<size_t>(y) * grid.columns + x]++] =
-            static_cast<int32_t>(i);
+    const auto n = static_cast<int64_t>(filed.size());
+    const bool given_here = t == 0 && given > 0.0;
+    const double max_cells = static_cast<double>(
+        kCellsPerItem * n + (given_here ? kGivenCellsBase : kCellsBase));
+    double cell_size =
+        given_here ? given : AutomaticCellSize(items, filed, region);
+    while (Cells(region, cell_size) > max_cells) {
+      if (given_here) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "options.cell_size ", given, " makes ", Cells(region, cell_size),
+            " cells over the level's extent, more than the limit ",
+            kCellsPerItem, " per shape part + ", kGivenCellsBase, " = ",
+            max_cells));
       }
+      cell_size *= 2.0;
     }
+    GridSpec grid = GridOver(region, cell_size);
+    if (last) {
+      // Everything left is filed here, coarsening until the entries fit.
+      const auto entries = [&] {
+        int64_t total = 0;
+        for (const int32_t i : filed)
+          total += CellCount(CellsOf(grid, items[i]));
+        return total;
+      };
+      while (entries() > kMaxItemCells * n + kCellsBase) {
+        grid = GridOver(region, grid.cell_size * 2.0);
+      }
+    } else {
+      // Items over kMaxItemCells cells wait for a coarser tier.
+      size_t kept = 0;
+      for (const int32_t i : filed) {
+        if (CellCount(CellsOf(grid, items[i])) > kMaxItemCells) {
+          later.push_back(i);
+        } else {
+          filed[kept++] = i;
+        }
+      }
+      filed.resize(kept);
+    }
+    std::sort(later.begin(), later.end());
+    waiting.swap(later);
+    // An empty tier is skipped, unless it is the size the caller gave.
+    if (filed.empty() && !given_here) continue;
+    hash.AddTier(grid, items, filed);
   }
   return hash;
 }
 
-absl::Span<const int32_t> SpatialHash::Cell(int32_t x, int32_t y) const {
-  const size_t c = static_cast<size_t>(y) * grid_.columns + x;
-  return absl::MakeConstSpan(
-      entries_.data() + offsets_[c],
-      static_cast<size_t>(offsets_[c + 1] - offsets_[c]));
+void SpatialHash::AddTier(const GridSpec& grid, absl::Span<const Aabb> items,
+                          absl::Span<const int32_t> filed) {
+  const auto tier = static_cast<int8_t>(tiers_.size());
+  Tier& out = tiers_.emplace_back();
+  out.grid = grid;
+  out.inverse_cell_size = 1.0 / grid.cell_size;
+  const int64_t cells = int64_t{grid.columns} * grid.rows;
+  const auto base = static_cast<int32_t>(entries_.size());
+  int64_t total = 0;
+  for (const int32_t i : filed) {
+    rects_[i] = CellsOf(grid, items[i]);
+    item_tiers_[i] = tier;
+    total += CellCount(rects_[i]);
+  }
+  // Counting sort: sizes, prefix sums, then fill in item order (filed is
+  // ascending) so each cell's list is ascending.
+  out.offsets.assign(static_cast<size_t>(cells) + 1, 0);
+  for (const int32_t i : filed) {
+    const CellRect& r = rects_[i];
+    for (int32_t y = r.y0; y <= r.y1; ++y) {
+      for (int32_t x = r.x0; x <= r.x1; ++x) {
+        ++out.offsets[static_cast<size_t>(y) * grid.columns + x + 1];
+      }
+    }
+  }
+  out.offsets[0] = base;
+  for (size_t c = 0; c < static_cast<size_t>(cells); ++c) {
+    out.offsets[c + 1] += out.offsets[c];
+  }
+  entries_.resize(entries_.size() + static_cast<size_t>(total));
+  std::vector<int32_t> cursor(out.offsets.begin(), out.offsets.end() - 1);
+  for (const int32_t i : filed) {
+    const CellRect& r = rects_[i];
+    for (int32_t y = r.y0; y <= r.y1; ++y) {
+      for (int32_t x = r.x0; x <= r.x1; ++x) {
+        entries_[cursor[static_cast<size_t>(y) * grid.columns + x]++] = i;
+      }
+    }
+  }
 }
 
-CellRect SpatialHash::CellsOverlapping(Aabb box) const {
-  const double s = grid_.cell_size;
-  const Vec2 o = grid_.origin;
+absl::Span<const int32_t> SpatialHash::Cell(int tier, int32_t x,
+                                            int32_t y) const {
+  const Tier& t = tiers_[tier];
+  const size_t c = static_cast<size_t>(y) * t.grid.columns + x;
+  return absl::MakeConstSpan(
+      entries_.data() + t.offsets[c],
+      static_cast<size_t>(t.offsets[c + 1] - t.offsets[c]));
+}
+
+namespace {
+
+// The cells of `grid` a box overlaps, clipped to the grid (possibly empty).
+CellRect CellsOverlapping(const GridSpec& grid, Aabb box) {
+  const double s = grid.cell_size;
+  const Vec2 o = grid.origin;
   CellRect r;
-  r.x0 = CellIndexOrOutside(box.lower.x, o.x, s, grid_.columns);
-  r.x1 = CellIndexOrOutside(box.upper.x, o.x, s, grid_.columns);
-  r.y0 = CellIndexOrOutside(box.lower.y, o.y, s, grid_.rows);
-  r.y1 = CellIndexOrOutside(box.upper.y, o.y, s, grid_.rows);
-  r.x0 = std::max(r.x0, 0);
-  r.y0 = std::max(r.y0, 0);
-  r.x1 = std::min(r.x1, grid_.columns - 1);
-  r.y1 = std::min(r.y1, grid_.rows - 1);
+  r.x0 = std::max(CellIndexOrOutside(box.lower.x, o.x, s, grid.columns), 0);
+  r.x1 = std::min(CellIndexOrOutside(box.upper.x, o.x, s, grid.columns),
+                  grid.columns - 1);
+  r.y0 = std::max(CellIndexOrOutside(box.lower.y, o.y, s, grid.rows), 0);
+  r.y1 = std::min(CellIndexOrOutside(box.upper.y, o.y, s, grid.rows),
+                  grid.rows - 1);
   return r;
 }
 
+}  // namespace
+
 size_t SpatialHash::memory_bytes() const {
-  return offsets_.capacity() * sizeof(int32_t) +
-         entries_.capacity() * sizeof(int32_t) +
-         rects_.capacity() * sizeof(CellRect);
+  size_t bytes = tiers_.capacity() * sizeof(Tier) +
+                 entries_.capacity() * sizeof(int32_t) +
+                 rects_.capacity() * sizeof(CellRect) +
+                 item_tiers_.capacity() * sizeof(int8_t);
+  for (const Tier& tier : tiers_) {
+    bytes += tier.offsets.capacity() * sizeof(int32_t);
+  }
+  return bytes;
 }
 
 void SpatialHash::VisitBox(Aabb box,
                            absl::FunctionRef<bool(int32_t item)> visit) const {
-  const double m = kMarginShare * (MaxAbs(box.lower) + MaxAbs(box.upper) +
-                                   MaxAbs(grid_.origin));
-  box.lower = box.lower - Vec2{m, m};
-  box.upper = box.upper + Vec2{m, m};
-  const CellRect q = CellsOverlapping(box);
-  for (int32_t y = q.y0; y <= q.y1; ++y) {
-    for (int32_t x = q.x0; x <= q.x1; ++x) {
-      for (const int32_t item : Cell(x, y)) {
-        // Report an item only in the first cell (row-major) of q it occupies.
-        const CellRect& r = rects_[item];
-        if (x != std::max(q.x0, r.x0) || y != std::max(q.y0, r.y0)) continue;
-        if (!visit(item)) return;
+  for (int t = 0; t < static_cast<int>(tiers_.size()); ++t) {
+    const GridSpec& grid = tiers_[t].grid;
+    const double m = kMarginShare * (MaxAbs(box.lower) + MaxAbs(box.upper) +
+                                     MaxAbs(grid.origin));
+    const CellRect q = CellsOverlapping(
+        grid, {box.lower - Vec2{m, m}, box.upper + Vec2{m, m}});
+    for (int32_t y = q.y0; y <= q.y1; ++y) {
+      for (int32_t x = q.x0; x <= q.x1; ++x) {
+        for (const int32_t item : Cell(t, x, y)) {
+          // Report an item only in the first cell (row-major) of q it
+          // occupies.
+          const CellRect& r = rects_[item];
+          if (x != std::max(q.x0, r.x0) || y != std::max(q.y0, r.y0)) continue;
+          if (!visit(item)) return;
+        }
       }
     }
   }
@@ -272,96 +378,130 @@ void SpatialHash::VisitBox(Aabb box,
 void SpatialHash::VisitSweep(
     Aabb box, Vec2 translation, double max_fraction,
     absl::FunctionRef<double(int32_t item)> visit) const {
-  internal::SweptColumns walk(grid_, inverse_cell_size_, box, translation,
-                              {1.0 / translation.x, 1.0 / translation.y},
-                              max_fraction);
-  internal::SweptColumn column, previous;
-  bool have_previous = false;
   double limit = max_fraction;
-  while (walk.Next(limit, column)) {
-    for (int32_t v = column.v0; v <= column.v1; ++v) {
-      const int64_t cell = column.Cell(v);
-      for (int32_t k = offsets_[cell]; k < offsets_[cell + 1]; ++k) {
-        const int32_t item = entries_[k];
-        const CellRect& r = rects_[item];
-        const int32_t ru0 = column.major_x ? r.x0 : r.y0;
-        const int32_t ru1 = column.major_x ? r.x1 : r.y1;
-        const int32_t rv0 = column.major_x ? r.y0 : r.x0;
-        const int32_t rv1 = column.major_x ? r.y1 : r.x1;
-        // Seen already in this column (the cell below is in the walk and
-        // in r) or in the previous one (its rows meet r's). Row ranges are
-        // monotone along the walk, so no earlier column can hold a cell of
-        // r unless the previous one does.
-        if (v > std::max(rv0, column.v0)) continue;
-        if (have_previous && ru0 <= previous.u && previous.u <= ru1 &&
-            rv0 <= previous.v1 && previous.v0 <= rv1) {
-          continue;
+  for (const Tier& tier : tiers_) {
+    internal::SweptColumns walk(
+        tier.grid, tier.inverse_cell_size, box, translation,
+        {1.0 / translation.x, 1.0 / translation.y}, max_fraction);
+    internal::SweptColumn column, previous;
+    bool have_previous = false;
+    while (walk.Next(limit, column)) {
+      for (int32_t v = column.v0; v <= column.v1; ++v) {
+        const int64_t cell = column.Cell(v);
+        for (int32_t k = tier.offsets[cell]; k < tier.offsets[cell + 1]; ++k) {
+          const int32_t item = entries_[k];
+          const CellRect& r = rects_[item];
+          const int32_t ru0 = column.major_x ? r.x0 : r.y0;
+          const int32_t ru1 = column.major_x ? r.x1 : r.y1;
+          const int32_t rv0 = column.major_x ? r.y0 : r.x0;
+          const int32_t rv1 = column.major_x ? r.y1 : r.x1;
+          // Seen already in this column (the cell below is in the walk and
+          // in r) or in the previous one (its rows meet r's). Row ranges are
+          // monotone along the walk, so no earlier column can hold a cell of
+          // r unless the previous one does.
+          if (v > std::max(rv0, column.v0)) continue;
+          if (have_previous && ru0 <= previous.u && previous.u <= ru1 &&
+              rv0 <= previous.v1 && previous.v0 <= rv1) {
+            continue;
+          }
+          limit = visit(item);
+          if (limit < 0.0) return;
         }
-        limit = visit(item);
-        if (limit < 0.0) return;
       }
+      have_previous = true;
+      previous = column;
     }
-    have_previous = true;
-    previous = column;
   }
 }
 
 void SpatialHash::VisitNear(
     Vec2 point, double max_distance,
     absl::FunctionRef<double(int32_t item)> visit) const {
-  const double s = grid_.cell_size;
-  const Vec2 o = grid_.origin;
-  const int32_t nx = grid_.columns;
-  const int32_t ny = grid_.rows;
+  double limit = max_distance;
+  for (const Tier& tier : tiers_) {
+    if (!VisitNearInTier(tier, point, limit, visit)) return;
+  }
+}
+
+bool SpatialHash::VisitNearInTier(
+    const Tier& tier, Vec2 point, double& limit,
+    absl::FunctionRef<double(int32_t item)> visit) const {
+  const double s = tier.grid.cell_size;
+  const Vec2 o = tier.grid.origin;
+  const int32_t nx = tier.grid.columns;
+  const int32_t ny = tier.grid.rows;
   const int32_t cx = CellIndex(point.x, o.x, s, nx);
   const int32_t cy = CellIndex(point.y, o.y, s, ny);
-  const double m = kMarginShare * (MaxAbs(point) + MaxAbs(o) + max_distance);
-  double limit = max_distance;
-  for (int32_t k = 0;; ++k) {
+  // The rounding of the ring bounds below is relative to the coordinates
+  // and the grid's extent (never to the limit, which may be infinite).
+  const double m = kMarginShare * (MaxAbs(point) + MaxAbs(o) +
+                                   s * (static_cast<double>(nx) + ny));
+  // Ring k around (cx, cy) has cells in the grid only while k <= the
+  // largest distance to a grid edge, so at most that many rings are
+  // visited, and each visits only its cells inside the grid: the work is
+  // the tier's cells at most.
+  const int32_t rings = std::max({cx, nx - 1 - cx, cy, ny - 1 - cy});
+  const auto offer = [&](int32_t x, int32_t y, int32_t k) {
+    const CellRect inner{cx - k + 1, cy - k + 1, cx + k - 1, cy + k - 1};
+    const size_t c = static_cast<size_t>(y) * nx + x;
+    for (int32_t e = tier.offsets[c]; e < tier.offsets[c + 1]; ++e) {
+      const int32_t item = entries_[e];
+      const CellRect& r = rects_[item];
+      if (k > 0 && Intersects(r, inner)) continue;
+      if (!FirstInRing(r, x, y, cx, cy, k)) continue;
+      limit = visit(item);
+      if (limit < 0.0) return false;
+    }
+    return true;
+  };
+  for (int32_t k = 0; k <= rings; ++k) {
     if (k > 0) {
       // No cell outside the square of rings < k lies nearer than the
       // nearest side of that square that still has grid beyond it.
       double bound = std::numeric_limits<double>::infinity();
-      bool any = false;
       if (cx + k <= nx - 1) {
         bound = std::min(bound, std::max(0.0, o.x + (cx + k) * s - point.x));
-        any = true;
       }
       if (cx - k >= 0) {
         bound =
             std::min(bound, std::max(0.0, point.x - (o.x + (cx - k + 1) * s)));
-        any = true;
       }
       if (cy + k <= ny - 1) {
         bound = std::min(bound, std::max(0.0, o.y + (cy + k) * s - point.y));
-        any = true;
       }
       if (cy - k >= 0) {
         bound =
             std::min(bound, std::max(0.0, point.y - (o.y + (cy - k + 1) * s)));
-        any = true;
       }
-      if (!any || bound - m > limit) return;
+      if (bound - m > limit) return true;
     }
-    const CellRect inner{cx - k + 1, cy - k + 1, cx + k - 1, cy + k - 1};
-    const int32_t y_begin = std::max(cy - k, 0);
-    const int32_t y_end = std::min(cy + k, ny - 1);
-    for (int32_t y = y_begin; y <= y_end; ++y) {
-      const bool full_row = y == cy - k || y == cy + k;
-      const int32_t x_step = full_row ? 1 : 2 * k;
-      for (int32_t x = full_row ? std::max(cx - k, 0) : cx - k;
-           x <= std::min(cx + k, nx - 1); x += x_step) {
-        if (x < 0) continue;
-        for (const int32_t item : Cell(x, y)) {
-          const CellRect& r = rects_[item];
-          if (k > 0 && Intersects(r, inner)) continue;
-          if (!FirstInRing(r, x, y, cx, cy, k)) continue;
-          limit = visit(item);
-          if (limit < 0.0) return;
-        }
+    // The ring's cells inside the grid, in its row-major order: the full
+    // top row, the two side cells of each row between, the full bottom
+    // row (the order FirstInRing assumes).
+    const int32_t x_begin = std::max(cx - k, 0);
+    const int32_t x_end = std::min(cx + k, nx - 1);
+    const bool left = cx - k >= 0;
+    const bool right = k > 0 && cx + k <= nx - 1;
+    if (cy - k >= 0) {
+      for (int32_t x = x_begin; x <= x_end; ++x) {
+        if (!offer(x, cy - k, k)) return false;
+      }
+    }
+    if (k > 0 && (left || right)) {
+      const int32_t y_begin = std::max(cy - k + 1, 0);
+      const int32_t y_end = std::min(cy + k - 1, ny - 1);
+      for (int32_t y = y_begin; y <= y_end; ++y) {
+        if (left && !offer(cx - k, y, k)) return false;
+        if (right && !offer(cx + k, y, k)) return false;
+      }
+    }
+    if (k > 0 && cy + k <= ny - 1) {
+      for (int32_t x = x_begin; x <= x_end; ++x) {
+        if (!offer(x, cy + k, k)) return false;
       }
     }
   }
+  return true;
 }
 
 }  // namespace collide

@@ -308,8 +308,8 @@ absl::Status LevelCreateError(const absl::Status& status) {
         absl::StrCat("level.",
                      message.substr(absl::string_view("options.").size())));
   }
-  // Whole-level limits of the spatial hash: the level is too big to index.
-  return absl::ResourceExhaustedError(absl::StrCat("level: ", message));
+  // Anything else concerns the level as a whole.
+  return absl::Status(status.code(), absl::StrCat("level: ", message));
 }
 
 }  // namespace

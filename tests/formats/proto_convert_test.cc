@@ -284,7 +284,7 @@ TEST(LevelFromProtoTest, CellSizeMakingTooManyCellsNamesCellSize) {
   v1::Level proto = EveryKindLevel();
   proto.set_cell_size(1e-4);
   ExpectError(LevelFromProto(proto, InputLimits{}).status(),
-              absl::StatusCode::kInvalidArgument, "level.cell_size");
+              absl::StatusCode::kResourceExhausted, "level.cell_size 0.0001");
 }
 
 TEST(LevelFromProtoTest, TooManyShapesIsResourceExhausted) {

@@ -205,16 +205,19 @@ TEST(LevelErrorTest, CellSizeMustBePositiveAndFitTheLimits) {
       "options.cell_size must be finite and > 0 (or 0 for automatic), got nan");
   const std::vector<ShapeDesc> wide = {
       {.id = 1, .geometry = Segment{{0, 0}, {1000, 1000}}}};
-  EXPECT_EQ(
-      BuildError(wide, {.cell_size = 0.01}),
-      "options.cell_size 0.01 makes more cells than options.max_cells 4194304");
-  EXPECT_EQ(BuildError(wide, {.cell_size = 1, .max_cell_entries = 1000}),
-            "options.cell_size 1 makes more cell entries than "
-            "options.max_cell_entries 1000");
-  // Automatic sizing grows the cells instead of failing.
-  absl::StatusOr<Level> level = Level::Create(wide, {.max_cell_entries = 1000});
+  const absl::Status too_fine =
+      Level::Create(wide, {.cell_size = 0.01}).status();
+  EXPECT_EQ(too_fine.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(too_fine.message(),
+            "options.cell_size 0.01 makes 1.00002e+10 cells over the level's "
+            "extent, more than the limit 4 per shape part + 262144 = 262148");
+  // A given size that fits the cell limit is used; the segment, covering
+  // far more than its cells' share, is filed in a coarser tier.
+  absl::StatusOr<Level> level = Level::Create(wide, {.cell_size = 40});
   ASSERT_TRUE(level.ok()) << level.status();
-  EXPECT_LE(level->spatial_hash().entry_count(), 1000);
+  EXPECT_EQ(level->spatial_hash().grid().cell_size, 40);
+  EXPECT_LE(level->spatial_hash().entry_count(),
+            SpatialHash::kMaxItemCells + SpatialHash::kCellsBase);
 }
 
 TEST(LevelCreateTest, ManyRandomShapesBuild) {

@@ -343,6 +343,21 @@ TEST(QueryPropertyTest, LevelFarFromOriginMatchesBruteForce) {
              600);
 }
 
+TEST(QueryPropertyTest, FarOutliersInCoarserTiersMatchBruteForce) {
+  const Scene scene{.seed = 17,
+                    .shape_count = 400,
+                    .world = 60.0,
+                    .size = 2.0,
+                    .huge_share = 0.03,
+                    .outlier_share = 0.02};
+  // The scene does use several tiers.
+  absl::StatusOr<Level> level =
+      Level::Create(testing::MakeRandomLevel(scene).shapes);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_GE(level->spatial_hash().tiers().size(), 2u);
+  CheckScene(scene, 600);
+}
+
 TEST(QueryPropertyTest, CoordinatesBeyondTheFloatRangeMatchBruteForce) {
   // Cell entries keep boxes as floats rounded outwards; past +-3.4e38 (the
   // level spans -1e40 to 1e40 here) they become the largest float or an

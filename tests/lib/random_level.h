@@ -35,10 +35,13 @@ inline Vec2 RandomPoint(SplitMix64& rng, Vec2 lower, Vec2 upper) {
 struct Scene {
   uint64_t seed = 1;
   int shape_count = 200;
-  double world = 100.0;          // shapes lie in [offset, offset + world]^2
-  double offset = 0.0;           // far-from-origin levels shift everything
-  double size = 2.0;             // typical shape extent
-  double huge_share = 0.0;       // share of shapes spanning much of the world
+  double world = 100.0;     // shapes lie in [offset, offset + world]^2
+  double offset = 0.0;      // far-from-origin levels shift everything
+  double size = 2.0;        // typical shape extent
+  double huge_share = 0.0;  // share of shapes spanning much of the world
+  // Share of shapes moved 2 to 20 worlds away from the rest, in a random
+  // direction (outliers the spatial hash files in coarser tiers).
+  double outlier_share = 0.0;
   double duplicate_share = 0.1;  // shapes repeating an earlier geometry
 };
 
@@ -74,7 +77,10 @@ inline RandomLevel MakeRandomLevel(const Scene& scene) {
     const double size = rng.Chance(scene.huge_share)
                             ? scene.world * rng.Uniform(0.3, 1.0)
                             : scene.size * rng.Uniform(0.2, 1.5);
-    const Vec2 c = RandomPoint(rng, lower, upper);
+    Vec2 c = RandomPoint(rng, lower, upper);
+    if (rng.Chance(scene.outlier_share)) {
+      c = c + RandomDirection(rng, scene.world * rng.Uniform(2.0, 20.0));
+    }
     switch (rng.Below(8)) {
       case 0:
         desc.geometry = Segment{c, c + RandomDirection(rng, size)};

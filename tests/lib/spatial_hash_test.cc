@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "collide/vec2.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "random_level.h"
 
@@ -54,8 +57,11 @@ struct RandomItems {
   std::vector<Aabb> items;
 };
 
+// `count` items in a world of side `world` at `offset`: most up to `size`
+// across, 5% up to the world's size; then `outliers` small items about
+// 1000 worlds away (on a diagonal, so every axis is stretched).
 RandomItems MakeItems(uint64_t seed, int count, double world, double size,
-                      double offset) {
+                      double offset, int outliers = 0) {
   SplitMix64 rng(seed);
   RandomItems r;
   for (int i = 0; i < count; ++i) {
@@ -65,6 +71,10 @@ RandomItems MakeItems(uint64_t seed, int count, double world, double size,
         RandomPoint(rng, {offset, offset}, {offset + world, offset + world});
     const Vec2 h{s * rng.Uniform(), s * rng.Uniform()};
     r.items.push_back({c - h, c + h});
+  }
+  for (int i = 0; i < outliers; ++i) {
+    const double far = offset + 1000.0 * world * (1 + i);
+    r.items.push_back(Box(far, far, far + size, far + size));
   }
   r.bounds = r.items[0];
   for (const Aabb& b : r.items) {
@@ -77,77 +87,158 @@ RandomItems MakeItems(uint64_t seed, int count, double world, double size,
 }
 
 SpatialHash MakeHash(const RandomItems& r, double cell_size) {
-  absl::StatusOr<GridSpec> grid =
-      SpatialHash::ChooseGrid(r.bounds, r.items, {.cell_size = cell_size});
-  EXPECT_TRUE(grid.ok()) << grid.status();
   absl::StatusOr<SpatialHash> hash =
-      SpatialHash::Create(*grid, r.items, int64_t{1} << 26);
+      SpatialHash::Build(r.items, {.cell_size = cell_size});
   EXPECT_TRUE(hash.ok()) << hash.status();
-  return *std::move(hash);
+  return hash.ok() ? *std::move(hash) : SpatialHash();
 }
 
-TEST(ChooseGridTest, AutomaticCellIsTwiceTheMedianItemSize) {
+int64_t TotalCells(const SpatialHash& hash) {
+  int64_t cells = 0;
+  for (const SpatialHash::Tier& tier : hash.tiers()) {
+    cells += int64_t{tier.grid.columns} * tier.grid.rows;
+  }
+  return cells;
+}
+
+// The memory bounds SpatialHash promises for n items.
+void ExpectWithinBounds(const SpatialHash& hash, int64_t n) {
+  const int64_t tiers = static_cast<int64_t>(hash.tiers().size());
+  EXPECT_LE(tiers, SpatialHash::kMaxTiers);
+  EXPECT_LE(TotalCells(hash), SpatialHash::kCellsPerItem * n +
+                                  SpatialHash::kCellsBase * tiers +
+                                  SpatialHash::kGivenCellsBase);
+  EXPECT_LE(hash.entry_count(),
+            SpatialHash::kMaxItemCells * n + SpatialHash::kCellsBase);
+}
+
+TEST(BuildTest, AutomaticCellIsTwiceTheMedianItemSize) {
   std::vector<Aabb> items;
   for (int i = 0; i < 100; ++i) {
     const double x = (i % 10) * 10.0, y = (i / 10) * 10.0;
     items.push_back(Box(x, y, x + (i == 0 ? 50.0 : 2.0), y + 1.0));
   }
-  absl::StatusOr<GridSpec> grid =
-      SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
-  ASSERT_TRUE(grid.ok());
-  // sqrt(100 * 100 / 100) = 10 > 2 * 2.
-  EXPECT_EQ(grid->cell_size, 10.0);
-  EXPECT_EQ(grid->columns, 11);
-  EXPECT_EQ(grid->rows, 11);
+  items.push_back(Box(0, 0, 100, 100));  // the bounds
+  absl::StatusOr<SpatialHash> hash = SpatialHash::Build(items);
+  ASSERT_TRUE(hash.ok());
+  // sqrt(100 * 100 / 101) = 9.95 > 2 * 2.
+  EXPECT_NEAR(hash->grid().cell_size, 100 / std::sqrt(101.0), 1e-12);
   for (Aabb& item : items) item.upper.x += 7.0;  // median side 9
-  grid = SpatialHash::ChooseGrid(Box(0, 0, 100, 100), items, {});
-  ASSERT_TRUE(grid.ok());
-  EXPECT_EQ(grid->cell_size, 18.0);
-  EXPECT_EQ(grid->origin.x, 0.0);
+  hash = SpatialHash::Build(items);
+  ASSERT_TRUE(hash.ok());
+  EXPECT_EQ(hash->grid().cell_size, 18.0);
+  EXPECT_EQ(hash->grid().origin.x, 0.0);
 }
 
-TEST(ChooseGridTest, AutomaticCellGrowsUntilTheLimitsHold) {
-  const std::vector<Aabb> items(50, Box(0, 0, 1000, 1000));
-  absl::StatusOr<GridSpec> grid =
-      SpatialHash::ChooseGrid(Box(0, 0, 1000, 1000), items,
-                              {.max_cells = 1 << 20, .max_cell_entries = 5000});
-  ASSERT_TRUE(grid.ok());
-  EXPECT_LE(int64_t{grid->columns} * grid->rows * 50, 5000);
+TEST(BuildTest, ItemsCoveringManyCellsGoToACoarserTier) {
+  // Level of issue 13: boxes of half extents (1.1, 1) and one of (1.1,
+  // 2^48). Before tiers its grid held 133 MB; a closest-point query
+  // walked it for hours.
+  const double tall = std::ldexp(1.0, 48);
+  const std::vector<Aabb> items = {Box(1.4, 1.5, 3.6, 3.5),
+                                   Box(96.4, 6.5, 98.6, 8.5),
+                                   Box(61.4, 2.5 - tall, 63.6, 2.5 + tall)};
+  absl::StatusOr<SpatialHash> hash = SpatialHash::Build(items);
+  ASSERT_TRUE(hash.ok()) << hash.status();
+  ExpectWithinBounds(*hash, 3);
+  EXPECT_EQ(hash->ItemTier(0), hash->ItemTier(1));
+  EXPECT_GT(hash->ItemTier(2), hash->ItemTier(0));
+  EXPECT_LT(hash->memory_bytes(), 64u << 10);
+  int reported = 0;
+  hash->VisitNear({7, 7}, std::numeric_limits<double>::infinity(),
+                  [&](int32_t) {
+                    ++reported;
+                    return std::numeric_limits<double>::infinity();
+                  });
+  EXPECT_EQ(reported, 3);
 }
 
-TEST(ChooseGridTest, EmptyAndDegenerateBoundsGetOneCell) {
-  absl::StatusOr<GridSpec> grid =
-      SpatialHash::ChooseGrid(Box(0, 0, 0, 0), {}, {});
-  ASSERT_TRUE(grid.ok());
-  EXPECT_EQ(grid->columns, 1);
-  EXPECT_EQ(grid->rows, 1);
-  EXPECT_GT(grid->cell_size, 0.0);
+TEST(BuildTest, FarAwayItemsDoNotStretchTheFinestGrid) {
+  const RandomItems r = MakeItems(11, 2000, 100, 2, 0, /*outliers=*/3);
+  absl::StatusOr<SpatialHash> hash = SpatialHash::Build(r.items);
+  ASSERT_TRUE(hash.ok()) << hash.status();
+  ExpectWithinBounds(*hash, static_cast<int64_t>(r.items.size()));
+  // The 2000 near the origin share a grid of cells a few units wide.
+  EXPECT_LT(hash->grid().cell_size, 10.0);
+  for (int32_t i = 2000; i < 2003; ++i) EXPECT_GT(hash->ItemTier(i), 0);
+}
+
+TEST(BuildTest, HostileItemSetsStayWithinTheMemoryBounds) {
+  const double huge = 1e9;
+  std::vector<std::vector<Aabb>> cases;
+  cases.emplace_back(50, Box(0, 0, 1000, 1000));  // all in one place
+  std::vector<Aabb> mixed;
+  for (int i = 0; i < 500; ++i) {
+    mixed.push_back(Box(i, 0, i + 1e-9, 1e-9));   // tiny
+    mixed.push_back(Box(-huge, i, huge, i + 1));  // long
+    mixed.push_back(Box(huge * (i % 7), huge, huge * (i % 7) + 1, huge + 1));
+  }
+  cases.push_back(mixed);
+  std::vector<Aabb> collinear;
+  for (int i = 0; i < 20000; ++i) collinear.push_back(Box(i, 0, i + 1.5, 0));
+  cases.push_back(collinear);
+  for (const std::vector<Aabb>& items : cases) {
+    absl::StatusOr<SpatialHash> hash = SpatialHash::Build(items);
+    ASSERT_TRUE(hash.ok()) << hash.status();
+    ExpectWithinBounds(*hash, static_cast<int64_t>(items.size()));
+  }
+}
+
+TEST(BuildTest, GivenCellSizeIsUsedOrRefusedByTheCellLimit) {
+  const std::vector<Aabb> items = {Box(0, 0, 1000, 1000), Box(1, 1, 2, 2)};
+  absl::StatusOr<SpatialHash> hash =
+      SpatialHash::Build(items, {.cell_size = 100});
+  ASSERT_TRUE(hash.ok()) << hash.status();
+  EXPECT_EQ(hash->grid().cell_size, 100.0);
+  hash = SpatialHash::Build(items, {.cell_size = 0.001});
+  EXPECT_EQ(hash.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(hash.status().message()),
+              ::testing::HasSubstr("options.cell_size 0.001"));
+  EXPECT_EQ(SpatialHash::Build(items, {.cell_size = -1}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BuildTest, NoItemsGiveOneEmptyCell) {
+  absl::StatusOr<SpatialHash> hash = SpatialHash::Build({});
+  ASSERT_TRUE(hash.ok());
+  ASSERT_EQ(hash->tiers().size(), 1u);
+  EXPECT_EQ(hash->grid().columns, 1);
+  EXPECT_EQ(hash->grid().rows, 1);
+  EXPECT_GT(hash->grid().cell_size, 0.0);
+  EXPECT_EQ(hash->entry_count(), 0);
 }
 
 TEST(SpatialHashTest, ListsEachItemInEveryCellOfItsRectangleAscending) {
-  const RandomItems r = MakeItems(1, 300, 100, 5, 0);
-  const SpatialHash hash = MakeHash(r, 3.0);
-  std::vector<int> seen(r.items.size(), 0);
-  int64_t entries = 0;
-  for (int32_t y = 0; y < hash.grid().rows; ++y) {
-    for (int32_t x = 0; x < hash.grid().columns; ++x) {
-      const absl::Span<const int32_t> cell = hash.Cell(x, y);
-      ASSERT_TRUE(std::is_sorted(cell.begin(), cell.end()));
-      for (const int32_t item : cell) {
-        const CellRect rect = hash.ItemCells(item);
-        ASSERT_TRUE(rect.x0 <= x && x <= rect.x1 && rect.y0 <= y &&
-                    y <= rect.y1);
-        ++seen[static_cast<size_t>(item)];
-        ++entries;
+  for (const double cell_size : {3.0, 0.0}) {
+    const RandomItems r = MakeItems(1, 300, 100, 5, 0, /*outliers=*/2);
+    const SpatialHash hash = MakeHash(r, cell_size);
+    std::vector<int> seen(r.items.size(), 0);
+    int64_t entries = 0;
+    for (int t = 0; t < static_cast<int>(hash.tiers().size()); ++t) {
+      const GridSpec& grid = hash.tiers()[t].grid;
+      for (int32_t y = 0; y < grid.rows; ++y) {
+        for (int32_t x = 0; x < grid.columns; ++x) {
+          const absl::Span<const int32_t> cell = hash.Cell(t, x, y);
+          ASSERT_TRUE(std::is_sorted(cell.begin(), cell.end()));
+          for (const int32_t item : cell) {
+            ASSERT_EQ(hash.ItemTier(item), t);
+            const CellRect rect = hash.ItemCells(item);
+            ASSERT_TRUE(rect.x0 <= x && x <= rect.x1 && rect.y0 <= y &&
+                        y <= rect.y1);
+            ++seen[static_cast<size_t>(item)];
+            ++entries;
+          }
+        }
       }
     }
+    EXPECT_EQ(entries, hash.entry_count());
+    for (size_t i = 0; i < r.items.size(); ++i) {
+      const CellRect rect = hash.ItemCells(static_cast<int32_t>(i));
+      EXPECT_EQ(seen[i], (rect.x1 - rect.x0 + 1) * (rect.y1 - rect.y0 + 1));
+    }
+    EXPECT_GT(hash.memory_bytes(), 0u);
+    ExpectWithinBounds(hash, static_cast<int64_t>(r.items.size()));
   }
-  EXPECT_EQ(entries, hash.entry_count());
-  for (size_t i = 0; i < r.items.size(); ++i) {
-    const CellRect rect = hash.ItemCells(static_cast<int32_t>(i));
-    EXPECT_EQ(seen[i], (rect.x1 - rect.x0 + 1) * (rect.y1 - rect.y0 + 1));
-  }
-  EXPECT_GT(hash.memory_bytes(), 0u);
 }
 
 // Each walk reports an item at most once and never misses one it must see.
@@ -155,7 +246,7 @@ class SpatialHashWalkTest : public ::testing::TestWithParam<double> {};
 
 TEST_P(SpatialHashWalkTest, VisitBoxReportsEachOverlappingItemOnce) {
   for (const double offset : {0.0, 1e6}) {
-    const RandomItems r = MakeItems(2, 400, 100, 4, offset);
+    const RandomItems r = MakeItems(2, 400, 100, 4, offset, 3);
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(7);
     for (int q = 0; q < 300; ++q) {
@@ -180,7 +271,7 @@ TEST_P(SpatialHashWalkTest, VisitBoxReportsEachOverlappingItemOnce) {
 
 TEST_P(SpatialHashWalkTest, VisitSweepReportsEachSweptItemOnce) {
   for (const double offset : {0.0, 1e6}) {
-    const RandomItems r = MakeItems(3, 400, 100, 4, offset);
+    const RandomItems r = MakeItems(3, 400, 100, 4, offset, 3);
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(8);
     for (int q = 0; q < 300; ++q) {
@@ -259,18 +350,23 @@ TEST_P(SpatialHashWalkTest, VisitSweepStopsAfterTheReturnedFraction) {
     return -1.0;
   });
   EXPECT_LE(calls, 1);
-  // With limit 0.1 nothing whose box the sweep reaches after 0.1 (plus one
-  // cell) is reported.
+  // Once the limit is 0.1, nothing whose box the sweep reaches after 0.1
+  // (plus one cell of its tier) is reported.
+  bool limited = false;
   hash.VisitSweep(box, {98, 0}, 1.0, [&](int32_t item) {
-    EXPECT_LE(r.items[static_cast<size_t>(item)].lower.x,
-              1 + 0.1 * 98 + 2 * hash.grid().cell_size);
+    const GridSpec& grid = hash.tiers()[hash.ItemTier(item)].grid;
+    if (limited) {
+      EXPECT_LE(r.items[static_cast<size_t>(item)].lower.x,
+                1 + 0.1 * 98 + 2 * grid.cell_size);
+    }
+    limited = true;
     return 0.1;
   });
 }
 
 TEST_P(SpatialHashWalkTest, VisitNearReportsEachItemWithinReachOnce) {
   for (const double offset : {0.0, 1e6}) {
-    const RandomItems r = MakeItems(5, 400, 100, 4, offset);
+    const RandomItems r = MakeItems(5, 400, 100, 4, offset, 3);
     const SpatialHash hash = MakeHash(r, GetParam());
     SplitMix64 rng(9);
     for (int q = 0; q < 200; ++q) {

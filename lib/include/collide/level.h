@@ -69,15 +69,12 @@ struct ShapeDesc {
 };
 
 struct LevelOptions {
-  // Side of the spatial hash's square cells in level units; 0 picks one
-  // from the geometry (see SpatialHash::ChooseGrid). A given size must be
-  // finite and > 0.
+  // Side of the spatial hash's finest square cells in level units; 0 picks
+  // one from the geometry (see SpatialHash::Build). A given size must be
+  // finite and > 0 (InvalidArgumentError), and give a grid within the
+  // hash's cell limit (ResourceExhaustedError): the hash's memory is
+  // bounded by the shapes' parts whatever the size.
   double cell_size = 0.0;
-  // Upper bounds on the grid's size, so a level cannot ask for unbounded
-  // memory. An automatic cell size grows until both hold; a given one that
-  // breaks either is an InvalidArgumentError.
-  int64_t max_cells = int64_t{1} << 22;
-  int64_t max_cell_entries = int64_t{1} << 25;
 };
 
 // How a level stores a shape (ShapeDesc boxes become kConvexPolygon, and
@@ -214,13 +211,12 @@ class Level {
     float upper_y = 0.0f;
     int32_t primitive = 0;
   };
-  // Parallel to spatial_hash().entries(): cell c's entries are
-  // cell_entries()[spatial_hash().cell_offsets()[c] ..
-  // spatial_hash().cell_offsets()[c + 1]).
+  // Parallel to spatial_hash().entries(): cell c of a tier lists
+  // cell_entries()[tier.offsets[c] .. tier.offsets[c + 1]).
   absl::Span<const CellEntry> cell_entries() const { return cell_entries_; }
-  // A second hash on the same grid listing, per cell, the concave polygons
-  // whose bounds overlap it: the candidates that may contain a query's start
-  // point. Its item k is the concave polygon shape solid_shape(k).
+  // A second hash listing, per cell, the concave polygons whose bounds
+  // overlap it: the candidates that may contain a query's start point. Its
+  // item k is the concave polygon shape solid_shape(k).
   const SpatialHash& solids() const { return solids_; }
   int32_t solid_shape(int32_t item) const { return solid_shapes_[item]; }
 

@@ -1,8 +1,9 @@
-// SpatialHash: a uniform grid of square cells over a fixed region, built
-// once into flat arrays: cell c's items are entries()[offsets[c],
+// SpatialHash: uniform grids of square cells (one per tier, see below),
+// built once into flat arrays: cell c's items are entries()[offsets[c],
 // offsets[c + 1]) (item indices, ascending), with no per-cell heap objects.
-// An item is listed in every cell its closed bounding box overlaps, so the
-// cells an item occupies always form a rectangle of cells (its CellRect).
+// An item is listed in one tier, in every cell of it that its closed
+// bounding box overlaps (clamped to the tier's grid), so the cells an item
+// occupies always form a rectangle of cells (its CellRect).
 //
 // The walks below report each item at most once per walk without any
 // per-query memory: an item is reported only in the first cell of the walk
@@ -45,92 +46,118 @@ struct GridSpec {
 };
 
 struct GridOptions {
-  // 0: automatic (see ChooseGrid); otherwise finite and > 0.
+  // Side of the finest tier's cells: 0 automatic (see SpatialHash::Build);
+  // otherwise finite and > 0.
   double cell_size = 0.0;
-  int64_t max_cells = int64_t{1} << 22;
-  int64_t max_cell_entries = int64_t{1} << 25;
 };
 
+// The hash is a few tiers (at most kMaxTiers), each a uniform grid over the
+// region its items occupy. Most levels need one. Items that would make a
+// grid large or slow go to a coarser tier instead of setting the grid for
+// everyone: items much larger than their tier's cells (covering more than
+// kMaxItemCells cells), and items far outside the region where most items
+// lie (so one shape at 1e9 does not stretch the grid of the shapes at 0).
+// Every tier holds at most kCellsPerItem * (its items) + kCellsBase cells
+// (kGivenCellsBase for a first tier of a given cell size),
+// and every item but those of the last tier at most kMaxItemCells entries,
+// so memory is bounded by the item count whatever the coordinates.
 class SpatialHash {
  public:
-  // Picks the grid over `bounds` for items with the given boxes.
-  //
-  // Automatic cell size: twice the median of the items' larger box sides
-  // (so a typical item occupies 1 to 4 cells and a typical cell holds few
-  // items whatever the density), but at least sqrt(area / n), about one
-  // cell per item, so that sparse levels of tiny items do not get mostly
-  // empty cells (a cast pays about as much to step from one column of cells
-  // to the next as to reject one listed item, so a walk is cheapest with
-  // about one item per cell), and at least 1e-9 of the bounds' extent.
-  // While the grid would
-  // exceed max_cells or max_cell_entries, the size doubles. A given
-  // cell_size is used as is, or rejected (InvalidArgumentError naming
-  // options.cell_size) if the grid would exceed a limit.
-  static absl::StatusOr<GridSpec> ChooseGrid(Aabb bounds,
-                                             absl::Span<const Aabb> items,
-                                             const GridOptions& options);
+  static constexpr int kMaxTiers = 4;
+  static constexpr int32_t kMaxItemCells = 16;
+  static constexpr int64_t kCellsPerItem = 4;
+  static constexpr int64_t kCellsBase = 1024;
+  // The first tier's base when the caller gives its cell size (1 MiB of
+  // cell offsets), so that tuned small cells on small levels are accepted.
+  static constexpr int64_t kGivenCellsBase = int64_t{1} << 18;
 
-  // Lists each item in the cells its box overlaps. Items outside the grid
-  // are clamped to its border cells. Fails only when the entries would
-  // exceed max_cell_entries.
-  static absl::StatusOr<SpatialHash> Create(const GridSpec& grid,
-                                            absl::Span<const Aabb> items,
-                                            int64_t max_cell_entries);
+  struct Tier {
+    GridSpec grid;
+    // 1 / grid.cell_size, kept so that walks need not divide.
+    double inverse_cell_size = 1.0;
+    // Cell c = y * columns + x lists entries()[offsets[c] .. offsets[c +
+    // 1]): indices into the hash's entries(), shared by all tiers.
+    std::vector<int32_t> offsets;
+  };
 
-  // An empty one-cell grid with no items.
+  // Files `items` (boxes; item i is index i). Tier by tier, from the items
+  // not filed yet:
+  // - the region: their bounds, narrowed (unless this is the last tier) to
+  //   where most of them lie: the middle 15/16 of their centres in x and
+  //   in y, widened by half that extent and by twice the median item size;
+  //   items not inside it wait for a later tier;
+  // - the cell size: twice the median of the items' larger box sides (so a
+  //   typical item occupies 1 to 4 cells), but at least sqrt(area / n),
+  //   about one cell per item (a cast pays about as much to step from one
+  //   column of cells to the next as to reject one listed item), and at
+  //   least 1e-9 of the region's extent; doubled while the grid would hold
+  //   more than kCellsPerItem * n + kCellsBase cells. options.cell_size,
+  //   when given, is the first tier's size as is: a grid over the limit is
+  //   then RESOURCE_EXHAUSTED naming options.cell_size;
+  // - items covering more than kMaxItemCells cells wait for a later tier,
+  //   except in the last, whose cell size doubles until its entries are at
+  //   most kMaxItemCells * n + kCellsBase.
+  // Errors only for a bad or too small options.cell_size.
+  static absl::StatusOr<SpatialHash> Build(absl::Span<const Aabb> items,
+                                           const GridOptions& options = {});
+
+  // An empty hash: one one-cell tier with no items.
   SpatialHash();
 
-  const GridSpec& grid() const { return grid_; }
-  // 1 / grid().cell_size, kept so that walks need not divide.
-  double inverse_cell_size() const { return inverse_cell_size_; }
+  absl::Span<const Tier> tiers() const { return tiers_; }
+  // The first (finest) tier's grid.
+  const GridSpec& grid() const { return tiers_[0].grid; }
   int32_t item_count() const { return static_cast<int32_t>(rects_.size()); }
-  // Total (cell, item) entries.
+  // Total (cell, item) entries over all tiers.
   int64_t entry_count() const { return static_cast<int64_t>(entries_.size()); }
-  // The items listed in cell (x, y), ascending; 0 <= x < columns, 0 <= y <
-  // rows.
-  absl::Span<const int32_t> Cell(int32_t x, int32_t y) const;
-  // The flat arrays: cell c = y * columns + x lists entries()[cell_offsets()[c]
-  // .. cell_offsets()[c + 1]).
-  absl::Span<const int32_t> cell_offsets() const { return offsets_; }
+  // The items listed in cell (x, y) of tier `tier`, ascending.
+  absl::Span<const int32_t> Cell(int tier, int32_t x, int32_t y) const;
+  // Every tier's entries, tier by tier, each cell's ascending.
   absl::Span<const int32_t> entries() const { return entries_; }
-  // The cells item `item` is listed in.
+  // The tier item `item` is filed in, and its cells there.
+  int ItemTier(int32_t item) const { return item_tiers_[item]; }
   CellRect ItemCells(int32_t item) const { return rects_[item]; }
-  // The cells a box overlaps, clipped to the grid (possibly empty).
-  CellRect CellsOverlapping(Aabb box) const;
   // Heap bytes owned.
   size_t memory_bytes() const;
 
-  // Reports once each item listed in a cell that `box` overlaps, in cell
-  // order (rows bottom to top, columns left to right). Stops when `visit`
-  // returns false.
+  // Reports once each item listed in a cell that `box` overlaps. Stops when
+  // `visit` returns false.
   void VisitBox(Aabb box, absl::FunctionRef<bool(int32_t item)> visit) const;
 
   // The cells swept by `box` translated by t * translation for t in [0,
-  // max_fraction], visited column by column along the translation (rows by
-  // row when it is mostly vertical), i.e. in order of the time the swept box
-  // first reaches them: a 2D DDA of the box's path. `visit` is called once
-  // per item and returns the fraction after which the caller needs nothing
-  // more (its best hit so far; max_fraction if none); the walk stops as soon
-  // as the next column starts after that fraction. A negative return stops
-  // at once. Zero translation visits the box's cells.
+  // max_fraction], tier by tier, each visited column by column along the
+  // translation (rows by row when it is mostly vertical), i.e. in order of
+  // the time the swept box first reaches them: a 2D DDA of the box's path.
+  // `visit` is called once per item and returns the fraction after which
+  // the caller needs nothing more (its best hit so far; max_fraction if
+  // none); a tier's walk stops as soon as the next column starts after
+  // that fraction. A negative return stops at once. Zero translation
+  // visits the box's cells.
   void VisitSweep(Aabb box, Vec2 translation, double max_fraction,
                   absl::FunctionRef<double(int32_t item)> visit) const;
 
-  // Cells within max_distance of point, in square rings of cells around
-  // the point's (clamped) cell, nearest ring first. `visit` is called once
-  // per item and returns the distance beyond which the caller needs nothing
-  // more (its best so far, or max_distance); the walk stops once no
-  // unvisited cell can lie within that distance. A negative return stops.
+  // Cells within max_distance of point, tier by tier, in square rings of
+  // cells around the point's (clamped) cell, nearest ring first. `visit` is
+  // called once per item and returns the distance beyond which the caller
+  // needs nothing more (its best so far, or max_distance); a tier's walk
+  // stops once no unvisited cell of it can lie within that distance. A
+  // negative return stops. Work is at most the cells of the hash, whatever
+  // max_distance (+infinity included).
   void VisitNear(Vec2 point, double max_distance,
                  absl::FunctionRef<double(int32_t item)> visit) const;
 
  private:
-  GridSpec grid_;
-  double inverse_cell_size_;
-  // offsets_[y * columns + x] .. offsets_[... + 1] index entries_.
-  std::vector<int32_t> offsets_;
+  // Files `filed` (ascending item indices) in a new tier over `grid`.
+  void AddTier(const GridSpec& grid, absl::Span<const Aabb> items,
+               absl::Span<const int32_t> filed);
+  // Visits one tier's rings; false when `visit` asked to stop.
+  bool VisitNearInTier(const Tier& tier, Vec2 point, double& limit,
+                       absl::FunctionRef<double(int32_t item)> visit) const;
+
+  std::vector<Tier> tiers_;
   std::vector<int32_t> entries_;
   std::vector<CellRect> rects_;
+  std::vector<int8_t> item_tiers_;
 };
 
 }  // namespace collide
