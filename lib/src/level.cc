@@ -355,6 +355,7 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
   level.primitives_.shrink_to_fit();
   level.convex_polygons_.shrink_to_fit();
   level.vertices_.shrink_to_fit();
+  level.solid_shapes_.shrink_to_fit();
   return level;
 }
 
@@ -508,6 +509,56 @@ PolylineDesc Level::polyline(int shape) const {
   return {absl::MakeConstSpan(vertices_.data() + r.vertex_begin,
                               static_cast<size_t>(r.vertex_count)),
           r.closed};
+}
+
+namespace {
+
+// What one spatial hash item can cost at most (SpatialHash::Build): its
+// rectangle and tier, its share of the entries and of the cells.
+constexpr int64_t HashItemBytes(int64_t entry_bytes) {
+  return static_cast<int64_t>(sizeof(CellRect)) + 1 +
+         SpatialHash::kEntriesPerItem * entry_bytes +
+         SpatialHash::kCellsPerItem * static_cast<int64_t>(sizeof(int32_t));
+}
+
+// A hash's cost beyond its items: the tiers' base cells (the first's
+// `first_base`) and base entries, the tier records.
+constexpr int64_t HashBaseBytes(int64_t entry_bytes, int64_t first_base) {
+  constexpr int64_t kTiers = SpatialHash::kMaxTiers;
+  return ((kTiers - 1) * SpatialHash::kCellsBase + first_base + kTiers) *
+             static_cast<int64_t>(sizeof(int32_t)) +
+         kTiers * SpatialHash::kCellsBase * entry_bytes +
+         kTiers * static_cast<int64_t>(sizeof(SpatialHash::Tier));
+}
+
+// An entry of the primitives' hash is an index and a Level::CellEntry; of
+// the solids' hash, an index.
+constexpr int64_t kPrimitiveEntryBytes =
+    sizeof(int32_t) + sizeof(Level::CellEntry);
+constexpr int64_t kSolidEntryBytes = sizeof(int32_t);
+
+}  // namespace
+
+// Every shape makes at most one primitive of its own (with its record and
+// id index entry), and every polyline or polygon vertex at most one more
+// (an edge); a polygon or box may keep a convex polygon with two packed
+// edge blocks, or be a concave polygon: an item of the solids' hash.
+const int64_t Level::kShapeBytes =
+    sizeof(ShapeRecord) + sizeof(std::pair<uint64_t, int32_t>) +
+    sizeof(Primitive) + HashItemBytes(kPrimitiveEntryBytes);
+const int64_t Level::kPolygonBytes =
+    sizeof(ConvexPolygon) + 2 * sizeof(ConvexEdgeBlock) + sizeof(int32_t) +
+    HashItemBytes(kSolidEntryBytes);
+const int64_t Level::kChainVertexBytes =
+    sizeof(Vec2) + sizeof(Primitive) + HashItemBytes(kPrimitiveEntryBytes);
+// The primitives' hash may take a given cell size, the solids' never.
+const int64_t Level::kBaseBytes =
+    HashBaseBytes(kPrimitiveEntryBytes, SpatialHash::kGivenCellsBase) +
+    HashBaseBytes(kSolidEntryBytes, SpatialHash::kCellsBase);
+
+int64_t Level::MemoryBound(const Size& size) {
+  return kShapeBytes * size.shapes + kPolygonBytes * size.polygons +
+         kChainVertexBytes * size.chain_vertices + kBaseBytes;
 }
 
 size_t Level::memory_bytes() const {

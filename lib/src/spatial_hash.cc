@@ -246,24 +246,44 @@ absl::StatusOr<SpatialHash> SpatialHash::Build(absl::Span<const Aabb> items,
       // Everything left is filed here, coarsening until the entries fit.
       const auto entries = [&] {
         int64_t total = 0;
-        for (const int32_t i : filed)
+        for (const int32_t i : filed) {
           total += CellCount(CellsOf(grid, items[i]));
+        }
         return total;
       };
-      while (entries() > kMaxItemCells * n + kCellsBase) {
+      while (entries() > kEntriesPerItem * n + kCellsBase) {
         grid = GridOver(region, grid.cell_size * 2.0);
       }
     } else {
-      // Items over kMaxItemCells cells wait for a coarser tier.
-      size_t kept = 0;
+      // Items over kMaxItemCells cells wait for a coarser tier, and so do
+      // the largest others while the entries average more than
+      // kEntriesPerItem per item kept.
+      std::vector<std::pair<int64_t, int32_t>> by_cells;  // (-cells, item)
+      by_cells.reserve(filed.size());
+      int64_t total = 0;
       for (const int32_t i : filed) {
-        if (CellCount(CellsOf(grid, items[i])) > kMaxItemCells) {
-          later.push_back(i);
-        } else {
-          filed[kept++] = i;
-        }
+        const int64_t cells = CellCount(CellsOf(grid, items[i]));
+        by_cells.push_back({-cells, i});
+        total += cells;
       }
-      filed.resize(kept);
+      std::sort(by_cells.begin(), by_cells.end());
+      int64_t kept = n;
+      size_t moved = 0;
+      for (; moved < by_cells.size(); ++moved) {
+        const int64_t cells = -by_cells[moved].first;
+        const bool too_large = cells > kMaxItemCells;
+        const bool over_budget = total > kEntriesPerItem * kept + kCellsBase &&
+                                 cells > kEntriesPerItem;
+        if (!too_large && !over_budget) break;
+        later.push_back(by_cells[moved].second);
+        total -= cells;
+        --kept;
+      }
+      filed.clear();
+      for (size_t k = moved; k < by_cells.size(); ++k) {
+        filed.push_back(by_cells[k].second);
+      }
+      std::sort(filed.begin(), filed.end());
     }
     std::sort(later.begin(), later.end());
     waiting.swap(later);
@@ -271,6 +291,7 @@ absl::StatusOr<SpatialHash> SpatialHash::Build(absl::Span<const Aabb> items,
     if (filed.empty() && !given_here) continue;
     hash.AddTier(grid, items, filed);
   }
+  hash.entries_.shrink_to_fit();  // grown tier by tier
   return hash;
 }
 

@@ -21,6 +21,12 @@ struct InputLimits {
   // Vertices summed over all shapes of one level (bounds the memory a put
   // can ask for); more is RESOURCE_EXHAUSTED.
   int64_t max_level_vertices = int64_t{1} << 24;
+  // Memory one level may need: its bound (collide::Level::MemoryBound:
+  // bytes per shape, per polygon or box and per polyline or polygon vertex,
+  // plus a constant), checked before it is built; more is
+  // RESOURCE_EXHAUSTED. The default leaves room for the next version of a
+  // level beside the one serving in a 1 GiB container.
+  int64_t max_level_bytes = int64_t{384} << 20;
   // Entries an all-hits cast or an overlap query returns at most; also the
   // value of max_hits / max_results 0. A query asking for more is
   // INVALID_ARGUMENT in its own result.

@@ -383,6 +383,7 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
   // vertices so their storage is allocated once (the descs' spans point into
   // it and must not move).
   int64_t total_vertices = 0;
+  Level::Size size{.shapes = level.shapes_size()};
   for (int i = 0; i < level.shapes_size(); ++i) {
     const v1::Shape& shape = level.shapes(i);
     const std::string field = absl::StrCat("level.shapes[", i, "]");
@@ -411,6 +412,7 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
         if (status.ok())
           status = CheckVertices(shape.polygon().vertices(), path);
         total_vertices += shape.polygon().vertices_size();
+        ++size.polygons;
         break;
       }
       case v1::Shape::kCircle:
@@ -418,6 +420,7 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
         break;
       case v1::Shape::kBox:
         status = CheckBox(shape.box(), field + ".box");
+        ++size.polygons;
         break;
       case v1::Shape::kCapsule:
         status = CheckCapsule(shape.capsule(), field + ".capsule");
@@ -435,6 +438,16 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
           "level.shapes holds more than max_level_vertices ",
           limits.max_level_vertices, " vertices (exceeded at ", field, ")"));
     }
+  }
+
+  size.chain_vertices = total_vertices;
+  const int64_t bound = Level::MemoryBound(size);
+  if (bound > limits.max_level_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "level may need up to ", bound, " bytes (", size.shapes, " shapes, ",
+        size.polygons, " polygons or boxes, ", size.chain_vertices,
+        " polyline or polygon vertices), more than max_level_bytes ",
+        limits.max_level_bytes));
   }
 
   // Pass 2: convert.

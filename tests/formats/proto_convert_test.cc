@@ -287,6 +287,31 @@ TEST(LevelFromProtoTest, CellSizeMakingTooManyCellsNamesCellSize) {
               absl::StatusCode::kResourceExhausted, "level.cell_size 0.0001");
 }
 
+TEST(LevelFromProtoTest, LevelOverTheMemoryLimitIsRefusedBeforeBuilding) {
+  InputLimits limits;
+  const v1::Level level = EveryKindLevel();
+  Level::Size size{.shapes = level.shapes_size()};
+  for (const v1::Shape& shape : level.shapes()) {
+    if (shape.has_polygon()) {
+      ++size.polygons;
+      size.chain_vertices += shape.polygon().vertices_size();
+    }
+    if (shape.has_box()) ++size.polygons;
+    if (shape.has_polyline()) {
+      size.chain_vertices += shape.polyline().vertices_size();
+    }
+  }
+  limits.max_level_bytes = Level::MemoryBound(size);
+  ASSERT_TRUE(LevelFromProto(level, limits).ok());
+  limits.max_level_bytes -= 1;
+  ExpectError(LevelFromProto(level, limits).status(),
+              absl::StatusCode::kResourceExhausted,
+              absl::StrCat("level may need up to ", Level::MemoryBound(size),
+                           " bytes (7 shapes, "));
+  EXPECT_THAT(std::string(LevelFromProto(level, limits).status().message()),
+              ::testing::HasSubstr("more than max_level_bytes"));
+}
+
 TEST(LevelFromProtoTest, TooManyShapesIsResourceExhausted) {
   InputLimits limits;
   limits.max_level_shapes = 6;

@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -233,6 +236,77 @@ TEST(LevelCreateTest, ManyRandomShapesBuild) {
   for (int i = 0; i < level->shape_count(); ++i) {
     ASSERT_EQ(level->FindShape(level->id(i)), i);
   }
+}
+
+}  // namespace
+}  // namespace collide
+
+namespace collide {
+namespace {
+
+// The size of `shapes` as Level::MemoryBound counts it.
+Level::Size SizeOf(const std::vector<ShapeDesc>& shapes) {
+  Level::Size size{.shapes = static_cast<int64_t>(shapes.size())};
+  for (const ShapeDesc& shape : shapes) {
+    std::visit(
+        [&](const auto& g) {
+          using G = std::decay_t<decltype(g)>;
+          if constexpr (std::is_same_v<G, PolylineDesc>) {
+            size.chain_vertices += static_cast<int64_t>(g.vertices.size());
+          } else if constexpr (std::is_same_v<G, PolygonDesc>) {
+            size.chain_vertices += static_cast<int64_t>(g.vertices.size());
+            ++size.polygons;
+          } else if constexpr (std::is_same_v<G, BoxDesc>) {
+            ++size.polygons;
+          }
+        },
+        shape.geometry);
+  }
+  return size;
+}
+
+void ExpectWithinMemoryBound(const std::vector<ShapeDesc>& shapes,
+                             LevelOptions options, const std::string& what) {
+  absl::StatusOr<Level> level = Level::Create(shapes, options);
+  ASSERT_TRUE(level.ok()) << what << ": " << level.status();
+  const int64_t bound = Level::MemoryBound(SizeOf(shapes));
+  EXPECT_LE(static_cast<int64_t>(level->memory_bytes()), bound) << what;
+  std::printf("%s: %zu bytes, bound %lld\n", what.c_str(),
+              level->memory_bytes(), static_cast<long long>(bound));
+}
+
+TEST(LevelMemoryTest, EveryLevelStaysWithinItsMemoryBound) {
+  const testing::RandomLevel random =
+      testing::MakeRandomLevel({.seed = 21,
+                                .shape_count = 3000,
+                                .world = 300,
+                                .size = 4,
+                                .huge_share = 0.05,
+                                .outlier_share = 0.02});
+  for (const double cell : {0.0, 2.0, 40.0}) {
+    ExpectWithinMemoryBound(random.shapes, {.cell_size = cell},
+                            "random, cell " + std::to_string(cell));
+  }
+  // Issue 13's level: three boxes, one 2^48 tall.
+  const double tall = std::ldexp(1.0, 48);
+  ExpectWithinMemoryBound(
+      {{.id = 1, .geometry = BoxDesc{{2.5, 2.5}, {1.1, 1}}},
+       {.id = 3, .geometry = BoxDesc{{97.5, 7.5}, {1.1, 1}}},
+       {.id = 2, .geometry = BoxDesc{{62.5, 2.5}, {1.1, tall}}}},
+      {}, "three boxes, one 2^48 tall");
+  // Shapes at 1e9 beside shapes at 0, 1e-9-long segments, long ones.
+  std::vector<ShapeDesc> mixed;
+  for (int i = 0; i < 600; ++i) {
+    const double x = i;
+    mixed.push_back({.id = static_cast<uint64_t>(3 * i + 1),
+                     .geometry = Segment{{x, 0}, {x + 1e-9, 0}}});
+    mixed.push_back({.id = static_cast<uint64_t>(3 * i + 2),
+                     .geometry = Segment{{-1e9, x}, {1e9, x + 1}}});
+    mixed.push_back({.id = static_cast<uint64_t>(3 * i + 3),
+                     .geometry = Circle{{1e9 * (i % 5), 1e9}, 0.5}});
+  }
+  ExpectWithinMemoryBound(mixed, {}, "mixed scales");
+  ExpectWithinMemoryBound(mixed, {.cell_size = 1e7}, "mixed scales, cell 1e7");
 }
 
 }  // namespace

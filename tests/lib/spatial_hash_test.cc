@@ -109,7 +109,7 @@ void ExpectWithinBounds(const SpatialHash& hash, int64_t n) {
                                   SpatialHash::kCellsBase * tiers +
                                   SpatialHash::kGivenCellsBase);
   EXPECT_LE(hash.entry_count(),
-            SpatialHash::kMaxItemCells * n + SpatialHash::kCellsBase);
+            SpatialHash::kEntriesPerItem * n + SpatialHash::kCellsBase * tiers);
 }
 
 TEST(BuildTest, AutomaticCellIsTwiceTheMedianItemSize) {

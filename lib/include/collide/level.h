@@ -144,6 +144,23 @@ class Level {
   const SpatialHash& spatial_hash() const { return hash_; }
   // Heap bytes owned by the level, spatial hash included.
   size_t memory_bytes() const;
+  // What a level's memory bound depends on.
+  struct Size {
+    int64_t shapes = 0;
+    // Polygons and boxes (each may keep a ConvexPolygon).
+    int64_t polygons = 0;
+    // Vertices of polylines and polygons (each may start an edge).
+    int64_t chain_vertices = 0;
+  };
+  // An upper bound on memory_bytes() of any level of that size, whatever
+  // its coordinates and cell size: kShapeBytes per shape, kPolygonBytes
+  // more per polygon or box, kChainVertexBytes per polyline or polygon
+  // vertex, and kBaseBytes. Lets a caller refuse a level before building.
+  static int64_t MemoryBound(const Size& size);
+  static const int64_t kShapeBytes;
+  static const int64_t kPolygonBytes;
+  static const int64_t kChainVertexBytes;
+  static const int64_t kBaseBytes;
 
   // --- Primitives: what the spatial hash indexes. A segment, circle,
   // capsule or convex polygon shape is one primitive; a polyline is one

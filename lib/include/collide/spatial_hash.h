@@ -58,13 +58,14 @@ struct GridOptions {
 // kMaxItemCells cells), and items far outside the region where most items
 // lie (so one shape at 1e9 does not stretch the grid of the shapes at 0).
 // Every tier holds at most kCellsPerItem * (its items) + kCellsBase cells
-// (kGivenCellsBase for a first tier of a given cell size),
-// and every item but those of the last tier at most kMaxItemCells entries,
-// so memory is bounded by the item count whatever the coordinates.
+// (kGivenCellsBase for a first tier of a given cell size) and at most
+// kEntriesPerItem * (its items) + kCellsBase entries, so memory is bounded
+// by the item count whatever the coordinates.
 class SpatialHash {
  public:
   static constexpr int kMaxTiers = 4;
   static constexpr int32_t kMaxItemCells = 16;
+  static constexpr int64_t kEntriesPerItem = 4;
   static constexpr int64_t kCellsPerItem = 4;
   static constexpr int64_t kCellsBase = 1024;
   // The first tier's base when the caller gives its cell size (1 MiB of
