@@ -1,0 +1,335 @@
+// degenerate_report: the core against the exact oracle on degenerate cases
+// (issue 12). Not a pass/fail test of the core: it measures it.
+//
+//   degenerate_report [--cases=N] [--family=NAME] [--show=K] [--examples]
+//                     [--fail-on-oracle-error]
+//
+// Runs N cases per family (default 100,000; COLLIDE_ORACLE_CASES overrides
+// the default) through the core and the oracle's exact mode and prints one
+// line per family: cases; the oracle's hits, misses, initial overlaps,
+// skin hits and touching starts; disagreements by kind (hit/miss, status,
+// fraction beyond 1e-9 of the sweep, feature, geometry); the largest
+// fraction error of agreeing hits; then disagreements by construction and
+// the first K disagreeing cases (default 3) as reproducible calls.
+// --examples prints the six examples of issue 12, oracle vs core.
+// --fail-on-oracle-error exits 1 if the oracle gave kOracleError or no
+// verdict on any case (what the ctest checks), whatever the core answered.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "degenerate.h"
+#include "exact_oracle.h"
+#include "scenes.h"
+
+namespace collide::oracle {
+namespace {
+
+struct Options {
+  int cases = 100000;
+  std::string family;
+  int show = 3;
+  bool examples = false;
+  bool fail_on_oracle_error = false;
+};
+
+struct FamilyStats {
+  int cases = 0;
+  int by_outcome[6] = {};
+  int touching = 0;
+  int nudged = 0;
+  int offset = 0;
+  int by_kind[static_cast<int>(Disagreement::kCount)] = {};
+  int by_construction[static_cast<int>(Construction::kCount)] = {};
+  double max_dt = 0.0;
+};
+
+int RunFamily(const DegenerateFamily& fam, const Options& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  Rng rng(fam.seed);
+  FamilyStats st;
+  std::vector<std::string> shown;
+  int oracle_problems = 0;
+  for (int i = 0; i < opt.cases; ++i) {
+    const DegenerateCase c = GenerateDegenerate(fam, rng);
+    const Verdict v = SolveDegenerate(c);
+    ++st.cases;
+    ++st.by_outcome[static_cast<int>(v.outcome)];
+    st.touching += v.touching_start;
+    st.nudged += c.nudged;
+    st.offset += c.offset != 0.0;
+    const std::optional<Hit> hit = CastDegenerate(c);
+    double dt = 0.0;
+    std::string why;
+    const Disagreement d = CompareDegenerate(c, v, hit, &dt, &why);
+    st.max_dt = std::max(st.max_dt, dt);
+    ++st.by_kind[static_cast<int>(d)];
+    if (d == Disagreement::kOracleError || d == Disagreement::kSkipped) {
+      ++oracle_problems;
+    }
+    if (d != Disagreement::kNone) {
+      ++st.by_construction[static_cast<int>(c.construction)];
+      if (static_cast<int>(shown.size()) < opt.show) {
+        char head[160];
+        std::snprintf(head, sizeof head, "    #%d %s (%s%s, offset %.0e): ", i,
+                      DisagreementName(d), ConstructionName(c.construction),
+                      c.nudged ? ", nudged 1 ulp" : "", c.offset);
+        shown.push_back(head + why + "\n      " + DescribeDegenerate(c));
+      }
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  auto out = [&](Outcome o) { return st.by_outcome[static_cast<int>(o)]; };
+  auto kind = [&](Disagreement k) { return st.by_kind[static_cast<int>(k)]; };
+  const int disagreements = st.cases - kind(Disagreement::kNone) -
+                            kind(Disagreement::kOracleError) -
+                            kind(Disagreement::kSkipped);
+  std::printf(
+      "[degenerate] %-21s cases=%d oracle: hit=%d miss=%d overlap=%d skin=%d "
+      "touching-start=%d no-verdict=%d oracle-error=%d | disagree=%d "
+      "(hit/miss=%d status=%d fraction=%d feature=%d geometry=%d) "
+      "max|dt|=%.3g time=%.1fs\n",
+      fam.name, st.cases, out(Outcome::kHit), out(Outcome::kMiss),
+      out(Outcome::kInitialOverlap), out(Outcome::kSkinHit), st.touching,
+      out(Outcome::kNearTangent), out(Outcome::kOracleError), disagreements,
+      kind(Disagreement::kHitMiss), kind(Disagreement::kStatus),
+      kind(Disagreement::kFraction), kind(Disagreement::kFeature),
+      kind(Disagreement::kGeometry), st.max_dt, seconds);
+  if (disagreements > 0) {
+    std::string by = "    by construction:";
+    for (int k = 0; k < static_cast<int>(Construction::kCount); ++k) {
+      if (st.by_construction[k] == 0) continue;
+      by += " " + std::string(ConstructionName(static_cast<Construction>(k))) +
+            "=" + std::to_string(st.by_construction[k]);
+    }
+    std::printf("%s\n", by.c_str());
+  }
+  for (const std::string& s : shown) std::printf("%s\n", s.c_str());
+  std::fflush(stdout);
+  return oracle_problems;
+}
+
+// ---------------------------------------------------------------------------
+// Issue 12's six examples, coordinates exactly as written in the issue.
+
+void PrintExample(const char* title, const Verdict& v,
+                  const std::string& core) {
+  std::printf("[example] %s\n    oracle: %s\n    core:   %s\n", title,
+              DescribeVerdict(v).c_str(), core.c_str());
+}
+
+std::string CoreText(const std::optional<Hit>& hit) { return DescribeHit(hit); }
+
+int RunExamples() {
+  int problems = 0;
+  auto count = [&](const Verdict& v) {
+    problems += v.outcome == Outcome::kOracleError ||
+                v.outcome == Outcome::kNearTangent;
+  };
+  {
+    const std::vector<Vec2> box{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}};
+    const RayInput ray{{2, -2}, {0.024674816398394084, 3.0}};
+    const Verdict v = SolveExact(
+        ConvexCase{Core{{ray.origin}, 0.0}, ray.translation, Core{box, 0.0}});
+    count(v);
+    const ConvexPolygon p = *MakeConvexPolygon(box);
+    std::string core =
+        "CastRay(ray, ConvexPolygon): " + CoreText(CastRay(ray, p));
+    const PolygonDesc desc{box};
+    absl::StatusOr<Level> level = Level::Create({ShapeDesc{1, 1, 0, desc}});
+    if (level.ok()) {
+      const std::optional<WorldHit> w = CastRay(ray, *level);
+      core += "; level CastRay: " +
+              (w ? CoreText(w->hit) + " shape " + std::to_string(w->shape_id)
+                 : std::string("no hit"));
+    }
+    PrintExample(
+        "1. touching start at a vertex, moving away: box (-1,0) (2,0) (2,-2) "
+        "(-1,-2), ray from (2,-2) by (0.024674816398394084, 3.0); "
+        "expected no hit",
+        v, core);
+  }
+  {
+    struct Pt {
+      Vec2 o, d, a, b, sd;
+    };
+    const Pt cases[] = {
+        {{19, 20}, {-15, -25.5}, {5, 5}, {-2, -2.5}, {6, -3}},
+        {{13.5, 28}, {-16.5, -22}, {2.5, 8}, {-3, -2}, {0, 8}},
+    };
+    int n = 0;
+    for (const Pt& c : cases) {
+      const Verdict v = SolveExact(
+          ConvexCase{Core{{c.o}, 0.0}, c.d, Core{{c.a, c.b}, 0.0}, c.sd});
+      count(v);
+      const std::optional<Hit> hit =
+          CastRay(RayInput{c.o, c.d}, Moving<Segment>{{c.a, c.b}, c.sd});
+      char title[300];
+      std::snprintf(title, sizeof title,
+                    "2%c. collinear point vs moving segment: point (%g,%g) by "
+                    "(%g,%g), segment (%g,%g)-(%g,%g) moving by (%g,%g); "
+                    "claimed t = 2/3",
+                    n == 0 ? 'a' : 'b', c.o.x, c.o.y, c.d.x, c.d.y, c.a.x,
+                    c.a.y, c.b.x, c.b.y, c.sd.x, c.sd.y);
+      PrintExample(title, v, CoreText(hit));
+      ++n;
+    }
+  }
+  {
+    const CircleCast cast{{{-11, 11}, 0.0}, {9, -13}};
+    const Segment seg{{-7, -2.5}, {3, -1.5}};
+    const Verdict v =
+        SolveExact(ConvexCase{Core{{cast.circle.center}, 0.0}, cast.translation,
+                              Core{{seg.p1, seg.p2}, 0.0}});
+    count(v);
+    PrintExample(
+        "3. move ending exactly on a wall: circle r=0 at (-11,11) by (9,-13) "
+        "vs segment (-7,-2.5)-(3,-1.5); claimed hit at fraction 1",
+        v, CoreText(CastCircle(cast, seg)));
+  }
+  {
+    const RayInput ray{{5, 5}, {0, -1e15}};
+    const Segment seg{{0, 0}, {10, 0}};
+    const Verdict v = SolveExact(ConvexCase{
+        Core{{ray.origin}, 0.0}, ray.translation, Core{{seg.p1, seg.p2}, 0.0}});
+    count(v);
+    PrintExample(
+        "4. very long translation: segment (0,0)-(10,0), ray from (5,5) by "
+        "(0,-1e15); claimed hit at 5e-15",
+        v, CoreText(CastRay(ray, seg)));
+  }
+  {
+    const Segment segs[] = {{{-3.5, -7}, {-10.5, -7}},
+                            {{1, -4.5}, {-3, 3}},
+                            {{-1.5, 2}, {3.5, -1}},
+                            {{1.5, 6}, {-4.5, -3}}};
+    const RayInput ray{{1.273500981126145, 5.660251471689218},
+                       {-4.437601569801826, -6.656402354702753}};
+    std::string oracle_per_segment;
+    Verdict best;
+    best.outcome = Outcome::kMiss;
+    int best_i = -1;
+    std::vector<ShapeDesc> shapes;
+    for (int i = 0; i < 4; ++i) {
+      const Verdict v =
+          SolveExact(ConvexCase{Core{{ray.origin}, 0.0}, ray.translation,
+                                Core{{segs[i].p1, segs[i].p2}, 0.0}});
+      count(v);
+      oracle_per_segment += "\n      segment " + std::to_string(i) + ": " +
+                            DescribeVerdict(v) +
+                            "; core: " + CoreText(CastRay(ray, segs[i]));
+      if (v.outcome == Outcome::kHit && (best_i < 0 || v.t_hi < best.t_hi)) {
+        best = v;
+        best_i = i;
+      }
+      shapes.push_back(ShapeDesc{static_cast<uint64_t>(i), 1, 0, segs[i]});
+    }
+    std::string core = "level CastRay: ";
+    absl::StatusOr<Level> level = Level::Create(shapes);
+    if (level.ok()) {
+      const std::optional<WorldHit> w = CastRay(ray, *level);
+      core += w ? CoreText(w->hit) + " segment " + std::to_string(w->shape_id)
+                : std::string("no hit");
+    } else {
+      core += "level not built";
+    }
+    std::printf(
+        "[example] 5. near-parallel crossing in a level of 4 segments; "
+        "claimed first hit segment 3 ((1.5,6)-(-4.5,-3)) at 1/32\n"
+        "    oracle: first hit segment %d: %s%s\n    core:   %s\n",
+        best_i, DescribeVerdict(best).c_str(), oracle_per_segment.c_str(),
+        core.c_str());
+  }
+  {
+    const CircleCast cast{
+        {{-7.406748571685833, -5.778605592869641}, 1.6575699154286776},
+        {-5.705355716669796, -14.901338091281627}};
+    const Moving<Circle> other{
+        {{-3.4067485716858332, -2.2553704895676185}, 1.8656651878733452},
+        {-17.705355716669796, -14.901338091281627}};
+    const Verdict v = SolveExact(ConvexCase{
+        Core{{cast.circle.center}, cast.circle.radius}, cast.translation,
+        Core{{other.shape.center}, other.shape.radius}, other.translation});
+    count(v);
+    PrintExample(
+        "6. moving circles grazing (seed 001 pair); claimed touch at t ~ "
+        "0.33333333",
+        v, CoreText(CastCircle(cast, other)));
+  }
+  std::fflush(stdout);
+  return problems;
+}
+
+bool Arg(const char* arg, const char* name, const char** value) {
+  const size_t n = std::strlen(name);
+  if (std::strncmp(arg, name, n) != 0) return false;
+  if (arg[n] == '=') {
+    *value = arg + n + 1;
+    return true;
+  }
+  if (arg[n] == '\0') {
+    *value = "";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace collide::oracle
+
+int main(int argc, char** argv) {
+  using namespace collide::oracle;
+  Options opt;
+  opt.cases = CasesPerFamily(opt.cases);
+  for (int i = 1; i < argc; ++i) {
+    const char* v = nullptr;
+    if (Arg(argv[i], "--cases", &v)) {
+      opt.cases = std::atoi(v);
+    } else if (Arg(argv[i], "--family", &v)) {
+      opt.family = v;
+    } else if (Arg(argv[i], "--show", &v)) {
+      opt.show = std::atoi(v);
+    } else if (Arg(argv[i], "--examples", &v)) {
+      opt.examples = true;
+    } else if (Arg(argv[i], "--fail-on-oracle-error", &v)) {
+      opt.fail_on_oracle_error = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: %s [--cases=N] [--family=NAME] [--show=K] "
+                   "[--examples] [--fail-on-oracle-error]\nfamilies:",
+                   argv[0]);
+      for (const DegenerateFamily& f : DegenerateFamilies()) {
+        std::fprintf(stderr, " %s", f.name);
+      }
+      std::fprintf(stderr, "\n");
+      return 2;
+    }
+  }
+  int problems = 0;
+  if (opt.examples) problems += RunExamples();
+  bool any = false;
+  for (const DegenerateFamily& f : DegenerateFamilies()) {
+    if (!opt.family.empty() && opt.family != f.name) continue;
+    any = true;
+    problems += RunFamily(f, opt);
+  }
+  if (!any) {
+    std::fprintf(stderr, "no family named %s\n", opt.family.c_str());
+    return 2;
+  }
+  if (problems > 0) {
+    std::printf("[degenerate] the oracle had no certain answer on %d cases\n",
+                problems);
+  }
+  return opt.fail_on_oracle_error && problems > 0 ? 1 : 0;
+}
