@@ -39,6 +39,7 @@ struct Options {
   int show = 3;
   bool examples = false;
   bool fail_on_oracle_error = false;
+  bool trace = false;  // print every case before solving it
 };
 
 struct FamilyStats {
@@ -60,6 +61,10 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt) {
   int oracle_problems = 0;
   for (int i = 0; i < opt.cases; ++i) {
     const DegenerateCase c = GenerateDegenerate(fam, rng);
+    if (opt.trace) {
+      std::printf("    trace #%d %s\n", i, DescribeDegenerate(c).c_str());
+      std::fflush(stdout);
+    }
     const Verdict v = SolveDegenerate(c);
     ++st.cases;
     ++st.by_outcome[static_cast<int>(v.outcome)];
@@ -301,12 +306,14 @@ int main(int argc, char** argv) {
       opt.show = std::atoi(v);
     } else if (Arg(argv[i], "--examples", &v)) {
       opt.examples = true;
+    } else if (Arg(argv[i], "--trace", &v)) {
+      opt.trace = true;
     } else if (Arg(argv[i], "--fail-on-oracle-error", &v)) {
       opt.fail_on_oracle_error = true;
     } else {
       std::fprintf(stderr,
                    "usage: %s [--cases=N] [--family=NAME] [--show=K] "
-                   "[--examples] [--fail-on-oracle-error]\nfamilies:",
+                   "[--examples] [--fail-on-oracle-error] [--trace]\nfamilies:",
                    argv[0]);
       for (const DegenerateFamily& f : DegenerateFamilies()) {
         std::fprintf(stderr, " %s", f.name);
