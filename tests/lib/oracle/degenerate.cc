@@ -379,7 +379,14 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       break;
     }
     case Construction::kTouching: {
-      PlaceTouching(rng, n, u, 0.0, l);
+      // One in five starts inside the skin (or exactly at its edge) instead
+      // of touching: kHit at 0 when moving closer, no hit otherwise.
+      double gap = 0.0;
+      if (rng.Chance(0.2)) {
+        l->target = Int(rng, 1, 3);
+        gap = Int(rng, 1, static_cast<int>(l->target));
+      }
+      PlaceTouching(rng, n, u, gap, l);
       const double a = Int(rng, 1, 4), b = Int(rng, -6, 6);
       switch (rng.Int(0, 3)) {
         case 0:
