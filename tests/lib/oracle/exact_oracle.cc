@@ -1349,6 +1349,7 @@ Verdict SolveExact(const ConcaveCase& c) {
     }
   }
   bool hit = false;
+  size_t first = 0;
   for (size_t i = 0; i < n; ++i) {
     if (skip[i] || s0[i] <= r2) continue;
     if (!SweptHits(pairs[i])) continue;
@@ -1357,9 +1358,21 @@ Verdict SolveExact(const ConcaveCase& c) {
       v.outcome = Outcome::kOracleError;
       return v;
     }
-    if (!hit || hi < v.t_hi) v.t_hi = hi;
+    if (!hit || hi < v.t_hi) {
+      v.t_hi = hi;
+      first = i;
+    }
     if (!hit || lo < v.t_lo) v.t_lo = lo;
     hit = true;
+  }
+  if (hit && v.touching_start &&
+      (skip[(first + 1) % n] || skip[(first + n - 1) % n])) {
+    // Sliding along a touched edge onto the next one: a new contact at a
+    // reflex corner, the end of the same surface at a convex one. The
+    // oracle does not tell these apart yet.
+    v.outcome = Outcome::kNearTangent;
+    v.note = "slides along a touched edge onto the adjacent edge";
+    return v;
   }
   v.outcome = hit ? Outcome::kHit : Outcome::kMiss;
   return v;
