@@ -14,9 +14,8 @@
 // --examples prints the six examples of issue 12, oracle vs core.
 // --fail-on-oracle-error exits 1 if the oracle gave kOracleError on any case
 // (what the ctest checks), whatever the core answered. Cases where the
-// oracle gives no verdict (kNearTangent: a touching start sliding onto an
-// adjacent edge of a concave polygon, collinear deforming motion with an
-// irrational entry time) are counted as no-verdict and not compared.
+// oracle gives no verdict (kNearTangent: only collinear deforming motion
+// with an irrational entry time) are counted as no-verdict, not compared.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

@@ -1175,6 +1175,63 @@ bool GapShrinks(const Pair& p) {
 
 Q EpsilonFraction(int bits) { return Dyadic(Z(1), bits); }
 
+// The first contact of a separated start whose sweep hits, when it is
+// rational: with R = 0 the entry time of the line -t d into H; for a graze
+// (the line never comes closer to H than R) the first time it is at R, at
+// a vertex of H nearest the line. False for a penetrating contact with
+// R > 0 (an irrational time in general).
+bool RationalFirstContact(const Pair& p, Q* t) {
+  const std::vector<ZP>& h = p.h;
+  const size_t n = h.size();
+  const Z dd = p.d.x * p.d.x + p.d.y * p.d.y;
+  if (sgn(dd) == 0) return false;
+  std::vector<Z> sigma(n), proj(n);
+  bool pos = false, neg = false, zero = false;
+  for (size_t i = 0; i < n; ++i) {
+    sigma[i] = p.d.x * h[i].y - p.d.y * h[i].x;
+    proj[i] = h[i].x * p.d.x + h[i].y * p.d.y;
+    pos |= sgn(sigma[i]) > 0;
+    neg |= sgn(sigma[i]) < 0;
+    zero |= sgn(sigma[i]) == 0;
+  }
+  auto param = [&](const Z& pr) {
+    Q r(Z(-pr), dd);
+    r.canonicalize();
+    return r;
+  };
+  bool have = false;
+  auto take = [&](const Q& c) {
+    if (!have || c < *t) *t = c;
+    have = true;
+  };
+  if (sgn(p.r_k) == 0) {
+    if (!(pos && neg) && !zero) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (sgn(sigma[i]) == 0) take(param(proj[i]));
+    }
+    const size_t edges = n <= 1 ? 0 : (n == 2 ? 1 : n);
+    for (size_t i = 0; i < edges; ++i) {
+      const size_t j = (i + 1) % n;
+      if (sgn(sigma[i]) * sgn(sigma[j]) < 0) {
+        Q c(Z(-(sigma[i] * proj[j] - sigma[j] * proj[i])),
+            Z((sigma[i] - sigma[j]) * dd));
+        c.canonicalize();
+        take(c);
+      }
+    }
+    return have && sgn(*t) > 0;
+  }
+  if ((pos && neg) || zero) return false;
+  const Z r2dd = p.r_k * p.r_k * dd;
+  for (size_t i = 0; i < n; ++i) {
+    if (cmp(Z(sigma[i] * sigma[i]), r2dd) < 0) return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (cmp(Z(sigma[i] * sigma[i]), r2dd) == 0) take(param(proj[i]));
+  }
+  return have && sgn(*t) > 0;
+}
+
 // Crossing number on integers: 1 strictly inside, 0 on the boundary, -1
 // strictly outside.
 int InsideZ(const std::vector<ZP>& v, const ZP& q) {
@@ -1348,31 +1405,47 @@ Verdict SolveExact(const ConcaveCase& c) {
       return v;
     }
   }
+  // After a touching start that moves away or along, a contact with
+  // another edge at t* is a hit unless the mover is still touching one of
+  // the touched edges then and does not move into the solid right after
+  // (sliding past the end of a touched surface onto the next edge at a
+  // convex corner). Such contacts come at a rational t*: for zero radii
+  // the entry time of a line into a convex set, for a graze (the line of
+  // motion never comes closer than R) the time of closest approach.
+  std::vector<const Pair*> all;
+  for (const Pair& p : pairs) all.push_back(&p);
+  auto overlap_after = [&](const Q& t) {
+    const int bits = EpsilonBits(all) + 4 * static_cast<int>(Bits(t.get_num()) +
+                                                             Bits(t.get_den()));
+    const Q te = t + EpsilonFraction(bits);
+    if (core_inside(te) > 0) return true;
+    for (const Pair& p : pairs) {
+      if (WithinAt(p, te, p.r_contact_k, /*strict=*/true)) return true;
+    }
+    return false;
+  };
+  auto touching_skipped = [&](const Q& t) {
+    for (size_t i = 0; i < n; ++i) {
+      if (skip[i] && WithinAt(pairs[i], t, pairs[i].r_k, false)) return true;
+    }
+    return false;
+  };
   bool hit = false;
-  size_t first = 0;
   for (size_t i = 0; i < n; ++i) {
     if (skip[i] || s0[i] <= r2) continue;
     if (!SweptHits(pairs[i])) continue;
     double lo = 0.0, hi = 0.0;
-    if (!FindToiExact(pairs[i], &lo, &hi, &v.note)) {
+    Q t_exact;
+    if (v.touching_start && RationalFirstContact(pairs[i], &t_exact)) {
+      if (touching_skipped(t_exact) && !overlap_after(t_exact)) continue;
+      BracketQ(t_exact, &lo, &hi);
+    } else if (!FindToiExact(pairs[i], &lo, &hi, &v.note)) {
       v.outcome = Outcome::kOracleError;
       return v;
     }
-    if (!hit || hi < v.t_hi) {
-      v.t_hi = hi;
-      first = i;
-    }
+    if (!hit || hi < v.t_hi) v.t_hi = hi;
     if (!hit || lo < v.t_lo) v.t_lo = lo;
     hit = true;
-  }
-  if (hit && v.touching_start &&
-      (skip[(first + 1) % n] || skip[(first + n - 1) % n])) {
-    // Sliding along a touched edge onto the next one: a new contact at a
-    // reflex corner, the end of the same surface at a convex one. The
-    // oracle does not tell these apart yet.
-    v.outcome = Outcome::kNearTangent;
-    v.note = "slides along a touched edge onto the adjacent edge";
-    return v;
   }
   v.outcome = hit ? Outcome::kHit : Outcome::kMiss;
   return v;

@@ -122,7 +122,10 @@ Verdict Solve(const DeformingCase& c);
 // start: it moves in (kInitialOverlap, depth 0, touching_start) when the
 // shapes overlap for every small t > 0, otherwise it moves away or along
 // (kMiss with touching_start for a convex obstacle; a concave obstacle's
-// untouched edges are still swept). A start inside the skin (gap <=
+// untouched edges are still swept, and a contact with one counts unless the
+// mover then still touches a touched edge and does not move into the solid
+// right after: sliding off the end of a surface at a convex corner is not a
+// hit, sliding into a reflex corner is). A start inside the skin (gap <=
 // target_distance, not touching) is kSkinHit when the gap shrinks at t = 0,
 // else kMiss. Hit or miss is decided on signs of exact polynomials; the TOI
 // is bracketed by exact bisection (t_lo < t* <= t_hi, width < 1e-13).

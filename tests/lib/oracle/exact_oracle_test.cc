@@ -454,9 +454,17 @@ TEST(ExactOracleExactModeTest, ConcaveTouchingStartAtAReflexVertex) {
   EXPECT_TRUE(away.touching_start);
   // Along the edge to (-2, -3), half way: along, not a hit.
   EXPECT_EQ(solve({-0.5, -1.5}).outcome, Outcome::kMiss);
-  // All the way to the convex corner (-2, -3), where the next edge starts:
-  // the oracle gives no verdict (see SolveExact).
-  EXPECT_EQ(solve({-1, -3}).outcome, Outcome::kNearTangent);
+  // On past the convex corner (-2, -3), where the next edge starts: sliding
+  // off the end of the touched surface, not a hit.
+  EXPECT_EQ(solve({-2, -6}).outcome, Outcome::kMiss);
+  // Into a reflex corner while sliding: a hit where the next edge starts.
+  const std::vector<Vec2> l{{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 4}, {0, 4}};
+  const Verdict corner = SolveExact(ConcaveCase{Point({3, 1}), {-4, 0}, l});
+  ExpectExactHitAt(corner, 0.5);
+  EXPECT_TRUE(corner.touching_start);
+  // A circle rolling along the top face into the same corner.
+  const Verdict rolling = SolveExact(ConcaveCase{Disc({3, 2}, 1), {-4, 0}, l});
+  ExpectExactHitAt(rolling, 0.25);
 }
 
 TEST(ExactOracleExactModeTest, ConcaveTouchingStartMovingAwayHitsLater) {
