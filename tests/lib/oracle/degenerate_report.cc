@@ -11,7 +11,8 @@
 // fraction beyond 1e-9 of the sweep, feature, geometry); the largest
 // fraction error of agreeing hits; then disagreements by construction and
 // the first K disagreeing cases (default 3) as reproducible calls.
-// --examples prints the six examples of issue 12, oracle vs core.
+// --examples prints the six examples of issue 12 and one minimal case per
+// failure class seen, oracle vs core.
 // --fail-on-oracle-error exits 1 if the oracle gave kOracleError on any case
 // (what the ctest checks), whatever the core answered. Cases where the
 // oracle gives no verdict (kNearTangent: only collinear deforming motion
@@ -274,6 +275,155 @@ int RunExamples() {
   return problems;
 }
 
+// One minimal reproducer per failure class seen in the degenerate families
+// (small integers, no offset), oracle vs core.
+Scene RayScene(Vec2 o, Vec2 d) {
+  Scene s;
+  s.mover_kind = MoverKind::kRay;
+  s.ray_origin = o;
+  s.translation = d;
+  return s;
+}
+
+Scene WithSegment(Scene s, Vec2 a, Vec2 b) {
+  s.obstacle_kind = ObstacleKind::kSegment;
+  s.segment = {a, b};
+  return s;
+}
+
+int RunClasses() {
+  struct Class {
+    const char* name;
+    Scene scene;
+  };
+  std::vector<Class> classes;
+  {
+    Scene s = RayScene({9, -12}, {0, 1e15});
+    s.obstacle_kind = ObstacleKind::kCircle;
+    s.obstacle_circle = {{2, 2}, 7};
+    classes.push_back(
+        {"A long translation, tiny TOI: expected kHit at 1.4e-14", s});
+    Scene m = RayScene({0, -5}, {0, 5e14});
+    m.obstacle_kind = ObstacleKind::kCircle;
+    m.obstacle_circle = {{1, -1}, 0.5};
+    classes.push_back(
+        {"A long translation passing beside: expected no hit", m});
+  }
+  classes.push_back(
+      {"B touching start at a segment end, moving away: expected no hit",
+       WithSegment(RayScene({-28, 21}, {-62, -66}), {-28, 21}, {20, -15})});
+  {
+    Scene s = RayScene({-1, 0}, {1, -3});
+    s.obstacle_kind = ObstacleKind::kConcave;
+    s.concave = {{-2, 3}, {-1, 0}, {-2, -3}, {2, 0}};
+    classes.push_back(
+        {"C touching start at a reflex vertex, moving into the solid: "
+         "expected kInitialOverlap",
+         s});
+  }
+  classes.push_back(
+      {"D collinear motion onto a segment end (moving segment): expected t = "
+       "2/3",
+       [] {
+         Scene s =
+             WithSegment(RayScene({19, 20}, {-15, -25.5}), {5, 5}, {-2, -2.5});
+         s.moving_obstacle = true;
+         s.obstacle_translation = {6, -3};
+         return s;
+       }()});
+  {
+    Scene s;
+    s.mover_kind = MoverKind::kCapsule;
+    s.capsule = {{19, -83}, {7, -74}, 15};
+    s.translation = {-104, 78};
+    s.obstacle_kind = ObstacleKind::kCircle;
+    s.obstacle_circle = {{-7, -1}, 35};
+    classes.push_back(
+        {"D capsule sliding along its axis, side tangent to a circle: "
+         "expected t = 11/26",
+         s});
+  }
+  {
+    Scene s = RayScene({-22, -46}, {2, 11});
+    s.obstacle_kind = ObstacleKind::kPolygon;
+    s.obstacle_polygon = *MakeConvexPolygon(
+        std::vector<Vec2>{{-28, -29}, {-20, -35}, {28, 29}, {20, 35}});
+    classes.push_back(
+        {"E contact at exactly t = max_fraction (ray ends on a polygon's "
+         "edge): expected t = 1",
+         s});
+    Scene m = WithSegment(RayScene({-10, -10}, {3, 2}), {5, 8}, {-7, -8});
+    m.moving_obstacle = true;
+    m.obstacle_translation = {-0.0, 0};
+    classes.push_back(
+        {"E ray ending on a segment end, segment 'moving' by (-0, 0): "
+         "expected t = 1",
+         m});
+  }
+  {
+    Scene s;
+    s.mover_kind = MoverKind::kPolygon;
+    s.polygon = *MakeConvexPolygon(std::vector<Vec2>{{6, 1}, {6, -1}, {8, 0}});
+    s.translation = {0, 6};
+    s.obstacle_kind = ObstacleKind::kConcave;
+    s.concave = {{-8, -6}, {-8, -4}, {6, -4}, {6, 6}, {8, 6}, {8, -6}};
+    classes.push_back(
+        {"J inside a concave solid, touching its boundary from inside: "
+         "expected kInitialOverlap",
+         s});
+  }
+  {
+    Scene s;
+    s.mover_kind = MoverKind::kCircle;
+    s.circle = {{49, 32}, 15};
+    s.translation = {-42, -56};
+    s.obstacle_kind = ObstacleKind::kCapsule;
+    s.obstacle_capsule = {{-9, -12}, {12, 16}, 5};
+    classes.push_back(
+        {"F exact tangent slide (circle along a capsule's side): expected t = "
+         "0.5",
+         s});
+  }
+  {
+    Scene s = RayScene({-50.000000000000014, 123}, {-80, -150});
+    s.obstacle_kind = ObstacleKind::kCircle;
+    s.obstacle_circle = {{30, -16}, 136};
+    classes.push_back(
+        {"G tangent ray moved 1 ulp outwards: expected no hit", s});
+  }
+  {
+    Scene s;
+    s.mover_kind = MoverKind::kPolygon;
+    s.polygon =
+        *MakeConvexPolygon(std::vector<Vec2>{{-11, -2}, {-9, -2}, {-10, 0}});
+    s.translation = {12, 0};
+    s.obstacle_kind = ObstacleKind::kSegment;
+    s.segment = {{-4, 0}, {7, 0}};
+    classes.push_back(
+        {"H apex sliding along a segment's line onto its end: expected kHit at "
+         "0.5 with normal (0, -1) (the core's normal must separate)",
+         s});
+  }
+  {
+    Scene s = RayScene({137, -43}, {-180, 75});
+    s.obstacle_kind = ObstacleKind::kSegment;
+    s.segment = {{84, -35}, {-48, 20}};
+    s.options.target_distance = 13;
+    classes.push_back(
+        {"K sliding exactly at the skin distance: expected kHit at 4/15", s});
+  }
+  int problems = 0;
+  for (const Class& c : classes) {
+    const Verdict v = SolveSceneExact(c.scene);
+    problems += v.outcome == Outcome::kOracleError;
+    std::printf("[class] %s\n    %s\n    oracle: %s\n    core:   %s\n", c.name,
+                DescribeScene(c.scene).c_str(), DescribeVerdict(v).c_str(),
+                DescribeHit(CastScene(c.scene)).c_str());
+  }
+  std::fflush(stdout);
+  return problems;
+}
+
 bool Arg(const char* arg, const char* name, const char** value) {
   const size_t n = std::strlen(name);
   if (std::strncmp(arg, name, n) != 0) return false;
@@ -322,7 +472,7 @@ int main(int argc, char** argv) {
     }
   }
   int problems = 0;
-  if (opt.examples) problems += RunExamples();
+  if (opt.examples) problems += RunExamples() + RunClasses();
   bool any = false;
   for (const DegenerateFamily& f : DegenerateFamilies()) {
     if (!opt.family.empty() && opt.family != f.name) continue;
