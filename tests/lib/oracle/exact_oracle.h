@@ -96,6 +96,11 @@ struct Verdict {
   // Deforming segment, kHit: the sign of cross(b - a, p - a) just before
   // contact (+1: the point comes from the left of p1 -> p2).
   int side = 0;
+  // Exact mode: the mover starts exactly touching (distance == radii). With
+  // kInitialOverlap it moves in (depth 0); with kMiss (or a later kHit on a
+  // concave obstacle) it moves away from or along every touched feature, so
+  // stop_at_penetration turns it into kInitialOverlap at 0.
+  bool touching_start = false;
   const char* note = "";  // why near-tangent or an oracle error
 };
 
@@ -109,6 +114,30 @@ double LengthScale(const DeformingCase& c);
 Verdict Solve(const ConvexCase& c);
 Verdict Solve(const ConcaveCase& c);
 Verdict Solve(const DeformingCase& c);
+
+// Exact mode: the same questions without the tangency band, for cases exact
+// by construction (tangents, vertex-aimed and vertex-grazing sweeps,
+// collinear motion, touching starts, contacts at exactly max_fraction).
+// Touching counts as a hit. A start at distance exactly radii is a touching
+// start: it moves in (kInitialOverlap, depth 0, touching_start) when the
+// shapes overlap for every small t > 0, otherwise it moves away or along
+// (kMiss with touching_start for a convex obstacle; a concave obstacle's
+// untouched edges are still swept, and a contact with one counts unless the
+// mover then still touches a touched edge and does not move into the solid
+// right after: sliding off the end of a surface at a convex corner is not a
+// hit, sliding into a reflex corner is). A start inside the skin (gap <=
+// target_distance, not touching) is kSkinHit when the gap shrinks at t = 0,
+// else kMiss. Hit or miss is decided on signs of exact polynomials; the TOI
+// is bracketed by exact bisection (t_lo < t* <= t_hi, width < 1e-13).
+// Deforming segments: the contact is the first root of the quadratic
+// cross(b - a, p - a) in (0, max_fraction] at which p is on the segment,
+// decided with x + y sqrt(D) signs (collinear motion with irrational entry
+// times is kNearTangent, noted); a point starting on the segment is a
+// touching start and is not a hit at 0.
+// kNearTangent is otherwise never returned; kOracleError is a bug.
+Verdict SolveExact(const ConvexCase& c);
+Verdict SolveExact(const ConcaveCase& c);
+Verdict SolveExact(const DeformingCase& c);
 
 // Exact crossing-number test: true when p is strictly inside the simple
 // polygon, false when strictly outside; `on_boundary` is set when p lies on

@@ -287,5 +287,228 @@ TEST(ExactOracleTest, DeformingTranslatingSegmentIsLinear) {
   EXPECT_EQ(v.side, -1);  // point below the left-to-right segment: right side
 }
 
+// ---------------------------------------------------------------------------
+// Exact mode (SolveExact): cases exact by construction, decided without the
+// tangency band. Touching counts as a hit; touching starts follow toi.h.
+
+// Exact brackets: t_lo < t <= t_hi, narrow.
+void ExpectExactHitAt(const Verdict& v, double t) {
+  ASSERT_EQ(v.outcome, Outcome::kHit)
+      << OutcomeName(v.outcome) << " " << v.note;
+  // t is the double nearest the exact TOI.
+  EXPECT_LE(v.t_lo, t);
+  EXPECT_GE(v.t_hi, std::nextafter(t, 0.0));
+  EXPECT_LT(v.t_hi - v.t_lo, 1e-13);
+}
+
+TEST(ExactOracleExactModeTest, RayTangentToCircleIsAHit) {
+  // Band mode: near-tangent. Exact: touches (0, 1) at t = 0.5.
+  ExpectExactHitAt(SolveExact(Case(Point({-2, 1}), {4, 0}, Disc({0, 0}, 1))),
+                   0.5);
+  // 2^-46 outside the tangent: a miss; 2^-46 inside: a hit.
+  EXPECT_EQ(SolveExact(Case(Point({-2, 1 + 0x1p-46}), {4, 0}, Disc({0, 0}, 1)))
+                .outcome,
+            Outcome::kMiss);
+  EXPECT_EQ(SolveExact(Case(Point({-2, 1 - 0x1p-46}), {4, 0}, Disc({0, 0}, 1)))
+                .outcome,
+            Outcome::kHit);
+}
+
+TEST(ExactOracleExactModeTest, CirclesTangentAtClosestApproachHit) {
+  // Centres pass at distance exactly r1 + r2 = 2 when x = 0: t = 0.5.
+  ExpectExactHitAt(SolveExact(Case(Disc({-5, 2}, 1), {10, 0}, Disc({0, 0}, 1))),
+                   0.5);
+  EXPECT_EQ(
+      SolveExact(Case(Disc({-5, 2 + 0x1p-50}, 1), {10, 0}, Disc({0, 0}, 1)))
+          .outcome,
+      Outcome::kMiss);
+}
+
+TEST(ExactOracleExactModeTest, RayThroughSegmentEndOrPolygonVertexIsAHit) {
+  ExpectExactHitAt(
+      SolveExact(Case(Point({1, 2}), {0, -4}, Seg({-1, 1}, {1, 1}))), 0.25);
+  EXPECT_EQ(
+      SolveExact(Case(Point({1 + 0x1p-52, 2}), {0, -4}, Seg({-1, 1}, {1, 1})))
+          .outcome,
+      Outcome::kMiss);
+  // Diagonally through the corner (1, 1) of a box.
+  ExpectExactHitAt(SolveExact(Case(Point({3, 3}), {-4, -4}, Box({0, 0}, 1, 1))),
+                   0.5);
+  // Grazing the corner along its top edge's line: touches at x = 1.
+  ExpectExactHitAt(SolveExact(Case(Point({3, 1}), {-4, 0}, Box({0, 0}, 1, 1))),
+                   0.5);
+}
+
+TEST(ExactOracleExactModeTest, ContactAtExactlyMaxFractionIsAHit) {
+  // Issue 12, example 3: a zero-radius circle ends on the segment's midpoint.
+  const Verdict v = SolveExact(
+      Case(Disc({-11, 11}, 0), {9, -13}, Seg({-7, -2.5}, {3, -1.5})));
+  ExpectExactHitAt(v, 1.0);
+  EXPECT_EQ(v.t_hi, 1.0);
+  // Ends on the wall at max_fraction 0.5.
+  const Verdict h = SolveExact(
+      Case(Point({0, 2}), {0, -2}, Seg({-1, 1}, {1, 1}), /*max_fraction=*/0.5));
+  ExpectExactHitAt(h, 0.5);
+  EXPECT_EQ(h.t_hi, 0.5);
+  // One ulp short of it: a miss.
+  EXPECT_EQ(SolveExact(Case(Point({0, 2}), {0, -2}, Seg({-1, 1}, {1, 1}),
+                            std::nextafter(0.5, 0.0)))
+                .outcome,
+            Outcome::kMiss);
+}
+
+TEST(ExactOracleExactModeTest, TouchingStartAtVertexMovingAwayIsNotAHit) {
+  // Issue 12, example 1: on the box's corner (2, -2), leaving it up-right
+  // (approaching the bottom edge's line, but outside the box at once).
+  const Verdict v =
+      SolveExact(Case(Point({2, -2}), {0.024674816398394084, 3.0},
+                      Core{{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}}, 0.0}));
+  EXPECT_EQ(v.outcome, Outcome::kMiss) << v.note;
+  EXPECT_TRUE(v.touching_start);
+  // Into the box from the same corner: an overlap of depth 0.
+  const Verdict in =
+      SolveExact(Case(Point({2, -2}), {-0.5, 3.0},
+                      Core{{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}}, 0.0}));
+  EXPECT_EQ(in.outcome, Outcome::kInitialOverlap);
+  EXPECT_TRUE(in.touching_start);
+  EXPECT_EQ(in.depth, 0.0);
+  // Along the right edge (up): along, not a hit.
+  EXPECT_EQ(SolveExact(Case(Point({2, -2}), {0, 3},
+                            Core{{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}}, 0.0}))
+                .outcome,
+            Outcome::kMiss);
+}
+
+TEST(ExactOracleExactModeTest, TouchingCircleMovesInAlongOrAway) {
+  const Core wall = Seg({-1, 1}, {1, 1});
+  const Verdict in = SolveExact(Case(Disc({0, 2}, 1), {0.5, -1}, wall));
+  EXPECT_EQ(in.outcome, Outcome::kInitialOverlap);
+  EXPECT_TRUE(in.touching_start);
+  const Verdict along = SolveExact(Case(Disc({0, 2}, 1), {3, 0}, wall));
+  EXPECT_EQ(along.outcome, Outcome::kMiss);
+  EXPECT_TRUE(along.touching_start);
+  EXPECT_EQ(SolveExact(Case(Disc({0, 2}, 1), {-3, 1}, wall)).outcome,
+            Outcome::kMiss);
+  // Touching the segment's end (1, 1) from (2, 1): moving down-left grazes
+  // the end's circle tangentially at first but enters it: an overlap.
+  EXPECT_EQ(SolveExact(Case(Disc({2, 1}, 1), {-1, -1}, wall)).outcome,
+            Outcome::kInitialOverlap);
+  // Moving straight down is tangent to the end: along, not a hit.
+  EXPECT_EQ(SolveExact(Case(Disc({2, 1}, 1), {0, -1}, wall)).outcome,
+            Outcome::kMiss);
+}
+
+TEST(ExactOracleExactModeTest, RayStartingOnASegmentIsNeverInside) {
+  // A segment has no inside: crossing it from a start on it is not a hit.
+  const Verdict v =
+      SolveExact(Case(Point({0, 1}), {0, -2}, Seg({-1, 1}, {1, 1})));
+  EXPECT_EQ(v.outcome, Outcome::kMiss);
+  EXPECT_TRUE(v.touching_start);
+}
+
+TEST(ExactOracleExactModeTest, SkinEdgeStartMovingCloserIsSkinHit) {
+  // Gap 3 - 1 = 2 = target distance exactly.
+  const Core wall = Seg({-1, 0}, {1, 0});
+  EXPECT_EQ(SolveExact(Case(Disc({0, 3}, 1), {0, -1}, wall, 1.0, 2.0)).outcome,
+            Outcome::kSkinHit);
+  EXPECT_EQ(SolveExact(Case(Disc({0, 3}, 1), {1, 0}, wall, 1.0, 2.0)).outcome,
+            Outcome::kMiss);
+  // Inside the skin (gap 1.5 < 2), moving closer.
+  EXPECT_EQ(
+      SolveExact(Case(Disc({0, 2.5}, 1), {0, -1}, wall, 1.0, 2.0)).outcome,
+      Outcome::kSkinHit);
+}
+
+TEST(ExactOracleExactModeTest, CollinearPointReachesMovingSegmentEnd) {
+  // Issue 12, example 2 (both): relative motion along the segment's line
+  // reaching its near end at t = 2/3.
+  ExpectExactHitAt(SolveExact(Case(Point({19, 20}), {-15, -25.5},
+                                   Seg({5, 5}, {-2, -2.5}), 1.0, 0.0, {6, -3})),
+                   2.0 / 3.0);
+  ExpectExactHitAt(SolveExact(Case(Point({13.5, 28}), {-16.5, -22},
+                                   Seg({2.5, 8}, {-3, -2}), 1.0, 0.0, {0, 8})),
+                   2.0 / 3.0);
+}
+
+TEST(ExactOracleExactModeTest, VeryLongTranslationHitsAtATinyFraction) {
+  // Issue 12, example 4: t* = 5e-15.
+  const Verdict v =
+      SolveExact(Case(Point({5, 5}), {0, -1e15}, Seg({0, 0}, {10, 0})));
+  ASSERT_EQ(v.outcome, Outcome::kHit);
+  EXPECT_LE(v.t_lo, 5e-15);
+  EXPECT_GE(v.t_hi, 5e-15);
+  EXPECT_LT(v.t_hi, 1e-13);
+}
+
+TEST(ExactOracleExactModeTest, ConcaveTouchingStartAtAReflexVertex) {
+  // A chevron with its notch at (-1, 0), a reflex vertex.
+  const std::vector<Vec2> chevron{{-2, 3}, {-1, 0}, {-2, -3}, {2, 0}};
+  auto solve = [&](Vec2 d) {
+    return SolveExact(ConcaveCase{Point({-1, 0}), d, chevron});
+  };
+  // Straight on along the edge from (-2, 3): into the solid.
+  EXPECT_EQ(solve({1, -3}).outcome, Outcome::kInitialOverlap);
+  // Into the notch: away.
+  const Verdict away = solve({-1, 0});
+  EXPECT_EQ(away.outcome, Outcome::kMiss);
+  EXPECT_TRUE(away.touching_start);
+  // Along the edge to (-2, -3), half way: along, not a hit.
+  EXPECT_EQ(solve({-0.5, -1.5}).outcome, Outcome::kMiss);
+  // On past the convex corner (-2, -3), where the next edge starts: sliding
+  // off the end of the touched surface, not a hit.
+  EXPECT_EQ(solve({-2, -6}).outcome, Outcome::kMiss);
+  // Into a reflex corner while sliding: a hit where the next edge starts.
+  const std::vector<Vec2> l{{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 4}, {0, 4}};
+  const Verdict corner = SolveExact(ConcaveCase{Point({3, 1}), {-4, 0}, l});
+  ExpectExactHitAt(corner, 0.5);
+  EXPECT_TRUE(corner.touching_start);
+  // A circle rolling along the top face into the same corner.
+  const Verdict rolling = SolveExact(ConcaveCase{Disc({3, 2}, 1), {-4, 0}, l});
+  ExpectExactHitAt(rolling, 0.25);
+}
+
+TEST(ExactOracleExactModeTest, ConcaveTouchingStartMovingAwayHitsLater) {
+  // A U with a pocket x in [-1, 1], y > -1: on the pocket's right wall,
+  // moving left across the pocket reaches the left wall at t = 0.5.
+  const std::vector<Vec2> u{{-3, -3}, {3, -3},  {3, 3},  {1, 3},
+                            {1, -1},  {-1, -1}, {-1, 3}, {-3, 3}};
+  const Verdict v = SolveExact(ConcaveCase{Point({1, 1}), {-4, 0}, u});
+  ExpectExactHitAt(v, 0.5);
+  EXPECT_TRUE(v.touching_start);
+  // Into the right wall: an overlap.
+  EXPECT_EQ(SolveExact(ConcaveCase{Point({1, 1}), {4, 0}, u}).outcome,
+            Outcome::kInitialOverlap);
+}
+
+TEST(ExactOracleExactModeTest, DeformingSegmentEndpointContactIsAHit) {
+  // Band mode: near-tangent. Exact: the point meets the swinging end at 0.5.
+  DeformingCase c{{1, 1}, {0, 0}, {0, 0}, {2, 0}, {0, 0}, {0, 2}, 1.0};
+  ExpectExactHitAt(SolveExact(c), 0.5);
+  c.origin = {1.5, 1.5};
+  EXPECT_EQ(SolveExact(c).outcome, Outcome::kMiss);
+}
+
+TEST(ExactOracleExactModeTest, DeformingSegmentIrrationalRootsAgreeWithBand) {
+  DeformingCase c{{0.5, 0.5}, {1, 0}, {0, 0}, {2, 0}, {0, 0}, {0, 2}, 1.0};
+  ExpectExactHitAt(SolveExact(c), (std::sqrt(3.0) - 1) / 2);
+  DeformingCase d{{-2, -1}, {3, 2}, {0, 0}, {2, 0}, {0, 0}, {0, 2}, 1.0};
+  const Verdict v = SolveExact(d);
+  ExpectHitAt(v, (5 + std::sqrt(5.0)) / 10);
+  EXPECT_EQ(v.side, 1);
+}
+
+TEST(ExactOracleExactModeTest, DeformingCollinearRigidMotionEntersAtTheEnd) {
+  // Example 2 as a deforming segment translating rigidly by (6, -3).
+  DeformingCase c{{19, 20}, {-15, -25.5}, {5, 5}, {-2, -2.5},
+                  {11, 2},  {4, -5.5},    1.0};
+  ExpectExactHitAt(SolveExact(c), 2.0 / 3.0);
+  // Starting on the segment and sliding along it: not a hit.
+  DeformingCase on{{1.5, 1.25}, {7, 7.5},   {5, 5}, {-2, -2.5},
+                   {5, 5},      {-2, -2.5}, 1.0};
+  const Verdict v = SolveExact(on);
+  EXPECT_EQ(v.outcome, Outcome::kMiss);
+  EXPECT_TRUE(v.touching_start);
+}
+
 }  // namespace
 }  // namespace collide::oracle

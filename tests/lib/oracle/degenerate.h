@@ -1,0 +1,103 @@
+// Degenerate-by-construction TOI cases for every query family, judged by the
+// exact oracle's exact mode (SolveExact in exact_oracle.h), and the
+// comparison of the core's answer with it. Issue 12 ("Exact answers on
+// degenerate geometry"): the core is measured here before it is fixed, so
+// nothing in this file fails a test by itself; degenerate_report.cc prints
+// the measurements.
+//
+// Every case is built on small integers in a local frame (so that tangents,
+// vertex hits, collinear motion, touching starts and contacts at exactly
+// max_fraction are exact), then mapped by an exact similarity: a quarter
+// turn or a Pythagorean rotation (a, -b; b, a) that scales lengths by c, an
+// optional reflection, a power of two 2^e, and an offset of 0, 1e6 or 1e9
+// per axis (kept only where x + offset - offset == x for every coordinate).
+// Some cases then move the mover by one unit in the last place (the
+// smallest representable amount) so that a vertex or a tangent is passed on
+// either side.
+#ifndef COLLIDE_TESTS_LIB_ORACLE_DEGENERATE_H_
+#define COLLIDE_TESTS_LIB_ORACLE_DEGENERATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collide/toi.h"
+#include "exact_oracle.h"
+#include "scenes.h"
+
+namespace collide::oracle {
+
+// How a case was built (local frame, before the similarity).
+enum class Construction {
+  kInteger,       // random small integers
+  kGraze,         // sliding exactly tangent past the obstacle (touch = hit)
+  kVertexAim,     // a mover point aimed exactly at an obstacle vertex
+  kCollinear,     // moving along an obstacle edge's line (either end, inside)
+  kTouching,      // starts exactly touching; moves in, along or away
+  kEndOnSurface,  // first contact at exactly t = max_fraction
+  kNearParallel,  // nearly parallel lines that cross inside the sweep
+  kLong,          // translation of 2^30..2^52 or 1e15, tiny fraction
+  kCount,
+};
+const char* ConstructionName(Construction c);
+
+struct DegenerateFamily {
+  const char* name;
+  MoverKind mover = MoverKind::kRay;
+  ObstacleKind obstacle = ObstacleKind::kSegment;
+  bool moving = false;     // the obstacle translates too (pair TOI)
+  bool deforming = false;  // point vs deforming segment (mover/obstacle unused)
+  uint64_t seed = 0;
+};
+
+// The casts (ray, circle, capsule, polygon x segment, circle, capsule,
+// convex polygon, concave polygon) and the pair TOI families (circle-circle,
+// point-moving segment, point-deforming segment, polygon-polygon).
+const std::vector<DegenerateFamily>& DegenerateFamilies();
+
+struct DegenerateCase {
+  Construction construction = Construction::kInteger;
+  double offset = 0.0;  // the offset kept (0 when it was not exact)
+  bool nudged = false;  // moved by one ulp after the similarity
+  bool deforming = false;
+  Scene scene;  // when !deforming
+  // When deforming:
+  RayInput ray;
+  DeformingSegment segment;
+  CastOptions options;
+};
+
+// A case of the family (deterministic in rng).
+DegenerateCase GenerateDegenerate(const DegenerateFamily& family, Rng& rng);
+
+Verdict SolveSceneExact(const Scene& scene);
+Verdict SolveDegenerate(const DegenerateCase& c);
+std::optional<Hit> CastDegenerate(const DegenerateCase& c);
+// The call that reproduces the case (every double as %.17g).
+std::string DescribeDegenerate(const DegenerateCase& c);
+std::string DescribeVerdict(const Verdict& v);
+
+enum class Disagreement {
+  kNone,
+  kHitMiss,   // one answers a hit (or overlap), the other none
+  kStatus,    // kHit vs kInitialOverlap, or a start answer not at 0
+  kFraction,  // |fraction - t*| > kFractionTol (1e-9 of the sweep)
+  kFeature,   // the feature named is not where the contact point is
+  kGeometry,  // normal, point or depth off (CheckAgainstOracle)
+  kOracleError,
+  kSkipped,  // the oracle gave no verdict (kNearTangent)
+  kCount,
+};
+const char* DisagreementName(Disagreement d);
+
+// The expected answer is the verdict, with one rule of toi.h applied: a
+// touching start with stop_at_penetration is kInitialOverlap at 0. *dt is
+// |fraction - t*| (upper bound) when both hit, else 0.
+Disagreement CompareDegenerate(const DegenerateCase& c, const Verdict& v,
+                               const std::optional<Hit>& hit, double* dt,
+                               std::string* why);
+
+}  // namespace collide::oracle
+
+#endif  // COLLIDE_TESTS_LIB_ORACLE_DEGENERATE_H_
