@@ -440,7 +440,6 @@ Vec2 FV(const Frame& f, Vec2 v) {
   return {std::ldexp(f.a * x - f.b * y, f.e),
           std::ldexp(f.b * x + f.a * y, f.e)};
 }
-Vec2 FP(const Frame& f, Vec2 p) { return FV(f, p) + f.offset; }
 double FL(const Frame& f, double l) { return std::ldexp(l * f.c, f.e); }
 
 bool ExactWith(double x, double off) { return (x + off) - off == x; }

@@ -144,8 +144,8 @@ int RunExamples() {
   {
     const std::vector<Vec2> box{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}};
     const RayInput ray{{2, -2}, {0.024674816398394084, 3.0}};
-    const Verdict v = SolveExact(
-        ConvexCase{Core{{ray.origin}, 0.0}, ray.translation, Core{box, 0.0}});
+    const Verdict v = SolveExact(ConvexCase{
+        Core{{ray.origin}, 0.0}, ray.translation, Core{box, 0.0}, {}});
     count(v);
     const ConvexPolygon p = *MakeConvexPolygon(box);
     std::string core =
@@ -193,9 +193,10 @@ int RunExamples() {
   {
     const CircleCast cast{{{-11, 11}, 0.0}, {9, -13}};
     const Segment seg{{-7, -2.5}, {3, -1.5}};
-    const Verdict v =
-        SolveExact(ConvexCase{Core{{cast.circle.center}, 0.0}, cast.translation,
-                              Core{{seg.p1, seg.p2}, 0.0}});
+    const Verdict v = SolveExact(ConvexCase{Core{{cast.circle.center}, 0.0},
+                                            cast.translation,
+                                            Core{{seg.p1, seg.p2}, 0.0},
+                                            {}});
     count(v);
     PrintExample(
         "3. move ending exactly on a wall: circle r=0 at (-11,11) by (9,-13) "
@@ -205,8 +206,10 @@ int RunExamples() {
   {
     const RayInput ray{{5, 5}, {0, -1e15}};
     const Segment seg{{0, 0}, {10, 0}};
-    const Verdict v = SolveExact(ConvexCase{
-        Core{{ray.origin}, 0.0}, ray.translation, Core{{seg.p1, seg.p2}, 0.0}});
+    const Verdict v = SolveExact(ConvexCase{Core{{ray.origin}, 0.0},
+                                            ray.translation,
+                                            Core{{seg.p1, seg.p2}, 0.0},
+                                            {}});
     count(v);
     PrintExample(
         "4. very long translation: segment (0,0)-(10,0), ray from (5,5) by "
@@ -227,8 +230,10 @@ int RunExamples() {
     std::vector<ShapeDesc> shapes;
     for (int i = 0; i < 4; ++i) {
       const Verdict v =
-          SolveExact(ConvexCase{Core{{ray.origin}, 0.0}, ray.translation,
-                                Core{{segs[i].p1, segs[i].p2}, 0.0}});
+          SolveExact(ConvexCase{Core{{ray.origin}, 0.0},
+                                ray.translation,
+                                Core{{segs[i].p1, segs[i].p2}, 0.0},
+                                {}});
       count(v);
       oracle_per_segment += "\n      segment " + std::to_string(i) + ": " +
                             DescribeVerdict(v) +

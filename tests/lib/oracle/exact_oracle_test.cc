@@ -444,7 +444,7 @@ TEST(ExactOracleExactModeTest, ConcaveTouchingStartAtAReflexVertex) {
   // A chevron with its notch at (-1, 0), a reflex vertex.
   const std::vector<Vec2> chevron{{-2, 3}, {-1, 0}, {-2, -3}, {2, 0}};
   auto solve = [&](Vec2 d) {
-    return SolveExact(ConcaveCase{Point({-1, 0}), d, chevron});
+    return SolveExact(ConcaveCase{Point({-1, 0}), d, chevron, {}});
   };
   // Straight on along the edge from (-2, 3): into the solid.
   EXPECT_EQ(solve({1, -3}).outcome, Outcome::kInitialOverlap);
@@ -459,11 +459,12 @@ TEST(ExactOracleExactModeTest, ConcaveTouchingStartAtAReflexVertex) {
   EXPECT_EQ(solve({-2, -6}).outcome, Outcome::kMiss);
   // Into a reflex corner while sliding: a hit where the next edge starts.
   const std::vector<Vec2> l{{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 4}, {0, 4}};
-  const Verdict corner = SolveExact(ConcaveCase{Point({3, 1}), {-4, 0}, l});
+  const Verdict corner = SolveExact(ConcaveCase{Point({3, 1}), {-4, 0}, l, {}});
   ExpectExactHitAt(corner, 0.5);
   EXPECT_TRUE(corner.touching_start);
   // A circle rolling along the top face into the same corner.
-  const Verdict rolling = SolveExact(ConcaveCase{Disc({3, 2}, 1), {-4, 0}, l});
+  const Verdict rolling =
+      SolveExact(ConcaveCase{Disc({3, 2}, 1), {-4, 0}, l, {}});
   ExpectExactHitAt(rolling, 0.25);
 }
 
@@ -472,11 +473,11 @@ TEST(ExactOracleExactModeTest, ConcaveTouchingStartMovingAwayHitsLater) {
   // moving left across the pocket reaches the left wall at t = 0.5.
   const std::vector<Vec2> u{{-3, -3}, {3, -3},  {3, 3},  {1, 3},
                             {1, -1},  {-1, -1}, {-1, 3}, {-3, 3}};
-  const Verdict v = SolveExact(ConcaveCase{Point({1, 1}), {-4, 0}, u});
+  const Verdict v = SolveExact(ConcaveCase{Point({1, 1}), {-4, 0}, u, {}});
   ExpectExactHitAt(v, 0.5);
   EXPECT_TRUE(v.touching_start);
   // Into the right wall: an overlap.
-  EXPECT_EQ(SolveExact(ConcaveCase{Point({1, 1}), {4, 0}, u}).outcome,
+  EXPECT_EQ(SolveExact(ConcaveCase{Point({1, 1}), {4, 0}, u, {}}).outcome,
             Outcome::kInitialOverlap);
 }
 
