@@ -475,25 +475,29 @@ bool SpatialHash::VisitNearInTier(
     }
     return true;
   };
+  // The distance from the point to cells x0..x1 by y0..y1 (empty: +inf).
+  const auto distance_to = [&](int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+    if (x0 > x1 || y0 > y1) return std::numeric_limits<double>::infinity();
+    const double dx = std::max(
+        {o.x + x0 * s - point.x, 0.0, point.x - (o.x + (x1 + 1.0) * s)});
+    const double dy = std::max(
+        {o.y + y0 * s - point.y, 0.0, point.y - (o.y + (y1 + 1.0) * s)});
+    return std::hypot(dx, dy);
+  };
   for (int32_t k = 0; k <= rings; ++k) {
     if (k > 0) {
-      // No cell outside the square of rings < k lies nearer than the
-      // nearest side of that square that still has grid beyond it.
-      double bound = std::numeric_limits<double>::infinity();
-      if (cx + k <= nx - 1) {
-        bound = std::min(bound, std::max(0.0, o.x + (cx + k) * s - point.x));
-      }
-      if (cx - k >= 0) {
-        bound =
-            std::min(bound, std::max(0.0, point.x - (o.x + (cx - k + 1) * s)));
-      }
-      if (cy + k <= ny - 1) {
-        bound = std::min(bound, std::max(0.0, o.y + (cy + k) * s - point.y));
-      }
-      if (cy - k >= 0) {
-        bound =
-            std::min(bound, std::max(0.0, point.y - (o.y + (cy - k + 1) * s)));
-      }
+      // Every cell not visited yet lies in the grid outside the square of
+      // rings < k: left or right of it, or above or below it. Their
+      // distance bounds every later ring's (also for a point outside the
+      // grid, where the sides of the square alone would not).
+      const int32_t bx0 = std::max(cx - k + 1, 0);
+      const int32_t bx1 = std::min(cx + k - 1, nx - 1);
+      const int32_t by0 = std::max(cy - k + 1, 0);
+      const int32_t by1 = std::min(cy + k - 1, ny - 1);
+      const double bound = std::min({distance_to(0, bx0 - 1, 0, ny - 1),
+                                     distance_to(bx1 + 1, nx - 1, 0, ny - 1),
+                                     distance_to(bx0, bx1, 0, by0 - 1),
+                                     distance_to(bx0, bx1, by1 + 1, ny - 1)});
       if (bound - m > limit) return true;
     }
     // The ring's cells inside the grid, in its row-major order: the full
