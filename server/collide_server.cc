@@ -37,8 +37,9 @@ std::string FileStem(absl::string_view path) {
 
 void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
   Log("loaded level %s from %s: version %d, %d shapes, %d bytes",
-      formats::LevelName(snapshot.id), origin, snapshot.version,
-      snapshot.level->shape_count(), snapshot.level->memory_bytes());
+      LogValue(formats::LevelName(snapshot.id)), LogValue(origin),
+      snapshot.version, snapshot.level->shape_count(),
+      snapshot.level->memory_bytes());
 }
 
 // Puts the bundled level, then the level files, each replacing an id
@@ -76,12 +77,28 @@ absl::Status LoadBaseLevels(
 
 // Loads the level directory over the base levels (the admin state in it is
 // the newest, so it wins).
+// A bad file in it is skipped with a log line (one bad file must not keep
+// every replica from starting), or fails the start with strict_level_dir.
 absl::Status LoadLevelDirectory(const ServerOptions& options,
                                 LevelStore& store) {
-  absl::StatusOr<std::vector<std::string>> loaded = store.LoadDirectory();
-  if (!loaded.ok()) return loaded.status();
-  for (const std::string& id : *loaded) {
+  for (const std::string& path : store.RemoveLeftoverTemporaries()) {
+    Log("level directory: removed %s, left by an interrupted write",
+        LogValue(path));
+  }
+  absl::StatusOr<LevelStore::DirectoryLoad> load = store.LoadDirectory(
+      options.strict_level_dir ? LevelStore::BadLevelFile::kFail
+                               : LevelStore::BadLevelFile::kSkip);
+  if (!load.ok()) return load.status();
+  for (const std::string& id : load->loaded) {
     LogLoaded(*store.Find(id), options.level_dir);
+  }
+  for (const absl::Status& refused : load->refused) {
+    Log("level directory: skipping a level file: %s", LogValue(refused));
+  }
+  if (!load->refused.empty()) {
+    Log("level directory: %d level file(s) skipped, %d loaded "
+        "(--strict_level_dir refuses to start instead)",
+        load->refused.size(), load->loaded.size());
   }
   return absl::OkStatus();
 }
@@ -161,11 +178,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
   }
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
-      options.listen, server->port_, server->store_->List().size(),
+      LogValue(options.listen), server->port_, server->store_->List().size(),
       server->workers_->size());
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
-    Log("watching level directory %s every %s", options.level_dir,
+    Log("watching level directory %s every %s", LogValue(options.level_dir),
         absl::FormatDuration(options.level_dir_poll_interval));
   }
   return server;

@@ -43,7 +43,7 @@ constexpr int kMaxInlineQueries = 16;
 void LogIfInternal(const absl::Status& status, const char* what) {
   if (status.code() == absl::StatusCode::kInternal ||
       status.code() == absl::StatusCode::kUnknown) {
-    Log("%s failed: %s", what, status.ToString());
+    Log("%s failed: %s", what, LogValue(status));
   }
 }
 

@@ -7,7 +7,7 @@
 // to finish, and the process exits 0.
 //
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
-//                  [--level_dir=/var/lib/collide]
+//                  [--level_dir=/var/lib/collide] [--strict_level_dir]
 //                  [--level_dir_poll_interval=1s] [--max_batch_size=4096]
 //                  [--max_vertices=4096] [--max_level_shapes=1048576]
 //                  [--max_message_bytes=67108864] [--max_shot_targets=256]
@@ -42,6 +42,10 @@ ABSL_FLAG(std::vector<std::string>, level_files, {},
 ABSL_FLAG(std::string, level_dir, "",
           "Directory to load levels from at start and to persist levels put "
           "through LevelService into (must exist).");
+ABSL_FLAG(bool, strict_level_dir, false,
+          "Refuse to start when a level file in --level_dir cannot be loaded "
+          "(unreadable, empty, truncated, corrupted or invalid); by default "
+          "such a file is skipped with a log line and the others are served.");
 ABSL_FLAG(absl::Duration, level_dir_poll_interval, absl::Seconds(1),
           "How often to check --level_dir for level files that appeared, "
           "changed or vanished, and load, replace or drop those levels "
@@ -77,6 +81,7 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.load_default_level = absl::GetFlag(FLAGS_default_level);
   options.level_files = absl::GetFlag(FLAGS_level_files);
   options.level_dir = absl::GetFlag(FLAGS_level_dir);
+  options.strict_level_dir = absl::GetFlag(FLAGS_strict_level_dir);
   options.level_dir_poll_interval =
       absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
@@ -132,8 +137,11 @@ int main(int argc, char** argv) {
       "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
       "max_slide_iterations %d, worker_threads %d, shutdown_grace %s",
-      options.listen, absl::StrJoin(options.level_files, ","),
-      options.level_dir, absl::FormatDuration(options.level_dir_poll_interval),
+      collide::server::LogValue(options.listen),
+      collide::server::LogValue(absl::StrJoin(options.level_files, ","),
+                                16 * collide::server::kMaxLogValueBytes),
+      collide::server::LogValue(options.level_dir),
+      absl::FormatDuration(options.level_dir_poll_interval),
       options.limits.max_batch_size, options.limits.max_vertices,
       options.limits.max_level_shapes, options.limits.max_message_bytes,
       options.limits.max_shot_targets, options.limits.max_slide_iterations,
@@ -142,7 +150,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
       collide::server::CollideServer::Start(options);
   if (!server.ok()) {
-    collide::server::Log("cannot start: %s", server.status().ToString());
+    collide::server::Log("cannot start: %s",
+                         collide::server::LogValue(server.status()));
     return 1;
   }
   const int signal_number = collide::server::WaitForShutdownSignal();

@@ -5,10 +5,13 @@
 // non-zero. Loopback only; every wait is bounded.
 #include "tests/support/server_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -224,6 +227,71 @@ TEST(ServerProcessTest, LevelFilesDroppedIntoTheLevelDirectoryAreServed) {
   EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
   EXPECT_THAT(server.log(), HasSubstr("level levels/dock loaded from"));
   EXPECT_THAT(server.log(), HasSubstr("level levels/dock dropped"));
+}
+
+// Issue 13: a bad file in the level directory used to make every replica
+// exit 1 at start (a crash loop); now it is skipped with a log line naming
+// it, leftover temporaries are removed, and the other levels are served.
+// --strict_level_dir keeps the old refusal.
+TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  ASSERT_FALSE(dir.empty());
+  ASSERT_TRUE(formats::WriteLevelFile(absl::StrCat(dir, "/good.binpb"),
+                                      testing::WallLevel("good", 4, 44))
+                  .ok());
+  const std::string framed =
+      formats::EncodeLevelFile(testing::WallLevel("cut", 4, 44));
+  std::ofstream(absl::StrCat(dir, "/cut.binpb"))
+      << framed.substr(0, framed.size() / 2);
+  std::ofstream(absl::StrCat(dir, "/empty.binpb"));
+  // As a write killed before its rename leaves it (pid 1: a container's).
+  const std::string temporary = absl::StrCat(dir, "/good.binpb.tmp.1");
+  std::ofstream(temporary) << "half";
+  const timespec old_time{time(nullptr) - 600, 0};
+  const timespec times[2] = {old_time, old_time};
+  ASSERT_EQ(utimensat(AT_FDCWD, temporary.c_str(), times, 0), 0);
+
+  ServerProcess server;
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir)}))
+      << server.log();
+  {
+    const auto channel = testing::Connect(server.port());
+    const auto collisions = v1::CollisionService::NewStub(channel);
+    for (const char* level : {"levels/good", "levels/arena"}) {
+      v1::RunQueriesRequest request;
+      request.set_level(level);
+      *request.add_queries() = testing::RayAlongX(1, 0);
+      v1::RunQueriesResponse response;
+      EXPECT_TRUE(testing::RunQueries(*collisions, request, &response).ok())
+          << level;
+    }
+    const auto levels = v1::LevelService::NewStub(channel);
+    v1::DescribeLevelResponse described;
+    EXPECT_EQ(testing::Describe(*levels, "levels/cut", &described).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  const std::string log = server.log();
+  EXPECT_THAT(log, HasSubstr("removed " + temporary));
+  EXPECT_THAT(log, HasSubstr("skipping a level file: DATA_LOSS: " + dir +
+                             "/cut.binpb: truncated: header says"));
+  EXPECT_THAT(log, HasSubstr(dir + "/empty.binpb: empty file (0 bytes)"));
+  EXPECT_THAT(log, HasSubstr("2 level file(s) skipped, 1 loaded"));
+  EXPECT_THAT(log, HasSubstr("level levels/good from"));
+  struct stat info;
+  EXPECT_NE(stat(temporary.c_str(), &info), 0);
+
+  {
+    ServerProcess strict;
+    EXPECT_FALSE(
+        strict.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir),
+                      "--strict_level_dir"}));
+    EXPECT_EQ(strict.Wait(15), std::optional<int>(1)) << strict.log();
+    EXPECT_THAT(strict.log(), HasSubstr("cut.binpb: truncated: header says"));
+  }
 }
 
 TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
