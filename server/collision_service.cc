@@ -1,5 +1,6 @@
 #include "server/collision_service.h"
 
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -38,6 +39,23 @@ constexpr size_t kMaxQueuedBatches = 8;
 // (a few microseconds of geometry); bigger ones on the worker pool.
 constexpr int kMaxInlineQueries = 16;
 
+// Whether the call a batch belongs to is still worth answering: its
+// deadline not passed and it not cancelled (the client gone, or the server
+// shutting down past its grace). A batch asks between queries
+// (query_handler.h), so neither an expired call nor a shutdown waits for a
+// big batch of expensive queries to finish.
+absl::Status CallStopStatus(grpc::CallbackServerContext* context) {
+  if (std::chrono::system_clock::now() >= context->deadline()) {
+    return absl::DeadlineExceededError("the call's deadline passed");
+  }
+  if (context->IsCancelled()) {
+    return absl::CancelledError(
+        "the call was cancelled (the client went away, or the server is "
+        "shutting down)");
+  }
+  return absl::OkStatus();
+}
+
 // Our bugs only: a client's bad input is answered, not logged, so a
 // misbehaving client cannot flood the log.
 void LogIfInternal(const absl::Status& status, const char* what) {
@@ -56,7 +74,8 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 // Answers one stream batch into its response: the handler's results, or
 // the batch refused as a whole (the stream stays open either way).
 void AnswerBatch(const SnapshotOrError& snapshot,
-                 const formats::InputLimits& limits, StreamBatch& batch) {
+                 const formats::InputLimits& limits,
+                 grpc::CallbackServerContext* context, StreamBatch& batch) {
   const StreamRequest& request = *batch.request();
   if (!snapshot.ok()) {
     RefuseBatch(request, snapshot.status(), batch.response());
@@ -65,7 +84,8 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
   if (absl::Status s =
-          AnswerStreamQueries(**snapshot, request, limits, batch.response());
+          AnswerStreamQueries(**snapshot, request, limits, batch.response(),
+                              [context] { return CallStopStatus(context); });
       !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
@@ -86,9 +106,13 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 class QueryStreamReactor final
     : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
  public:
-  QueryStreamReactor(const LevelStore& store,
+  // `context` is the call's; it lives until OnDone, and so outlives every
+  // batch the workers answer for it.
+  QueryStreamReactor(grpc::CallbackServerContext* context,
+                     const LevelStore& store,
                      const formats::InputLimits& limits, WorkerPool& workers)
-      : store_(store),
+      : context_(context),
+        store_(store),
         limits_(limits),
         workers_(workers),
         reading_(std::make_unique<StreamBatch>()) {
@@ -113,7 +137,7 @@ class QueryStreamReactor final
         batch->request()->queries_size() <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
-    if (answer_here) AnswerBatch(snapshot, limits_, *batch);
+    if (answer_here) AnswerBatch(snapshot, limits_, context_, *batch);
     std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
     StreamRequest* read_into = nullptr;
@@ -134,7 +158,7 @@ class QueryStreamReactor final
     } else {
       // The slot stays put until it is written, which waits for ready.
       workers_.Submit([this, slot, snapshot = std::move(snapshot)]() {
-        AnswerBatch(snapshot, limits_, *slot->batch);
+        AnswerBatch(snapshot, limits_, context_, *slot->batch);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->ready = true;
           --pending_jobs_;
@@ -221,6 +245,7 @@ class QueryStreamReactor final
     if (finish) Finish(status);
   }
 
+  grpc::CallbackServerContext* const context_;
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
@@ -245,15 +270,15 @@ class QueryStreamReactor final
 }  // namespace
 
 grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
-CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* /*context*/) {
-  return new QueryStreamReactor(store_, limits_, workers_);
+CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
+  return new QueryStreamReactor(context, store_, limits_, workers_);
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
     grpc::CallbackServerContext* context, const v1::RunQueriesRequest* request,
     v1::RunQueriesResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto run = [this, reactor, request, response]() {
+  auto run = [this, context, reactor, request, response]() {
     absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
         FindLevel(store_, request->level(), "level");
     if (!snapshot.ok()) {
@@ -262,7 +287,8 @@ grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
     }
     // Straight into the response gRPC gave us (on the call's arena).
     if (absl::Status s =
-            AnswerRunQueries(**snapshot, *request, limits_, response);
+            AnswerRunQueries(**snapshot, *request, limits_, response,
+                             [context] { return CallStopStatus(context); });
         !s.ok()) {
       LogIfInternal(s, "RunQueries");
       reactor->Finish(ToGrpcStatus(s));

@@ -27,14 +27,17 @@ class CollisionServiceImpl final
   }
 
   // Answers each batch against the snapshot its level has when the batch
-  // is read, writing responses in request order. A batch refused as a whole
-  // gets a response carrying the status; the stream ends OK once the client
-  // closes its side and every response is written.
+  // is read, writing responses in request order. A batch answered after the
+  // call's deadline or cancellation stops between queries: those not yet
+  // answered get DEADLINE_EXCEEDED / CANCELLED in their own result status. A
+  // batch refused as a whole gets a response carrying the status; the stream
+  // ends OK once the client closes its side and every response is written.
   grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
   StreamQueries(grpc::CallbackServerContext* context) override;
 
   // One batch: NOT_FOUND / INVALID_ARGUMENT / RESOURCE_EXHAUSTED for a batch
-  // refused as a whole, else the results.
+  // refused as a whole, else the results (stopping at the call's deadline or
+  // cancellation as StreamQueries does).
   grpc::ServerUnaryReactor* RunQueries(
       grpc::CallbackServerContext* context,
       const v1::RunQueriesRequest* request,
