@@ -140,6 +140,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   server->collision_service_ = std::make_unique<CollisionServiceImpl>(
       *server->store_, options.limits, *server->workers_);
   server->level_service_ = std::make_unique<LevelServiceImpl>(*server->store_);
+  server->unknown_methods_ =
+      std::make_unique<UnknownMethodService>(std::vector<std::string>{
+          v1::CollisionService::service_full_name(),
+          v1::LevelService::service_full_name(), "grpc.health.v1.Health",
+          "grpc.reflection.v1alpha.ServerReflection"});
 
   // Process-wide switches, read when the builder builds: both are no-ops
   // when repeated (tests start several servers).
@@ -151,6 +156,8 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
                            &server->port_);
   builder.RegisterService(server->collision_service_.get());
   builder.RegisterService(server->level_service_.get());
+  // Every method no service above has: UNIMPLEMENTED naming it and them.
+  builder.RegisterCallbackGenericService(server->unknown_methods_.get());
   // gRPC binds with SO_REUSEPORT by default, so a second server on the
   // same port would start and silently split the traffic; fail instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

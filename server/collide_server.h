@@ -18,6 +18,7 @@
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
+#include "server/unknown_method_service.h"
 #include "server/worker_pool.h"
 
 namespace collide::server {
@@ -92,6 +93,7 @@ class CollideServer {
   std::unique_ptr<WorkerPool> workers_;
   std::unique_ptr<CollisionServiceImpl> collision_service_;
   std::unique_ptr<LevelServiceImpl> level_service_;
+  std::unique_ptr<UnknownMethodService> unknown_methods_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;

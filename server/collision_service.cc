@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <utility>
@@ -10,9 +11,11 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "collide/v1/collision_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "grpcpp/support/proto_buffer_reader.h"
 #include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
@@ -103,8 +106,14 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 // Each batch is read into, answered in and written from a StreamBatch
 // (its own arena); written batches are kept for later reads, so a busy
 // stream reuses a few of them instead of allocating per message.
+//
+// The call is registered raw (bytes in, bytes out) and the reactor parses
+// and serializes the messages itself, exactly as gRPC would, for one
+// reason: a message that does not parse then ends the stream with
+// INVALID_ARGUMENT saying so, where gRPC's typed read reports it like the
+// client closing its side (and the stream would end OK).
 class QueryStreamReactor final
-    : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   // `context` is the call's; it lives until OnDone, and so outlives every
   // batch the workers answer for it.
@@ -116,7 +125,7 @@ class QueryStreamReactor final
         limits_(limits),
         workers_(workers),
         reading_(std::make_unique<StreamBatch>()) {
-    StartRead(reading_->request());
+    StartRead(&read_buffer_);
   }
 
   void OnReadDone(bool ok) override {
@@ -125,6 +134,27 @@ class QueryStreamReactor final
       // every queued response is written.
       Step([this]()
                ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
+      return;
+    }
+    ++messages_read_;
+    // As gRPC's own deserialization does (SerializationTraits), onto the
+    // batch's arena.
+    grpc::ProtoBufferReader reader(&read_buffer_);
+    const bool parsed = reading_->request()->ParseFromZeroCopyStream(&reader);
+    read_buffer_.Clear();
+    if (!parsed) {
+      // Answers to the batches before it still go out, then the stream
+      // ends with this status.
+      reading_->Reset();
+      grpc::Status refusal(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          absl::StrCat("StreamQueries message ", messages_read_,
+                       " does not parse as a collide.v1.StreamQueriesRequest "
+                       "(protobuf binary); the stream is closed"));
+      Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+        end_status_ = std::move(refusal);
+      });
       return;
     }
     // The batch just read; only this reaction touches reading_ until the
@@ -140,7 +170,7 @@ class QueryStreamReactor final
     if (answer_here) AnswerBatch(snapshot, limits_, context_, *batch);
     std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
-    StreamRequest* read_into = nullptr;
+    bool read_more = false;
     {
       absl::MutexLock lock(&mutex_);
       // After Finish nothing may touch the reactor from a worker.
@@ -149,9 +179,8 @@ class QueryStreamReactor final
       slot = &queue_.back();
       if (!answer_here) ++pending_jobs_;
       reading_ = std::move(next);
-      const bool read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
+      read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
       read_paused_ = !read_more;
-      if (read_more) read_into = reading_->request();
     }
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
@@ -166,7 +195,7 @@ class QueryStreamReactor final
       });
     }
     // The slot is queued above, so whatever is read next lands behind it.
-    if (read_into != nullptr) StartRead(read_into);
+    if (read_more) StartRead(&read_buffer_);
   }
 
   void OnWriteDone(bool ok) override {
@@ -212,7 +241,7 @@ class QueryStreamReactor final
   template <typename Change>
   void Step(Change&& change) {
     const StreamResponse* write = nullptr;
-    StreamRequest* read_into = nullptr;
+    bool read_more = false;
     bool finish = false;
     grpc::Status status = grpc::Status::OK;
     {
@@ -233,15 +262,29 @@ class QueryStreamReactor final
         }
         if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
           read_paused_ = false;
-          read_into = reading_->request();
+          read_more = true;
         }
         if (reads_done_ && !writing_ && queue_.empty()) {
           finished_ = finish = true;
+          status = end_status_;
         }
       }
     }
-    if (write != nullptr) StartWrite(write);
-    if (read_into != nullptr) StartRead(read_into);
+    if (write != nullptr) {
+      // One write is outstanding at a time, so write_buffer_ is free.
+      bool own_buffer = false;
+      write_buffer_.Clear();  // the serializer wants it empty
+      const grpc::Status serialized =
+          grpc::SerializationTraits<StreamResponse>::Serialize(
+              *write, &write_buffer_, &own_buffer);
+      if (!serialized.ok()) {
+        // Only a response over 2 GiB fails here: our bug.
+        Log("StreamQueries response failed: %s",
+            LogValue(serialized.error_message()));
+      }
+      StartWrite(&write_buffer_);
+    }
+    if (read_more) StartRead(&read_buffer_);
     if (finish) Finish(status);
   }
 
@@ -249,6 +292,12 @@ class QueryStreamReactor final
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
+
+  // The outstanding read's bytes, parsed in OnReadDone (only it and the
+  // constructor touch them), and the outstanding write's.
+  grpc::ByteBuffer read_buffer_;
+  int64_t messages_read_ = 0;
+  grpc::ByteBuffer write_buffer_;
 
   absl::Mutex mutex_;
   // The batch the outstanding read fills. Replaced (under the lock) only in
@@ -265,11 +314,14 @@ class QueryStreamReactor final
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool failed_ ABSL_GUARDED_BY(mutex_) = false;
   bool finished_ ABSL_GUARDED_BY(mutex_) = false;
+  // What the stream ends with once every response is written: OK, or why
+  // reading stopped early.
+  grpc::Status end_status_ ABSL_GUARDED_BY(mutex_) = grpc::Status::OK;
 };
 
 }  // namespace
 
-grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
   return new QueryStreamReactor(context, store_, limits_, workers_);
 }

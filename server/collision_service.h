@@ -15,8 +15,12 @@
 
 namespace collide::server {
 
+// StreamQueries is registered raw (the reactor parses and serializes its
+// messages itself, see collision_service.cc); RunQueries is typed.
 class CollisionServiceImpl final
-    : public v1::CollisionService::CallbackService {
+    : public v1::CollisionService::WithRawCallbackMethod_StreamQueries<
+          v1::CollisionService::WithCallbackMethod_RunQueries<
+              v1::CollisionService::Service>> {
  public:
   // `store` and `workers` must outlive the service (and so the grpc::Server
   // using it). Batches are answered on `workers`, not in gRPC's reactions.
@@ -29,11 +33,13 @@ class CollisionServiceImpl final
   // Answers each batch against the snapshot its level has when the batch
   // is read, writing responses in request order. A batch answered after the
   // call's deadline or cancellation stops between queries: those not yet
-  // answered get DEADLINE_EXCEEDED / CANCELLED in their own result status. A
+  // answered get DEADLINE_EXCEEDED / CANCELLED in their own result status.
+  // A message that does not parse ends the stream, after the responses to
+  // the batches before it, with INVALID_ARGUMENT saying which message. A
   // batch refused as a whole gets a response carrying the status; the stream
   // ends OK once the client closes its side and every response is written.
-  grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
-  StreamQueries(grpc::CallbackServerContext* context) override;
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* StreamQueries(
+      grpc::CallbackServerContext* context) override;
 
   // One batch: NOT_FOUND / INVALID_ARGUMENT / RESOURCE_EXHAUSTED for a batch
   // refused as a whole, else the results (stopping at the call's deadline or
