@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "collide/v1/collision_service.pb.h"
+#include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "proto/formats/input_limits.h"
@@ -319,6 +320,91 @@ class QueryStreamReactor final
   grpc::Status end_status_ ABSL_GUARDED_BY(mutex_) = grpc::Status::OK;
 };
 
+// One RunQueries call, registered raw like StreamQueries (and for the same
+// reason: a request that does not parse gets INVALID_ARGUMENT saying so,
+// where gRPC answers UNIMPLEMENTED with no message). The request and
+// response messages live on the reactor's arena, so a batch costs pointer
+// bumps rather than heap allocations per query.
+class RunQueriesReactor final : public grpc::ServerUnaryReactor {
+ public:
+  RunQueriesReactor(grpc::CallbackServerContext* context,
+                    const LevelStore& store, const formats::InputLimits& limits,
+                    WorkerPool& workers)
+      : context_(context),
+        store_(store),
+        limits_(limits),
+        workers_(workers),
+        arena_(ArenaOptions()),
+        request_(google::protobuf::Arena::CreateMessage<v1::RunQueriesRequest>(
+            &arena_)),
+        response_(
+            google::protobuf::Arena::CreateMessage<v1::RunQueriesResponse>(
+                &arena_)) {}
+
+  // Parses `request_bytes` and answers into `response_bytes` (gRPC's, valid
+  // until OnDone): small batches right here, big ones on a worker.
+  void Start(const grpc::ByteBuffer& request_bytes,
+             grpc::ByteBuffer* response_bytes) {
+    response_bytes_ = response_bytes;
+    // A copy shares the slices; the reader needs a mutable buffer.
+    grpc::ByteBuffer bytes(request_bytes);
+    grpc::ProtoBufferReader reader(&bytes);
+    if (!request_->ParseFromZeroCopyStream(&reader)) {
+      Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "the request does not parse as a "
+                          "collide.v1.RunQueriesRequest (protobuf binary)"));
+      return;
+    }
+    if (request_->queries_size() <= kMaxInlineQueries) {
+      Answer();
+    } else {
+      workers_.Submit([this] { Answer(); });
+    }
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  // As the typed call's arena had: a small first block for small calls,
+  // blocks up to 64 KiB for big ones.
+  static google::protobuf::ArenaOptions ArenaOptions() {
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = size_t{4} << 10;
+    options.max_block_size = size_t{64} << 10;
+    return options;
+  }
+
+  void Answer() {
+    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+        FindLevel(store_, request_->level(), "level");
+    if (!snapshot.ok()) {
+      Finish(ToGrpcStatus(snapshot.status()));
+      return;
+    }
+    if (absl::Status s =
+            AnswerRunQueries(**snapshot, *request_, limits_, response_,
+                             [this] { return CallStopStatus(context_); });
+        !s.ok()) {
+      LogIfInternal(s, "RunQueries");
+      Finish(ToGrpcStatus(s));
+      return;
+    }
+    bool own_buffer = false;
+    response_bytes_->Clear();
+    Finish(grpc::SerializationTraits<v1::RunQueriesResponse>::Serialize(
+        *response_, response_bytes_, &own_buffer));
+  }
+
+  grpc::CallbackServerContext* const context_;
+  const LevelStore& store_;
+  const formats::InputLimits& limits_;
+  WorkerPool& workers_;
+  google::protobuf::Arena arena_;
+  v1::RunQueriesRequest* const request_;
+  v1::RunQueriesResponse* const response_;
+  grpc::ByteBuffer* response_bytes_ = nullptr;
+};
+
 }  // namespace
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
@@ -327,34 +413,10 @@ CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
-    grpc::CallbackServerContext* context, const v1::RunQueriesRequest* request,
-    v1::RunQueriesResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto run = [this, context, reactor, request, response]() {
-    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
-        FindLevel(store_, request->level(), "level");
-    if (!snapshot.ok()) {
-      reactor->Finish(ToGrpcStatus(snapshot.status()));
-      return;
-    }
-    // Straight into the response gRPC gave us (on the call's arena).
-    if (absl::Status s =
-            AnswerRunQueries(**snapshot, *request, limits_, response,
-                             [context] { return CallStopStatus(context); });
-        !s.ok()) {
-      LogIfInternal(s, "RunQueries");
-      reactor->Finish(ToGrpcStatus(s));
-      return;
-    }
-    reactor->Finish(grpc::Status::OK);
-  };
-  // As on the stream: small batches here, big ones on a worker (request
-  // and response stay valid until Finish).
-  if (request->queries_size() <= kMaxInlineQueries) {
-    run();
-  } else {
-    workers_.Submit(std::move(run));
-  }
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+    grpc::ByteBuffer* response) {
+  auto* reactor = new RunQueriesReactor(context, store_, limits_, workers_);
+  reactor->Start(*request, response);
   return reactor;
 }
 
