@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "collide/v1/collision_service.grpc.pb.h"
@@ -67,9 +68,12 @@ class RawCallE2eTest : public ::testing::Test {
     return status;
   }
 
-  // A bidi call of `method`: writes `bytes` as one message, closes its
-  // side, reads until the end; returns the final status.
-  grpc::Status Stream(const std::string& method, const std::string& bytes) {
+  // A bidi call of `method`: writes each of `messages`, closes its side,
+  // reads until the end (counting into *responses when given); returns the
+  // final status.
+  grpc::Status Stream(const std::string& method,
+                      const std::vector<std::string>& messages,
+                      int* responses = nullptr) {
     grpc::ClientContext context;
     context.set_deadline(Deadline());
     grpc::CompletionQueue cq;
@@ -78,7 +82,8 @@ class RawCallE2eTest : public ::testing::Test {
     bool ok = false;
     call->StartCall(this);
     cq.Next(&tag, &ok);
-    if (ok) {
+    for (const std::string& bytes : messages) {
+      if (!ok) break;
       call->Write(Bytes(bytes), this);
       cq.Next(&tag, &ok);
     }
@@ -91,6 +96,7 @@ class RawCallE2eTest : public ::testing::Test {
       call->Read(&response, this);
       cq.Next(&tag, &ok);
       if (!ok) break;
+      if (responses != nullptr) ++*responses;
     }
     grpc::Status status;
     call->Finish(&status, this);
@@ -118,7 +124,7 @@ TEST_F(RawCallE2eTest, UnknownMethodIsUnimplementedNamingWhatIsServed) {
                 HasSubstr("collide.v1.CollisionService"));
     EXPECT_THAT(status.error_message(), HasSubstr("grpc.health.v1.Health"));
     // Streaming calls of unknown methods get the same answer.
-    EXPECT_EQ(Stream(method, "\x01").error_code(),
+    EXPECT_EQ(Stream(method, {"\x01"}).error_code(),
               grpc::StatusCode::UNIMPLEMENTED);
   }
 }
@@ -144,8 +150,8 @@ TEST_F(RawCallE2eTest, UnparseableUnaryRequestIsAnErrorThatSaysSo) {
 }
 
 TEST_F(RawCallE2eTest, UnparseableStreamMessageIsAnErrorThatSaysSo) {
-  const grpc::Status status =
-      Stream("/collide.v1.CollisionService/StreamQueries", "\xff\xff\xff\xff");
+  const grpc::Status status = Stream(
+      "/collide.v1.CollisionService/StreamQueries", {"\xff\xff\xff\xff"});
   // gRPC's own typed read took it for the client closing its side: the
   // stream ended OK.
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -153,6 +159,21 @@ TEST_F(RawCallE2eTest, UnparseableStreamMessageIsAnErrorThatSaysSo) {
             "StreamQueries message 1 does not parse as a "
             "collide.v1.StreamQueriesRequest (protobuf binary); the stream "
             "is closed");
+}
+
+TEST_F(RawCallE2eTest, BatchesBeforeAnUnparseableStreamMessageAreAnswered) {
+  v1::StreamQueriesRequest good;
+  good.set_level("levels/arena");
+  good.set_batch_id(1);
+  *good.add_queries() = testing::RayAlongX(1, 0);
+  int responses = 0;
+  const grpc::Status status =
+      Stream("/collide.v1.CollisionService/StreamQueries",
+             {good.SerializeAsString(), good.SerializeAsString(), "\xff\xff"},
+             &responses);
+  EXPECT_EQ(responses, 2);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("StreamQueries message 3 "));
 }
 
 }  // namespace

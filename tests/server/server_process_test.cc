@@ -416,6 +416,35 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   }
 }
 
+// Issue 13: a caller's newline cannot forge a log line, nor a huge name
+// write a huge one.
+TEST(ServerProcessTest, CallerValuesInLogLinesAreEscapedAndCut) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0"})) << server.log();
+  {
+    const auto levels =
+        v1::LevelService::NewStub(testing::Connect(server.port()));
+    for (const std::string& name :
+         {std::string("levels/a\n2026-01-01T00:00:00.000Z collide_server: "
+                      "forged"),
+          "levels/" + std::string(1 << 20, 'x')}) {
+      grpc::ClientContext context;
+      context.set_deadline(Deadline());
+      v1::DeleteLevelRequest request;
+      request.set_level(name);
+      v1::DeleteLevelResponse response;
+      EXPECT_FALSE(levels->DeleteLevel(&context, request, &response).ok());
+    }
+  }
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  const std::string log = server.log();
+  EXPECT_THAT(log, HasSubstr("DeleteLevel levels/a\\n2026-01-01"));
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("\n2026-01-01T00:00:00.000Z")));
+  EXPECT_THAT(log, HasSubstr("...(1048583 bytes)"));
+  EXPECT_LT(log.size(), 16u << 10);
+}
+
 TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
   ServerProcess server;
   EXPECT_FALSE(server.Start(
