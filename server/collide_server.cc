@@ -212,6 +212,10 @@ void CollideServer::Shutdown() {
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
   server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
+  // gRPC has cancelled what was left at the deadline, but it can also
+  // return early, with reactors still running batches on the workers (the
+  // server's destruction then waits for them): stop those batches now.
+  collision_service_->StopBatches();
   server_->Wait();
   Log("stopped after %s", absl::FormatDuration(absl::Now() - start));
 }

@@ -1,5 +1,6 @@
 #include "server/collision_service.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -48,7 +49,11 @@ constexpr int kMaxInlineQueries = 16;
 // shutting down past its grace). A batch asks between queries
 // (query_handler.h), so neither an expired call nor a shutdown waits for a
 // big batch of expensive queries to finish.
-absl::Status CallStopStatus(grpc::CallbackServerContext* context) {
+absl::Status CallStopStatus(grpc::CallbackServerContext* context,
+                            const std::atomic<bool>& server_stopping) {
+  if (server_stopping.load(std::memory_order_relaxed)) {
+    return absl::CancelledError("the server is shutting down");
+  }
   if (std::chrono::system_clock::now() >= context->deadline()) {
     return absl::DeadlineExceededError("the call's deadline passed");
   }
@@ -79,7 +84,8 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 // the batch refused as a whole (the stream stays open either way).
 void AnswerBatch(const SnapshotOrError& snapshot,
                  const formats::InputLimits& limits,
-                 grpc::CallbackServerContext* context, StreamBatch& batch) {
+                 grpc::CallbackServerContext* context,
+                 const std::atomic<bool>& server_stopping, StreamBatch& batch) {
   const StreamRequest& request = *batch.request();
   if (!snapshot.ok()) {
     RefuseBatch(request, snapshot.status(), batch.response());
@@ -87,9 +93,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   }
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
-  if (absl::Status s =
-          AnswerStreamQueries(**snapshot, request, limits, batch.response(),
-                              [context] { return CallStopStatus(context); });
+  if (absl::Status s = AnswerStreamQueries(
+          **snapshot, request, limits, batch.response(),
+          [&] { return CallStopStatus(context, server_stopping); });
       !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
@@ -120,8 +126,10 @@ class QueryStreamReactor final
   // batch the workers answer for it.
   QueryStreamReactor(grpc::CallbackServerContext* context,
                      const LevelStore& store,
-                     const formats::InputLimits& limits, WorkerPool& workers)
+                     const formats::InputLimits& limits, WorkerPool& workers,
+                     const std::atomic<bool>& stopping)
       : context_(context),
+        stopping_(stopping),
         store_(store),
         limits_(limits),
         workers_(workers),
@@ -168,7 +176,8 @@ class QueryStreamReactor final
         batch->request()->queries_size() <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
-    if (answer_here) AnswerBatch(snapshot, limits_, context_, *batch);
+    if (answer_here)
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch);
     std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
     bool read_more = false;
@@ -188,7 +197,7 @@ class QueryStreamReactor final
     } else {
       // The slot stays put until it is written, which waits for ready.
       workers_.Submit([this, slot, snapshot = std::move(snapshot)]() {
-        AnswerBatch(snapshot, limits_, context_, *slot->batch);
+        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->ready = true;
           --pending_jobs_;
@@ -290,6 +299,8 @@ class QueryStreamReactor final
   }
 
   grpc::CallbackServerContext* const context_;
+  // The service's StopBatches flag.
+  const std::atomic<bool>& stopping_;
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
@@ -329,8 +340,9 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
  public:
   RunQueriesReactor(grpc::CallbackServerContext* context,
                     const LevelStore& store, const formats::InputLimits& limits,
-                    WorkerPool& workers)
+                    WorkerPool& workers, const std::atomic<bool>& stopping)
       : context_(context),
+        stopping_(stopping),
         store_(store),
         limits_(limits),
         workers_(workers),
@@ -381,9 +393,9 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(snapshot.status()));
       return;
     }
-    if (absl::Status s =
-            AnswerRunQueries(**snapshot, *request_, limits_, response_,
-                             [this] { return CallStopStatus(context_); });
+    if (absl::Status s = AnswerRunQueries(
+            **snapshot, *request_, limits_, response_,
+            [this] { return CallStopStatus(context_, stopping_); });
         !s.ok()) {
       LogIfInternal(s, "RunQueries");
       Finish(ToGrpcStatus(s));
@@ -396,6 +408,8 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   }
 
   grpc::CallbackServerContext* const context_;
+  // The service's StopBatches flag.
+  const std::atomic<bool>& stopping_;
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
@@ -409,13 +423,14 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
-  return new QueryStreamReactor(context, store_, limits_, workers_);
+  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_);
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
     grpc::ByteBuffer* response) {
-  auto* reactor = new RunQueriesReactor(context, store_, limits_, workers_);
+  auto* reactor =
+      new RunQueriesReactor(context, store_, limits_, workers_, stopping_);
   reactor->Start(*request, response);
   return reactor;
 }

@@ -5,6 +5,8 @@
 #ifndef COLLIDE_SERVER_COLLISION_SERVICE_H_
 #define COLLIDE_SERVER_COLLISION_SERVICE_H_
 
+#include <atomic>
+
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/collision_service.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -48,10 +50,19 @@ class CollisionServiceImpl final
                                        const grpc::ByteBuffer* request,
                                        grpc::ByteBuffer* response) override;
 
+  // From now on every batch still running or queued stops at its next
+  // check, its remaining queries CANCELLED ("the server is shutting
+  // down"), whatever gRPC says of its call. CollideServer calls it when the
+  // drain's grace is over: gRPC's Server::Shutdown can return while
+  // reactors still run batches, and the server's destruction waits for
+  // them. Irreversible; thread-safe.
+  void StopBatches() { stopping_.store(true); }
+
  private:
   const LevelStore& store_;
   const formats::InputLimits limits_;
   WorkerPool& workers_;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace collide::server

@@ -5,7 +5,7 @@
 // server reflection). SIGTERM or SIGINT drains it: health turns
 // NOT_SERVING, new calls are refused, calls in flight get --shutdown_grace
 // to finish (then they are cancelled, and batches stop between queries),
-// and the process exits 0, at the latest 0.9 s after the grace ends.
+// and the process exits 0, at the latest 0.75 s after the grace ends.
 //
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
 //                  [--level_dir=/var/lib/collide] [--strict_level_dir]
@@ -78,7 +78,7 @@ namespace {
 
 // How long past --shutdown_grace a drain may run before the process exits
 // regardless (the bound is one second).
-constexpr absl::Duration kShutdownOverrun = absl::Milliseconds(900);
+constexpr absl::Duration kShutdownOverrun = absl::Milliseconds(750);
 
 collide::server::ServerOptions OptionsFromFlags() {
   collide::server::ServerOptions options;
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
                        sigabbrev_np(signal_number));
   // Calls get the grace; then they are cancelled and batches stop between
   // queries, so the rest takes milliseconds. The watchdog makes the bound
-  // hard: 100 ms short of grace + 1 s, leaving time for the exit itself.
+  // hard: 250 ms short of grace + 1 s, leaving time for the exit itself.
   collide::server::StartShutdownWatchdog(options.shutdown_grace +
                                          kShutdownOverrun);
   (*server)->Shutdown();
