@@ -28,6 +28,8 @@ build_packages=(
   python3-grpcio python3-protobuf nodejs npm
   # Tiled map import (header-only JSON parser)
   nlohmann-json3-dev
+  # crc32 of binary level files (zlib1g at run time, already loaded by gRPC)
+  zlib1g-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )

@@ -37,8 +37,9 @@ std::string FileStem(absl::string_view path) {
 
 void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
   Log("loaded level %s from %s: version %d, %d shapes, %d bytes",
-      formats::LevelName(snapshot.id), origin, snapshot.version,
-      snapshot.level->shape_count(), snapshot.level->memory_bytes());
+      LogValue(formats::LevelName(snapshot.id)), LogValue(origin),
+      snapshot.version, snapshot.level->shape_count(),
+      snapshot.level->memory_bytes());
 }
 
 // Puts the bundled level, then the level files, each replacing an id
@@ -76,12 +77,28 @@ absl::Status LoadBaseLevels(
 
 // Loads the level directory over the base levels (the admin state in it is
 // the newest, so it wins).
+// A bad file in it is skipped with a log line (one bad file must not keep
+// every replica from starting), or fails the start with strict_level_dir.
 absl::Status LoadLevelDirectory(const ServerOptions& options,
                                 LevelStore& store) {
-  absl::StatusOr<std::vector<std::string>> loaded = store.LoadDirectory();
-  if (!loaded.ok()) return loaded.status();
-  for (const std::string& id : *loaded) {
+  for (const std::string& path : store.RemoveLeftoverTemporaries()) {
+    Log("level directory: removed %s, left by an interrupted write",
+        LogValue(path));
+  }
+  absl::StatusOr<LevelStore::DirectoryLoad> load = store.LoadDirectory(
+      options.strict_level_dir ? LevelStore::BadLevelFile::kFail
+                               : LevelStore::BadLevelFile::kSkip);
+  if (!load.ok()) return load.status();
+  for (const std::string& id : load->loaded) {
     LogLoaded(*store.Find(id), options.level_dir);
+  }
+  for (const absl::Status& refused : load->refused) {
+    Log("level directory: skipping a level file: %s", LogValue(refused));
+  }
+  if (!load->refused.empty()) {
+    Log("level directory: %d level file(s) skipped, %d loaded "
+        "(--strict_level_dir refuses to start instead)",
+        load->refused.size(), load->loaded.size());
   }
   return absl::OkStatus();
 }
@@ -123,6 +140,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   server->collision_service_ = std::make_unique<CollisionServiceImpl>(
       *server->store_, options.limits, *server->workers_);
   server->level_service_ = std::make_unique<LevelServiceImpl>(*server->store_);
+  server->unknown_methods_ =
+      std::make_unique<UnknownMethodService>(std::vector<std::string>{
+          v1::CollisionService::service_full_name(),
+          v1::LevelService::service_full_name(), "grpc.health.v1.Health",
+          "grpc.reflection.v1alpha.ServerReflection"});
 
   // Process-wide switches, read when the builder builds: both are no-ops
   // when repeated (tests start several servers).
@@ -134,6 +156,8 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
                            &server->port_);
   builder.RegisterService(server->collision_service_.get());
   builder.RegisterService(server->level_service_.get());
+  // Every method no service above has: UNIMPLEMENTED naming it and them.
+  builder.RegisterCallbackGenericService(server->unknown_methods_.get());
   // gRPC binds with SO_REUSEPORT by default, so a second server on the
   // same port would start and silently split the traffic; fail instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -161,11 +185,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
   }
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
-      options.listen, server->port_, server->store_->List().size(),
+      LogValue(options.listen), server->port_, server->store_->List().size(),
       server->workers_->size());
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
-    Log("watching level directory %s every %s", options.level_dir,
+    Log("watching level directory %s every %s", LogValue(options.level_dir),
         absl::FormatDuration(options.level_dir_poll_interval));
   }
   return server;
@@ -188,6 +212,10 @@ void CollideServer::Shutdown() {
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
   server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
+  // gRPC has cancelled what was left at the deadline, but it can also
+  // return early, with reactors still running batches on the workers (the
+  // server's destruction then waits for them): stop those batches now.
+  collision_service_->StopBatches();
   server_->Wait();
   Log("stopped after %s", absl::FormatDuration(absl::Now() - start));
 }

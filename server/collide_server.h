@@ -18,6 +18,7 @@
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
+#include "server/unknown_method_service.h"
 #include "server/worker_pool.h"
 
 namespace collide::server {
@@ -36,6 +37,10 @@ struct ServerOptions {
   // loaded from at start (after the default level and level_files, so
   // what was put last wins). Empty: puts live in memory only.
   std::string level_dir;
+  // A level file in level_dir that cannot be loaded at start (unreadable,
+  // empty, truncated, corrupted, invalid) fails the start instead of being
+  // skipped with a log line.
+  bool strict_level_dir = false;
   // How often the level directory is checked for level files that
   // appeared, changed or vanished (LevelDirWatcher); zero or less: never,
   // the directory is only read at start.
@@ -51,9 +56,12 @@ struct ServerOptions {
 class CollideServer {
  public:
   // Loads the levels, then builds and starts the gRPC server. Errors: a
-  // level that does not load (its file and field), or the address that
-  // cannot be bound (UNAVAILABLE). Logs one line per level loaded and one
-  // when listening.
+  // bundled or level_files level that does not load (its file and field), a
+  // level directory that cannot be listed, a bad file in it with
+  // strict_level_dir, or the address that cannot be bound (UNAVAILABLE).
+  // Logs one line per level loaded, per level directory file skipped (and
+  // a count of them), per leftover temporary file removed, and one when
+  // listening.
   static absl::StatusOr<std::unique_ptr<CollideServer>> Start(
       const ServerOptions& options);
 
@@ -85,6 +93,7 @@ class CollideServer {
   std::unique_ptr<WorkerPool> workers_;
   std::unique_ptr<CollisionServiceImpl> collision_service_;
   std::unique_ptr<LevelServiceImpl> level_service_;
+  std::unique_ptr<UnknownMethodService> unknown_methods_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;

@@ -1,6 +1,9 @@
 #include "server/collision_service.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <utility>
@@ -9,9 +12,12 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "collide/v1/collision_service.pb.h"
+#include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
+#include "grpcpp/support/proto_buffer_reader.h"
 #include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
@@ -38,12 +44,33 @@ constexpr size_t kMaxQueuedBatches = 8;
 // (a few microseconds of geometry); bigger ones on the worker pool.
 constexpr int kMaxInlineQueries = 16;
 
+// Whether the call a batch belongs to is still worth answering: its
+// deadline not passed and it not cancelled (the client gone, or the server
+// shutting down past its grace). A batch asks between queries
+// (query_handler.h), so neither an expired call nor a shutdown waits for a
+// big batch of expensive queries to finish.
+absl::Status CallStopStatus(grpc::CallbackServerContext* context,
+                            const std::atomic<bool>& server_stopping) {
+  if (server_stopping.load(std::memory_order_relaxed)) {
+    return absl::CancelledError("the server is shutting down");
+  }
+  if (std::chrono::system_clock::now() >= context->deadline()) {
+    return absl::DeadlineExceededError("the call's deadline passed");
+  }
+  if (context->IsCancelled()) {
+    return absl::CancelledError(
+        "the call was cancelled (the client went away, or the server is "
+        "shutting down)");
+  }
+  return absl::OkStatus();
+}
+
 // Our bugs only: a client's bad input is answered, not logged, so a
 // misbehaving client cannot flood the log.
 void LogIfInternal(const absl::Status& status, const char* what) {
   if (status.code() == absl::StatusCode::kInternal ||
       status.code() == absl::StatusCode::kUnknown) {
-    Log("%s failed: %s", what, status.ToString());
+    Log("%s failed: %s", what, LogValue(status));
   }
 }
 
@@ -56,7 +83,9 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 // Answers one stream batch into its response: the handler's results, or
 // the batch refused as a whole (the stream stays open either way).
 void AnswerBatch(const SnapshotOrError& snapshot,
-                 const formats::InputLimits& limits, StreamBatch& batch) {
+                 const formats::InputLimits& limits,
+                 grpc::CallbackServerContext* context,
+                 const std::atomic<bool>& server_stopping, StreamBatch& batch) {
   const StreamRequest& request = *batch.request();
   if (!snapshot.ok()) {
     RefuseBatch(request, snapshot.status(), batch.response());
@@ -64,8 +93,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   }
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
-  if (absl::Status s =
-          AnswerStreamQueries(**snapshot, request, limits, batch.response());
+  if (absl::Status s = AnswerStreamQueries(
+          **snapshot, request, limits, batch.response(),
+          [&] { return CallStopStatus(context, server_stopping); });
       !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
@@ -83,16 +113,28 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 // Each batch is read into, answered in and written from a StreamBatch
 // (its own arena); written batches are kept for later reads, so a busy
 // stream reuses a few of them instead of allocating per message.
+//
+// The call is registered raw (bytes in, bytes out) and the reactor parses
+// and serializes the messages itself, exactly as gRPC would, for one
+// reason: a message that does not parse then ends the stream with
+// INVALID_ARGUMENT saying so, where gRPC's typed read reports it like the
+// client closing its side (and the stream would end OK).
 class QueryStreamReactor final
-    : public grpc::ServerBidiReactor<StreamRequest, StreamResponse> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
-  QueryStreamReactor(const LevelStore& store,
-                     const formats::InputLimits& limits, WorkerPool& workers)
-      : store_(store),
+  // `context` is the call's; it lives until OnDone, and so outlives every
+  // batch the workers answer for it.
+  QueryStreamReactor(grpc::CallbackServerContext* context,
+                     const LevelStore& store,
+                     const formats::InputLimits& limits, WorkerPool& workers,
+                     const std::atomic<bool>& stopping)
+      : context_(context),
+        stopping_(stopping),
+        store_(store),
         limits_(limits),
         workers_(workers),
         reading_(std::make_unique<StreamBatch>()) {
-    StartRead(reading_->request());
+    StartRead(&read_buffer_);
   }
 
   void OnReadDone(bool ok) override {
@@ -101,6 +143,27 @@ class QueryStreamReactor final
       // every queued response is written.
       Step([this]()
                ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
+      return;
+    }
+    ++messages_read_;
+    // As gRPC's own deserialization does (SerializationTraits), onto the
+    // batch's arena.
+    grpc::ProtoBufferReader reader(&read_buffer_);
+    const bool parsed = reading_->request()->ParseFromZeroCopyStream(&reader);
+    read_buffer_.Clear();
+    if (!parsed) {
+      // Answers to the batches before it still go out, then the stream
+      // ends with this status.
+      reading_->Reset();
+      grpc::Status refusal(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          absl::StrCat("StreamQueries message ", messages_read_,
+                       " does not parse as a collide.v1.StreamQueriesRequest "
+                       "(protobuf binary); the stream is closed"));
+      Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+        end_status_ = std::move(refusal);
+      });
       return;
     }
     // The batch just read; only this reaction touches reading_ until the
@@ -113,10 +176,11 @@ class QueryStreamReactor final
         batch->request()->queries_size() <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
-    if (answer_here) AnswerBatch(snapshot, limits_, *batch);
+    if (answer_here)
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch);
     std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
-    StreamRequest* read_into = nullptr;
+    bool read_more = false;
     {
       absl::MutexLock lock(&mutex_);
       // After Finish nothing may touch the reactor from a worker.
@@ -125,16 +189,15 @@ class QueryStreamReactor final
       slot = &queue_.back();
       if (!answer_here) ++pending_jobs_;
       reading_ = std::move(next);
-      const bool read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
+      read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
       read_paused_ = !read_more;
-      if (read_more) read_into = reading_->request();
     }
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
     } else {
       // The slot stays put until it is written, which waits for ready.
       workers_.Submit([this, slot, snapshot = std::move(snapshot)]() {
-        AnswerBatch(snapshot, limits_, *slot->batch);
+        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->ready = true;
           --pending_jobs_;
@@ -142,7 +205,7 @@ class QueryStreamReactor final
       });
     }
     // The slot is queued above, so whatever is read next lands behind it.
-    if (read_into != nullptr) StartRead(read_into);
+    if (read_more) StartRead(&read_buffer_);
   }
 
   void OnWriteDone(bool ok) override {
@@ -188,7 +251,7 @@ class QueryStreamReactor final
   template <typename Change>
   void Step(Change&& change) {
     const StreamResponse* write = nullptr;
-    StreamRequest* read_into = nullptr;
+    bool read_more = false;
     bool finish = false;
     grpc::Status status = grpc::Status::OK;
     {
@@ -209,21 +272,44 @@ class QueryStreamReactor final
         }
         if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
           read_paused_ = false;
-          read_into = reading_->request();
+          read_more = true;
         }
         if (reads_done_ && !writing_ && queue_.empty()) {
           finished_ = finish = true;
+          status = end_status_;
         }
       }
     }
-    if (write != nullptr) StartWrite(write);
-    if (read_into != nullptr) StartRead(read_into);
+    if (write != nullptr) {
+      // One write is outstanding at a time, so write_buffer_ is free.
+      bool own_buffer = false;
+      write_buffer_.Clear();  // the serializer wants it empty
+      const grpc::Status serialized =
+          grpc::SerializationTraits<StreamResponse>::Serialize(
+              *write, &write_buffer_, &own_buffer);
+      if (!serialized.ok()) {
+        // Only a response over 2 GiB fails here: our bug.
+        Log("StreamQueries response failed: %s",
+            LogValue(serialized.error_message()));
+      }
+      StartWrite(&write_buffer_);
+    }
+    if (read_more) StartRead(&read_buffer_);
     if (finish) Finish(status);
   }
 
+  grpc::CallbackServerContext* const context_;
+  // The service's StopBatches flag.
+  const std::atomic<bool>& stopping_;
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
+
+  // The outstanding read's bytes, parsed in OnReadDone (only it and the
+  // constructor touch them), and the outstanding write's.
+  grpc::ByteBuffer read_buffer_;
+  int64_t messages_read_ = 0;
+  grpc::ByteBuffer write_buffer_;
 
   absl::Mutex mutex_;
   // The batch the outstanding read fills. Replaced (under the lock) only in
@@ -240,43 +326,112 @@ class QueryStreamReactor final
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool failed_ ABSL_GUARDED_BY(mutex_) = false;
   bool finished_ ABSL_GUARDED_BY(mutex_) = false;
+  // What the stream ends with once every response is written: OK, or why
+  // reading stopped early.
+  grpc::Status end_status_ ABSL_GUARDED_BY(mutex_) = grpc::Status::OK;
+};
+
+// One RunQueries call, registered raw like StreamQueries (and for the same
+// reason: a request that does not parse gets INVALID_ARGUMENT saying so,
+// where gRPC answers UNIMPLEMENTED with no message). The request and
+// response messages live on the reactor's arena, so a batch costs pointer
+// bumps rather than heap allocations per query.
+class RunQueriesReactor final : public grpc::ServerUnaryReactor {
+ public:
+  RunQueriesReactor(grpc::CallbackServerContext* context,
+                    const LevelStore& store, const formats::InputLimits& limits,
+                    WorkerPool& workers, const std::atomic<bool>& stopping)
+      : context_(context),
+        stopping_(stopping),
+        store_(store),
+        limits_(limits),
+        workers_(workers),
+        arena_(ArenaOptions()),
+        request_(google::protobuf::Arena::CreateMessage<v1::RunQueriesRequest>(
+            &arena_)),
+        response_(
+            google::protobuf::Arena::CreateMessage<v1::RunQueriesResponse>(
+                &arena_)) {}
+
+  // Parses `request_bytes` and answers into `response_bytes` (gRPC's, valid
+  // until OnDone): small batches right here, big ones on a worker.
+  void Start(const grpc::ByteBuffer& request_bytes,
+             grpc::ByteBuffer* response_bytes) {
+    response_bytes_ = response_bytes;
+    // A copy shares the slices; the reader needs a mutable buffer.
+    grpc::ByteBuffer bytes(request_bytes);
+    grpc::ProtoBufferReader reader(&bytes);
+    if (!request_->ParseFromZeroCopyStream(&reader)) {
+      Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "the request does not parse as a "
+                          "collide.v1.RunQueriesRequest (protobuf binary)"));
+      return;
+    }
+    if (request_->queries_size() <= kMaxInlineQueries) {
+      Answer();
+    } else {
+      workers_.Submit([this] { Answer(); });
+    }
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  // As the typed call's arena had: a small first block for small calls,
+  // blocks up to 64 KiB for big ones.
+  static google::protobuf::ArenaOptions ArenaOptions() {
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = size_t{4} << 10;
+    options.max_block_size = size_t{64} << 10;
+    return options;
+  }
+
+  void Answer() {
+    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+        FindLevel(store_, request_->level(), "level");
+    if (!snapshot.ok()) {
+      Finish(ToGrpcStatus(snapshot.status()));
+      return;
+    }
+    if (absl::Status s = AnswerRunQueries(
+            **snapshot, *request_, limits_, response_,
+            [this] { return CallStopStatus(context_, stopping_); });
+        !s.ok()) {
+      LogIfInternal(s, "RunQueries");
+      Finish(ToGrpcStatus(s));
+      return;
+    }
+    bool own_buffer = false;
+    response_bytes_->Clear();
+    Finish(grpc::SerializationTraits<v1::RunQueriesResponse>::Serialize(
+        *response_, response_bytes_, &own_buffer));
+  }
+
+  grpc::CallbackServerContext* const context_;
+  // The service's StopBatches flag.
+  const std::atomic<bool>& stopping_;
+  const LevelStore& store_;
+  const formats::InputLimits& limits_;
+  WorkerPool& workers_;
+  google::protobuf::Arena arena_;
+  v1::RunQueriesRequest* const request_;
+  v1::RunQueriesResponse* const response_;
+  grpc::ByteBuffer* response_bytes_ = nullptr;
 };
 
 }  // namespace
 
-grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
-CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* /*context*/) {
-  return new QueryStreamReactor(store_, limits_, workers_);
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
+CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
+  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_);
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
-    grpc::CallbackServerContext* context, const v1::RunQueriesRequest* request,
-    v1::RunQueriesResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto run = [this, reactor, request, response]() {
-    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
-        FindLevel(store_, request->level(), "level");
-    if (!snapshot.ok()) {
-      reactor->Finish(ToGrpcStatus(snapshot.status()));
-      return;
-    }
-    // Straight into the response gRPC gave us (on the call's arena).
-    if (absl::Status s =
-            AnswerRunQueries(**snapshot, *request, limits_, response);
-        !s.ok()) {
-      LogIfInternal(s, "RunQueries");
-      reactor->Finish(ToGrpcStatus(s));
-      return;
-    }
-    reactor->Finish(grpc::Status::OK);
-  };
-  // As on the stream: small batches here, big ones on a worker (request
-  // and response stay valid until Finish).
-  if (request->queries_size() <= kMaxInlineQueries) {
-    run();
-  } else {
-    workers_.Submit(std::move(run));
-  }
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+    grpc::ByteBuffer* response) {
+  auto* reactor =
+      new RunQueriesReactor(context, store_, limits_, workers_, stopping_);
+  reactor->Start(*request, response);
   return reactor;
 }
 

@@ -36,6 +36,25 @@ std::optional<LevelDirEntry> ParseLevelDirEntry(absl::string_view file_name) {
   return std::nullopt;
 }
 
+std::optional<int64_t> LevelDirTemporaryPid(absl::string_view file_name) {
+  const size_t marker = file_name.rfind(".tmp.");
+  if (marker == absl::string_view::npos) return std::nullopt;
+  const absl::string_view digits = file_name.substr(marker + 5);
+  // At most 18 digits: no overflow.
+  if (digits.empty() || digits.size() > 18) return std::nullopt;
+  int64_t pid = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    pid = pid * 10 + (c - '0');
+  }
+  const std::optional<LevelDirEntry> entry =
+      ParseLevelDirEntry(file_name.substr(0, marker));
+  if (!entry.has_value() || entry->rank == LevelDirEntry::kTombstone) {
+    return std::nullopt;
+  }
+  return pid;
+}
+
 std::string LevelDirPath(absl::string_view dir, absl::string_view id,
                          absl::string_view extension) {
   return absl::StrCat(dir, "/", id, extension);

@@ -50,6 +50,12 @@ struct LevelDirEntry {
 // names whose id is not a valid level id.
 std::optional<LevelDirEntry> ParseLevelDirEntry(absl::string_view file_name);
 
+// The writer's pid when `file_name` is a temporary file that
+// WriteFileAtomically (file_io.h) leaves behind when a write is
+// interrupted: "{level file name}.tmp.{pid}", e.g. "arena.binpb.tmp.123";
+// else nullopt.
+std::optional<int64_t> LevelDirTemporaryPid(absl::string_view file_name);
+
 // "{dir}/{id}{extension}".
 std::string LevelDirPath(absl::string_view dir, absl::string_view id,
                          absl::string_view extension);

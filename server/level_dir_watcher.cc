@@ -112,7 +112,8 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
   // anything: the decision below was made on `files`, and a put or delete
   // that rewrote them since (under that lock) makes it stale.
   const auto still_current = [&] { return StatFilesOf(id) == files; };
-  const std::string name = formats::LevelName(id);
+  const std::string name = LogValue(formats::LevelName(id));
+  const std::string dir = LogValue(options_.level_dir);
 
   for (size_t slot = 0; slot < kTombstoneSlot; ++slot) {
     if (!files[slot].has_value()) continue;
@@ -129,8 +130,8 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
       // poll sees the change and reads it again, so this is no news yet.
       if (!still_current()) return true;
       // Logged once: the file is tried again only when it changes.
-      Log("level %s: ignoring %s (%s): %s", name, path, StillServed(store_, id),
-          synced.status().ToString());
+      Log("level %s: ignoring %s (%s): %s", name, LogValue(path),
+          StillServed(store_, id), LogValue(synced.status()));
       return true;
     }
     switch (synced->change) {
@@ -139,7 +140,7 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
         Log("level %s %s from %s: version %d, %d shapes", name,
             synced->change == LevelStore::SyncChange::kCreated ? "loaded"
                                                                : "replaced",
-            path, synced->snapshot->version,
+            LogValue(path), synced->snapshot->version,
             synced->snapshot->level->shape_count());
         return true;
       case LevelStore::SyncChange::kStale:
@@ -158,14 +159,14 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
         store_.SyncLevel(*base->second.source, still_current);
     if (!synced.ok()) {
       // It loaded at start with the same limits: our bug.
-      Log("level %s: cannot restore it from %s: %s", name, base->second.origin,
-          synced.status().ToString());
+      Log("level %s: cannot restore it from %s: %s", name,
+          LogValue(base->second.origin), LogValue(synced.status()));
       return true;
     }
     if (synced->change == LevelStore::SyncChange::kStale) return false;
     if (synced->change != LevelStore::SyncChange::kUnchanged) {
       Log("level %s restored from %s (no file for it in %s): version %d", name,
-          base->second.origin, options_.level_dir, synced->snapshot->version);
+          LogValue(base->second.origin), dir, synced->snapshot->version);
     }
     return true;
   }
@@ -174,8 +175,8 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
   if (unloaded.change == LevelStore::SyncChange::kStale) return false;
   if (unloaded.change == LevelStore::SyncChange::kRemoved) {
     Log("level %s dropped (%s in %s): was version %d", name,
-        files[kTombstoneSlot].has_value() ? "deleted" : "its file is gone",
-        options_.level_dir, unloaded.snapshot->version);
+        files[kTombstoneSlot].has_value() ? "deleted" : "its file is gone", dir,
+        unloaded.snapshot->version);
   }
   return true;
 }
@@ -194,13 +195,14 @@ void LevelDirWatcher::Poll() {
   if (!listing.ok()) {
     if (listing.status().ToString() != listing_error_) {
       listing_error_ = listing.status().ToString();
-      Log("level directory: %s; levels stay as they are", listing_error_);
+      Log("level directory: %s; levels stay as they are",
+          LogValue(listing_error_));
     }
     polls_completed_.fetch_add(1);
     return;
   }
   if (!listing_error_.empty()) {
-    Log("level directory %s readable again", options_.level_dir);
+    Log("level directory %s readable again", LogValue(options_.level_dir));
     listing_error_.clear();
   }
 

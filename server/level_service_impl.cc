@@ -48,7 +48,7 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   }
   *response.mutable_summary() = DescribeSnapshot(*put->snapshot);
   response.set_created(put->created);
-  Log("level %s %s: version %d, %d shapes", formats::LevelName(*id),
+  Log("level %s %s: version %d, %d shapes", LogValue(formats::LevelName(*id)),
       put->created ? "created" : "replaced", put->snapshot->version,
       put->snapshot->level->shape_count());
   return absl::OkStatus();
@@ -62,7 +62,8 @@ grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   const absl::Status status = Put(store_, *request, *response);
   if (!status.ok()) {
-    Log("PutLevel %s refused: %s", request->level(), status.ToString());
+    Log("PutLevel %s refused: %s", LogValue(request->level()),
+        LogValue(status));
   }
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
@@ -78,10 +79,11 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
       id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
   if (deleted.ok()) {
     response->set_deleted_version(*deleted);
-    Log("level %s deleted (was version %d)", request->level(), *deleted);
+    Log("level %s deleted (was version %d)", LogValue(request->level()),
+        *deleted);
   } else {
-    Log("DeleteLevel %s refused: %s", request->level(),
-        deleted.status().ToString());
+    Log("DeleteLevel %s refused: %s", LogValue(request->level()),
+        LogValue(deleted.status()));
   }
   reactor->Finish(ToGrpcStatus(deleted.status()));
   return reactor;

@@ -20,6 +20,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/proto_convert.h"
@@ -198,9 +200,35 @@ std::vector<std::shared_ptr<const LevelSnapshot>> LevelStore::List() const {
   return result;
 }
 
-absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
-  std::vector<std::string> loaded;
-  if (level_dir_.empty()) return loaded;
+std::vector<std::string> LevelStore::RemoveLeftoverTemporaries() {
+  std::vector<std::string> removed;
+  if (level_dir_.empty()) return removed;
+  DIR* dir = opendir(level_dir_.c_str());
+  if (dir == nullptr) return removed;
+  std::vector<std::pair<std::string, int64_t>> temporaries;
+  while (const dirent* entry = readdir(dir)) {
+    if (std::optional<int64_t> pid = LevelDirTemporaryPid(entry->d_name)) {
+      temporaries.emplace_back(entry->d_name, *pid);
+    }
+  }
+  closedir(dir);
+  for (const auto& [name, pid] : temporaries) {
+    const std::string path = absl::StrCat(level_dir_, "/", name);
+    struct stat info;
+    if (lstat(path.c_str(), &info) != 0) continue;  // gone meanwhile
+    const absl::Time modified = absl::TimeFromTimespec(info.st_mtim);
+    if (pid != getpid() && absl::Now() - modified < kStaleTemporaryAge) {
+      continue;
+    }
+    if (unlink(path.c_str()) == 0) removed.push_back(path);
+  }
+  return removed;
+}
+
+absl::StatusOr<LevelStore::DirectoryLoad> LevelStore::LoadDirectory(
+    BadLevelFile bad_file) {
+  DirectoryLoad result;
+  if (level_dir_.empty()) return result;
 
   // id -> (extension rank, file name): the preferred file per id. A sorted
   // map so levels load in a reproducible order.
@@ -230,15 +258,20 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
     const std::string path = absl::StrCat(level_dir_, "/", file.second);
     absl::StatusOr<v1::Level> level =
         ReadLevelDirFile(path, id, limits_.max_message_bytes);
-    if (!level.ok()) return level.status();
-    // Already on disk: loading must not rewrite (or fail on a read-only
-    // directory).
-    absl::StatusOr<PutResult> put = Put(*std::move(level), /*persist=*/false);
-    if (!put.ok()) {
-      return absl::Status(put.status().code(),
-                          absl::StrCat(path, ": ", put.status().message()));
+    absl::Status error = level.status();
+    if (level.ok()) {
+      // Already on disk: loading must not rewrite (or fail on a read-only
+      // directory).
+      absl::StatusOr<PutResult> put = Put(*std::move(level), /*persist=*/false);
+      if (put.ok()) {
+        result.loaded.push_back(id);
+        continue;
+      }
+      error = absl::Status(put.status().code(),
+                           absl::StrCat(path, ": ", put.status().message()));
     }
-    loaded.push_back(id);
+    if (bad_file == BadLevelFile::kFail) return error;
+    result.refused.push_back(std::move(error));
   }
   // Deleted since it was loaded from the bundled default or a level file
   // (a level file of the same id in the directory is newer and wins).
@@ -247,7 +280,7 @@ absl::StatusOr<std::vector<std::string>> LevelStore::LoadDirectory() {
     absl::MutexLock map_lock(&map_mutex_);
     levels_.erase(id);
   }
-  return loaded;
+  return result;
 }
 
 absl::StatusOr<std::shared_ptr<const LevelSnapshot>> FindLevel(

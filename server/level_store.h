@@ -26,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
@@ -70,17 +71,52 @@ class LevelStore {
   // Every snapshot now served, sorted by id.
   std::vector<std::shared_ptr<const LevelSnapshot>> List() const;
 
+  // What LoadDirectory does with a level file that cannot be loaded.
+  enum class BadLevelFile {
+    // Skip it (reported in DirectoryLoad::refused), load the others.
+    kSkip,
+    // Stop at it and return its error (levels loaded before it stay).
+    kFail,
+  };
+
+  // What LoadDirectory did.
+  struct DirectoryLoad {
+    // Ids loaded, in order.
+    std::vector<std::string> loaded;
+    // One error per level file skipped, its message starting with the
+    // file's path (kSkip only).
+    std::vector<absl::Status> refused;
+  };
+
   // Loads every level file of the level directory ("{id}.binpb", "{id}.pb",
   // "{id}.json" or the Tiled map "{id}.tmj"; for an id with several, .binpb
   // wins, being the one the server writes, and .tmj loses) into the store,
   // replacing levels of the same id, without rewriting them. A file's level id
-  // is its file name; a different id inside the file is INVALID_ARGUMENT.
-  // Hidden files and leftover temporary files are ignored. Then every id with a
-  // tombstone and no level file in the directory is removed from the store (a
-  // put after the delete would have written a file, which wins). Returns the
-  // ids loaded, in order, or the first error (levels loaded before it stay). OK
-  // with nothing to do when the store has no directory.
-  absl::StatusOr<std::vector<std::string>> LoadDirectory();
+  // is its file name; a different id inside the file is INVALID_ARGUMENT. A
+  // file that cannot be read, is empty, truncated or corrupted (DATA_LOSS),
+  // or holds an invalid level is skipped or fails the load, as `bad_file`
+  // says; a skipped file's id keeps what was served before (the bundled or
+  // --level_files level, if any). Hidden files and temporary files are
+  // ignored. Then every id with a tombstone and no level file in the directory
+  // is removed from the store (a put after the delete would have written a
+  // file, which wins). Errors: the directory cannot be listed, or (kFail) the
+  // first bad file. OK with nothing to do when the store has no directory.
+  absl::StatusOr<DirectoryLoad> LoadDirectory(
+      BadLevelFile bad_file = BadLevelFile::kSkip);
+
+  // Removes the temporary files that interrupted writes left in the level
+  // directory ("{level file name}.tmp.{pid}") when their writer cannot be
+  // another live server: the pid is this process's own (a restarted
+  // container's pid 1, say) or the file was last modified over
+  // kStaleTemporaryAge ago; younger ones may be a replica's write in
+  // progress and stay. Returns the paths removed (none without a
+  // directory, or when it cannot be listed: LoadDirectory reports that).
+  std::vector<std::string> RemoveLeftoverTemporaries();
+
+  // How long a temporary file must be left untouched before
+  // RemoveLeftoverTemporaries takes it for the leftover of a dead writer (a
+  // write takes milliseconds).
+  static constexpr absl::Duration kStaleTemporaryAge = absl::Minutes(1);
 
   // How SyncLevel or UnloadLevel changed the store.
   enum class SyncChange {

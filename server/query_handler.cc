@@ -239,12 +239,14 @@ void AnswerQuery(const Level& level, const v1::Query& query, int index,
   }
 }
 
-// Answers `queries` into `results` (shared by the unary and stream forms).
+// Answers `queries` into `results` (shared by the unary and stream forms),
+// asking `stop` every kQueriesPerStopCheck queries.
 absl::Status AnswerBatch(
     const LevelSnapshot& snapshot,
     const google::protobuf::RepeatedPtrField<v1::Query>& queries,
     const formats::InputLimits& limits,
-    google::protobuf::RepeatedPtrField<v1::QueryResult>* results) {
+    google::protobuf::RepeatedPtrField<v1::QueryResult>* results,
+    StopCheck stop) {
   if (absl::Status s = CheckBatchSize(queries.size(), limits); !s.ok()) {
     return s;
   }
@@ -252,13 +254,30 @@ absl::Status AnswerBatch(
     return absl::InternalError("level snapshot has no level");
   }
   results->Reserve(queries.size());
-  for (int i = 0; i < queries.size(); ++i) {
+  int i = 0;
+  absl::Status stopped;
+  for (; i < queries.size(); ++i) {
+    if (i % kQueriesPerStopCheck == 0) {
+      stopped = stop();
+      if (!stopped.ok()) break;
+    }
     AnswerQuery(*snapshot.level, queries[i], i, limits, results->Add());
+  }
+  // Not answered: each says why in its own result, so a caller can tell
+  // them from answered ones (and retry just those).
+  for (; i < queries.size(); ++i) {
+    v1::QueryResult* result = results->Add();
+    result->set_request_id(queries[i].request_id());
+    *result->mutable_status() = ToResultStatus(absl::Status(
+        stopped.code(),
+        absl::StrCat("queries[", i, "]: not answered: ", stopped.message())));
   }
   return absl::OkStatus();
 }
 
 }  // namespace
+
+absl::Status NeverStop() { return absl::OkStatus(); }
 
 absl::Status CheckBatchSize(int query_count,
                             const formats::InputLimits& limits) {
@@ -283,9 +302,10 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
 absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const v1::RunQueriesRequest& request,
                               const formats::InputLimits& limits,
-                              v1::RunQueriesResponse* response) {
+                              v1::RunQueriesResponse* response,
+                              StopCheck stop) {
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response->mutable_results());
+                                   response->mutable_results(), stop);
       !s.ok()) {
     response->Clear();
     return s;
@@ -308,9 +328,10 @@ absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
 absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
                                  const v1::StreamQueriesRequest& request,
                                  const formats::InputLimits& limits,
-                                 v1::StreamQueriesResponse* response) {
+                                 v1::StreamQueriesResponse* response,
+                                 StopCheck stop) {
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response->mutable_results());
+                                   response->mutable_results(), stop);
       !s.ok()) {
     response->Clear();
     return s;

@@ -5,6 +5,7 @@
 #ifndef COLLIDE_SERVER_QUERY_HANDLER_H_
 #define COLLIDE_SERVER_QUERY_HANDLER_H_
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "collide/level.h"
@@ -13,6 +14,21 @@
 #include "server/level_snapshot.h"
 
 namespace collide::server {
+
+// Whether a batch must stop before its next query: OK to go on, else the
+// status (DEADLINE_EXCEEDED, CANCELLED) that every query not yet answered
+// gets in its own result. The service makes one from its call's deadline
+// and cancellation (collision_service.cc).
+using StopCheck = absl::FunctionRef<absl::Status()>;
+
+// A StopCheck that never stops (direct callers, tests, benchmarks).
+absl::Status NeverStop();
+
+// Queries answered between two StopChecks (one check before the first): a
+// check reads the clock and the call's state, a few tens of ns, so a batch
+// stops within this many queries' work of its deadline, at a cost of a few
+// ns per query.
+inline constexpr int kQueriesPerStopCheck = 8;
 
 // The batch-level check: INVALID_ARGUMENT "queries must not be empty" for 0
 // queries, RESOURCE_EXHAUSTED naming max_batch_size above it, else OK.
@@ -36,11 +52,15 @@ absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
 
 // HandleRunQueries into `response`, which the caller owns and passes in
 // empty (the unary call keeps it on the call's arena). On a batch-level
-// error `response` is left empty and the error is returned.
+// error `response` is left empty and the error is returned. `stop` is
+// asked every kQueriesPerStopCheck queries; once it says stop, each query
+// not yet answered gets its request_id and that status ("queries[7]: not
+// answered: ...") and no result.
 absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const v1::RunQueriesRequest& request,
                               const formats::InputLimits& limits,
-                              v1::RunQueriesResponse* response);
+                              v1::RunQueriesResponse* response,
+                              StopCheck stop = NeverStop);
 
 // The same for one stream message; the response also echoes batch_id and
 // has status OK. A batch-level error is returned as the status (the reactor
@@ -51,11 +71,13 @@ absl::StatusOr<v1::StreamQueriesResponse> HandleStreamQueries(
 
 // HandleStreamQueries into `response`, which the caller owns and passes in
 // empty (the stream reactor keeps it on the batch's arena). On a batch-level
-// error `response` is left empty and the error is returned.
+// error `response` is left empty and the error is returned. `stop` as for
+// AnswerRunQueries.
 absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
                                  const v1::StreamQueriesRequest& request,
                                  const formats::InputLimits& limits,
-                                 v1::StreamQueriesResponse* response);
+                                 v1::StreamQueriesResponse* response,
+                                 StopCheck stop = NeverStop);
 
 // The stream response for a batch refused as a whole (unknown level, bad
 // level name, empty or oversized batch): request.batch_id, `status`, no

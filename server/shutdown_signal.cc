@@ -2,8 +2,14 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <thread>
+
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "server/log.h"
 
 namespace collide::server {
 namespace {
@@ -33,6 +39,15 @@ int WaitForShutdownSignal() {
   while (sigwait(&set, &signal_number) != 0) {
   }
   return signal_number;
+}
+
+void StartShutdownWatchdog(absl::Duration limit) {
+  std::thread([limit] {
+    absl::SleepFor(limit);
+    Log("drain still running %s after the signal: exiting now",
+        absl::FormatDuration(limit));
+    _exit(0);
+  }).detach();
 }
 
 }  // namespace collide::server

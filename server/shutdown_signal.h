@@ -5,6 +5,8 @@
 #ifndef COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
 #define COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
 
+#include "absl/time/time.h"
+
 namespace collide::server {
 
 // Blocks SIGTERM and SIGINT in the calling thread. Threads inherit the
@@ -17,6 +19,16 @@ bool BlockShutdownSignals();
 // number. Precondition: BlockShutdownSignals() ran in this process's first
 // thread.
 int WaitForShutdownSignal();
+
+// Starts a detached thread that, if the process is still running `limit`
+// from now, logs that the drain overran and ends the process at once with
+// exit code 0 (_exit: no destructors, no further waiting). The last resort
+// behind the drain's own bound (Server::Shutdown's deadline and batches
+// stopping between queries), so that a drain never outlives
+// --shutdown_grace by more than a second, whatever gRPC or a query is
+// doing. Safe for the data: level files are only ever replaced by rename,
+// and a temporary left behind is removed at the next start.
+void StartShutdownWatchdog(absl::Duration limit);
 
 }  // namespace collide::server
 

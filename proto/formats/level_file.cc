@@ -13,6 +13,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/formats/file_io.h"
+#include "proto/formats/level_frame.h"
 #include "proto/formats/tiled_import.h"
 
 namespace collide::formats {
@@ -74,6 +75,16 @@ absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
     }
     return level;
   }
+  if (contents.empty()) {
+    return absl::DataLossError(absl::StrCat(
+        origin, ": empty file (0 bytes): no level, not even an id"));
+  }
+  if (LooksFramed(contents)) {
+    absl::StatusOr<absl::string_view> payload =
+        UnframeLevelPayload(contents, origin);
+    if (!payload.ok()) return payload.status();
+    contents = *payload;
+  }
   if (contents.size() > static_cast<size_t>(INT32_MAX)) {
     return absl::ResourceExhaustedError(
         absl::StrCat(origin, ": larger than 2 GiB"));
@@ -126,8 +137,12 @@ absl::StatusOr<std::string> LevelToJson(const v1::Level& level) {
   return json;
 }
 
+std::string EncodeLevelFile(const v1::Level& level) {
+  return FrameLevelPayload(SerializeLevel(level));
+}
+
 absl::Status WriteLevelFile(const std::string& path, const v1::Level& level) {
-  return WriteFileAtomically(path, SerializeLevel(level));
+  return WriteFileAtomically(path, EncodeLevelFile(level));
 }
 
 }  // namespace collide::formats

@@ -1,6 +1,7 @@
 // Level files: a v1::Level message as protobuf JSON (human-written) or
 // protobuf binary, or a Tiled map (tiled_import.h). Reading accepts all
-// three; the server writes binary.
+// three; the server writes binary in a checksummed frame (level_frame.h),
+// and binary without the frame (what older servers wrote) still reads.
 #ifndef COLLIDE_FORMATS_LEVEL_FILE_H_
 #define COLLIDE_FORMATS_LEVEL_FILE_H_
 
@@ -37,7 +38,9 @@ LevelFileFormat DetectLevelFileFormat(absl::string_view path,
 // Parses a level. JSON is strict (unknown fields are errors, so typos are
 // caught). A Tiled map is converted (its level id left empty); it cannot
 // name external tilesets here (ReadLevelFile reads those). Errors are
-// INVALID_ARGUMENT starting with `origin` (a file name, for messages). Only
+// INVALID_ARGUMENT starting with `origin` (a file name, for messages), except
+// for binary that is empty (0 bytes) or framed and truncated or corrupted:
+// DATA_LOSS saying what is wrong (UnframeLevelPayload). Only
 // the syntax is checked: validate the level with LevelFromProto /
 // MakeLevelSnapshot.
 absl::StatusOr<v1::Level> ParseLevel(absl::string_view contents,
@@ -56,9 +59,12 @@ absl::StatusOr<v1::Level> ReadLevelFile(const std::string& path,
 // The level as protobuf binary (deterministic serialization) or as
 // protobuf JSON (indented, field names in lowerCamelCase).
 std::string SerializeLevel(const v1::Level& level);
+// The bytes of a binary level file as WriteLevelFile writes them:
+// SerializeLevel(level) in the frame of level_frame.h.
+std::string EncodeLevelFile(const v1::Level& level);
 absl::StatusOr<std::string> LevelToJson(const v1::Level& level);
 
-// Writes `level` in binary to `path` atomically (WriteFileAtomically in
+// Writes EncodeLevelFile(level) to `path` atomically (WriteFileAtomically in
 // file_io.h): on any error the old file at `path` is left as it was.
 absl::Status WriteLevelFile(const std::string& path, const v1::Level& level);
 

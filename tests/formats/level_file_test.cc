@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -18,6 +19,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "proto/formats/input_limits.h"
+#include "proto/formats/level_frame.h"
 #include "proto/formats/proto_convert.h"
 
 namespace collide::formats {
@@ -208,7 +210,7 @@ TEST(LevelFileTest, WriteReplacesAtomicallyAndLeavesNoTemporary) {
   WriteText(path, "old");
   v1::Level level = ArenaMessage();
   ASSERT_TRUE(WriteLevelFile(path, level).ok());
-  EXPECT_EQ(ReadText(path), SerializeLevel(level));
+  EXPECT_EQ(ReadText(path), EncodeLevelFile(level));
   const std::string temp = absl::StrCat(path, ".tmp.", getpid());
   EXPECT_NE(access(temp.c_str(), F_OK), 0);
   std::remove(path.c_str());
@@ -263,6 +265,109 @@ TEST(LevelFileTest, BadFileContentNamesTheFile) {
   const absl::Status status = ReadLevelFile(path, 1 << 20).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()), HasSubstr(path));
+  std::remove(path.c_str());
+}
+
+TEST(LevelFileTest, WrittenFileIsTheFramedDeterministicSerialization) {
+  const std::string path = TempPath("framed.binpb");
+  ASSERT_TRUE(WriteLevelFile(path, ArenaMessage()).ok());
+  const std::string bytes = ReadText(path);
+  EXPECT_EQ(bytes, FrameLevelPayload(SerializeLevel(ArenaMessage())));
+  EXPECT_EQ(bytes.substr(0, kLevelFrameMagic.size()), kLevelFrameMagic);
+  std::remove(path.c_str());
+}
+
+TEST(LevelFileTest, OldUnframedBinaryFileStillLoads) {
+  // What servers before the frame wrote: plain protobuf binary.
+  const std::string path = TempPath("old.binpb");
+  WriteText(path, SerializeLevel(ArenaMessage()));
+  absl::StatusOr<v1::Level> level = ReadLevelFile(path, 1 << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_TRUE(MessageDifferencer::Equals(*level, ArenaMessage()));
+  std::remove(path.c_str());
+}
+
+TEST(LevelFileTest, EmptyFileIsDataLossNamingTheFile) {
+  // A 0-byte file parses as an empty Level in protobuf binary: refused
+  // instead, whatever its extension says.
+  for (const std::string name : {"empty.binpb", "empty.pb", "empty"}) {
+    const std::string path = TempPath(name);
+    WriteText(path, "");
+    const absl::Status status = ReadLevelFile(path, 1 << 20).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << name;
+    EXPECT_THAT(std::string(status.message()),
+                HasSubstr(path + ": empty file (0 bytes)"));
+    std::remove(path.c_str());
+  }
+  EXPECT_FALSE(ReadLevelFile(TempPath("empty.json"), 1 << 20).ok());
+}
+
+// A level whose shapes are its last field, so that every prefix of the
+// payload ending between two shapes is itself a valid, smaller level: the
+// cut an unframed file cannot detect.
+v1::Level LevelOfShapesOnly() {
+  v1::Level level = ArenaMessage();
+  level.clear_cell_size();
+  return level;
+}
+
+TEST(LevelFileTest, FramedFileCutAnywhereIsRefused) {
+  const v1::Level level = LevelOfShapesOnly();
+  const std::string bytes = EncodeLevelFile(level);
+  // Cuts exactly at each shape boundary of the payload...
+  std::vector<size_t> cuts;
+  v1::Level prefix = level;
+  for (int kept = level.shapes_size() - 1; kept >= 0; --kept) {
+    prefix.mutable_shapes()->RemoveLast();
+    const std::string payload = SerializeLevel(prefix);
+    ASSERT_EQ(bytes.substr(kLevelFrameHeaderBytes, payload.size()), payload);
+    // Unframed, this cut would load as a level with `kept` shapes.
+    absl::StatusOr<v1::Level> unframed =
+        ParseLevel(payload, LevelFileFormat::kBinary, "unframed");
+    ASSERT_TRUE(unframed.ok());
+    EXPECT_EQ(unframed->shapes_size(), kept);
+    cuts.push_back(kLevelFrameHeaderBytes + payload.size());
+  }
+  // ...in the magic, in the header, one byte short, and in a shape.
+  for (size_t cut : {size_t{3}, size_t{8}, size_t{23}, size_t{24},
+                     bytes.size() - 1, bytes.size() / 2}) {
+    cuts.push_back(cut);
+  }
+  for (const size_t cut : cuts) {
+    const std::string path = TempPath("cut.binpb");
+    WriteText(path, bytes.substr(0, cut));
+    const absl::Status status = ReadLevelFile(path, 1 << 20).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << cut;
+    EXPECT_THAT(std::string(status.message()),
+                HasSubstr(path + ": truncated: "))
+        << cut;
+    std::remove(path.c_str());
+  }
+}
+
+TEST(LevelFileTest, FramedFileWithAFlippedByteIsRefused) {
+  const std::string bytes = EncodeLevelFile(ArenaMessage());
+  for (const size_t at :
+       {kLevelFrameHeaderBytes, bytes.size() / 2, bytes.size() - 1}) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x10);
+    const absl::Status status =
+        ParseLevel(damaged, LevelFileFormat::kBinary, "levels/x.binpb")
+            .status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << at;
+    EXPECT_THAT(std::string(status.message()),
+                HasSubstr("levels/x.binpb: corrupted: checksum mismatch"));
+  }
+}
+
+TEST(LevelFileTest, FramedFileWithoutExtensionIsDetectedAsBinary) {
+  EXPECT_EQ(DetectLevelFileFormat("level", EncodeLevelFile(ArenaMessage())),
+            LevelFileFormat::kBinary);
+  const std::string path = TempPath("noext");
+  WriteText(path, EncodeLevelFile(ArenaMessage()));
+  absl::StatusOr<v1::Level> level = ReadLevelFile(path, 1 << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_TRUE(MessageDifferencer::Equals(*level, ArenaMessage()));
   std::remove(path.c_str());
 }
 

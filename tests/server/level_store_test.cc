@@ -1,10 +1,12 @@
 #include "server/level_store.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -96,7 +98,7 @@ TEST(LevelStoreTest, PutsPersistAndANewStoreLoadsThem) {
   LevelStore restarted(formats::InputLimits{}, dir);
   auto loaded = restarted.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_THAT(*loaded, ElementsAre("a", "b"));
+  EXPECT_THAT(loaded->loaded, ElementsAre("a", "b"));
   EXPECT_EQ(restarted.Find("a")->source->shapes(0).user_data(), 3u);
   EXPECT_EQ(restarted.Find("b")->source->shapes(0).user_data(), 7u);
 }
@@ -113,7 +115,7 @@ TEST(LevelStoreTest, DeleteRemovesTheFile) {
   LevelStore restarted(formats::InputLimits{}, dir);
   auto loaded = restarted.LoadDirectory();
   ASSERT_TRUE(loaded.ok());
-  EXPECT_TRUE(loaded->empty());
+  EXPECT_TRUE(loaded->loaded.empty());
 }
 
 TEST(LevelStoreTest, DeletedBundledLevelStaysDeletedAfterARestart) {
@@ -175,7 +177,7 @@ TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
   LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_THAT(*loaded, ElementsAre("a", "b"));
+  EXPECT_THAT(loaded->loaded, ElementsAre("a", "b"));
   EXPECT_EQ(store.Find("a")->level->shape_count(), 1);
   EXPECT_EQ(store.Find("b")->id, "b");  // named by its file
 }
@@ -197,7 +199,7 @@ TEST(LevelStoreTest, LoadsTiledMapsNamedByTheirFiles) {
   LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_THAT(*loaded, ElementsAre("court", "yard"));
+  EXPECT_THAT(loaded->loaded, ElementsAre("court", "yard"));
   EXPECT_EQ(store.Find("yard")->level->shape_count(), 2);
   EXPECT_EQ(store.Find("court")->level->shape_count(), 2);
 }
@@ -207,10 +209,93 @@ TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   const std::string& dir = dir_holder.path();
   ASSERT_TRUE(
       formats::WriteLevelFile(dir + "/a.binpb", WallLevel("b", 1, 1)).ok());
+  {
+    LevelStore store(formats::InputLimits{}, dir);
+    auto loaded = store.LoadDirectory(LevelStore::BadLevelFile::kFail);
+    EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(loaded.status().message(), HasSubstr("a.binpb"));
+  }
   LevelStore store(formats::InputLimits{}, dir);
   auto loaded = store.LoadDirectory();
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(loaded.status().message(), HasSubstr("a.binpb"));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->refused.size(), 1u);
+  EXPECT_EQ(loaded->refused[0].code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(loaded->refused[0].message(), HasSubstr("a.binpb"));
+  EXPECT_EQ(store.Find("a"), nullptr);
+}
+
+// Issue 13: one bad file no longer stops every other level from loading
+// (a server starting with it used to exit 1 and crash-loop).
+TEST(LevelStoreTest, LoadSkipsBadFilesAndLoadsTheRest) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  ASSERT_TRUE(
+      formats::WriteLevelFile(dir + "/good.binpb", WallLevel("good", 1, 1))
+          .ok());
+  std::ofstream(dir + "/empty.binpb");  // 0 bytes
+  const std::string framed = formats::EncodeLevelFile(WallLevel("cut", 1, 1));
+  std::ofstream(dir + "/cut.binpb") << framed.substr(0, framed.size() - 3);
+  std::string flipped = formats::EncodeLevelFile(WallLevel("flip", 1, 1));
+  flipped[flipped.size() - 2] ^= 0x20;
+  std::ofstream(dir + "/flip.binpb") << flipped;
+  std::ofstream(dir + "/bad.json") << "{";
+  // Unframed binary, as servers before the frame wrote it.
+  std::ofstream(dir + "/old.binpb")
+      << formats::SerializeLevel(WallLevel("old", 1, 1));
+
+  LevelStore store(formats::InputLimits{}, dir);
+  // A bundled level of the id of a bad file keeps serving.
+  ASSERT_TRUE(store.Put(WallLevel("cut", 9, 9), /*persist=*/false).ok());
+  auto loaded = store.LoadDirectory();
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_THAT(loaded->loaded, ElementsAre("good", "old"));
+  std::vector<std::string> refused;
+  for (const absl::Status& s : loaded->refused) {
+    refused.push_back(std::string(s.message()));
+  }
+  EXPECT_THAT(refused,
+              ElementsAre(HasSubstr("bad.json: not a valid level"),
+                          HasSubstr("cut.binpb: truncated: header says"),
+                          HasSubstr("empty.binpb: empty file (0 bytes)"),
+                          HasSubstr("flip.binpb: corrupted: checksum")));
+  EXPECT_EQ(loaded->refused[1].code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(store.Find("good"), nullptr);
+  EXPECT_NE(store.Find("old"), nullptr);
+  EXPECT_EQ(store.Find("flip"), nullptr);
+  EXPECT_EQ(store.Find("cut")->source->shapes(0).user_data(), 9u);
+
+  LevelStore strict(formats::InputLimits{}, dir);
+  const auto failed = strict.LoadDirectory(LevelStore::BadLevelFile::kFail);
+  EXPECT_THAT(failed.status().message(), HasSubstr("bad.json"));
+}
+
+// Issue 13: a write interrupted between creating its temporary file and the
+// rename leaves "{name}.tmp.{pid}"; the next start removes it, unless it is
+// fresh and another process's (a replica sharing the directory may be
+// writing it right now).
+TEST(LevelStoreTest, LoadRemovesLeftoverTemporaryFiles) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  const std::string stale = dir + "/a.binpb.tmp.999999999";
+  const std::string own = absl::StrCat(dir, "/b.binpb.tmp.", getpid());
+  const std::string fresh = dir + "/c.binpb.tmp.999999998";
+  const std::string other = dir + "/notes.txt.tmp.1";
+  for (const std::string& path : {stale, own, fresh, other}) {
+    std::ofstream(path) << "half written";
+  }
+  // Last touched two minutes ago.
+  const timespec old_time{time(nullptr) - 120, 0};
+  const timespec times[2] = {old_time, old_time};
+  ASSERT_EQ(utimensat(AT_FDCWD, stale.c_str(), times, 0), 0);
+
+  LevelStore store(formats::InputLimits{}, dir);
+  EXPECT_THAT(store.RemoveLeftoverTemporaries(),
+              ::testing::UnorderedElementsAre(stale, own));
+  EXPECT_FALSE(Exists(stale));
+  EXPECT_FALSE(Exists(own));
+  EXPECT_TRUE(Exists(fresh));
+  EXPECT_TRUE(Exists(other));  // not a level file's temporary
+  EXPECT_TRUE(store.RemoveLeftoverTemporaries().empty());
 }
 
 TEST(LevelStoreTest, ReadersSeeWholeSnapshotsWhilePutsSwap) {

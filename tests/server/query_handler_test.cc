@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "collide/level.h"
 #include "collide/query.h"
@@ -750,6 +751,67 @@ TEST(HandleRunQueriesTest, BatchOverTheLimitIsResourceExhausted) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("max_batch_size 2"));
   request.mutable_queries()->RemoveLast();
   EXPECT_TRUE(HandleRunQueries(snapshot, request, limits).ok());
+}
+
+// Issue 13: a batch stops at its call's deadline or cancellation; the
+// queries not yet answered say so in their own results.
+TEST(AnswerRunQueriesTest, StopsBetweenQueriesWhenTheCheckSaysStop) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
+  v1::RunQueriesRequest request;
+  constexpr int kQueries = 3 * kQueriesPerStopCheck + 1;
+  for (int i = 0; i < kQueries; ++i) {
+    *request.add_queries() = RayQuery({0, 0}, {20, 0});
+    request.mutable_queries(i)->set_request_id(100 + i);
+  }
+  int checks = 0;
+  v1::RunQueriesResponse response;
+  // Goes on at the first two checks, stops at the third.
+  ASSERT_TRUE(AnswerRunQueries(
+                  snapshot, request, formats::InputLimits{}, &response,
+                  [&] {
+                    return ++checks <= 2 ? absl::OkStatus()
+                                         : absl::DeadlineExceededError(
+                                               "the call's deadline passed");
+                  })
+                  .ok());
+  EXPECT_EQ(checks, 3);
+  ASSERT_EQ(response.results_size(), kQueries);
+  for (int i = 0; i < kQueries; ++i) {
+    const v1::QueryResult& result = response.results(i);
+    EXPECT_EQ(result.request_id(), 100u + i);
+    if (i < 2 * kQueriesPerStopCheck) {
+      EXPECT_EQ(result.status().code(), 0) << i;
+      EXPECT_EQ(result.cast().hits_size(), 1) << i;
+    } else {
+      EXPECT_EQ(result.status().code(),
+                static_cast<int>(absl::StatusCode::kDeadlineExceeded))
+          << i;
+      EXPECT_EQ(result.status().message(),
+                absl::StrCat("queries[", i,
+                             "]: not answered: the call's deadline passed"));
+      EXPECT_EQ(result.result_case(), v1::QueryResult::RESULT_NOT_SET);
+    }
+  }
+}
+
+TEST(AnswerStreamQueriesTest, ACancelledCallAnswersNoQuery) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
+  v1::StreamQueriesRequest request;
+  request.set_batch_id(5);
+  for (int i = 0; i < 3; ++i)
+    *request.add_queries() = RayQuery({0, 0}, {20, 0});
+  v1::StreamQueriesResponse response;
+  ASSERT_TRUE(AnswerStreamQueries(snapshot, request, formats::InputLimits{},
+                                  &response,
+                                  [] { return absl::CancelledError("gone"); })
+                  .ok());
+  EXPECT_EQ(response.batch_id(), 5u);
+  ASSERT_EQ(response.results_size(), 3);
+  for (const v1::QueryResult& result : response.results()) {
+    EXPECT_EQ(result.status().code(),
+              static_cast<int>(absl::StatusCode::kCancelled));
+    EXPECT_FALSE(result.has_cast());
+  }
 }
 
 TEST(HandleStreamQueriesTest, EchoesBatchIdAndVersion) {

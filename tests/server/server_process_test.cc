@@ -5,10 +5,14 @@
 // non-zero. Loopback only; every wait is bounded.
 #include "tests/support/server_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -125,6 +129,136 @@ TEST(ServerProcessTest, GracePeriodBoundsTheDrain) {
   EXPECT_FALSE(stream->Finish().ok());
 }
 
+// A level of `count` vertical bars 0.01 apart along the x axis, and a ray
+// through all of them asking for every hit: each query costs time linear in
+// `count`, so a batch of them is as slow as a test needs.
+v1::Level BarsLevel(int count) {
+  v1::Level level;
+  level.set_id("bars");
+  for (int i = 0; i < count; ++i) {
+    v1::Shape* shape = level.add_shapes();
+    shape->set_id(static_cast<uint64_t>(i) + 1);
+    testing::Set(shape->mutable_segment()->mutable_p1(), 1 + 0.01 * i, -1);
+    testing::Set(shape->mutable_segment()->mutable_p2(), 1 + 0.01 * i, 1);
+  }
+  return level;
+}
+
+v1::Query RayThroughEveryBar(uint64_t request_id) {
+  v1::Query query = testing::RayAlongX(request_id, 0);
+  query.mutable_ray_cast()->mutable_options()->set_mode(v1::CAST_MODE_ALL);
+  return query;
+}
+
+// Issue 13: whatever is in flight, a draining server exits within
+// --shutdown_grace plus a second: batches stop between queries once their
+// call is cancelled, and queued batches of cancelled calls answer nothing.
+TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
+  constexpr int kGraceSeconds = 1;
+  ServerProcess server;
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0",
+                    absl::StrCat("--shutdown_grace=", kGraceSeconds, "s"),
+                    "--worker_threads=2"}))
+      << server.log();
+  // Responses of 4096 queries of 256 hits are ~40 MB: above a client's
+  // default 4 MB limit, which would end the calls early on the client side.
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(-1);
+  const auto channel =
+      grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server.port()),
+                                grpc::InsecureChannelCredentials(), args);
+  v1::PutLevelResponse put;
+  ASSERT_TRUE(testing::PutLevel(*v1::LevelService::NewStub(channel),
+                                BarsLevel(80000), &put)
+                  .ok());
+  const auto collisions = v1::CollisionService::NewStub(channel);
+
+  // What one query costs, to know how much work is queued below.
+  v1::RunQueriesRequest probe;
+  probe.set_level("levels/bars");
+  constexpr int kProbeQueries = 32;
+  for (int i = 0; i < kProbeQueries; ++i) {
+    *probe.add_queries() = RayThroughEveryBar(i);
+  }
+  v1::RunQueriesResponse probed;
+  const auto probe_start = Clock::now();
+  ASSERT_TRUE(testing::RunQueries(*collisions, probe, &probed).ok());
+  const double seconds_per_query =
+      std::chrono::duration<double>(Clock::now() - probe_start).count() /
+      kProbeQueries;
+  ASSERT_EQ(probed.results(0).cast().hits_size(), 256);  // max_hits' default
+
+  // Two streams, each with as many big batches in flight as the server
+  // reads ahead, and two unary calls.
+  constexpr int kStreams = 2;
+  constexpr int kBatchesPerStream = 8;
+  constexpr int kQueriesPerBatch = 4096;
+  v1::StreamQueriesRequest batch;
+  batch.set_level("levels/bars");
+  v1::RunQueriesRequest unary;
+  unary.set_level("levels/bars");
+  for (int i = 0; i < kQueriesPerBatch; ++i) {
+    *batch.add_queries() = RayThroughEveryBar(i);
+    *unary.add_queries() = RayThroughEveryBar(i);
+  }
+  const double queued_seconds = seconds_per_query * kQueriesPerBatch *
+                                (kStreams * kBatchesPerStream + 2) / 2;
+  std::printf("one query: %.3f ms; queued: about %.0f s of work on 2 workers\n",
+              seconds_per_query * 1e3, queued_seconds);
+  // Without stopping between queries the drain would take about this long
+  // (less what the workers do before the signal): well past the bound.
+  ASSERT_GT(queued_seconds, 2 * (kGraceSeconds + 3)) << "make the work bigger";
+
+  std::vector<std::thread> clients;
+  for (int s = 0; s < kStreams; ++s) {
+    clients.emplace_back([&] {
+      grpc::ClientContext context;
+      context.set_deadline(Deadline(120));
+      auto stream = collisions->StreamQueries(&context);
+      for (int b = 0; b < kBatchesPerStream; ++b) {
+        if (!stream->Write(batch)) break;
+      }
+      v1::StreamQueriesResponse response;
+      while (stream->Read(&response)) {
+      }
+      stream->Finish();
+    });
+  }
+  for (int u = 0; u < 2; ++u) {
+    clients.emplace_back([&] {
+      grpc::ClientContext context;
+      context.set_deadline(Deadline(120));
+      v1::RunQueriesResponse response;
+      collisions->RunQueries(&context, unary, &response);
+    });
+  }
+  // Let the workers get well into the batches.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+
+  const auto signalled = Clock::now();
+  server.Signal(SIGTERM);
+  const std::optional<int> exit_code = server.Wait(60);
+  const double drain_seconds =
+      std::chrono::duration<double>(Clock::now() - signalled).count();
+  std::printf("SIGTERM to exit: %.3f s (--shutdown_grace=%ds)%s\n",
+              drain_seconds, kGraceSeconds,
+              server.log().find("exiting now") != std::string::npos
+                  ? "; ended by the shutdown watchdog"
+                  : "");
+  for (std::thread& client : clients) client.join();
+  const std::string log = server.log();
+  // The server's own account: "draining: ..." and "stopped after ...".
+  std::printf("%s",
+              log.substr(log.find("received TERM") == std::string::npos
+                             ? 0
+                             : log.rfind('\n', log.find("received TERM")) + 1)
+                  .c_str());
+  EXPECT_EQ(exit_code, std::optional<int>(0)) << server.log();
+  // The issue's bound is grace + 1 s; the margin absorbs a loaded machine.
+  EXPECT_LT(drain_seconds, kGraceSeconds + 3) << server.log();
+}
+
 TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
@@ -224,6 +358,100 @@ TEST(ServerProcessTest, LevelFilesDroppedIntoTheLevelDirectoryAreServed) {
   EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
   EXPECT_THAT(server.log(), HasSubstr("level levels/dock loaded from"));
   EXPECT_THAT(server.log(), HasSubstr("level levels/dock dropped"));
+}
+
+// Issue 13: a bad file in the level directory used to make every replica
+// exit 1 at start (a crash loop); now it is skipped with a log line naming
+// it, leftover temporaries are removed, and the other levels are served.
+// --strict_level_dir keeps the old refusal.
+TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
+  const testing::TempDir dir_holder;
+  const std::string& dir = dir_holder.path();
+  ASSERT_FALSE(dir.empty());
+  ASSERT_TRUE(formats::WriteLevelFile(absl::StrCat(dir, "/good.binpb"),
+                                      testing::WallLevel("good", 4, 44))
+                  .ok());
+  const std::string framed =
+      formats::EncodeLevelFile(testing::WallLevel("cut", 4, 44));
+  std::ofstream(absl::StrCat(dir, "/cut.binpb"))
+      << framed.substr(0, framed.size() / 2);
+  std::ofstream(absl::StrCat(dir, "/empty.binpb"));
+  // As a write killed before its rename leaves it (pid 1: a container's).
+  const std::string temporary = absl::StrCat(dir, "/good.binpb.tmp.1");
+  std::ofstream(temporary) << "half";
+  const timespec old_time{time(nullptr) - 600, 0};
+  const timespec times[2] = {old_time, old_time};
+  ASSERT_EQ(utimensat(AT_FDCWD, temporary.c_str(), times, 0), 0);
+
+  ServerProcess server;
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir)}))
+      << server.log();
+  {
+    const auto channel = testing::Connect(server.port());
+    const auto collisions = v1::CollisionService::NewStub(channel);
+    for (const char* level : {"levels/good", "levels/arena"}) {
+      v1::RunQueriesRequest request;
+      request.set_level(level);
+      *request.add_queries() = testing::RayAlongX(1, 0);
+      v1::RunQueriesResponse response;
+      EXPECT_TRUE(testing::RunQueries(*collisions, request, &response).ok())
+          << level;
+    }
+    const auto levels = v1::LevelService::NewStub(channel);
+    v1::DescribeLevelResponse described;
+    EXPECT_EQ(testing::Describe(*levels, "levels/cut", &described).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  const std::string log = server.log();
+  EXPECT_THAT(log, HasSubstr("removed " + temporary));
+  EXPECT_THAT(log, HasSubstr("skipping a level file: DATA_LOSS: " + dir +
+                             "/cut.binpb: truncated: header says"));
+  EXPECT_THAT(log, HasSubstr(dir + "/empty.binpb: empty file (0 bytes)"));
+  EXPECT_THAT(log, HasSubstr("2 level file(s) skipped, 1 loaded"));
+  EXPECT_THAT(log, HasSubstr("level levels/good from"));
+  struct stat info;
+  EXPECT_NE(stat(temporary.c_str(), &info), 0);
+
+  {
+    ServerProcess strict;
+    EXPECT_FALSE(
+        strict.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir),
+                      "--strict_level_dir"}));
+    EXPECT_EQ(strict.Wait(15), std::optional<int>(1)) << strict.log();
+    EXPECT_THAT(strict.log(), HasSubstr("cut.binpb: truncated: header says"));
+  }
+}
+
+// Issue 13: a caller's newline cannot forge a log line, nor a huge name
+// write a huge one.
+TEST(ServerProcessTest, CallerValuesInLogLinesAreEscapedAndCut) {
+  ServerProcess server;
+  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0"})) << server.log();
+  {
+    const auto levels =
+        v1::LevelService::NewStub(testing::Connect(server.port()));
+    for (const std::string& name :
+         {std::string("levels/a\n2026-01-01T00:00:00.000Z collide_server: "
+                      "forged"),
+          "levels/" + std::string(1 << 20, 'x')}) {
+      grpc::ClientContext context;
+      context.set_deadline(Deadline());
+      v1::DeleteLevelRequest request;
+      request.set_level(name);
+      v1::DeleteLevelResponse response;
+      EXPECT_FALSE(levels->DeleteLevel(&context, request, &response).ok());
+    }
+  }
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  const std::string log = server.log();
+  EXPECT_THAT(log, HasSubstr("DeleteLevel levels/a\\n2026-01-01"));
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("\n2026-01-01T00:00:00.000Z")));
+  EXPECT_THAT(log, HasSubstr("...(1048583 bytes)"));
+  EXPECT_LT(log.size(), 16u << 10);
 }
 
 TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
