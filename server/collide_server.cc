@@ -109,8 +109,8 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     const ServerOptions& options) {
   std::unique_ptr<CollideServer> server(new CollideServer());
   server->options_ = options;
-  server->store_ =
-      std::make_unique<LevelStore>(options.limits, options.level_dir);
+  server->store_ = std::make_unique<LevelStore>(
+      options.limits, options.level_dir, options.store_limits);
   std::map<std::string, BaseLevel, std::less<>> base_levels;
   if (absl::Status s = LoadBaseLevels(options, *server->store_, base_levels);
       !s.ok()) {

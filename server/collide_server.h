@@ -46,6 +46,8 @@ struct ServerOptions {
   // the directory is only read at start.
   absl::Duration level_dir_poll_interval = absl::Seconds(1);
   formats::InputLimits limits;
+  // What the server holds at most over all levels.
+  StoreLimits store_limits;
   // Threads that answer query batches (gRPC's own event threads only move
   // messages); 0: one per hardware thread.
   int worker_threads = 0;

@@ -29,6 +29,11 @@ absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(
   return snapshot;
 }
 
+int64_t HeldBytes(const LevelSnapshot& snapshot) {
+  return static_cast<int64_t>(snapshot.level->memory_bytes()) +
+         static_cast<int64_t>(snapshot.source->SpaceUsedLong());
+}
+
 v1::LevelSummary DescribeSnapshot(const LevelSnapshot& snapshot) {
   v1::LevelSummary summary;
   summary.set_level(formats::LevelName(snapshot.id));

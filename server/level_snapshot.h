@@ -35,6 +35,10 @@ struct LevelSnapshot {
 absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(
     v1::Level source, int64_t version, const formats::InputLimits& limits);
 
+// The memory a served snapshot holds: the built level plus the message it
+// was built from (what StoreLimits::max_total_level_bytes counts).
+int64_t HeldBytes(const LevelSnapshot& snapshot);
+
 // What DescribeLevel / ListLevels / PutLevel report for the snapshot: its
 // name, version, shape count, bounds, the cell size the spatial hash uses,
 // and the built level's memory bytes.

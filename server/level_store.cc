@@ -56,8 +56,39 @@ bool SameContent(const LevelSnapshot* served, const v1::Level& level) {
 }  // namespace
 
 LevelStore::LevelStore(const formats::InputLimits& limits,
-                       std::string level_dir)
-    : limits_(limits), level_dir_(std::move(level_dir)) {}
+                       std::string level_dir, const StoreLimits& store_limits)
+    : limits_(limits),
+      level_dir_(std::move(level_dir)),
+      store_limits_(store_limits) {}
+
+int64_t LevelStore::total_held_bytes() const {
+  absl::MutexLock map_lock(&map_mutex_);
+  return total_held_bytes_;
+}
+
+absl::Status LevelStore::CheckRoomFor(const LevelSnapshot& built) const {
+  absl::MutexLock map_lock(&map_mutex_);
+  const auto it = levels_.find(built.id);
+  const bool replaces = it != levels_.end();
+  if (!replaces &&
+      static_cast<int64_t>(levels_.size()) >= store_limits_.max_levels) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the server serves ", levels_.size(),
+                     " levels, max_levels ", store_limits_.max_levels,
+                     ": delete one before adding level \"", built.id, "\""));
+  }
+  const int64_t after = total_held_bytes_ -
+                        (replaces ? HeldBytes(*it->second) : 0) +
+                        HeldBytes(built);
+  if (after > store_limits_.max_total_level_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("level \"", built.id, "\" holds ", HeldBytes(built),
+                     " bytes; with it the server's levels would hold ", after,
+                     " bytes, more than max_total_level_bytes ",
+                     store_limits_.max_total_level_bytes));
+  }
+  return absl::OkStatus();
+}
 
 std::string LevelStore::PathFor(absl::string_view id) const {
   if (level_dir_.empty()) return "";
@@ -77,6 +108,7 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
   if (!built.ok()) return built.status();
 
   absl::MutexLock write_lock(&write_mutex_);
+  if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
   if (persist && !level_dir_.empty()) {
     // Atomic on disk: on failure the old file (and so the old level after a
     // restart) is intact, and the old snapshot keeps serving.
@@ -105,7 +137,11 @@ LevelStore::PutResult LevelStore::SwapIn(LevelSnapshot built) {
   result.snapshot = snapshot;
   absl::MutexLock map_lock(&map_mutex_);
   auto [it, inserted] = levels_.try_emplace(snapshot->id, snapshot);
-  if (!inserted) it->second = snapshot;
+  if (!inserted) {
+    total_held_bytes_ -= HeldBytes(*it->second);
+    it->second = snapshot;
+  }
+  total_held_bytes_ += HeldBytes(*snapshot);
   result.created = inserted;
   return result;
 }
@@ -131,6 +167,7 @@ absl::StatusOr<LevelStore::SyncResult> LevelStore::SyncLevel(
       SameContent(served.get(), *built->source)) {
     return SyncResult{SyncChange::kUnchanged, std::move(served)};
   }
+  if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
   PutResult put = SwapIn(*std::move(built));
   return SyncResult{put.created ? SyncChange::kCreated : SyncChange::kReplaced,
                     std::move(put.snapshot)};
@@ -143,6 +180,7 @@ LevelStore::SyncResult LevelStore::UnloadLevel(
   absl::MutexLock map_lock(&map_mutex_);
   const auto it = levels_.find(id);
   if (it == levels_.end()) return SyncResult{SyncChange::kUnchanged, nullptr};
+  total_held_bytes_ -= HeldBytes(*it->second);
   SyncResult result{SyncChange::kRemoved, std::move(it->second)};
   levels_.erase(it);
   return result;
@@ -181,6 +219,7 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
     if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
   }
   absl::MutexLock map_lock(&map_mutex_);
+  total_held_bytes_ -= HeldBytes(*served);
   levels_.erase(levels_.find(id));
   return served->version;
 }
@@ -278,7 +317,10 @@ absl::StatusOr<LevelStore::DirectoryLoad> LevelStore::LoadDirectory(
   for (const std::string& id : tombstones) {
     if (files.count(id) > 0) continue;
     absl::MutexLock map_lock(&map_mutex_);
-    levels_.erase(id);
+    const auto it = levels_.find(id);
+    if (it == levels_.end()) continue;
+    total_held_bytes_ -= HeldBytes(*it->second);
+    levels_.erase(it);
   }
   return result;
 }

@@ -33,11 +33,24 @@
 
 namespace collide::server {
 
+// How much the store as a whole may hold (server-wide, over all levels).
+struct StoreLimits {
+  // Levels served at once; a put of one more is RESOURCE_EXHAUSTED.
+  int32_t max_levels = 1024;
+  // Bytes held by all levels served (HeldBytes: built level plus its
+  // message), counting a level being replaced by its new version only; a
+  // put or load that would exceed it is RESOURCE_EXHAUSTED. The default
+  // fits the 1 GiB container of docker/k8s with room for the process and
+  // for old versions that queries still hold while a level is replaced.
+  int64_t max_total_level_bytes = int64_t{640} << 20;
+};
+
 class LevelStore {
  public:
   // `level_dir` empty: levels live in memory only. Otherwise the directory
   // must exist; puts and deletes are persisted there.
-  LevelStore(const formats::InputLimits& limits, std::string level_dir);
+  LevelStore(const formats::InputLimits& limits, std::string level_dir,
+             const StoreLimits& store_limits = {});
 
   LevelStore(const LevelStore&) = delete;
   LevelStore& operator=(const LevelStore&) = delete;
@@ -53,8 +66,10 @@ class LevelStore {
   // it when the store has a directory and `persist` is set, and swaps it in
   // with a new version, larger than every version handed out before.
   // Errors: those of MakeLevelSnapshot (INVALID_ARGUMENT naming the field,
-  // RESOURCE_EXHAUSTED over the limits), or the file error; either way the
-  // old level (if any) keeps serving and its file is untouched.
+  // RESOURCE_EXHAUSTED over the limits), RESOURCE_EXHAUSTED over the
+  // StoreLimits (naming max_levels or max_total_level_bytes), or the file
+  // error; either way the old level (if any) keeps serving and its file is
+  // untouched.
   absl::StatusOr<PutResult> Put(v1::Level level, bool persist = true);
 
   // Removes level `id` and its files in the level directory, and leaves a
@@ -155,18 +170,25 @@ class LevelStore {
                          absl::FunctionRef<bool()> still_current);
 
   const std::string& level_dir() const { return level_dir_; }
+  // HeldBytes summed over the levels served now.
+  int64_t total_held_bytes() const;
 
  private:
   // Where a level's file lives ("" without a directory).
   std::string PathFor(absl::string_view id) const;
   // Where the marker of a deleted level lives (with a directory only).
   std::string TombstoneFor(absl::string_view id) const;
+  // OK when serving `built` (replacing the level of its id, if any) keeps
+  // the store within its StoreLimits; else RESOURCE_EXHAUSTED saying which.
+  absl::Status CheckRoomFor(const LevelSnapshot& built) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
   // Gives `built` the next version and serves it.
   PutResult SwapIn(LevelSnapshot built)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
 
   const formats::InputLimits limits_;
   const std::string level_dir_;
+  const StoreLimits store_limits_;
 
   // Serializes writers (Put's persist-and-swap, Delete) so the file on
   // disk and the served snapshot always change in the same order. Building
@@ -179,6 +201,8 @@ class LevelStore {
   mutable absl::Mutex map_mutex_;
   std::map<std::string, std::shared_ptr<const LevelSnapshot>, std::less<>>
       levels_ ABSL_GUARDED_BY(map_mutex_);
+  // HeldBytes of everything in levels_.
+  int64_t total_held_bytes_ ABSL_GUARDED_BY(map_mutex_) = 0;
 };
 
 // The snapshot served for the resource name `name` ("levels/{level_id}"),

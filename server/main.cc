@@ -69,6 +69,15 @@ ABSL_FLAG(int32_t, max_slide_iterations,
           collide::formats::InputLimits{}.max_slide_iterations,
           "Most slide iterations one move validation query may ask for (0 to "
           "32).");
+ABSL_FLAG(int64_t, max_level_bytes,
+          collide::formats::InputLimits{}.max_level_bytes,
+          "Most memory one level may need (its bound from shape and vertex "
+          "counts, checked before building).");
+ABSL_FLAG(int32_t, max_levels, collide::server::StoreLimits{}.max_levels,
+          "Most levels served at once.");
+ABSL_FLAG(int64_t, max_total_level_bytes,
+          collide::server::StoreLimits{}.max_total_level_bytes,
+          "Most memory all levels served may hold together (bytes).");
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
@@ -96,6 +105,10 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.limits.max_shot_targets = absl::GetFlag(FLAGS_max_shot_targets);
   options.limits.max_slide_iterations =
       absl::GetFlag(FLAGS_max_slide_iterations);
+  options.limits.max_level_bytes = absl::GetFlag(FLAGS_max_level_bytes);
+  options.store_limits.max_levels = absl::GetFlag(FLAGS_max_levels);
+  options.store_limits.max_total_level_bytes =
+      absl::GetFlag(FLAGS_max_total_level_bytes);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   return options;
@@ -119,7 +132,11 @@ int main(int argc, char** argv) {
   const collide::server::ServerOptions options = OptionsFromFlags();
   if (options.limits.max_batch_size < 1 || options.limits.max_vertices < 3 ||
       options.limits.max_level_shapes < 0 ||
-      options.limits.max_message_bytes < 1024 || options.worker_threads < 0 ||
+      options.limits.max_message_bytes < 1024 ||
+      options.limits.max_level_bytes < 1 ||
+      options.store_limits.max_levels < 1 ||
+      options.store_limits.max_total_level_bytes < 1 ||
+      options.worker_threads < 0 ||
       options.shutdown_grace < absl::ZeroDuration() ||
       options.level_dir_poll_interval < absl::ZeroDuration()) {
     std::fprintf(stderr,
@@ -141,7 +158,8 @@ int main(int argc, char** argv) {
       "starting: listen %s, level_files [%s], level_dir \"%s\", "
       "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
-      "max_slide_iterations %d, worker_threads %d, shutdown_grace %s",
+      "max_slide_iterations %d, max_level_bytes %d, max_levels %d, "
+      "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s",
       collide::server::LogValue(options.listen),
       collide::server::LogValue(absl::StrJoin(options.level_files, ","),
                                 16 * collide::server::kMaxLogValueBytes),
@@ -150,7 +168,9 @@ int main(int argc, char** argv) {
       options.limits.max_batch_size, options.limits.max_vertices,
       options.limits.max_level_shapes, options.limits.max_message_bytes,
       options.limits.max_shot_targets, options.limits.max_slide_iterations,
-      options.worker_threads, absl::FormatDuration(options.shutdown_grace));
+      options.limits.max_level_bytes, options.store_limits.max_levels,
+      options.store_limits.max_total_level_bytes, options.worker_threads,
+      absl::FormatDuration(options.shutdown_grace));
 
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
       collide::server::CollideServer::Start(options);

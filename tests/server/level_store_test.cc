@@ -76,6 +76,48 @@ TEST(LevelStoreTest, InvalidPutKeepsTheOldLevel) {
   EXPECT_EQ(store.Find("a"), first->snapshot);
 }
 
+TEST(LevelStoreTest, OneLevelTooManyIsRefusedNamingMaxLevels) {
+  LevelStore store(formats::InputLimits{}, "", StoreLimits{.max_levels = 2});
+  ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
+  ASSERT_TRUE(store.Put(WallLevel("b", 1, 1)).ok());
+  const absl::Status third = store.Put(WallLevel("c", 1, 1)).status();
+  EXPECT_EQ(third.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(third.message()),
+              HasSubstr("serves 2 levels, max_levels 2"));
+  EXPECT_EQ(store.Find("c"), nullptr);
+  // Replacing one, or adding one after a delete, still works.
+  EXPECT_TRUE(store.Put(WallLevel("a", 2, 2)).ok());
+  ASSERT_TRUE(store.Delete("b").ok());
+  EXPECT_TRUE(store.Put(WallLevel("c", 1, 1)).ok());
+}
+
+TEST(LevelStoreTest, TotalBytesAreCountedAndCapped) {
+  LevelStore unlimited(formats::InputLimits{}, "");
+  auto a = unlimited.Put(WallLevel("a", 1, 1));
+  ASSERT_TRUE(a.ok());
+  const int64_t one = HeldBytes(*a->snapshot);
+  EXPECT_GT(one, 0);
+  EXPECT_EQ(unlimited.total_held_bytes(), one);
+  ASSERT_TRUE(unlimited.Put(WallLevel("b", 1, 1)).ok());
+  EXPECT_EQ(unlimited.total_held_bytes(), 2 * one);
+  ASSERT_TRUE(unlimited.Put(WallLevel("a", 3, 3)).ok());  // a replacement
+  EXPECT_EQ(unlimited.total_held_bytes(), 2 * one);
+  ASSERT_TRUE(unlimited.Delete("a").ok());
+  EXPECT_EQ(unlimited.total_held_bytes(), one);
+
+  // Room for two one-wall levels, not three.
+  LevelStore store(formats::InputLimits{}, "",
+                   StoreLimits{.max_total_level_bytes = 2 * one + one / 2});
+  ASSERT_TRUE(store.Put(WallLevel("a", 1, 1)).ok());
+  ASSERT_TRUE(store.Put(WallLevel("b", 1, 1)).ok());
+  const absl::Status third = store.Put(WallLevel("c", 1, 1)).status();
+  EXPECT_EQ(third.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(third.message()),
+              HasSubstr("more than max_total_level_bytes"));
+  EXPECT_EQ(store.Find("c"), nullptr);
+  EXPECT_TRUE(store.Put(WallLevel("a", 2, 2)).ok());  // same size: fits
+}
+
 TEST(LevelStoreTest, DeleteOfUnknownIdIsNotFound) {
   LevelStore store(formats::InputLimits{}, "");
   EXPECT_EQ(store.Delete("a").status().code(), absl::StatusCode::kNotFound);
