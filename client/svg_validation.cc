@@ -347,6 +347,25 @@ void DrawHitValidation(Canvas& canvas, absl::string_view tag,
   canvas.TagLabel(tag, start_bounds, colour);
 }
 
+// A segment with segment_end at fraction t of the step: each end moved on
+// its own (a deforming segment); nullopt for any other shape, or numbers out
+// of range.
+std::optional<WorldShape> DeformedAt(const v1::MovingShape& shape, double t) {
+  if (!shape.has_segment() || !shape.has_segment_end() ||
+      !InRange(shape.segment().p1()) || !InRange(shape.segment().p2()) ||
+      !InRange(shape.segment_end().p1()) ||
+      !InRange(shape.segment_end().p2())) {
+    return std::nullopt;
+  }
+  const auto at = [t](const v1::Vec2& from, const v1::Vec2& to) {
+    return FromProto(from) + t * (FromProto(to) - FromProto(from));
+  };
+  WorldShape segment;
+  segment.points = {at(shape.segment().p1(), shape.segment_end().p1()),
+                    at(shape.segment().p2(), shape.segment_end().p2())};
+  return segment;
+}
+
 void DrawPairToi(Canvas& canvas, absl::string_view tag,
                  const v1::PairToiQuery& query, const v1::PairToiResult* result,
                  absl::string_view query_colour) {
@@ -382,8 +401,29 @@ void DrawPairToi(Canvas& canvas, absl::string_view tag,
   Aabb bounds[2];
   const std::pair<const CastGeometry*, const char*> shapes[2] = {{&*a, "a"},
                                                                  {&*b, "b"}};
+  const v1::MovingShape* sides[2] = {&query.a(), &query.b()};
   for (int i = 0; i < 2; ++i) {
     const CastGeometry& shape = *shapes[i].first;
+    if (const std::optional<WorldShape> start = DeformedAt(*sides[i], 0.0)) {
+      // A deforming segment: its start and (dashed) end poses, and its pose
+      // at the contact.
+      const std::string title =
+          absl::StrCat(tag, " pair TOI, ", shapes[i].second,
+                       " (deforming segment): ", summary);
+      canvas.Shape(Layer::kOutlines, *start, Attributes("start", "", colour),
+                   title);
+      canvas.Shape(Layer::kOutlines, *DeformedAt(*sides[i], 1.0),
+                   Attributes("end", "", colour), title);
+      canvas.Use(kRoleEnd);
+      bounds[i] = canvas.PixelBounds(*start);
+      if (contact) {
+        if (!initial) canvas.Use(kRoleToi);
+        canvas.Shape(Layer::kHits, *DeformedAt(*sides[i], fraction),
+                     Attributes("toi", hit_colour, hit_colour),
+                     absl::StrCat(hit_title, " (", shapes[i].second, ")"));
+      }
+      continue;
+    }
     bounds[i] = canvas.Motion(
         shape.shape, shape.translation, colour,
         absl::StrCat(tag, " pair TOI, ", shapes[i].second, ": ", summary),
@@ -458,6 +498,12 @@ Aabb ValidationBounds(const v1::Query& query, const v1::QueryResult& result) {
     case v1::Query::kPairToi:
       add_motion(MovingShapeGeometryOf(query.pair_toi().a()));
       add_motion(MovingShapeGeometryOf(query.pair_toi().b()));
+      for (const v1::MovingShape* side :
+           {&query.pair_toi().a(), &query.pair_toi().b()}) {
+        if (const std::optional<WorldShape> end = DeformedAt(*side, 1.0)) {
+          box = Union(box, BoundsOf(*end));
+        }
+      }
       if (ok && result.has_pair_toi() && result.pair_toi().hit()) {
         add_point(result.pair_toi().point());
       }

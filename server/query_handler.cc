@@ -124,10 +124,26 @@ absl::Status RunHitValidation(const v1::HitValidationQuery& query,
   return absl::OkStatus();
 }
 
+// A point against a deforming segment, reported as a's contact with b: when
+// the point is b, the contact is the point itself then, its feature vertex
+// 0, and the normal turns round.
+std::optional<Hit> CastDeformingPair(const formats::DeformingPair& pair,
+                                     const CastOptions& options) {
+  std::optional<Hit> hit = CastRay(pair.point, pair.segment, options);
+  if (hit && !pair.point_is_a) {
+    hit->point = pair.point.origin + hit->fraction * pair.point.translation;
+    hit->normal = -hit->normal;
+    hit->feature = {FeatureType::kVertex, 0};
+  }
+  return hit;
+}
+
 absl::Status RunPairToi(const absl::StatusOr<formats::PairToiArgs>& args,
                         v1::QueryResult* result) {
   if (!args.ok()) return args.status();
-  formats::ToProto(CastPair(args->a, args->b, args->options),
+  formats::ToProto(args->deforming
+                       ? CastDeformingPair(*args->deforming, args->options)
+                       : CastPair(args->a, args->b, args->options),
                    result->mutable_pair_toi());
   return absl::OkStatus();
 }

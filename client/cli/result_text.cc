@@ -196,10 +196,19 @@ std::string DescribeQuery(const v1::Query& query) {
       absl::StrAppend(&text, ", ", q.targets_size(), " targets");
       return text;
     }
-    case v1::Query::kPairToi:
-      return absl::StrCat("pair: a by ",
-                          Point(query.pair_toi().a().translation()), ", b by ",
-                          Point(query.pair_toi().b().translation()));
+    case v1::Query::kPairToi: {
+      // A deforming segment says where its ends go, the others how far
+      // they move.
+      const auto motion = [](const v1::MovingShape& shape) {
+        if (shape.has_segment_end()) {
+          return absl::StrCat("turning to ", Point(shape.segment_end().p1()),
+                              "-", Point(shape.segment_end().p2()));
+        }
+        return absl::StrCat("by ", Point(shape.translation()));
+      };
+      return absl::StrCat("pair: a ", motion(query.pair_toi().a()), ", b ",
+                          motion(query.pair_toi().b()));
+    }
     default:
       return absl::StrCat("query kind ", query.query_case());
   }

@@ -865,7 +865,10 @@ absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
   absl::StatusOr<MovingShape> b =
       MovingShapeFromProto(query.b(), FieldPath(field, ".b"));
   if (!b.ok()) return b.status();
-  PairToiArgs args{.a = *std::move(a), .b = *std::move(b), .options = {}};
+  PairToiArgs args{.a = *std::move(a),
+                   .b = *std::move(b),
+                   .options = {},
+                   .deforming = std::nullopt};
   if (query.has_max_fraction()) {
     const FieldPath root(field);
     const FieldPath path(root, ".max_fraction");
@@ -884,6 +887,49 @@ absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
     return s;
   }
   args.options.target_distance = query.target_distance();
+  const bool a_deforms = query.a().has_segment_end();
+  const bool b_deforms = query.b().has_segment_end();
+  if (!a_deforms && !b_deforms) return args;
+  // One shape's segment deforms: it must be a segment without a
+  // translation, the other a point, and there is no skin.
+  const v1::MovingShape& segment = a_deforms ? query.a() : query.b();
+  const v1::MovingShape& other = a_deforms ? query.b() : query.a();
+  const FieldPath root(field);
+  const FieldPath side(root, a_deforms ? ".a" : ".b");
+  const FieldPath other_side(root, a_deforms ? ".b" : ".a");
+  const std::string end_field = FieldPath(side, ".segment_end").ToString();
+  if (!segment.has_segment()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        end_field, " is set but ", side.ToString(), " is not a segment"));
+  }
+  if (absl::Status s =
+          CheckSegment(segment.segment_end(), FieldPath(side, ".segment_end"));
+      !s.ok()) {
+    return s;
+  }
+  if (segment.has_translation() &&
+      (segment.translation().x() != 0.0 || segment.translation().y() != 0.0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(side.ToString(), ".translation must be zero when ",
+                     end_field, " gives the segment's end pose"));
+  }
+  if (!other.has_point()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        end_field, ": a deforming segment meets only a point, but ",
+        other_side.ToString(), " is not one"));
+  }
+  if (args.options.target_distance != 0.0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(FieldPath(field, ".target_distance").ToString(),
+                     " must be 0 with a deforming segment (", end_field, ")"));
+  }
+  args.deforming = DeformingPair{
+      .point = {FromProto(other.point()), FromProto(other.translation())},
+      .segment = {{FromProto(segment.segment().p1()),
+                   FromProto(segment.segment().p2())},
+                  {FromProto(segment.segment_end().p1()),
+                   FromProto(segment.segment_end().p2())}},
+      .point_is_a = b_deforms};
   return args;
 }
 

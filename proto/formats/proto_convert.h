@@ -137,10 +137,19 @@ struct HitValidationArgs {
   // The targets in query order, viewing the caller's storage.
   absl::Span<const ShotTarget> targets;
 };
+// A pair whose segment deforms (MovingShape.segment_end): the point and the
+// segment, and which of the pair the point is.
+struct DeformingPair {
+  RayInput point;
+  DeformingSegment segment;
+  bool point_is_a = true;
+};
 struct PairToiArgs {
   MovingShape a;
   MovingShape b;
   CastOptions options;
+  // Set when a segment of the pair deforms; a and b are then unused.
+  std::optional<DeformingPair> deforming;
 };
 
 // The mover (exactly one of circle, capsule, polygon), translation, skin
@@ -159,6 +168,8 @@ absl::StatusOr<HitValidationArgs> HitValidationFromProto(
     absl::string_view field, std::vector<ShotTarget>& target_storage);
 // Two moving shapes (exactly one of point, segment, circle, capsule,
 // polygon each), max_fraction in [0, 1] when present, target_distance >= 0.
+// A segment with segment_end (and no translation) against a point fills
+// `deforming` (target_distance must be 0).
 absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
                                              absl::string_view field);
 

@@ -137,6 +137,9 @@ TEST_F(CliE2eTest, ValidatesMovesAndShots) {
   EXPECT_THAT(run.out, HasSubstr("hit target 8 at fraction"));
   EXPECT_THAT(run.out, HasSubstr("blocked by wall shape 11"));
   EXPECT_THAT(run.out, HasSubstr("contact at fraction 0.4"));
+  // The turning blade (a deforming segment) and the point falling onto it.
+  EXPECT_THAT(run.out, HasSubstr("b turning to (10, 18)-(10, 24)"));
+  EXPECT_THAT(run.out, HasSubstr("contact at fraction 0.431271"));
   Outcome move = Cli(
       "move circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01 --slide=4");
   EXPECT_EQ(move.exit_code, 0) << move.out;

@@ -427,6 +427,48 @@ TEST(RenderValidationTest, PairToiPointIsARayAndSegmentALine) {
   EXPECT_STREQ(at_hit[0]->Name(), "line");
 }
 
+TEST(RenderValidationTest,
+     PairToiDeformingSegmentShowsItsStartEndAndContactPoses) {
+  // A blade turning about (4, 5) from (4, 5)-(12, 5) to (4, 5)-(4, 9), met
+  // by a point at t = 0.5: each end moved on its own, so the blade is then
+  // (4, 5)-(8, 7).
+  RenderedQuery rendered;
+  v1::PairToiQuery* pair = rendered.query.mutable_pair_toi();
+  Set(pair->mutable_a()->mutable_point(), 6, 9);
+  Set(pair->mutable_a()->mutable_translation(), 0, -6);
+  v1::MovingShape* blade = pair->mutable_b();
+  Set(blade->mutable_segment()->mutable_p1(), 4, 5);
+  Set(blade->mutable_segment()->mutable_p2(), 12, 5);
+  Set(blade->mutable_segment_end()->mutable_p1(), 4, 5);
+  Set(blade->mutable_segment_end()->mutable_p2(), 4, 9);
+  v1::PairToiResult* result = rendered.result.mutable_pair_toi();
+  result->set_hit(true);
+  result->set_fraction(0.5);
+  Set(result->mutable_point(), 6, 6);
+  Set(result->mutable_normal(), -0.4472135954999579, 0.8944271909999159);
+  const Picture picture(Render(v1::Level(), {rendered}));
+  ASSERT_TRUE(picture.parsed());
+  const XMLElement* start = nullptr;
+  const XMLElement* end = nullptr;
+  for (const XMLElement* e : picture.InGroup("outlines")) {
+    if (absl::string_view(e->Name()) != "line") continue;
+    if (Picture::HasClass(e, "start")) start = e;
+    if (Picture::HasClass(e, "end")) end = e;
+  }
+  const auto ends = [](const XMLElement* e) {
+    return std::vector<Point>{{Number(e, "x1"), Number(e, "y1")},
+                              {Number(e, "x2"), Number(e, "y2")}};
+  };
+  ASSERT_NE(start, nullptr);
+  ExpectSamePoints(ends(start), {Px(4, 5), Px(12, 5)}, "start pose");
+  ASSERT_NE(end, nullptr);
+  ExpectSamePoints(ends(end), {Px(4, 5), Px(4, 9)}, "end pose");
+  const auto at_hit = picture.WithClass("hits", "toi");
+  ASSERT_EQ(at_hit.size(), 1u);
+  ASSERT_STREQ(at_hit[0]->Name(), "line");
+  ExpectSamePoints(ends(at_hit[0]), {Px(4, 5), Px(8, 7)}, "contact pose");
+}
+
 TEST(RenderValidationTest, DefaultViewHoldsThePosesTheResultsName) {
   // Each query's far pose comes from its result or its targets alone.
   RenderedQuery move = BlockedSlidingMove();

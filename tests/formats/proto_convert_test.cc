@@ -946,6 +946,70 @@ TEST(PairToiFromProtoTest, BadInputNamesTheField) {
   expect(q, "pair.target_distance must be >= 0");
 }
 
+// A segment from (-1, 0)-(1, 0) turning to (0, -1)-(0, 1), and a point.
+v1::PairToiQuery DeformingPairQuery(bool segment_is_a) {
+  v1::PairToiQuery query;
+  v1::MovingShape* segment =
+      segment_is_a ? query.mutable_a() : query.mutable_b();
+  v1::MovingShape* point = segment_is_a ? query.mutable_b() : query.mutable_a();
+  Set(segment->mutable_segment()->mutable_p1(), -1, 0);
+  Set(segment->mutable_segment()->mutable_p2(), 1, 0);
+  Set(segment->mutable_segment_end()->mutable_p1(), 0, -1);
+  Set(segment->mutable_segment_end()->mutable_p2(), 0, 1);
+  Set(point->mutable_point(), 0.5, 2);
+  Set(point->mutable_translation(), 0, -1);
+  return query;
+}
+
+TEST(PairToiFromProtoTest, SegmentEndMakesADeformingPairEitherWay) {
+  for (const bool segment_is_a : {false, true}) {
+    absl::StatusOr<PairToiArgs> args =
+        PairToiFromProto(DeformingPairQuery(segment_is_a), "q");
+    ASSERT_TRUE(args.ok()) << args.status();
+    ASSERT_TRUE(args->deforming.has_value());
+    EXPECT_EQ(args->deforming->point_is_a, !segment_is_a);
+    EXPECT_EQ(args->deforming->point.origin, (Vec2{0.5, 2}));
+    EXPECT_EQ(args->deforming->point.translation, (Vec2{0, -1}));
+    EXPECT_EQ(args->deforming->segment.start.p1, (Vec2{-1, 0}));
+    EXPECT_EQ(args->deforming->segment.end.p2, (Vec2{0, 1}));
+  }
+  // Without segment_end nothing deforms.
+  v1::PairToiQuery rigid = DeformingPairQuery(false);
+  rigid.mutable_b()->clear_segment_end();
+  absl::StatusOr<PairToiArgs> args = PairToiFromProto(rigid, "q");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_FALSE(args->deforming.has_value());
+}
+
+TEST(PairToiFromProtoTest, DeformingSegmentMisuseNamesTheField) {
+  v1::PairToiQuery q = DeformingPairQuery(false);
+  q.mutable_a()->mutable_circle()->set_radius(1);
+  ExpectError(PairToiFromProto(q, "pair").status(),
+              absl::StatusCode::kInvalidArgument,
+              "pair.b.segment_end: a deforming segment meets only a point, "
+              "but pair.a is not one");
+  q = DeformingPairQuery(false);
+  Set(q.mutable_b()->mutable_translation(), 1, 0);
+  ExpectError(PairToiFromProto(q, "pair").status(),
+              absl::StatusCode::kInvalidArgument,
+              "pair.b.translation must be zero when pair.b.segment_end");
+  q = DeformingPairQuery(true);
+  q.mutable_a()->mutable_circle()->set_radius(1);  // replaces the segment
+  ExpectError(PairToiFromProto(q, "pair").status(),
+              absl::StatusCode::kInvalidArgument,
+              "pair.a.segment_end is set but pair.a is not a segment");
+  q = DeformingPairQuery(false);
+  q.mutable_b()->mutable_segment_end()->mutable_p1()->set_y(kNaN);
+  ExpectError(PairToiFromProto(q, "pair").status(),
+              absl::StatusCode::kInvalidArgument,
+              "pair.b.segment_end.p1.y must be finite");
+  q = DeformingPairQuery(false);
+  q.set_target_distance(0.5);
+  ExpectError(PairToiFromProto(q, "pair").status(),
+              absl::StatusCode::kInvalidArgument,
+              "pair.target_distance must be 0 with a deforming segment");
+}
+
 TEST(ToProtoTest, MoveValidationCopiesSlideAndExit) {
   MoveValidation v;
   v.verdict = MoveVerdict::kBlocked;

@@ -1169,6 +1169,50 @@ TEST_F(QueryHandlerTest, PairToisMatchLib) {
   EXPECT_LT(hits, kRandomQueries);
 }
 
+// Seed 000's general case over the wire: a segment turning from (-1, 0)-(1,
+// 0) to (0, -1)-(0, 1) meets the point falling from (0.1, 0.6) by (0, -1)
+// at t = 1/2, at (0.1, 0.1) (10 t^2 - 17 t + 6 = 0), whichever of the pair
+// the segment is.
+TEST(HandleQueryTest, PointMeetsADeformingSegmentEitherWayRound) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel());
+  const DeformingSegment segment{{{-1, 0}, {1, 0}}, {{0, -1}, {0, 1}}};
+  const RayInput point{{0.1, 0.6}, {0, -1}};
+  const std::optional<Hit> want = CastRay(point, segment);
+  ASSERT_TRUE(want.has_value());
+  EXPECT_NEAR(want->fraction, 0.5, 1e-12);
+  for (const bool segment_is_a : {false, true}) {
+    SCOPED_TRACE(segment_is_a);
+    v1::Query query;
+    v1::PairToiQuery* pair = query.mutable_pair_toi();
+    v1::MovingShape* s = segment_is_a ? pair->mutable_a() : pair->mutable_b();
+    v1::MovingShape* p = segment_is_a ? pair->mutable_b() : pair->mutable_a();
+    Set(s->mutable_segment()->mutable_p1(), segment.start.p1);
+    Set(s->mutable_segment()->mutable_p2(), segment.start.p2);
+    Set(s->mutable_segment_end()->mutable_p1(), segment.end.p1);
+    Set(s->mutable_segment_end()->mutable_p2(), segment.end.p2);
+    Set(p->mutable_point(), point.origin);
+    Set(p->mutable_translation(), point.translation);
+    const v1::QueryResult result =
+        HandleQuery(*snapshot.level, query, 0, formats::InputLimits{});
+    ASSERT_EQ(result.status().code(), 0) << result.status().message();
+    const v1::PairToiResult& got = result.pair_toi();
+    ASSERT_TRUE(got.hit());
+    EXPECT_EQ(got.fraction(), want->fraction);
+    if (!segment_is_a) {
+      // a is the point: b's (the segment's) contact, as lib reports it.
+      ExpectSameVec2(got.point(), want->point);
+      ExpectSameVec2(got.normal(), want->normal);
+      EXPECT_EQ(got.feature().type(), v1::FEATURE_TYPE_EDGE);
+    } else {
+      // b is the point: the point itself then, the normal turned round.
+      EXPECT_NEAR(got.point().x(), 0.1, 1e-12);
+      EXPECT_NEAR(got.point().y(), 0.1, 1e-12);
+      ExpectSameVec2(got.normal(), -want->normal);
+      EXPECT_EQ(got.feature().type(), v1::FEATURE_TYPE_VERTEX);
+    }
+  }
+}
+
 TEST(HandleQueryTest, EveryBadValidationQueryNamesItsField) {
   const LevelSnapshot snapshot = Snapshot(WallLevel());
   formats::InputLimits limits;

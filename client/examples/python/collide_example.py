@@ -133,6 +133,21 @@ def example_queries():
          cs.Query(ray_cast=cs.RayCastQuery(origin=vec(0, 0),
                                            translation=vec(0, -20))),
          {"miss": True}),
+        # Seed 000's general case: a blade turning about its centre from
+        # (-1, 0)-(1, 0) to (0, -1)-(0, 1), each end moving on its own, and
+        # a point falling from (0.25, 0.75) by (0, -1). It lies on the
+        # blade's line when t^2 - 2t + 0.75 = 0: t = 0.5, at (0.25, 0.25),
+        # the blade's normal there facing the point's side. The level is
+        # not read.
+        ("point meets a turning blade",
+         cs.Query(pair_toi=cs.PairToiQuery(
+             a=cs.MovingShape(point=vec(0.25, 0.75), translation=vec(0, -1)),
+             b=cs.MovingShape(
+                 segment=geo.Segment(p1=vec(-1, 0), p2=vec(1, 0)),
+                 segment_end=geo.Segment(p1=vec(0, -1), p2=vec(0, 1))))),
+         {"pair_toi": dict(fraction=0.5, point=(0.25, 0.25),
+                           normal=(-0.5 ** 0.5, 0.5 ** 0.5),
+                           feature=(edge, 0))}),
         # A negative radius is refused in this query's own result, naming
         # the field; the rest of the batch is still answered.
         ("bad query is refused alone",
@@ -201,6 +216,16 @@ def check_result(result, want):
         expect_equal("overlap.shapes",
                      [(s.shape_id, s.user_data)
                       for s in result.overlap.shapes], want["overlap"])
+    elif "pair_toi" in want:
+        expect_equal("result", result.WhichOneof("result"), "pair_toi")
+        pair, expected = result.pair_toi, want["pair_toi"]
+        expect_equal("pair_toi.hit", pair.hit, True)
+        expect_near("pair_toi.fraction", pair.fraction, expected["fraction"])
+        expect_vec("pair_toi.point", pair.point, expected["point"])
+        expect_vec("pair_toi.normal", pair.normal, expected["normal"])
+        expect_equal("pair_toi.feature",
+                     (pair.feature.type, pair.feature.index),
+                     expected["feature"])
     elif "closest_point" in want:
         expect_equal("result", result.WhichOneof("result"), "closest_point")
         found = result.closest_point
@@ -232,6 +257,12 @@ def describe(result):
     if kind == "overlap":
         ids = ", ".join(str(s.shape_id) for s in result.overlap.shapes)
         return f"overlaps shapes [{ids}]"
+    if kind == "pair_toi":
+        pair = result.pair_toi
+        if not pair.hit:
+            return "no contact"
+        return (f"contact at fraction {number(pair.fraction)}, point "
+                f"({number(pair.point.x)}, {number(pair.point.y)})")
     found = result.closest_point
     return (f"shape {found.shape_id} at ({number(found.point.x)}, "
             f"{number(found.point.y)}), distance {number(found.distance)}")
