@@ -37,11 +37,13 @@
 namespace collide::fuzz {
 namespace {
 
-// The largest ClosestPoint search radius the harness passes.
-// TODO(issue 13): an unbounded search can walk the spatial hash for
-// practically forever (SpatialHash::VisitNear); pass +infinity too once
-// that is fixed.
+// The largest ClosestPoint search radius the harness passes: at most
+// kMaxClosestPointDistance and kMaxClosestPointCells cells of the level's
+// grid. TODO(issue 13): an unbounded search can walk the spatial hash ring
+// by ring for practically forever (SpatialHash::VisitNear;
+// tests/fuzz/pending/query_batch/); pass +infinity too once that is fixed.
 constexpr double kMaxClosestPointDistance = 1e3;
+constexpr double kMaxClosestPointCells = 64;
 
 bool IsUnit(Vec2 v) { return std::abs(Length(v) - 1.0) <= 1e-6; }
 
@@ -289,8 +291,9 @@ void FuzzLevelQuery(FuzzInput& in, const Level& level) {
     }
     case 3: {  // closest point
       const Vec2 point = in.TakeVec2();
-      const double max_distance =
-          std::min(in.TakeNonNegative(), kMaxClosestPointDistance);
+      const double max_distance = std::min(
+          {in.TakeNonNegative(), kMaxClosestPointDistance,
+           kMaxClosestPointCells * level.spatial_hash().grid().cell_size});
       if (!IsValid(point)) return;
       if (const auto closest =
               ClosestPoint(point, level, max_distance, filter)) {
