@@ -1,6 +1,7 @@
 // Fuzz target: lib/'s geometry entry points with doubles decoded from bytes
-// (FuzzInput: finite, within +-kMaxCoordinate, biased towards degenerate
-// values). The first byte picks the family:
+// (FuzzInput: finite, within the accepted range, for now within
+// +-kMaxMagnitude, biased towards degenerate values). The first byte picks
+// the family:
 //   0  TOI: a ray, circle, capsule or polygon cast against each static
 //      obstacle kind (toi.h);
 //   1  TOI against a moving obstacle (Moving<...>);
@@ -10,7 +11,8 @@
 //   5  CastPair (validate.h).
 // Each lib/ call is preceded by the IsValid(...) checks its preconditions
 // name; results are checked against the contract (fraction in range,
-// finite point, unit normal, overlap only at fraction 0, list sizes).
+// finite point, a unit normal (or for now a zero one, see CheckHit),
+// overlap only at fraction 0, list sizes).
 #include <algorithm>
 #include <array>
 #include <cmath>
