@@ -207,8 +207,6 @@ std::optional<Level> TakeLevel(FuzzInput& in, VertexStorage& storage) {
   }
   LevelOptions options;
   if (in.TakeBool()) options.cell_size = in.TakeNonNegative();
-  options.max_cells = int64_t{1} << 14;
-  options.max_cell_entries = int64_t{1} << 16;
   return FromStatusOr(Level::Create(shapes, options));
 }
 

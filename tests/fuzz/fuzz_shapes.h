@@ -61,9 +61,9 @@ std::optional<MovingShape> TakeMovingShape(FuzzInput& in);
 CastOptions TakeCastOptions(FuzzInput& in);
 
 // A level of 1 to 8 shapes of every kind (ids from a small range, so
-// duplicates happen) with a fuzzed cell size and grid limits small enough
-// for a fast build; nullopt when Level::Create refuses it. Polylines and
-// polygons view `storage` only while the level is built.
+// duplicates happen) with a fuzzed or automatic cell size; nullopt when
+// Level::Create refuses it. Polylines and polygons view `storage` only while
+// the level is built.
 std::optional<Level> TakeLevel(FuzzInput& in, VertexStorage& storage);
 
 // A filter with mask bits and up to 4 ignored ids, viewing `ignore_ids`

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <type_traits>
 #include <variant>
@@ -38,14 +39,6 @@
 
 namespace collide::fuzz {
 namespace {
-
-// The largest ClosestPoint search radius the harness passes: at most
-// kMaxClosestPointDistance and kMaxClosestPointCells cells of the level's
-// grid. TODO(issue 13): an unbounded search can walk the spatial hash ring
-// by ring for practically forever (SpatialHash::VisitNear;
-// tests/fuzz/pending/query_batch/); pass +infinity too once that is fixed.
-constexpr double kMaxClosestPointDistance = 1e3;
-constexpr double kMaxClosestPointCells = 64;
 
 bool IsUnit(Vec2 v) { return std::abs(Length(v) - 1.0) <= 1e-6; }
 
@@ -293,9 +286,10 @@ void FuzzLevelQuery(FuzzInput& in, const Level& level) {
     }
     case 3: {  // closest point
       const Vec2 point = in.TakeVec2();
-      const double max_distance = std::min(
-          {in.TakeNonNegative(), kMaxClosestPointDistance,
-           kMaxClosestPointCells * level.spatial_hash().grid().cell_size});
+      // No bound half the time (the server's default).
+      const double max_distance = in.TakeBool()
+                                      ? std::numeric_limits<double>::infinity()
+                                      : in.TakeNonNegative();
       if (!IsValid(point)) return;
       if (const auto closest =
               ClosestPoint(point, level, max_distance, filter)) {

@@ -4,13 +4,15 @@
 // DetectLevelFileFormat picks for a ".json" file); the rest is the file.
 // A level that parses is round-tripped (binary and JSON must re-read) and
 // built with LevelFromProto under the default InputLimits, which builds the
-// lib Level and its spatial hash.
+// lib Level and its spatial hash; a built level stays within
+// Level::MemoryBound for its size.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "collide/level.h"
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/level_file.h"
@@ -77,6 +79,23 @@ void CheckRoundTrips(const v1::Level& level) {
   }
 }
 
+// The size Level::MemoryBound reads, counted from the message.
+Level::Size SizeOf(const v1::Level& level) {
+  Level::Size size;
+  size.shapes = level.shapes_size();
+  for (const v1::Shape& shape : level.shapes()) {
+    if (shape.has_polygon()) {
+      ++size.polygons;
+      size.chain_vertices += shape.polygon().vertices_size();
+    } else if (shape.has_box()) {
+      ++size.polygons;
+    } else if (shape.has_polyline()) {
+      size.chain_vertices += shape.polyline().vertices_size();
+    }
+  }
+  return size;
+}
+
 }  // namespace
 }  // namespace collide::fuzz
 
@@ -88,8 +107,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       collide::fuzz::Decode(data[0], contents);
   if (!level.ok()) return 0;
   collide::fuzz::CheckRoundTrips(*level);
-  // Built or refused; either way bounded (what the fuzzer measures).
-  (void)collide::formats::LevelFromProto(*level,
-                                         collide::formats::InputLimits{});
+  // Built or refused; either way bounded in time (what the fuzzer
+  // measures) and, once built, in memory.
+  const absl::StatusOr<collide::Level> built =
+      collide::formats::LevelFromProto(*level, collide::formats::InputLimits{});
+  if (built.ok()) {
+    FUZZ_CHECK(static_cast<int64_t>(built->memory_bytes()) <=
+               collide::Level::MemoryBound(collide::fuzz::SizeOf(*level)));
+  }
   return 0;
 }

@@ -25,16 +25,6 @@
 namespace collide::fuzz {
 namespace {
 
-// The largest closest-point search radius the harness lets through: at most
-// kMaxClosestPointDistance and kMaxClosestPointCells cells of the level's
-// grid. TODO(issue 13): a closest-point query with no max_distance (or a
-// large one on a fine grid) walks the spatial hash ring by ring for
-// practically forever (SpatialHash::VisitNear on a level with one huge
-// shape; tests/fuzz/pending/query_batch/); lift this bound, so that an
-// absent max_distance is fuzzed too, once that is fixed.
-constexpr double kMaxClosestPointDistance = 1e3;
-constexpr double kMaxClosestPointCells = 64;
-
 formats::InputLimits HarnessLimits() {
   formats::InputLimits limits;
   limits.max_batch_size = 16;
@@ -45,21 +35,6 @@ formats::InputLimits HarnessLimits() {
   limits.max_ignore_ids = 8;
   limits.max_shot_targets = 8;
   return limits;
-}
-
-// Applies the harness's temporary bounds to the batch (see above) for a
-// level whose grid has cells of `cell_size`.
-void BoundQueries(double cell_size, v1::RunQueriesRequest& request) {
-  const double bound =
-      std::min(kMaxClosestPointDistance, kMaxClosestPointCells * cell_size);
-  for (v1::Query& query : *request.mutable_queries()) {
-    if (!query.has_closest_point()) continue;
-    v1::ClosestPointQuery& closest = *query.mutable_closest_point();
-    // A NaN stays as it is: the conversion rejects it.
-    if (!closest.has_max_distance() || closest.max_distance() > bound) {
-      closest.set_max_distance(bound);
-    }
-  }
 }
 
 }  // namespace
@@ -81,8 +56,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<collide::server::LevelSnapshot> snapshot =
       collide::server::MakeLevelSnapshot(std::move(level), 1, limits);
   if (!snapshot.ok()) return 0;
-  collide::fuzz::BoundQueries(snapshot->level->spatial_hash().grid().cell_size,
-                              request);
   const absl::StatusOr<collide::v1::RunQueriesResponse> response =
       collide::server::HandleRunQueries(*snapshot, request, limits);
   if (response.ok()) {
