@@ -17,6 +17,8 @@ set -euo pipefail
 build_packages=(
   # toolchain
   g++ cmake make pkg-config ca-certificates
+  # the fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime
+  clang-14 libclang-rt-14-dev
   # lib/ and tests
   libabsl-dev libgtest-dev libgmock-dev libgmp-dev
   # tests of the SVG renderer parse its output (test-only)

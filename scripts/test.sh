@@ -4,8 +4,10 @@
 # programs against the Docker runtime image's packages, and is what the
 # image's build stage runs), and a Debug build with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the randomized oracle tests run fewer cases
-# there, since the sanitizers slow them down about tenfold).
-# Exits non-zero if any build step or test fails.
+# there, since the sanitizers slow them down about tenfold). Last, a fuzz
+# smoke: each libFuzzer target (tests/fuzz/, built with clang) for 20 s.
+# Exits non-zero if any build step or test fails, or a fuzzer finds a crash,
+# sanitizer report or timeout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,3 +18,6 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCOLLIDE_SANITIZE=ON \
   -DCOLLIDE_BUILD_BENCH=OFF
 cmake --build build-sanitize -j"$jobs"
 COLLIDE_ORACLE_CASES=1000 ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+
+# Fuzz smoke (issue 13): a few minutes in all, clang build included.
+bash scripts/fuzz.sh 20
