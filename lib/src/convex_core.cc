@@ -831,6 +831,22 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     hit.depth = touching ? 0.0 : std::max(0.0, depth) + contact;
     return hit;
   };
+  if (inside_vertex < 0 && a.count() >= 2) {
+    // Every vertex on the boundary (none outside, or a would cross an edge)
+    // may still span the interior, like a chord: its mean decides.
+    bool all_on_boundary = true;
+    Vec2 points[kMaxPolygonVertices];
+    for (int k = 0; k < a.count() && all_on_boundary; ++k) {
+      points[k] = a.vertex(k);
+      all_on_boundary = PointInPolygonExact(vertices, a.vertex(k)) == 0;
+    }
+    if (all_on_boundary &&
+        MeanInPolygonExact(
+            vertices,
+            absl::MakeConstSpan(points, static_cast<size_t>(a.count()))) > 0) {
+      inside_vertex = 0;
+    }
+  }
   if (inside_vertex >= 0) return escape_hit(/*touching=*/false);
   // One pass over the edges. An edge whose start state is a hit at
   // fraction 0 (in the skin and closing, in contact, overlapping) decides

@@ -213,4 +213,47 @@ int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {
   return inside ? 1 : -1;
 }
 
+// Where the mean of `points` lies against the simple polygon, exactly (as
+// PointInPolygonExact): every test on the mean m = S / k is a sign of a sum
+// over the points (Cross(b - a, m - a) k = sum of Cross(b - a, v - a)).
+int MeanInPolygonExact(absl::Span<const Vec2> vertices,
+                       absl::Span<const Vec2> points) {
+  const auto orient_sum = [&](Vec2 a, Vec2 b) {
+    const Expansion ux = Expansion::Difference(b.x, a.x);
+    const Expansion uy = Expansion::Difference(b.y, a.y);
+    Expansion sum;
+    for (const Vec2 v : points) {
+      sum = sum + (ux * Expansion::Difference(v.y, a.y) -
+                   uy * Expansion::Difference(v.x, a.x));
+    }
+    return sum.sign();
+  };
+  // Sign of m.x - c (axis 0) or m.y - c (axis 1), times k.
+  const auto compare = [&](double c, int axis) {
+    Expansion sum;
+    for (const Vec2 v : points) {
+      sum = sum + Expansion::Difference(axis == 0 ? v.x : v.y, c);
+    }
+    return sum.sign();
+  };
+  const size_t n = vertices.size();
+  bool inside = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 start = vertices[i];
+    const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
+    const int side = orient_sum(start, end);
+    if (side == 0 && compare(std::min(start.x, end.x), 0) >= 0 &&
+        compare(std::max(start.x, end.x), 0) <= 0 &&
+        compare(std::min(start.y, end.y), 1) >= 0 &&
+        compare(std::max(start.y, end.y), 1) <= 0) {
+      return 0;
+    }
+    const bool start_above = compare(start.y, 1) < 0;
+    const bool end_above = compare(end.y, 1) < 0;
+    if (start_above == end_above) continue;
+    if (end_above ? side > 0 : side < 0) inside = !inside;
+  }
+  return inside ? 1 : -1;
+}
+
 }  // namespace collide::internal

@@ -162,6 +162,11 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 // outside.
 int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p);
 
+// The same for the mean of `points` (not rounded): a convex mover whose
+// vertices all lie on the boundary is inside exactly when its mean is.
+int MeanInPolygonExact(absl::Span<const Vec2> vertices,
+                       absl::Span<const Vec2> points);
+
 }  // namespace collide::internal
 
 #endif  // COLLIDE_LIB_SRC_EXACT_SIGN_H_

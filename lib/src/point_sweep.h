@@ -15,6 +15,7 @@
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "convex_core.h"
+#include "exact_sign.h"
 
 namespace collide::internal {
 
@@ -78,6 +79,45 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
   const auto cap = [&](int vertex) {
     return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
   };
+  // Motion parallel to the segment (exactly; the rounded normal's rate is
+  // then only rounding): the distance to the line stays, so the band's
+  // edge is met, if at all, where the point slides onto the segment's
+  // span at exactly distance grow (a slide at exactly the skin, or for
+  // grow 0 collinear motion onto an end), and otherwise inside the band at
+  // a cap.
+  if (std::abs(rate) <= kFilterRoundings * (std::abs(d.x) + std::abs(d.y)) &&
+      CrossSign(Vec2{}, e, Vec2{}, d) == 0) {
+    const int band = LineDistanceVs(a, b.vertex(1), p, grow, 0.0, 0.0);
+    if (band > 0) return std::nullopt;
+    if (band == 0) {
+      const double along = Dot(m, e);
+      const double speed = Dot(d, e);
+      const double length_squared = Dot(e, e);
+      double t;
+      int vertex;
+      if (DotSign(a, b.vertex(1), a, p) < 0 && speed > 0.0) {
+        t = -along / speed;
+        vertex = 0;
+      } else if (DotSign(a, b.vertex(1), b.vertex(1), p) > 0 && speed < 0.0) {
+        t = (along - length_squared) / -speed;
+        vertex = 1;
+      } else {
+        return std::nullopt;
+      }
+      if (t > max_fraction) return std::nullopt;
+      // With grow 0 the point runs along the line onto the end itself:
+      // face the mover, as at a vertex (SweepPointVertex).
+      return PointHit{std::max(t, 0.0), grow > 0.0 ? side * n : Normalize(-d),
+                      b.vertex(vertex), b.VertexFeature(vertex)};
+    }
+    if (band < 0) {
+      std::optional<PointHit> first = cap(0);
+      std::optional<PointHit> second = cap(1);
+      if (!first) return second;
+      if (second && second->fraction < first->fraction) return second;
+      return first;
+    }
+  }
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
     const double t = (side * distance - grow) / (-side * rate);
