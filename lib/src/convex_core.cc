@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
 #include "exact_sign.h"
@@ -133,18 +134,25 @@ bool AxesClearOf(const Core& a, const Core& b, double threshold) {
   // edge's line, so one side of each axis is enough: two convex cores are
   // apart exactly when one lies beyond an edge line of the other. (Collinear
   // segments, apart only along their direction, are left to the exact
-  // classification.)
-  const double limit = threshold * (1.0 + kFilterRoundings);
+  // classification.) Every offset between the cores' vertices is within
+  // twice `reach` (max norm) of zero, which bounds all the rounding at once.
+  const Vec2 origin = b.vertex(0);
+  double reach = 0.0;
+  for (int k = 0; k < a.count(); ++k) {
+    reach = std::max(reach, MaxAbs(a.vertex(k) - origin));
+  }
+  for (int k = 1; k < b.count(); ++k) {
+    reach = std::max(reach, MaxAbs(b.vertex(k) - origin));
+  }
+  const double limit =
+      threshold * (1.0 + kFilterRoundings) + 4.0 * kFilterRoundings * reach;
   const auto beyond_edges = [limit](const Core& core, const Core& other) {
     for (int i = 0; i < core.edge_count(); ++i) {
       const Vec2 n = core.normal(i);
       const Vec2 v = core.vertex(i);
       double nearest = kInfinity;
       for (int k = 0; k < other.count(); ++k) {
-        const Vec2 m = other.vertex(k) - v;
-        nearest =
-            std::min(nearest, Dot(m, n) - kFilterRoundings *
-                                              (std::abs(m.x) + std::abs(m.y)));
+        nearest = std::min(nearest, Dot(other.vertex(k) - v, n));
       }
       if (nearest > limit) return true;
     }
@@ -236,8 +244,27 @@ bool PointClearOf(Vec2 p, const Core& b, double threshold) {
   }
   if (b.count() == 2) {
     const Vec2 m = p - b.vertex(0);
-    return std::abs(Dot(m, b.normal(0))) >
-           limit + kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    if (std::abs(Dot(m, b.normal(0))) >
+        limit + kFilterRoundings * (std::abs(m.x) + std::abs(m.y))) {
+      return true;
+    }
+    // Within the band around the line: beyond an end (certainly, the
+    // projection's rounding allowed for) the distance is the end's.
+    const Vec2 e = b.vertex(1) - b.vertex(0);
+    const double along = Dot(m, e);
+    const double along_error =
+        kFilterRoundings * (std::abs(m.x * e.x) + std::abs(m.y * e.y));
+    const double length_squared = Dot(e, e);
+    Vec2 end_offset;
+    if (along < -along_error) {
+      end_offset = m;
+    } else if (along - length_squared >
+               along_error + kFilterRoundings * length_squared) {
+      end_offset = p - b.vertex(1);
+    } else {
+      return false;
+    }
+    return LengthSquared(end_offset) * (1.0 - kFilterRoundings) > limit * limit;
   }
   for (int i = 0; i < b.count(); ++i) {
     const Vec2 m = p - b.vertex(i);
@@ -526,19 +553,27 @@ struct StartState {
 // apart by signs of the cores' exact geometry against the exact sum of the
 // radii (and skin), and moving in or closer by the sign of the gap's
 // derivative at t = 0. No tolerance, nothing scaled by the translation.
+ABSL_ATTRIBUTE_NOINLINE StartState ClassifyStartExact(
+    const Core& a, Vec2 d, const Core& b, const CastOptions& options);
+
 StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
                          const CastOptions& options, const Shadow& shadow) {
-  const double contact = a.radius() + b.radius();
-  StartState state;
   // Most casts start well clear, which the shadows, a plane or an axis test
   // prove cheaply (each only when certain, rounding included), skipping the
-  // exact classification.
-  const double clearance = contact + options.target_distance;
-  if (ShadowsApart(shadow, clearance)) return state;
-  if (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
-                     : AxesClearOf(a, b, clearance)) {
-    return state;
+  // exact classification (out of line: it is rare).
+  const double clearance = a.radius() + b.radius() + options.target_distance;
+  if (ShadowsApart(shadow, clearance) ||
+      (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
+                      : AxesClearOf(a, b, clearance))) {
+    return StartState();
   }
+  return ClassifyStartExact(a, d, b, options);
+}
+
+StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options) {
+  const double contact = a.radius() + b.radius();
+  StartState state;
   const bool radii = a.radius() > 0.0 || b.radius() > 0.0;
   const bool skin = options.target_distance > 0.0;
   const CoreContact meet = ExactContact(a, d, b);

@@ -191,6 +191,15 @@ int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r) {
+  const Expansion ux(u.x);
+  const Expansion uy(u.y);
+  const Expansion cross = ux * Expansion::Difference(p.y, a.y) -
+                          uy * Expansion::Difference(p.x, a.x);
+  const Expansion rr = Expansion(r) * Expansion(r);
+  return (cross * cross - rr * (ux * ux + uy * uy)).sign();
+}
+
 // Where p lies against a simple polygon, exactly: 1 strictly inside, 0 on
 // the boundary, -1 strictly outside (crossing number on exact signs).
 int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {

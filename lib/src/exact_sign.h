@@ -72,6 +72,7 @@ int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.
@@ -155,6 +156,30 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
     return -1;
   }
   return LineDistanceVsExact(a, b, p, r1, r2, r3);
+}
+
+// Sign of Cross(u, p - a)^2 - r^2 |u|^2: the squared distance from p to the
+// line through a along the exact vector u, against r^2, times |u|^2 (a
+// ray's line against a circle: the sign of minus the discriminant).
+inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r) {
+  const double mx = p.x - a.x;
+  const double my = p.y - a.y;
+  const double left = u.x * my;
+  const double right = u.y * mx;
+  const double cross = left - right;
+  const double cross_bound =
+      kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double rruu = r * r * (u.x * u.x + u.y * u.y);
+  const double low = std::max(0.0, std::abs(cross) - cross_bound);
+  const double high = std::abs(cross) + cross_bound;
+  if (low * low * (1.0 - kFilterRoundings) > rruu * (1.0 + kFilterRoundings)) {
+    return 1;
+  }
+  if (high * high * (1.0 + kFilterRoundings) <
+      rruu * (1.0 - kFilterRoundings)) {
+    return -1;
+  }
+  return DirectionDistanceVsExact(a, u, p, r);
 }
 
 // Where p lies against the simple polygon with these vertices (either

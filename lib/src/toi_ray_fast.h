@@ -86,9 +86,18 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   // Discriminant as a r^2 - (d x m)^2 and the root as c / q: see
   // SweepPointCircle.
   const double cross = Cross(d, m);
-  const double discriminant = dd * r * r - cross * cross;
+  double discriminant = dd * r * r - cross * cross;
   const double c0 = mm - rr;
-  if (discriminant < 0.0) return std::nullopt;
+  const double near_tangent = 1e-6 * (dd * rr + cross * cross);
+  if (discriminant <= near_tangent) {
+    if (discriminant < -near_tangent) return std::nullopt;
+    // Near tangency the rounded discriminant's sign is not the line's:
+    // decide whether the ray's line meets the circle exactly (a tangent
+    // line touches, at discriminant 0).
+    const int apart = DirectionDistanceVs(circle.center, d, ray.origin, r);
+    if (apart > 0) return std::nullopt;
+    discriminant = apart == 0 ? 0.0 : std::max(discriminant, 0.0);
+  }
   const double q = -b + std::sqrt(discriminant);
   // t = c0 / q: a contact after max_fraction is a miss, told without the
   // division (which decides the rounding-level rest).
@@ -136,7 +145,6 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   };
   double t_enter = 0.0;
   double enter_distance = 0.0;
-  Vec2 enter_offset;
   int enter = -1;
   bool misses = false;  // a miss, once the start is known to be clear
   const int count = polygon.count();
@@ -156,11 +164,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     } else if (t > t_enter) {
       t_enter = t;
       enter_distance = distance;
-      enter_offset = m;
       enter = i;
     }
   }
-  if (misses || !(enter_distance > clear_margin(enter_offset))) {
+  if (misses || enter < 0 ||
+      !(enter_distance > clear_margin(p - polygon.vertex(enter)))) {
     bool clear = false;  // some line certainly has the start outside
     for (int i = 0; i < count; ++i) {
       const Vec2 m = p - polygon.vertex(i);
