@@ -126,9 +126,10 @@ AxisResult TestAxes(const Core& a, const Core& b) {
 
 // Whether some edge line separates the cores by more than threshold: a
 // cheap proof that they start clear, stopping at the first such axis. Only
-// a certain answer counts: each distance is taken less its rounding bound
-// (the rounded normal's few ulps and the dot product's, against the offset's
-// size), and threshold (a rounded sum of radii and skin) grown by its own.
+// a certain answer counts: the distances must exceed threshold (a rounded
+// sum of radii and skin, grown by its own rounding) by their rounding bound
+// (the rounded normal's few ulps and the dot product's, against the
+// offsets' size).
 bool AxesClearOf(const Core& a, const Core& b, double threshold) {
   // For an edge's own outward normal, its core reaches no further than the
   // edge's line, so one side of each axis is enough: two convex cores are
