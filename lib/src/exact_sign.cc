@@ -208,14 +208,18 @@ int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {
   for (size_t i = 0; i < n; ++i) {
     const Vec2 start = vertices[i];
     const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
+    const bool start_above = start.y > p.y;
+    const bool end_above = end.y > p.y;
+    // Only an edge whose height range holds p.y can hold p or cross the
+    // ray from p towards +x: one straddling it (half-open, so a vertex at
+    // p's height counts once), or one with an end at that height.
+    if (start_above == end_above && start.y != p.y && end.y != p.y) continue;
     const int side = Orient(start, end, p);
     if (side == 0 && std::min(start.x, end.x) <= p.x &&
         p.x <= std::max(start.x, end.x) && std::min(start.y, end.y) <= p.y &&
         p.y <= std::max(start.y, end.y)) {
       return 0;
     }
-    const bool start_above = start.y > p.y;
-    const bool end_above = end.y > p.y;
     if (start_above == end_above) continue;
     if (end_above ? side > 0 : side < 0) inside = !inside;
   }

@@ -149,12 +149,11 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
     if (t >= 0.0) {
       const double along = Dot(m + t * d, e);
       const double length_squared = Dot(e, e);
-      if (along < 0.0 || along > length_squared) {
-        if (parallel()) {
-          return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
-        }
-        return cap(along < 0.0 ? 0 : 1);
+      if ((along < 0.0 || along > length_squared) && parallel()) {
+        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
       }
+      if (along < 0.0) return cap(0);
+      if (along > length_squared) return cap(1);
       const Feature feature = along == 0.0 ? b.VertexFeature(0)
                               : along == length_squared
                                   ? b.VertexFeature(1)
