@@ -4,13 +4,19 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
+#include "exact_sign.h"
 #include "motion_shadow.h"
 #include "point_sweep.h"
 
 namespace collide::internal {
 namespace {
+
+// A start whose contact time is estimated below this share of the
+// translation is reported at fraction 0 (see ClassifyStart).
+constexpr double kNearStartFraction = 1e-10;
 
 // Directions computed from offsets shorter than this share of the
 // coordinates' scale are dominated by rounding.
@@ -118,15 +124,30 @@ AxisResult TestAxes(const Core& a, const Core& b) {
   return result;
 }
 
-// Whether some axis separates the cores by more than threshold: a cheap
-// proof that they start clear, stopping at the first such axis.
+// Whether some edge line separates the cores by more than threshold: a
+// cheap proof that they start clear, stopping at the first such axis. Only
+// a certain answer counts: the distances must exceed threshold (a rounded
+// sum of radii and skin, grown by its own rounding) by their rounding bound
+// (the rounded normal's few ulps and the dot product's, against the
+// offsets' size).
 bool AxesClearOf(const Core& a, const Core& b, double threshold) {
   // For an edge's own outward normal, its core reaches no further than the
   // edge's line, so one side of each axis is enough: two convex cores are
-  // apart exactly when one lies beyond an edge line of the other. (A
-  // segment lists both sides as edges; collinear segments need their
-  // direction, tested both ways.)
-  const auto beyond_edges = [threshold](const Core& core, const Core& other) {
+  // apart exactly when one lies beyond an edge line of the other. (Collinear
+  // segments, apart only along their direction, are left to the exact
+  // classification.) Every offset between the cores' vertices is within
+  // twice `reach` (max norm) of zero, which bounds all the rounding at once.
+  const Vec2 origin = b.vertex(0);
+  double reach = 0.0;
+  for (int k = 0; k < a.count(); ++k) {
+    reach = std::max(reach, MaxAbs(a.vertex(k) - origin));
+  }
+  for (int k = 1; k < b.count(); ++k) {
+    reach = std::max(reach, MaxAbs(b.vertex(k) - origin));
+  }
+  const double limit =
+      threshold * (1.0 + kFilterRoundings) + 4.0 * kFilterRoundings * reach;
+  const auto beyond_edges = [limit](const Core& core, const Core& other) {
     for (int i = 0; i < core.edge_count(); ++i) {
       const Vec2 n = core.normal(i);
       const Vec2 v = core.vertex(i);
@@ -134,22 +155,11 @@ bool AxesClearOf(const Core& a, const Core& b, double threshold) {
       for (int k = 0; k < other.count(); ++k) {
         nearest = std::min(nearest, Dot(other.vertex(k) - v, n));
       }
-      if (nearest > threshold) return true;
+      if (nearest > limit) return true;
     }
     return false;
   };
-  if (beyond_edges(a, b) || beyond_edges(b, a)) return true;
-  for (const Core* segment : {&a, &b}) {
-    if (segment->count() != 2) continue;
-    const Vec2 u = LeftPerp(segment->normal(0));
-    const Vec2 origin = b.vertex(0);
-    const Interval pa = Project(a, origin, u);
-    const Interval pb = Project(b, origin, u);
-    if (pa.lower - pb.upper > threshold || pb.lower - pa.upper > threshold) {
-      return true;
-    }
-  }
-  return false;
+  return beyond_edges(a, b) || beyond_edges(b, a);
 }
 
 }  // namespace
@@ -223,20 +233,305 @@ Separation Separate(const Core& a, const Core& b) {
 
 namespace {
 
-// A cheap lower bound on the distance from p to core b exceeds `threshold`:
-// a polygon's edge-plane distances and a segment's line distance never
-// exceed the true distance.
+// A cheap lower bound on the distance from p to core b certainly exceeds
+// `threshold`: a polygon's edge-plane distances and a segment's line
+// distance never exceed the true distance. Each is taken less its rounding
+// bound (see AxesClearOf).
 bool PointClearOf(Vec2 p, const Core& b, double threshold) {
+  const double limit = threshold * (1.0 + kFilterRoundings);
   if (b.count() == 1) {
-    return LengthSquared(p - b.vertex(0)) > threshold * threshold;
+    return LengthSquared(p - b.vertex(0)) * (1.0 - kFilterRoundings) >
+           limit * limit;
   }
   if (b.count() == 2) {
-    return std::abs(Dot(p - b.vertex(0), b.normal(0))) > threshold;
+    const Vec2 m = p - b.vertex(0);
+    if (std::abs(Dot(m, b.normal(0))) >
+        limit + kFilterRoundings * (std::abs(m.x) + std::abs(m.y))) {
+      return true;
+    }
+    // Within the band around the line: beyond an end (certainly, the
+    // projection's rounding allowed for) the distance is the end's.
+    const Vec2 e = b.vertex(1) - b.vertex(0);
+    const double along = Dot(m, e);
+    const double along_error =
+        kFilterRoundings * (std::abs(m.x * e.x) + std::abs(m.y * e.y));
+    const double length_squared = Dot(e, e);
+    Vec2 end_offset;
+    if (along < -along_error) {
+      end_offset = m;
+    } else if (along - length_squared >
+               along_error + kFilterRoundings * length_squared) {
+      end_offset = p - b.vertex(1);
+    } else {
+      return false;
+    }
+    return LengthSquared(end_offset) * (1.0 - kFilterRoundings) > limit * limit;
   }
   for (int i = 0; i < b.count(); ++i) {
-    if (Dot(p - b.vertex(i), b.normal(i)) > threshold) return true;
+    const Vec2 m = p - b.vertex(i);
+    if (Dot(m, b.normal(i)) >
+        limit + kFilterRoundings * (std::abs(m.x) + std::abs(m.y))) {
+      return true;
+    }
   }
   return false;
+}
+
+// How the cores' point sets (radii not included) meet, exactly.
+enum class CoreMeet { kApart, kTouching, kOverlapping };
+
+struct CoreContact {
+  CoreMeet meet = CoreMeet::kApart;
+  // Touching only: core a moving by d overlaps b for every small t > 0.
+  bool moving_in = false;
+};
+
+// Separating axes, exactly: every edge line of either core and each
+// segment's direction. The cores are apart when one axis separates them
+// strictly; otherwise they meet, and they only touch when some axis
+// separates them weakly (a line through the contact with each core on its
+// closed side). Such lines are supporting lines of the Minkowski difference
+// at the contact, and among them are the lines of all its edges there, so a
+// touching a moves in exactly when d crosses every one of them strictly
+// inwards: d points into the interior of the tangent cone (at a vertex,
+// strictly between its edges). Cores whose difference has no interior (two
+// parallel segments, a point and a segment, two points) never overlap: a
+// segment has no inside.
+CoreContact ExactContact(const Core& a, Vec2 d, const Core& b) {
+  CoreContact result;
+  if (a.count() == 1 && b.count() == 1) {
+    if (a.vertex(0) == b.vertex(0)) result.meet = CoreMeet::kTouching;
+    return result;
+  }
+  bool weak = false;
+  bool in = true;
+  // mover is +1 when x is a (moving by d), -1 when x is b (a approaching it
+  // is x moving by -d).
+  const auto edges_separate = [&](const Core& x, const Core& y, int mover) {
+    for (int i = 0; i < x.edge_count(); ++i) {
+      const Vec2 p = x.vertex(i);
+      const Vec2 q = x.vertex(x.next(i));
+      // y is outside when to the right of p -> q (x counter-clockwise).
+      int most = -1;
+      for (int k = 0; k < y.count() && most < 1; ++k) {
+        most = std::max(most, Orient(p, q, y.vertex(k)));
+      }
+      if (most < 0) return true;
+      if (most == 0) {
+        weak = true;
+        // x's outward normal is RightPerp(q - p): x closes on y across the
+        // line when its motion has Cross(q - p, motion) < 0.
+        if (mover * CrossSign(p, q, Vec2{}, d) >= 0) in = false;
+      }
+    }
+    return false;
+  };
+  const auto direction_separates = [&](const Core& x, const Core& y,
+                                       int mover) {
+    if (x.count() != 2) return false;
+    const Vec2 p = x.vertex(0);
+    const Vec2 q = x.vertex(1);
+    int least = 1;  // y beyond q along q - p
+    int most = -1;  // y before p
+    for (int k = 0; k < y.count(); ++k) {
+      least = std::min(least, DotSign(p, q, q, y.vertex(k)));
+      most = std::max(most, DotSign(p, q, p, y.vertex(k)));
+    }
+    if (least > 0 || most < 0) return true;
+    const int along = DotSign(p, q, Vec2{}, d);
+    if (least == 0) {
+      weak = true;
+      if (mover * along <= 0) in = false;
+    }
+    if (most == 0) {
+      weak = true;
+      if (mover * along >= 0) in = false;
+    }
+    return false;
+  };
+  if (edges_separate(a, b, 1) || edges_separate(b, a, -1) ||
+      direction_separates(a, b, 1) || direction_separates(b, a, -1)) {
+    return result;
+  }
+  const bool flat =
+      a.count() <= 2 && b.count() <= 2 &&
+      (a.count() == 1 || b.count() == 1 ||
+       CrossSign(a.vertex(0), a.vertex(1), b.vertex(0), b.vertex(1)) == 0);
+  if (flat) {
+    result.meet = CoreMeet::kTouching;
+  } else if (weak) {
+    result.meet = CoreMeet::kTouching;
+    result.moving_in = in;
+  } else {
+    result.meet = CoreMeet::kOverlapping;
+  }
+  return result;
+}
+
+// A candidate for the nearest pair of two apart cores: a vertex of one
+// against a vertex of the other, or against the interior of an edge of the
+// other onto which it projects strictly inside (the distance between convex
+// sets is always reached at one of these).
+struct Candidate {
+  Vec2 p;      // the vertex
+  Vec2 e0;     // the other core's vertex, or its edge's start
+  Vec2 e1;     // the edge's end (edge candidates)
+  bool edge;   // vertex against edge
+  int w_sign;  // sign of d . w, w the difference from b's point to a's
+  int side;    // +1 when p is a's vertex, -1 when b's
+};
+
+// The unit direction of w (from b's point towards a's) for a candidate, to a
+// few ulps: from the vertex offset, or the edge's own direction (never from
+// the difference of nearly equal points).
+Vec2 CandidateNormal(const Candidate& c) {
+  if (!c.edge) return Normalize(c.p - c.e0);
+  const Vec2 e = c.e1 - c.e0;
+  const Vec2 towards_p =
+      Normalize(Orient(c.e0, c.e1, c.p) > 0 ? LeftPerp(e) : RightPerp(e));
+  return c.side * towards_p;
+}
+
+// Exact comparison of two candidates' squared distances: the sign of
+// dist(x)^2 - dist(y)^2, with a vertex pair's |p - e0|^2 and an edge's
+// Cross(e1 - e0, p - e0)^2 / |e1 - e0|^2 compared without dividing.
+int CompareCandidates(const Candidate& x, const Candidate& y) {
+  const auto parts = [](const Candidate& c, Expansion* num, Expansion* den) {
+    if (!c.edge) {
+      const Expansion dx = Expansion::Difference(c.p.x, c.e0.x);
+      const Expansion dy = Expansion::Difference(c.p.y, c.e0.y);
+      *num = dx * dx + dy * dy;
+      *den = Expansion(1.0);
+      return;
+    }
+    const Expansion ux = Expansion::Difference(c.e1.x, c.e0.x);
+    const Expansion uy = Expansion::Difference(c.e1.y, c.e0.y);
+    const Expansion mx = Expansion::Difference(c.p.x, c.e0.x);
+    const Expansion my = Expansion::Difference(c.p.y, c.e0.y);
+    const Expansion cross = ux * my - uy * mx;
+    *num = cross * cross;
+    *den = ux * ux + uy * uy;
+  };
+  Expansion xn;
+  Expansion xd;
+  Expansion yn;
+  Expansion yd;
+  parts(x, &xn, &xd);
+  parts(y, &yn, &yd);
+  return (xn * yd - yn * xd).sign();
+}
+
+// A candidate's squared distance as an interval certainly holding it.
+Interval CandidateRange(const Candidate& c) {
+  if (!c.edge) {
+    const double dd = LengthSquared(c.p - c.e0);
+    return {dd * (1.0 - kFilterRoundings), dd * (1.0 + kFilterRoundings)};
+  }
+  const Vec2 u = c.e1 - c.e0;
+  const Vec2 m = c.p - c.e0;
+  const double left = u.x * m.y;
+  const double right = u.y * m.x;
+  const double cross = std::abs(left - right);
+  const double bound = kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double low = std::max(0.0, cross - bound);
+  const double high = cross + bound;
+  const double uu = LengthSquared(u);
+  return {low * low / uu * (1.0 - kFilterRoundings),
+          high * high / uu * (1.0 + kFilterRoundings)};
+}
+
+// Calls visit(candidate) for every candidate pair of apart cores a and b
+// (a moving by d).
+template <typename Visit>
+void ForEachCandidate(const Core& a, Vec2 d, const Core& b, Visit visit) {
+  // A vertex p of `mover_side` core against the other core's edges; sign
+  // +1 when p is a's (w = p - edge point), -1 when b's.
+  const auto vertex_edges = [&](Vec2 p, const Core& other, int sign) {
+    for (int j = 0; j < DistinctEdges(other); ++j) {
+      const Vec2 e0 = other.vertex(j);
+      const Vec2 e1 = other.vertex(other.next(j));
+      if (DotSign(e0, e1, e0, p) <= 0 || DotSign(e0, e1, e1, p) >= 0) {
+        continue;  // projects onto an end: a vertex pair
+      }
+      // |e|^2 d . w = Cross(e, m) Cross(e, d) for w the perpendicular from
+      // the line to p.
+      const int w_sign =
+          sign * Orient(e0, e1, p) * CrossSign(e0, e1, Vec2{}, d);
+      visit(Candidate{p, e0, e1, true, w_sign, sign});
+    }
+  };
+  for (int i = 0; i < a.count(); ++i) {
+    for (int j = 0; j < b.count(); ++j) {
+      visit(Candidate{a.vertex(i), b.vertex(j), b.vertex(j), false,
+                      DotSign(b.vertex(j), a.vertex(i), Vec2{}, d), 1});
+    }
+    vertex_edges(a.vertex(i), b, 1);
+  }
+  for (int j = 0; j < b.count(); ++j) vertex_edges(b.vertex(j), a, -1);
+}
+
+// Where apart cores stand against distance r1 + r2 + r3 > 0: some
+// candidate nearer (below), one exactly at it (at, with its d . w sign), or
+// all farther.
+struct DistanceState {
+  bool below = false;
+  bool at = false;
+  Candidate at_candidate;
+};
+
+DistanceState DistanceAgainst(const Core& a, Vec2 d, const Core& b, double r1,
+                              double r2, double r3) {
+  DistanceState state;
+  ForEachCandidate(a, d, b, [&](const Candidate& c) {
+    if (state.below) return;
+    const int s = c.edge ? LineDistanceVs(c.e0, c.e1, c.p, r1, r2, r3)
+                         : DistanceSquaredVs(c.p, c.e0, r1, r2, r3);
+    if (s < 0) state.below = true;
+    if (s == 0 && !state.at) {
+      state.at = true;
+      state.at_candidate = c;
+    }
+  });
+  return state;
+}
+
+// A nearest candidate of apart cores, whose w_sign is the sign of d . w
+// for w from b's nearest point to a's: the gap's derivative at t = 0. The
+// nearest candidates are found by their certified distance ranges; only
+// when those leave candidates of different signs in the running are they
+// compared exactly.
+Candidate NearestCandidate(const Core& a, Vec2 d, const Core& b) {
+  constexpr int kMaxCandidates = 4 * kMaxPolygonVertices * kMaxPolygonVertices;
+  Candidate candidates[kMaxCandidates];
+  Interval ranges[kMaxCandidates];
+  int n = 0;
+  double best_upper = kInfinity;
+  ForEachCandidate(a, d, b, [&](const Candidate& c) {
+    if (n == kMaxCandidates) return;
+    candidates[n] = c;
+    ranges[n] = CandidateRange(c);
+    best_upper = std::min(best_upper, ranges[n].upper);
+    ++n;
+  });
+  int best = -1;
+  bool mixed = false;
+  for (int i = 0; i < n; ++i) {
+    if (ranges[i].lower > best_upper) continue;
+    if (best < 0) {
+      best = i;
+    } else if (candidates[i].w_sign != candidates[best].w_sign) {
+      mixed = true;
+    }
+  }
+  if (!mixed) return candidates[best];
+  best = -1;
+  for (int i = 0; i < n; ++i) {
+    if (ranges[i].lower > best_upper) continue;
+    if (best < 0 || CompareCandidates(candidates[i], candidates[best]) < 0) {
+      best = i;
+    }
+  }
+  return candidates[best];
 }
 
 // How a pair starts, before any motion.
@@ -255,41 +550,118 @@ struct StartState {
   double gap = 0.0;  // between the shapes, radii included
 };
 
+// The start state, decided exactly (exact_sign.h): overlapping, touching or
+// apart by signs of the cores' exact geometry against the exact sum of the
+// radii (and skin), and moving in or closer by the sign of the gap's
+// derivative at t = 0. No tolerance, nothing scaled by the translation.
+ABSL_ATTRIBUTE_NOINLINE StartState ClassifyStartExact(
+    const Core& a, Vec2 d, const Core& b, const CastOptions& options);
+
 StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
                          const CastOptions& options, const Shadow& shadow) {
-  const double contact = a.radius() + b.radius();
-  const double tolerance = TouchTolerance(a, b, d);
-  StartState state;
   // Most casts start well clear, which the shadows, a plane or an axis test
-  // prove cheaply, skipping the full separation test.
-  const double clearance = contact + options.target_distance + tolerance;
-  if (ShadowsApart(shadow, clearance)) return state;
-  if (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
-                     : AxesClearOf(a, b, clearance)) {
+  // prove cheaply (each only when certain, rounding included), skipping the
+  // exact classification (out of line: it is rare).
+  const double clearance = a.radius() + b.radius() + options.target_distance;
+  if (ShadowsApart(shadow, clearance) ||
+      (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
+                      : AxesClearOf(a, b, clearance))) {
+    return StartState();
+  }
+  return ClassifyStartExact(a, d, b, options);
+}
+
+StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
+                              const CastOptions& options) {
+  const double contact = a.radius() + b.radius();
+  StartState state;
+  const bool radii = a.radius() > 0.0 || b.radius() > 0.0;
+  const bool skin = options.target_distance > 0.0;
+  const CoreContact meet = ExactContact(a, d, b);
+  // Apart cores' nearest pair, when found: its normal is exact to a few
+  // ulps, where the nearest-point offset of a small gap is not.
+  Candidate nearest{};
+  bool have_nearest = false;
+  if (meet.meet == CoreMeet::kOverlapping ||
+      (radii && meet.meet == CoreMeet::kTouching)) {
+    state.kind = StartKind::kOverlap;
+  } else if (meet.meet == CoreMeet::kTouching) {
+    state.kind =
+        meet.moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
+  } else {
+    // Apart cores: the gap against the radii, then against the skin.
+    bool in_skin = false;
+    if (radii) {
+      const DistanceState at_contact =
+          DistanceAgainst(a, d, b, a.radius(), b.radius(), 0.0);
+      if (at_contact.below) {
+        state.kind = StartKind::kOverlap;
+      } else if (at_contact.at) {
+        state.kind = at_contact.at_candidate.w_sign < 0
+                         ? StartKind::kTouchingIn
+                         : StartKind::kTouchingLeaving;
+        nearest = at_contact.at_candidate;
+        have_nearest = true;
+      }
+    }
+    if (state.kind == StartKind::kClear && skin) {
+      const DistanceState at_skin = DistanceAgainst(
+          a, d, b, a.radius(), b.radius(), options.target_distance);
+      in_skin = at_skin.below || at_skin.at;
+    }
+    if (in_skin) {
+      nearest = NearestCandidate(a, d, b);
+      have_nearest = true;
+      state.kind = nearest.w_sign < 0 ? StartKind::kSkinApproaching
+                                      : StartKind::kSkinLeaving;
+    }
+  }
+  if (state.kind == StartKind::kClear) {
+    // Apart from the skin (or contact) by a few roundings of the shapes'
+    // own scale and closing on it at first order: the exact contact time is
+    // then within the sweeps' rounding of 0, where their formulas (a band's
+    // line distance, a polygon's edge lines) may already see the start
+    // inside and miss the contact altogether (issue 7: a slide stopped at
+    // the skin and turned back in). Reported as the hit at fraction 0 it is
+    // to within the fraction tolerance. Only for a positive grow, where the
+    // gap is smooth; the translation's length plays no part in "near".
+    const double grow = contact + options.target_distance;
+    if (grow > 0.0) {
+      const Separation separation = Separate(a, b);
+      const double excess = separation.gap - grow;
+      const double scale = MaxAbs(a.vertex(0) - b.vertex(0)) + grow +
+                           MaxAbs(a.vertex(a.count() - 1) - a.vertex(0)) +
+                           MaxAbs(b.vertex(b.count() - 1) - b.vertex(0));
+      const double closing = -Dot(d, separation.normal);
+      if (excess <= kTouchRoundings * scale && closing > 0.0 &&
+          excess <= kNearStartFraction * closing) {
+        nearest = NearestCandidate(a, d, b);
+        if (nearest.w_sign < 0) {
+          state.kind = StartKind::kSkinApproaching;
+          state.separation = separation;
+          state.separation.normal = CandidateNormal(nearest);
+          state.gap = std::max(separation.gap - contact, 0.0);
+        }
+      }
+    }
     return state;
   }
+  // The reported separation (normal, point, feature, depth) is computed in
+  // doubles; only the decisions above are exact.
   state.separation = Separate(a, b);
   state.gap = state.separation.gap - contact;
-  // Closing on the contact normal by more than rounding: an exact slide
-  // along a surface gives a dot product of a few ulps of either sign.
-  const bool moving_in =
-      !state.separation.two_sided &&
-      Dot(d, state.separation.normal) < -kTouchRoundings * MaxAbs(d);
-  if (state.gap < -tolerance) {
-    state.kind = StartKind::kOverlap;
-  } else if (state.gap <= tolerance) {
-    state.kind =
-        moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
-  } else if (state.gap <= options.target_distance + tolerance) {
-    // Within rounding of the skin counts as at the skin, as within rounding
-    // of contact counts as touching: the sweeps below measure the gap by
-    // other formulas (a band's line distance, a polygon's edge lines), and
-    // a start a few ulps outside the skin by this measure may already be a
-    // few ulps inside by theirs, where they would miss the contact
-    // altogether (issue 7: a slide stopped at the skin from one shape and
-    // turned back into it).
-    state.kind =
-        moving_in ? StartKind::kSkinApproaching : StartKind::kSkinLeaving;
+  if (have_nearest) state.separation.normal = CandidateNormal(nearest);
+  switch (state.kind) {
+    case StartKind::kTouchingIn:
+    case StartKind::kTouchingLeaving:
+      state.gap = 0.0;
+      break;
+    case StartKind::kOverlap:
+      state.gap = std::min(state.gap, 0.0);
+      break;
+    default:
+      state.gap = std::max(state.gap, 0.0);
+      break;
   }
   return state;
 }
@@ -406,6 +778,37 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
   return best;
 }
 
+// Whether p, on the boundary of a simple polygon, moving by d enters its
+// interior for every small t > 0: across an edge's interior, d points
+// inwards; at a convex vertex, strictly inside both edges' half-planes; at
+// a reflex one, strictly inside either.
+bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
+                   Vec2 d) {
+  const int n = static_cast<int>(vertices.size());
+  const int o = orientation > 0.0 ? 1 : -1;
+  for (int k = 0; k < n; ++k) {
+    if (vertices[k] != p) continue;
+    const Vec2 before = vertices[k == 0 ? n - 1 : k - 1];
+    const Vec2 after = vertices[k + 1 == n ? 0 : k + 1];
+    const int turn = o * CrossSign(before, p, p, after);
+    const bool left_in = o * CrossSign(before, p, Vec2{}, d) > 0;
+    const bool left_out = o * CrossSign(p, after, Vec2{}, d) > 0;
+    if (turn > 0) return left_in && left_out;
+    if (turn < 0) return left_in || left_out;
+    return left_in;
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec2 start = vertices[i];
+    const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
+    if (Orient(start, end, p) != 0 || DotSign(start, end, start, p) <= 0 ||
+        DotSign(start, end, end, p) >= 0) {
+      continue;
+    }
+    return o * CrossSign(start, end, Vec2{}, d) > 0;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
@@ -424,21 +827,35 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const CastOptions& options) {
   const int n = static_cast<int>(polygon.vertices.size());
   const double contact = a.radius();
-  if (ContainsPoint(polygon, a.vertex(0))) {
-    // a's reference point is inside the solid. Escape across the nearest
-    // edge: far enough along its outward normal to clear all of a (exact
-    // for a point or circle, a reasonable exit for larger movers).
+  const absl::Span<const Vec2> vertices = polygon.vertices;
+  // Where a's vertices lie against the solid, exactly: one strictly inside
+  // puts a's core inside (it cannot be partly outside without crossing an
+  // edge, an overlap the edges below report too); one on the boundary, with
+  // no radius, touches it, and moves in when its motion enters the solid's
+  // interior there.
+  int inside_vertex = -1;
+  int entering_vertex = -1;
+  for (int k = 0; k < a.count() && inside_vertex < 0; ++k) {
+    const int where = PointInPolygonExact(vertices, a.vertex(k));
+    if (where > 0) inside_vertex = k;
+    if (where == 0 && contact == 0.0 && entering_vertex < 0 &&
+        EntersPolygon(vertices, polygon.orientation, a.vertex(k), d)) {
+      entering_vertex = k;
+    }
+  }
+  const auto escape_hit = [&](bool touching) {
+    // Escape across the nearest edge: far enough along its outward normal
+    // to clear all of a (exact for a point or circle, a reasonable exit for
+    // larger movers).
     Hit hit;
     hit.status = HitStatus::kInitialOverlap;
     double nearest = kInfinity;
-    double tolerance = 0.0;
     for (int i = 0; i < n; ++i) {
-      const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
+      const Core edge(vertices[i], vertices[(i + 1) % n], 0.0,
                       FeatureMap::kSegment);
       const Separation s = Separate(a, edge);
       if (s.gap >= nearest) continue;
       nearest = s.gap;
-      tolerance = TouchTolerance(a, edge, d);
       hit.normal = EdgeNormal(polygon, i);
       hit.point = s.point_on_b;
       hit.feature = {FeatureType::kEdge, i};
@@ -447,16 +864,26 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     for (int k = 0; k < a.count(); ++k) {
       depth = std::max(depth, Dot(hit.point - a.vertex(k), hit.normal));
     }
-    hit.depth = std::max(0.0, depth) + contact;
-    if (nearest + contact > tolerance) return hit;
-    // A point on the boundary touches the solid: a hit only when moving into
-    // it; moving out or along, the edges below decide what comes next.
-    if (Dot(d, hit.normal) < -kTouchRoundings * MaxAbs(d) ||
-        options.stop_at_penetration) {
-      hit.depth = 0.0;
-      return hit;
+    hit.depth = touching ? 0.0 : std::max(0.0, depth) + contact;
+    return hit;
+  };
+  if (inside_vertex < 0 && a.count() >= 2) {
+    // Every vertex on the boundary (none outside, or a would cross an edge)
+    // may still span the interior, like a chord: its mean decides.
+    bool all_on_boundary = true;
+    Vec2 points[kMaxPolygonVertices];
+    for (int k = 0; k < a.count() && all_on_boundary; ++k) {
+      points[k] = a.vertex(k);
+      all_on_boundary = PointInPolygonExact(vertices, a.vertex(k)) == 0;
+    }
+    if (all_on_boundary &&
+        MeanInPolygonExact(
+            vertices,
+            absl::MakeConstSpan(points, static_cast<size_t>(a.count()))) > 0) {
+      inside_vertex = 0;
     }
   }
+  if (inside_vertex >= 0) return escape_hit(/*touching=*/false);
   // One pass over the edges. An edge whose start state is a hit at
   // fraction 0 (in the skin and closing, in contact, overlapping) decides
   // the answer, the best such edge winning. Otherwise the earliest sweep of
@@ -502,6 +929,10 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     }
     return hit;
   };
+  if (entering_vertex >= 0 &&
+      (best_start_edge < 0 || best_start.kind != StartKind::kOverlap)) {
+    return escape_hit(/*touching=*/true);
+  }
   if (best_start_edge >= 0) {
     const Core edge(polygon.vertices[best_start_edge],
                     polygon.vertices[(best_start_edge + 1) % n], 0.0,

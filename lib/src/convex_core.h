@@ -22,8 +22,9 @@
 
 namespace collide::internal {
 
-// A gap within this many rounding errors of the coordinates' scale counts as
-// touching.
+// Many rounding errors, relative to the coordinates' scale: the margin of the
+// conservative early-outs (motion_shadow.h) and of the near-start rule of
+// ClassifyStart. No decision between touching and overlapping uses it.
 inline constexpr double kTouchRoundings =
     64.0 * std::numeric_limits<double>::epsilon();
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
@@ -148,14 +149,6 @@ std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
 std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options);
-
-// Tolerance below which a gap counts as touching: a few rounding errors of
-// the coordinates' differences involved.
-inline double TouchTolerance(const Core& a, const Core& b, Vec2 d) {
-  const double scale =
-      MaxAbs(a.vertex(0) - b.vertex(0)) + a.radius() + b.radius() + MaxAbs(d);
-  return kTouchRoundings * scale;
-}
 
 }  // namespace collide::internal
 

@@ -66,8 +66,8 @@ struct Shadow {
     // Each projection is |v| |d| times a cosine, and |v| |d| is at most
     // |across| + |along| of the range ends. Twice the touching tolerance
     // (relative to these, grow and the motion) also makes the margin,
-    // divided by |d|, exceed TouchTolerance, so shadows apart by the reach
-    // prove a clear start too.
+    // divided by |d|, bound the rounding of a start's gap, so shadows apart by
+    // the reach prove a clear start too.
     const double extent =
         std::max({-a.across_range.lower, a.across_range.upper,
                   -b.across_range.lower, b.across_range.upper}) +

@@ -11,10 +11,12 @@
 #include <limits>
 #include <optional>
 
+#include "absl/base/attributes.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "convex_core.h"
+#include "exact_sign.h"
 
 namespace collide::internal {
 
@@ -63,6 +65,52 @@ inline std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
   return PointHit{*t, normal, c, b.VertexFeature(vertex)};
 }
 
+// SweepPointSegment for motion exactly parallel to the segment (see there);
+// out of line, as it is rare.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit>
+SweepPointSegmentParallel(Vec2 p, Vec2 d, const Core& b, double grow,
+                          double max_fraction) {
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  const Vec2 m = p - a;
+  const Vec2 n = b.normal(0);
+  const double side = Dot(m, n) >= 0.0 ? 1.0 : -1.0;
+  const auto cap = [&](int vertex) {
+    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
+  };
+  const int band = LineDistanceVs(a, b.vertex(1), p, grow, 0.0, 0.0);
+  if (band > 0) return std::nullopt;
+  if (band == 0) {
+    const double along = Dot(m, e);
+    const double speed = Dot(d, e);
+    const double length_squared = Dot(e, e);
+    double t;
+    int vertex;
+    if (DotSign(a, b.vertex(1), a, p) < 0 && speed > 0.0) {
+      t = -along / speed;
+      vertex = 0;
+    } else if (DotSign(a, b.vertex(1), b.vertex(1), p) > 0 && speed < 0.0) {
+      t = (along - length_squared) / -speed;
+      vertex = 1;
+    } else {
+      return std::nullopt;
+    }
+    if (t > max_fraction) return std::nullopt;
+    // With grow 0 the point runs along the line onto the end itself:
+    // face the mover, as at a vertex (SweepPointVertex).
+    return PointHit{std::max(t, 0.0), grow > 0.0 ? side * n : Normalize(-d),
+                    b.vertex(vertex), b.VertexFeature(vertex)};
+  }
+  if (band < 0) {
+    std::optional<PointHit> first = cap(0);
+    std::optional<PointHit> second = cap(1);
+    if (!first) return second;
+    if (second && second->fraction < first->fraction) return second;
+    return first;
+  }
+  return std::nullopt;
+}
+
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
 // lines first, then the end caps.
 inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
@@ -78,13 +126,32 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
   const auto cap = [&](int vertex) {
     return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
   };
+  // Motion parallel to the segment (exactly; the rounded normal's rate is
+  // then only rounding): the distance to the line stays, so the band's
+  // edge is met, if at all, where the point slides onto the segment's
+  // span at exactly distance grow (a slide at exactly the skin, or for
+  // grow 0 collinear motion onto an end), and otherwise inside the band at
+  // a cap. Tested only where the formulas below would give up or turn to
+  // the caps, off the common paths.
+  const auto parallel = [&] {
+    return std::abs(rate) <=
+               kFilterRoundings * (std::abs(d.x) + std::abs(d.y)) &&
+           CrossSign(Vec2{}, e, Vec2{}, d) == 0;
+  };
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
     const double t = (side * distance - grow) / (-side * rate);
-    if (t > max_fraction) return std::nullopt;
+    if (t > max_fraction) {
+      if (parallel())
+        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+      return std::nullopt;
+    }
     if (t >= 0.0) {
       const double along = Dot(m + t * d, e);
       const double length_squared = Dot(e, e);
+      if ((along < 0.0 || along > length_squared) && parallel()) {
+        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+      }
       if (along < 0.0) return cap(0);
       if (along > length_squared) return cap(1);
       const Feature feature = along == 0.0 ? b.VertexFeature(0)
@@ -94,7 +161,14 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
       return PointHit{t, side * n, a + (along / length_squared) * e, feature};
     }
   } else if (std::abs(distance) > grow) {
-    return std::nullopt;  // outside the band and not closing on it
+    // Outside the band and not closing on it.
+    if (parallel()) {
+      return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+    }
+    return std::nullopt;
+  }
+  if (parallel()) {
+    return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
   }
   // Inside the band but beyond an end: only the caps can be met.
   std::optional<PointHit> first = cap(0);

@@ -18,6 +18,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "convex_core.h"
+#include "exact_sign.h"
 
 namespace collide::internal {
 
@@ -35,12 +36,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const Vec2 d = ray.translation;
   const double length_squared = Dot(e, e);
   // |e| times the signed distance of the origin from the line, and its rate.
-  const double cm = Cross(e, m);
+  const double cm_left = e.x * m.y;
+  const double cm_right = e.y * m.x;
+  const double cm = cm_left - cm_right;
   const double cd = Cross(e, d);
-  const double tolerance = kTouchRoundings * (MaxAbs(m) + MaxAbs(d));
+  // The start is certainly off the segment's line when cm exceeds its
+  // rounding bound (orient2d's filter, exact_sign.h); otherwise (a point, or
+  // on or next to the line) the general machinery decides exactly.
   if (length_squared == 0.0 ||
-      cm * cm <= tolerance * tolerance * length_squared) {
-    return general();  // a point, or starting on or near the line
+      !(std::abs(cm) >
+        kCrossErrorBound * (std::abs(cm_left) + std::abs(cm_right)))) {
+    return general();
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   const double t = -cm / cd;
@@ -69,14 +75,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double mm = Dot(m, m);
   const double rr = r * r;
   const double dd = Dot(d, d);
-  // Only a start clearly apart is answered here: |m| > r + K (|m| + r + |d|)
-  // with K twice kTouchRoundings, a gap beyond TouchTolerance (whose
-  // MaxAbs terms are at most these lengths). Without square roots: squared,
-  // with 2 r |d| <= r^2 + |d|^2, it holds when
-  // mm (1 - K)^2 > (1 + 2K) ((1 + K) rr + K dd).
-  constexpr double kK = 2.0 * kTouchRoundings;
-  if (r == 0.0 || mm * ((1.0 - kK) * (1.0 - kK)) <=
-                      (1.0 + 2.0 * kK) * ((1.0 + kK) * rr + kK * dd)) {
+  // Only a start certainly apart (|m| > r, rounding included) is answered
+  // here; the general machinery decides the rest exactly.
+  if (r == 0.0 ||
+      !(mm * (1.0 - kFilterRoundings) > rr * (1.0 + kFilterRoundings))) {
     return general();
   }
   const double b = Dot(d, m);
@@ -84,9 +86,18 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   // Discriminant as a r^2 - (d x m)^2 and the root as c / q: see
   // SweepPointCircle.
   const double cross = Cross(d, m);
-  const double discriminant = dd * r * r - cross * cross;
+  double discriminant = dd * r * r - cross * cross;
   const double c0 = mm - rr;
-  if (discriminant < 0.0) return std::nullopt;
+  const double near_tangent = 1e-6 * (dd * rr + cross * cross);
+  if (discriminant <= near_tangent) {
+    if (discriminant < -near_tangent) return std::nullopt;
+    // Near tangency the rounded discriminant's sign is not the line's:
+    // decide whether the ray's line meets the circle exactly (a tangent
+    // line touches, at discriminant 0).
+    const int apart = DirectionDistanceVs(circle.center, d, ray.origin, r);
+    if (apart > 0) return std::nullopt;
+    discriminant = apart == 0 ? 0.0 : std::max(discriminant, 0.0);
+  }
   const double q = -b + std::sqrt(discriminant);
   // t = c0 / q: a contact after max_fraction is a miss, told without the
   // division (which decides the rounding-level rest).
@@ -125,11 +136,13 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   // edge's line and does not close on it, or reaches it only after
   // max_fraction, misses. Otherwise it meets the polygon, if at all, where
   // it crosses the last of the lines it starts outside of (edge `enter`).
-  // These answers are final only for a ray that starts clearly outside:
-  // more than `tolerance` outside some line, which edge `enter` usually
-  // shows, else all the lines are looked at again.
-  const double tolerance =
-      kTouchRoundings * (MaxAbs(p - polygon.vertex(0)) + MaxAbs(d));
+  // These answers are final only for a ray that certainly starts outside:
+  // more than its rounding bound (the rounded normal's and the dot
+  // product's few ulps of the offset, ClearMargin) outside some line, which
+  // edge `enter` usually shows, else all the lines are looked at again.
+  const auto clear_margin = [](Vec2 m) {
+    return kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+  };
   double t_enter = 0.0;
   double enter_distance = 0.0;
   int enter = -1;
@@ -137,7 +150,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   const int count = polygon.count();
   for (int i = 0; i < count; ++i) {
     const Vec2 n = polygon.normal(i);
-    const double distance = Dot(p - polygon.vertex(i), n);
+    const Vec2 m = p - polygon.vertex(i);
+    const double distance = Dot(m, n);
     if (distance <= 0.0) continue;
     // Divided before the closing rate's sign is tested, so that the only
     // branch a random ray makes unpredictable is the one above: t is a time
@@ -145,7 +159,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     const double closing = -Dot(d, n);
     const double t = distance / closing;
     if (closing <= 0.0 || t > max_fraction) {
-      if (distance > tolerance) return std::nullopt;
+      if (distance > clear_margin(m)) return std::nullopt;
       misses = true;
     } else if (t > t_enter) {
       t_enter = t;
@@ -153,16 +167,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
       enter = i;
     }
   }
-  if (misses || !(enter_distance > tolerance)) {
-    double outside = 0.0;  // the largest line distance
+  if (misses || enter < 0 ||
+      !(enter_distance > clear_margin(p - polygon.vertex(enter)))) {
+    bool clear = false;  // some line certainly has the start outside
     for (int i = 0; i < count; ++i) {
-      outside =
-          std::max(outside, Dot(p - polygon.vertex(i), polygon.normal(i)));
+      const Vec2 m = p - polygon.vertex(i);
+      clear |= Dot(m, polygon.normal(i)) > clear_margin(m);
     }
-    if (outside <= tolerance) return general();
+    if (!clear) return general();
     if (misses) return std::nullopt;
   }
-  // The start is clear (some line is more than `tolerance` out) and the ray
+  // The start is clear (some line is certainly out) and the ray
   // closes on every line it starts outside of, in time: the farthest out
   // set a positive t_enter.
   COLLIDE_DCHECK(enter >= 0);
@@ -229,7 +244,7 @@ template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
     General&& general) {
-  if (ContainsPoint(polygon, ray.origin)) return general();
+  if (PointInPolygonExact(polygon.vertices, ray.origin) >= 0) return general();
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
   std::optional<Hit> best;

@@ -64,7 +64,17 @@ Vec2 ProjectOntoFreeMotions(Vec2 motion, absl::Span<const Vec2> normals) {
     }
     return true;
   };
-  if (respects_all(motion, 0.0)) return motion;
+  // The newest plane must be left by more than its normal's rounding (a
+  // few ulps of the motion): the cast decides "moving in" exactly, and a
+  // motion whose rounded dot product with the plane is 0 may go into it.
+  const double leaving = 0.25 * kTiltRoundings * Length(motion);
+  const auto goes_into = [&](size_t k, double into) {
+    return k + 1 == normals.size() ? into < leaving : into < 0.0;
+  };
+  if (respects_all(motion, 0.0) &&
+      !goes_into(normals.size() - 1, Dot(motion, normals.back()))) {
+    return motion;
+  }
   const double tolerance = kPlaneTolerance * Length(motion);
   std::optional<Vec2> best;
   double best_removed = 0.0;
@@ -72,7 +82,7 @@ Vec2 ProjectOntoFreeMotions(Vec2 motion, absl::Span<const Vec2> normals) {
     const Vec2 n = normals[k];
     const double into = Dot(motion, n);
     // Only planes the motion goes into can be active at the projection.
-    if (into >= 0.0) continue;
+    if (!goes_into(k, into)) continue;
     Vec2 along = motion - into * n;
     // A second pass removes what rounding left along n: after the first,
     // dot(along, n) is a few ulps of |motion|, which for a nearly head-on

@@ -1,5 +1,6 @@
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include "collide/toi.h"
 #include "gtest/gtest.h"
@@ -139,6 +140,19 @@ TEST(CastPolygonTest, IntoAConcaveNotch) {
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, (5 - 0.25 - 1) / 10, kTolerance);
   EXPECT_EQ(hit->feature.index, 4);
+}
+
+TEST(CastPolygonIssue12Test, Issue12InsideAConcaveSolidTouchingItsBoundary) {
+  // Class J: the triangle spans the solid's channel between x = 6 and
+  // x = 8, every vertex on the boundary and its interior inside: overlap.
+  const std::vector<Vec2> solid = {{-8, -6}, {-8, -4}, {6, -4},
+                                   {6, 6},   {8, 6},   {8, -6}};
+  const ConvexPolygon triangle =
+      *MakeConvexPolygon(std::vector<Vec2>{{6, 1}, {6, -1}, {8, 0}});
+  const std::optional<Hit> hit =
+      CastPolygon({triangle, {0, 6}}, testing::Concave(solid));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <vector>
 
 #include "collide/toi.h"
 #include "gtest/gtest.h"
@@ -311,6 +312,70 @@ TEST(CastRayConcaveTest, StartingOnTheBoundaryHitsOnlyWhenMovingIn) {
   ASSERT_TRUE(across);
   EXPECT_NEAR(across->fraction, 0.25, kTolerance);
   EXPECT_EQ(across->status, HitStatus::kHit);
+}
+
+// Issue 12 (exact answers on degenerate geometry), its examples as found.
+
+TEST(CastRayIssue12Test, Issue12Example1BoxCornerMovingAwayIsNoHit) {
+  // Starting exactly on the box's corner (2, -2) and leaving it: the
+  // translation goes up and slightly right, into neither edge's solid side
+  // strictly (only along/away from the corner's cone), so no hit; the old
+  // tolerance saw one edge's normal and answered kInitialOverlap.
+  const ConvexPolygon box =
+      *MakeConvexPolygon(std::vector<Vec2>{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}});
+  EXPECT_FALSE(CastRay({{2, -2}, {0.024674816398394084, 3.0}}, box));
+  // Into the corner's cone it is an overlap (touching, depth 0).
+  const std::optional<Hit> in = CastRay({{2, -2}, {-1, 1}}, box);
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(in->depth, 0.0);
+}
+
+TEST(CastRayIssue12Test, Issue12Example4VeryLongTranslationHitsEarly) {
+  const std::optional<Hit> hit =
+      CastRay({{5, 5}, {0, -1e15}}, Segment{{0, 0}, {10, 0}});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 5e-15, 1e-9 * 5e-15);
+  EXPECT_NEAR(hit->point.x, 5.0, kTolerance);
+  EXPECT_NEAR(hit->point.y, 0.0, kTolerance);
+}
+
+TEST(CastRayIssue12Test, Issue12LongTranslationNeverMakesAnOverlap) {
+  // Class A: tolerances scaled by |translation| called these overlaps.
+  const std::optional<Hit> hit =
+      CastRay({{9, -12}, {0, 1e15}}, Circle{{2, 2}, 7});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 1.4e-14, 1e-9 * 1.4e-14);
+  EXPECT_FALSE(CastRay({{0, -5}, {0, 5e14}}, Circle{{1, -1}, 0.5}));
+}
+
+TEST(CastRayIssue12Test, Issue12SegmentEndMovingAwayIsNoHit) {
+  // Class B: a segment has no inside; starting on its end and leaving.
+  EXPECT_FALSE(CastRay({{-28, 21}, {-62, -66}}, Segment{{-28, 21}, {20, -15}}));
+}
+
+TEST(CastRayIssue12Test, Issue12ReflexVertexMovingIntoTheSolidOverlaps) {
+  // Class C: at the reflex vertex (-1, 0), (1, -3) enters the solid.
+  const std::vector<Vec2> v = {{-2, 3}, {-1, 0}, {-2, -3}, {2, 0}};
+  const std::optional<Hit> hit = CastRay({{-1, 0}, {1, -3}}, Concave(v));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(hit->depth, 0.0);
+  // Out of the solid from there: no hit.
+  EXPECT_FALSE(CastRay({{-1, 0}, {-1, 0}}, Concave(v)));
+}
+
+TEST(CastRayIssue12Test, Issue12SlidingAtExactlyTheSkinIsHit) {
+  // Class K: parallel to the segment at exactly distance 13, reaching its
+  // end's perpendicular at 4/15.
+  const std::optional<Hit> hit =
+      CastRay({{137, -43}, {-180, 75}}, Segment{{84, -35}, {-48, 20}},
+              {.target_distance = 13});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 4.0 / 15.0, kTolerance);
 }
 
 }  // namespace

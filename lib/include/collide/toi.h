@@ -12,17 +12,27 @@
 // - feature names the obstacle's part that is touched: an edge or vertex
 //   index of a polygon or segment (segment edge 0, vertices 0 = p1, 1 = p2;
 //   capsule likewise), or kSurface for a circle.
-// - A mover that starts overlapping the obstacle (penetration deeper than a
-//   rounding-level tolerance) gets fraction 0, kInitialOverlap, and the
-//   normal and depth of the minimum separation. One that starts touching
-//   gets the same (depth 0) only if its translation moves it further in, or
-//   if stop_at_penetration is set; moving away from or along a surface it
-//   touches is not a hit, so movers can slide along and leave walls.
+// - The start state is decided exactly for the double inputs (no
+//   tolerance, nothing scaled by the translation's length). A mover that
+//   starts overlapping the obstacle, by however little (one ulp is an
+//   overlap), gets fraction 0, kInitialOverlap, and the normal and depth of
+//   the minimum separation. One that starts exactly touching (gap 0) gets
+//   the same (depth 0) only if it moves in: the shapes overlap for every
+//   small fraction > 0, i.e. the translation points into the interior of
+//   the contact's tangent cone (at a vertex, strictly between its edges'
+//   directions into the solid), or if stop_at_penetration is set. Moving
+//   away from or along a surface it touches is not a hit, so movers can
+//   slide along and leave walls. A segment has no inside: starting on one
+//   never moves in.
 // - target_distance (the skin) stops the mover that far before contact:
 //   fraction is when the gap first equals target_distance (the safe
 //   position), point and normal are those of the nearest obstacle point then.
-//   A mover that starts closer than target_distance but not touching gets
-//   fraction 0 with kHit if it moves closer, and no hit otherwise.
+//   A mover that starts with 0 < gap <= target_distance gets fraction 0
+//   with kHit if it moves closer (the gap's derivative at fraction 0,
+//   decided exactly, is negative), and no hit otherwise. A start apart by
+//   a few roundings of the shapes' own size and closing on the skin (or
+//   contact) at once is also reported at fraction 0: its exact contact
+//   fraction is within rounding of 0.
 // - Zero translation: only an initial overlap can be a hit.
 // - Preconditions (COLLIDE_DCHECK): finite input, radii >= 0,
 //   0 <= max_fraction, target_distance >= 0. IsValid(...) checks them.
@@ -39,7 +49,7 @@ namespace collide {
 
 enum class HitStatus : uint8_t {
   kHit,             // contact at fraction in [0, max_fraction] from outside
-  kInitialOverlap,  // touching or overlapping at fraction 0 (see above)
+  kInitialOverlap,  // touching (moving in) or overlapping at fraction 0
 };
 
 enum class FeatureType : uint8_t { kEdge, kVertex, kSurface };

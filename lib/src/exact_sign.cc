@@ -1,0 +1,272 @@
+#include "exact_sign.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collide::internal {
+namespace {
+
+// Error-free transformations: a + b = x + y and a * b = x + y exactly, with
+// x the rounded result.
+inline void TwoSum(double a, double b, double& x, double& y) {
+  x = a + b;
+  const double b_virtual = x - a;
+  const double a_virtual = x - b_virtual;
+  y = (a - a_virtual) + (b - b_virtual);
+}
+
+inline void TwoProduct(double a, double b, double& x, double& y) {
+  x = a * b;
+  y = std::fma(a, b, -x);
+}
+
+// h = e + b (Shewchuk's Grow-Expansion with zero elimination); e has n
+// terms, h room for n + 1. Returns h's size.
+int GrowExpansion(int n, const double* e, double b, double* h) {
+  double q = b;
+  int size = 0;
+  for (int i = 0; i < n; ++i) {
+    double sum;
+    double error;
+    TwoSum(q, e[i], sum, error);
+    q = sum;
+    if (error != 0.0) h[size++] = error;
+  }
+  if (q != 0.0 || size == 0) h[size++] = q;
+  if (size == 1 && h[0] == 0.0) size = 0;
+  return size;
+}
+
+// h = e * b (Scale-Expansion with zero elimination); h room for 2n.
+int ScaleExpansion(int n, const double* e, double b, double* h) {
+  if (n == 0 || b == 0.0) return 0;
+  int size = 0;
+  double q;
+  double low;
+  TwoProduct(e[0], b, q, low);
+  if (low != 0.0) h[size++] = low;
+  for (int i = 1; i < n; ++i) {
+    double product;
+    double product_low;
+    TwoProduct(e[i], b, product, product_low);
+    double sum;
+    TwoSum(q, product_low, sum, low);
+    if (low != 0.0) h[size++] = low;
+    // Fast-Two-Sum: |product| >= |sum| here.
+    q = product + sum;
+    low = sum - (q - product);
+    if (low != 0.0) h[size++] = low;
+  }
+  if (q != 0.0) h[size++] = q;
+  return size;
+}
+
+// Compress (Shewchuk): renormalises e in place into a non-overlapping
+// expansion of at most n terms, increasing magnitude, no zeros.
+int CompressTerms(int n, double* e) {
+  if (n == 0) return 0;
+  double g[2 * Expansion::kCapacity + 2];
+  int bottom = n - 1;
+  double q = e[bottom];
+  for (int i = n - 2; i >= 0; --i) {
+    const double sum = q + e[i];
+    const double small = e[i] - (sum - q);
+    if (small != 0.0) {
+      g[bottom--] = sum;
+      q = small;
+    } else {
+      q = sum;
+    }
+  }
+  int top = 0;
+  for (int i = bottom + 1; i < n; ++i) {
+    const double sum = g[i] + q;
+    const double small = q - (sum - g[i]);
+    if (small != 0.0) e[top++] = small;
+    q = sum;
+  }
+  if (q != 0.0) e[top++] = q;
+  return top;
+}
+
+}  // namespace
+
+Expansion Expansion::Difference(double a, double b) {
+  Expansion result;
+  double x;
+  double y;
+  TwoSum(a, -b, x, y);
+  if (y != 0.0) result.terms_[result.size_++] = y;
+  if (x != 0.0) result.terms_[result.size_++] = x;
+  return result;
+}
+
+Expansion Expansion::Sum(double a, double b) { return Difference(a, -b); }
+
+Expansion Expansion::operator-() const {
+  Expansion result = *this;
+  for (int i = 0; i < size_; ++i) result.terms_[i] = -terms_[i];
+  return result;
+}
+
+Expansion operator+(const Expansion& e, const Expansion& f) {
+  // Grow e by each of f's terms; the buffers hold e.size + f.size terms.
+  double a[2 * Expansion::kCapacity + 2];
+  double b[2 * Expansion::kCapacity + 2];
+  int n = e.size_;
+  for (int i = 0; i < n; ++i) a[i] = e.terms_[i];
+  double* current = a;
+  double* next = b;
+  for (int i = 0; i < f.size_; ++i) {
+    n = GrowExpansion(n, current, f.terms_[i], next);
+    double* t = current;
+    current = next;
+    next = t;
+  }
+  n = CompressTerms(n, current);
+  Expansion result;
+  // More than kCapacity terms: keep the largest (the value's leading
+  // 53 * kCapacity bits, far beyond any form here).
+  const int drop = n > Expansion::kCapacity ? n - Expansion::kCapacity : 0;
+  for (int i = drop; i < n; ++i) result.terms_[result.size_++] = current[i];
+  return result;
+}
+
+Expansion operator-(const Expansion& e, const Expansion& f) { return e + -f; }
+
+Expansion operator*(const Expansion& e, const Expansion& f) {
+  // The sum over f's terms of e scaled by each, compressed as it grows.
+  Expansion result;
+  for (int i = 0; i < f.size_; ++i) {
+    Expansion scaled;
+    double h[2 * Expansion::kCapacity];
+    int n = ScaleExpansion(e.size_, e.terms_, f.terms_[i], h);
+    n = CompressTerms(n, h);
+    const int drop = n > Expansion::kCapacity ? n - Expansion::kCapacity : 0;
+    for (int k = drop; k < n; ++k) scaled.terms_[scaled.size_++] = h[k];
+    result = result + scaled;
+  }
+  return result;
+}
+
+int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const Expansion ux = Expansion::Difference(b.x, a.x);
+  const Expansion uy = Expansion::Difference(b.y, a.y);
+  const Expansion vx = Expansion::Difference(d.x, c.x);
+  const Expansion vy = Expansion::Difference(d.y, c.y);
+  return (ux * vy - uy * vx).sign();
+}
+
+int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const Expansion ux = Expansion::Difference(b.x, a.x);
+  const Expansion uy = Expansion::Difference(b.y, a.y);
+  const Expansion vx = Expansion::Difference(d.x, c.x);
+  const Expansion vy = Expansion::Difference(d.y, c.y);
+  return (ux * vx + uy * vy).sign();
+}
+
+namespace {
+
+Expansion RadiusSum(double r1, double r2, double r3) {
+  return Expansion::Sum(r1, r2) + Expansion(r3);
+}
+
+}  // namespace
+
+int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3) {
+  const Expansion dx = Expansion::Difference(p.x, q.x);
+  const Expansion dy = Expansion::Difference(p.y, q.y);
+  const Expansion r = RadiusSum(r1, r2, r3);
+  return (dx * dx + dy * dy - r * r).sign();
+}
+
+int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                        double r3) {
+  const Expansion ux = Expansion::Difference(b.x, a.x);
+  const Expansion uy = Expansion::Difference(b.y, a.y);
+  const Expansion mx = Expansion::Difference(p.x, a.x);
+  const Expansion my = Expansion::Difference(p.y, a.y);
+  const Expansion cross = ux * my - uy * mx;
+  const Expansion r = RadiusSum(r1, r2, r3);
+  return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
+}
+
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r) {
+  const Expansion ux(u.x);
+  const Expansion uy(u.y);
+  const Expansion cross = ux * Expansion::Difference(p.y, a.y) -
+                          uy * Expansion::Difference(p.x, a.x);
+  const Expansion rr = Expansion(r) * Expansion(r);
+  return (cross * cross - rr * (ux * ux + uy * uy)).sign();
+}
+
+// Where p lies against a simple polygon, exactly: 1 strictly inside, 0 on
+// the boundary, -1 strictly outside (crossing number on exact signs).
+int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {
+  const size_t n = vertices.size();
+  bool inside = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 start = vertices[i];
+    const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
+    const bool start_above = start.y > p.y;
+    const bool end_above = end.y > p.y;
+    // Only an edge whose height range holds p.y can hold p or cross the
+    // ray from p towards +x: one straddling it (half-open, so a vertex at
+    // p's height counts once), or one with an end at that height.
+    if (start_above == end_above && start.y != p.y && end.y != p.y) continue;
+    const int side = Orient(start, end, p);
+    if (side == 0 && std::min(start.x, end.x) <= p.x &&
+        p.x <= std::max(start.x, end.x) && std::min(start.y, end.y) <= p.y &&
+        p.y <= std::max(start.y, end.y)) {
+      return 0;
+    }
+    if (start_above == end_above) continue;
+    if (end_above ? side > 0 : side < 0) inside = !inside;
+  }
+  return inside ? 1 : -1;
+}
+
+// Where the mean of `points` lies against the simple polygon, exactly (as
+// PointInPolygonExact): every test on the mean m = S / k is a sign of a sum
+// over the points (Cross(b - a, m - a) k = sum of Cross(b - a, v - a)).
+int MeanInPolygonExact(absl::Span<const Vec2> vertices,
+                       absl::Span<const Vec2> points) {
+  const auto orient_sum = [&](Vec2 a, Vec2 b) {
+    const Expansion ux = Expansion::Difference(b.x, a.x);
+    const Expansion uy = Expansion::Difference(b.y, a.y);
+    Expansion sum;
+    for (const Vec2 v : points) {
+      sum = sum + (ux * Expansion::Difference(v.y, a.y) -
+                   uy * Expansion::Difference(v.x, a.x));
+    }
+    return sum.sign();
+  };
+  // Sign of m.x - c (axis 0) or m.y - c (axis 1), times k.
+  const auto compare = [&](double c, int axis) {
+    Expansion sum;
+    for (const Vec2 v : points) {
+      sum = sum + Expansion::Difference(axis == 0 ? v.x : v.y, c);
+    }
+    return sum.sign();
+  };
+  const size_t n = vertices.size();
+  bool inside = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 start = vertices[i];
+    const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
+    const int side = orient_sum(start, end);
+    if (side == 0 && compare(std::min(start.x, end.x), 0) >= 0 &&
+        compare(std::max(start.x, end.x), 0) <= 0 &&
+        compare(std::min(start.y, end.y), 1) >= 0 &&
+        compare(std::max(start.y, end.y), 1) <= 0) {
+      return 0;
+    }
+    const bool start_above = compare(start.y, 1) < 0;
+    const bool end_above = compare(end.y, 1) < 0;
+    if (start_above == end_above) continue;
+    if (end_above ? side > 0 : side < 0) inside = !inside;
+  }
+  return inside ? 1 : -1;
+}
+
+}  // namespace collide::internal

@@ -1,0 +1,197 @@
+// Internal: exact signs of the small polynomials in the double inputs that
+// the start classification decides (orientation, dot products, squared
+// distances against a sum of radii), the "predicates" layer of DESIGN.md.
+//
+// Each is decided first by a double evaluation with a certified bound on
+// its rounding error (Shewchuk's filter: when the value is farther from zero
+// than the bound, its sign is certain), and only when the filter cannot
+// decide, exactly with expansion arithmetic (a value held as a sum of
+// non-overlapping doubles, built with error-free two-sum and two-product,
+// the latter by std::fma). Nothing allocates: expansions live on the stack.
+//
+// Exactness holds while no intermediate product overflows or underflows,
+// which the coordinate bound of vec2.h (1e60) guarantees for the degree-4
+// forms with inputs above 1e-70 in magnitude (or zero).
+#ifndef COLLIDE_LIB_SRC_EXACT_SIGN_H_
+#define COLLIDE_LIB_SRC_EXACT_SIGN_H_
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/types/span.h"
+#include "collide/vec2.h"
+
+namespace collide::internal {
+
+// Half a unit in the last place of 1: the relative rounding error of one
+// double operation.
+inline constexpr double kRoundoff = 0x1p-53;
+// Shewchuk's bound for orient2d-shaped expressions u.x v.y - u.y v.x (and
+// dot products), each of u and v a rounded difference of inputs:
+// |computed - exact| <= kCrossErrorBound * (|u.x v.y| + |u.y v.x|).
+inline constexpr double kCrossErrorBound = (3.0 + 16.0 * kRoundoff) * kRoundoff;
+// A generous relative bound for the other filters here (a few operations on
+// non-negative terms each): 64 roundings.
+inline constexpr double kFilterRoundings = 64.0 * kRoundoff;
+
+// A value held exactly as a sum of non-overlapping doubles in increasing
+// magnitude, without zeros. Capacity is fixed (no allocation); the forms
+// here never need more after compression.
+class Expansion {
+ public:
+  static constexpr int kCapacity = 48;
+
+  Expansion() = default;
+  explicit Expansion(double x) {
+    if (x != 0.0) terms_[size_++] = x;
+  }
+  // Exact a - b and a + b.
+  static Expansion Difference(double a, double b);
+  static Expansion Sum(double a, double b);
+
+  int sign() const {
+    return size_ == 0 ? 0 : (terms_[size_ - 1] > 0.0 ? 1 : -1);
+  }
+  // The largest term: the value to within its last place.
+  double Estimate() const { return size_ == 0 ? 0.0 : terms_[size_ - 1]; }
+  int size() const { return size_; }
+
+  Expansion operator-() const;
+  friend Expansion operator+(const Expansion& e, const Expansion& f);
+  friend Expansion operator-(const Expansion& e, const Expansion& f);
+  friend Expansion operator*(const Expansion& e, const Expansion& f);
+
+ private:
+  double terms_[kCapacity];
+  int size_ = 0;
+};
+
+// Exact fallbacks (exact_sign.cc): signs of the forms below.
+int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
+int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                        double r3);
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r);
+
+// Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
+// b - a.
+inline int CrossSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const double ux = b.x - a.x;
+  const double uy = b.y - a.y;
+  const double vx = d.x - c.x;
+  const double vy = d.y - c.y;
+  const double left = ux * vy;
+  const double right = uy * vx;
+  const double det = left - right;
+  const double bound = kCrossErrorBound * (std::abs(left) + std::abs(right));
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  return CrossSignExact(a, b, c, d);
+}
+
+// Sign of the orientation of c against the line a -> b: > 0 when c lies to
+// the left (counter-clockwise turn), 0 when collinear.
+inline int Orient(Vec2 a, Vec2 b, Vec2 c) { return CrossSign(a, b, a, c); }
+
+// Sign of Cross(u, v) for exact vectors u and v (no differences taken).
+inline int CrossSign(Vec2 u, Vec2 v) { return CrossSign({}, u, {}, v); }
+
+// Sign of Dot(b - a, d - c).
+inline int DotSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const double ux = b.x - a.x;
+  const double uy = b.y - a.y;
+  const double vx = d.x - c.x;
+  const double vy = d.y - c.y;
+  const double left = ux * vx;
+  const double right = uy * vy;
+  const double dot = left + right;
+  const double bound = kCrossErrorBound * (std::abs(left) + std::abs(right));
+  if (dot > bound) return 1;
+  if (-dot > bound) return -1;
+  return DotSignExact(a, b, c, d);
+}
+
+// Sign of Dot(u, v) for exact vectors.
+inline int DotSign(Vec2 u, Vec2 v) { return DotSign({}, u, {}, v); }
+
+// Sign of |p - q|^2 - (r1 + r2 + r3)^2, radii >= 0 (the sum exact).
+inline int DistanceSquaredVs(Vec2 p, Vec2 q, double r1, double r2, double r3) {
+  const double dx = p.x - q.x;
+  const double dy = p.y - q.y;
+  const double r = r1 + r2 + r3;
+  const double dd = dx * dx + dy * dy;
+  const double rr = r * r;
+  const double bound = kFilterRoundings * (dd + rr);
+  if (dd - rr > bound) return 1;
+  if (rr - dd > bound) return -1;
+  return DistanceSquaredVsExact(p, q, r1, r2, r3);
+}
+
+// Sign of Cross(b - a, p - a)^2 - (r1 + r2 + r3)^2 |b - a|^2: the squared
+// distance from p to the line through a and b against the squared radius
+// sum, times |b - a|^2.
+inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                          double r3) {
+  const double ux = b.x - a.x;
+  const double uy = b.y - a.y;
+  const double mx = p.x - a.x;
+  const double my = p.y - a.y;
+  const double left = ux * my;
+  const double right = uy * mx;
+  const double cross = left - right;
+  const double cross_bound =
+      kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double r = r1 + r2 + r3;
+  const double rree = r * r * (ux * ux + uy * uy);
+  // |cross| lies within cross_bound of the exact one: compare its square's
+  // interval with rree's, both widened by a relative margin.
+  const double low = std::max(0.0, std::abs(cross) - cross_bound);
+  const double high = std::abs(cross) + cross_bound;
+  if (low * low * (1.0 - kFilterRoundings) > rree * (1.0 + kFilterRoundings)) {
+    return 1;
+  }
+  if (high * high * (1.0 + kFilterRoundings) <
+      rree * (1.0 - kFilterRoundings)) {
+    return -1;
+  }
+  return LineDistanceVsExact(a, b, p, r1, r2, r3);
+}
+
+// Sign of Cross(u, p - a)^2 - r^2 |u|^2: the squared distance from p to the
+// line through a along the exact vector u, against r^2, times |u|^2 (a
+// ray's line against a circle: the sign of minus the discriminant).
+inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r) {
+  const double mx = p.x - a.x;
+  const double my = p.y - a.y;
+  const double left = u.x * my;
+  const double right = u.y * mx;
+  const double cross = left - right;
+  const double cross_bound =
+      kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double rruu = r * r * (u.x * u.x + u.y * u.y);
+  const double low = std::max(0.0, std::abs(cross) - cross_bound);
+  const double high = std::abs(cross) + cross_bound;
+  if (low * low * (1.0 - kFilterRoundings) > rruu * (1.0 + kFilterRoundings)) {
+    return 1;
+  }
+  if (high * high * (1.0 + kFilterRoundings) <
+      rruu * (1.0 - kFilterRoundings)) {
+    return -1;
+  }
+  return DirectionDistanceVsExact(a, u, p, r);
+}
+
+// Where p lies against the simple polygon with these vertices (either
+// orientation), exactly: 1 strictly inside, 0 on the boundary, -1 strictly
+// outside.
+int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p);
+
+// The same for the mean of `points` (not rounded): a convex mover whose
+// vertices all lie on the boundary is inside exactly when its mean is.
+int MeanInPolygonExact(absl::Span<const Vec2> vertices,
+                       absl::Span<const Vec2> points);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_EXACT_SIGN_H_
