@@ -549,6 +549,38 @@ Q MinimizingFraction(const Pair& p) {
   return t;
 }
 
+// Narrows [0, m_hi] (grid points of 2^-grid_bits) to a bracket of
+// kBracketBits' width with pred false at m_lo and true at m_hi, pred being
+// "the shapes touch" on the grid. False with *error when pred is false at
+// m_hi or true at 0.
+template <typename Pred>
+bool BisectTouch(Pred& pred, int grid_bits, Z* m_lo, Z* m_hi,
+                 const char** error) {
+  if (!pred(*m_hi)) {
+    *error = "no fraction found where the shapes touch";
+    return false;
+  }
+  *m_lo = 0;
+  if (pred(*m_lo)) {
+    *error = "touching at fraction 0 after a separated start";
+    return false;
+  }
+  Z width(1);
+  mpz_mul_2exp(width.get_mpz_t(), width.get_mpz_t(),
+               static_cast<mp_bitcnt_t>(grid_bits - kBracketBits));
+  Z mid;
+  while (cmp(Z(*m_hi - *m_lo), width) > 0) {
+    mpz_add(mid.get_mpz_t(), m_lo->get_mpz_t(), m_hi->get_mpz_t());
+    mpz_fdiv_q_2exp(mid.get_mpz_t(), mid.get_mpz_t(), 1);
+    if (pred(mid)) {
+      mpz_swap(m_hi->get_mpz_t(), mid.get_mpz_t());
+    } else {
+      mpz_swap(m_lo->get_mpz_t(), mid.get_mpz_t());
+    }
+  }
+  return true;
+}
+
 // Bisection for t* given a start farther than R + margin and a clear hit.
 bool FindToi(const Pair& p, double* t_lo, double* t_hi, const char** error) {
   const int grid_bits = std::max(kGridBits, p.t_max_bits);
@@ -567,28 +599,8 @@ bool FindToi(const Pair& p, double* t_lo, double* t_hi, const char** error) {
                  static_cast<mp_bitcnt_t>(grid_bits));
     mpz_fdiv_q(m_hi.get_mpz_t(), t.get_num_mpz_t(), t.get_den_mpz_t());
   }
-  if (!pred(m_hi)) {
-    *error = "no fraction found where the shapes touch";
-    return false;
-  }
-  Z m_lo(0);
-  if (pred(m_lo)) {
-    *error = "touching at fraction 0 after a separated start";
-    return false;
-  }
-  Z width(1);
-  mpz_mul_2exp(width.get_mpz_t(), width.get_mpz_t(),
-               static_cast<mp_bitcnt_t>(grid_bits - kBracketBits));
-  Z mid;
-  while (cmp(Z(m_hi - m_lo), width) > 0) {
-    mpz_add(mid.get_mpz_t(), m_lo.get_mpz_t(), m_hi.get_mpz_t());
-    mpz_fdiv_q_2exp(mid.get_mpz_t(), mid.get_mpz_t(), 1);
-    if (pred(mid)) {
-      mpz_swap(m_hi.get_mpz_t(), mid.get_mpz_t());
-    } else {
-      mpz_swap(m_lo.get_mpz_t(), mid.get_mpz_t());
-    }
-  }
+  Z m_lo;
+  if (!BisectTouch(pred, grid_bits, &m_lo, &m_hi, error)) return false;
   *t_lo = std::ldexp(m_lo.get_d(), -grid_bits);
   *t_hi = std::ldexp(m_hi.get_d(), -grid_bits);
   return true;
@@ -1138,28 +1150,8 @@ bool FindToiExact(const Pair& p, double* t_lo, double* t_hi,
       return true;
     }
   }
-  if (!pred(m_hi)) {
-    *error = "no fraction found where the shapes touch";
-    return false;
-  }
-  Z m_lo(0);
-  if (pred(m_lo)) {
-    *error = "touching at fraction 0 after a separated start";
-    return false;
-  }
-  Z width(1);
-  mpz_mul_2exp(width.get_mpz_t(), width.get_mpz_t(),
-               static_cast<mp_bitcnt_t>(grid_bits - kBracketBits));
-  Z mid;
-  while (cmp(Z(m_hi - m_lo), width) > 0) {
-    mpz_add(mid.get_mpz_t(), m_lo.get_mpz_t(), m_hi.get_mpz_t());
-    mpz_fdiv_q_2exp(mid.get_mpz_t(), mid.get_mpz_t(), 1);
-    if (pred(mid)) {
-      mpz_swap(m_hi.get_mpz_t(), mid.get_mpz_t());
-    } else {
-      mpz_swap(m_lo.get_mpz_t(), mid.get_mpz_t());
-    }
-  }
+  Z m_lo;
+  if (!BisectTouch(pred, grid_bits, &m_lo, &m_hi, error)) return false;
   *t_lo = RoundDown(Dyadic(m_lo, grid_bits));
   *t_hi = RoundUp(Dyadic(m_hi, grid_bits));
   return true;
