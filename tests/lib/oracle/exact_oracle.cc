@@ -756,9 +756,11 @@ bool InsidePolygon(const std::vector<Vec2>& polygon, Vec2 p,
   return inside;
 }
 
-Verdict Solve(const ConcaveCase& c) {
-  Verdict v;
-  v.length_scale = LengthScale(c);
+namespace {
+
+// The common power of two that makes every input of `c` an integer (both
+// solvers of concave cases work on the same scaled values).
+int ScaleOf(const ConcaveCase& c) {
   ScaleFinder scale;
   scale.Add(c.mover.points);
   scale.Add(c.polygon);
@@ -766,7 +768,15 @@ Verdict Solve(const ConcaveCase& c) {
   scale.Add(c.obstacle_translation);
   scale.Add(c.mover.radius);
   scale.Add(c.target_distance);
-  const int k = scale.k();
+  return scale.k();
+}
+
+}  // namespace
+
+Verdict Solve(const ConcaveCase& c) {
+  Verdict v;
+  v.length_scale = LengthScale(c);
+  const int k = ScaleOf(c);
   const size_t n = c.polygon.size();
   std::vector<Pair> pairs;
   std::vector<Start> starts;
@@ -1302,14 +1312,7 @@ Verdict SolveExact(const ConvexCase& c) {
 Verdict SolveExact(const ConcaveCase& c) {
   Verdict v;
   v.length_scale = LengthScale(c);
-  ScaleFinder scale;
-  scale.Add(c.mover.points);
-  scale.Add(c.polygon);
-  scale.Add(c.mover_translation);
-  scale.Add(c.obstacle_translation);
-  scale.Add(c.mover.radius);
-  scale.Add(c.target_distance);
-  const int k = scale.k();
+  const int k = ScaleOf(c);
   const size_t n = c.polygon.size();
   std::vector<Pair> pairs;
   std::vector<Q> s0(n);
