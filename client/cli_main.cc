@@ -372,11 +372,17 @@ int Dispatch(const std::vector<char*>& args) {
   const bool json = absl::GetFlag(FLAGS_json);
   if (command == "health") return Health(c);
   if (command == "levels") {
-    absl::StatusOr<std::vector<v1::LevelSummary>> levels = c.ListLevels();
+    absl::StatusOr<v1::ListLevelsResponse> levels = c.ListLevels();
     if (!levels.ok()) return Fail(levels.status());
-    for (const v1::LevelSummary& level : *levels) {
+    for (const v1::LevelSummary& level : levels->levels()) {
       std::printf("%s\n",
                   json ? Json(level).c_str() : cli::SummaryText(level).c_str());
+    }
+    // On stderr, so scripts reading the level list are not confused.
+    for (const v1::SkippedLevelFile& skipped : levels->skipped_files()) {
+      std::fprintf(stderr, "skipped level file %s (%s): %s\n",
+                   skipped.file().c_str(), skipped.level().c_str(),
+                   skipped.error().c_str());
     }
     return 0;
   }

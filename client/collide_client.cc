@@ -188,14 +188,10 @@ absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
   });
 }
 
-absl::StatusOr<std::vector<v1::LevelSummary>> CollideClient::ListLevels() {
-  absl::StatusOr<v1::ListLevelsResponse> response =
-      Call<v1::ListLevelsResponse>([&](auto* context, auto* out) {
-        return levels_->ListLevels(context, v1::ListLevelsRequest(), out);
-      });
-  if (!response.ok()) return response.status();
-  return std::vector<v1::LevelSummary>(response->levels().begin(),
-                                       response->levels().end());
+absl::StatusOr<v1::ListLevelsResponse> CollideClient::ListLevels() {
+  return Call<v1::ListLevelsResponse>([&](auto* context, auto* out) {
+    return levels_->ListLevels(context, v1::ListLevelsRequest(), out);
+  });
 }
 
 absl::StatusOr<v1::LevelSummary> CollideClient::DescribeLevel(

@@ -88,7 +88,8 @@ class CollideClient {
                                                 v1::Level content);
   absl::StatusOr<v1::DeleteLevelResponse> DeleteLevel(
       absl::string_view level_id);
-  absl::StatusOr<std::vector<v1::LevelSummary>> ListLevels();
+  // Every level, and the level directory files the server skipped.
+  absl::StatusOr<v1::ListLevelsResponse> ListLevels();
   absl::StatusOr<v1::LevelSummary> DescribeLevel(absl::string_view level_id);
   // The level's shapes as the server holds them, with its summary.
   absl::StatusOr<v1::GetLevelResponse> GetLevel(absl::string_view level_id);

@@ -80,7 +80,8 @@ absl::Status LoadBaseLevels(
 // A bad file in it is skipped with a log line (one bad file must not keep
 // every replica from starting), or fails the start with strict_level_dir.
 absl::Status LoadLevelDirectory(const ServerOptions& options,
-                                LevelStore& store) {
+                                LevelStore& store,
+                                SkippedLevelFiles& skipped) {
   for (const std::string& path : store.RemoveLeftoverTemporaries()) {
     Log("level directory: removed %s, left by an interrupted write",
         LogValue(path));
@@ -92,8 +93,10 @@ absl::Status LoadLevelDirectory(const ServerOptions& options,
   for (const std::string& id : load->loaded) {
     LogLoaded(*store.Find(id), options.level_dir);
   }
-  for (const absl::Status& refused : load->refused) {
-    Log("level directory: skipping a level file: %s", LogValue(refused));
+  for (const LevelStore::DirectoryLoad::Refused& refused : load->refused) {
+    Log("level directory: skipping a level file: %s",
+        LogValue(refused.error));
+    skipped.Skip(refused.id, refused.path, refused.error);
   }
   if (!load->refused.empty()) {
     Log("level directory: %d level file(s) skipped, %d loaded "
@@ -123,13 +126,16 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     watch.poll_interval = options.level_dir_poll_interval;
     watch.max_file_bytes = options.limits.max_message_bytes;
     watch.base_levels = std::move(base_levels);
+    watch.skipped = &server->skipped_files_;
     server->watcher_ =
         std::make_unique<LevelDirWatcher>(*server->store_, std::move(watch));
     // Before the directory is loaded, so a file changing while it loads is
     // seen as changed at the first poll.
     server->watcher_->Prime();
   }
-  if (absl::Status s = LoadLevelDirectory(options, *server->store_); !s.ok()) {
+  if (absl::Status s = LoadLevelDirectory(options, *server->store_,
+                                          server->skipped_files_);
+      !s.ok()) {
     return s;
   }
   const int workers =
@@ -139,7 +145,8 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   server->workers_ = std::make_unique<WorkerPool>(workers);
   server->collision_service_ = std::make_unique<CollisionServiceImpl>(
       *server->store_, options.limits, *server->workers_);
-  server->level_service_ = std::make_unique<LevelServiceImpl>(*server->store_);
+  server->level_service_ = std::make_unique<LevelServiceImpl>(
+      *server->store_, &server->skipped_files_);
   server->unknown_methods_ =
       std::make_unique<UnknownMethodService>(std::vector<std::string>{
           v1::CollisionService::service_full_name(),
@@ -183,6 +190,10 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     health->SetServingStatus(true);
     health->SetServingStatus(v1::CollisionService::service_full_name(), true);
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
+    // From now on kept current as the watcher loads or skips files.
+    server->skipped_files_.SetObserver([health](bool all_loaded) {
+      health->SetServingStatus(SkippedLevelFiles::kHealthService, all_loaded);
+    });
   }
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
       LogValue(options.listen), server->port_, server->store_->List().size(),
@@ -203,6 +214,7 @@ void CollideServer::Shutdown() {
   // First, so no level changes while calls drain, and no thread outlives
   // the server.
   if (watcher_ != nullptr) watcher_->Stop();
+  skipped_files_.SetObserver(nullptr);
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService()) {
     // Load balancers watching health stop sending new work first.

@@ -18,6 +18,7 @@
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
+#include "server/skipped_level_files.h"
 #include "server/unknown_method_service.h"
 #include "server/worker_pool.h"
 
@@ -75,6 +76,9 @@ class CollideServer {
   // The port actually bound (the chosen one when listen asked for 0).
   int port() const { return port_; }
   LevelStore& store() { return *store_; }
+  // The level directory's files not served (also in ListLevels and the
+  // health service's SkippedLevelFiles::kHealthService status).
+  const SkippedLevelFiles& skipped_files() const { return skipped_files_; }
 
   // Graceful stop: the level directory watcher stops (its thread is
   // joined), health reports NOT_SERVING, no new calls are accepted,
@@ -86,6 +90,8 @@ class CollideServer {
   CollideServer() = default;
 
   ServerOptions options_;
+  // Before what fills and reads it (the watcher, the level service).
+  SkippedLevelFiles skipped_files_;
   std::unique_ptr<LevelStore> store_;
   // After the store, so it stops before the store goes. Null without a
   // level directory or with polling off.

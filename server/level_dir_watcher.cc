@@ -114,6 +114,11 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
   const auto still_current = [&] { return StatFilesOf(id) == files; };
   const std::string name = LogValue(formats::LevelName(id));
   const std::string dir = LogValue(options_.level_dir);
+  // The id's files now say what is served: no skipped file any more.
+  const auto settled = [&] {
+    if (options_.skipped != nullptr) options_.skipped->Clear(id);
+    return true;
+  };
 
   for (size_t slot = 0; slot < kTombstoneSlot; ++slot) {
     if (!files[slot].has_value()) continue;
@@ -132,6 +137,9 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
       // Logged once: the file is tried again only when it changes.
       Log("level %s: ignoring %s (%s): %s", name, LogValue(path),
           StillServed(store_, id), LogValue(synced.status()));
+      if (options_.skipped != nullptr) {
+        options_.skipped->Skip(id, path, synced.status());
+      }
       return true;
     }
     switch (synced->change) {
@@ -142,11 +150,11 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
                                                                : "replaced",
             LogValue(path), synced->snapshot->version,
             synced->snapshot->level->shape_count());
-        return true;
+        return settled();
       case LevelStore::SyncChange::kStale:
         return false;
       default:
-        return true;
+        return settled();
     }
   }
 
@@ -161,14 +169,14 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
       // It loaded at start with the same limits: our bug.
       Log("level %s: cannot restore it from %s: %s", name,
           LogValue(base->second.origin), LogValue(synced.status()));
-      return true;
+      return settled();
     }
     if (synced->change == LevelStore::SyncChange::kStale) return false;
     if (synced->change != LevelStore::SyncChange::kUnchanged) {
       Log("level %s restored from %s (no file for it in %s): version %d", name,
           LogValue(base->second.origin), dir, synced->snapshot->version);
     }
-    return true;
+    return settled();
   }
 
   const LevelStore::SyncResult unloaded = store_.UnloadLevel(id, still_current);
@@ -178,7 +186,7 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
         files[kTombstoneSlot].has_value() ? "deleted" : "its file is gone", dir,
         unloaded.snapshot->version);
   }
-  return true;
+  return settled();
 }
 
 void LevelDirWatcher::Prime() {

@@ -64,6 +64,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "server/level_dir_files.h"
 #include "server/level_store.h"
+#include "server/skipped_level_files.h"
 
 namespace collide::server {
 
@@ -84,6 +85,10 @@ struct LevelDirWatcherOptions {
   // By id: the bundled default and --level_files levels, which a restart
   // would serve for an id with no level file and no tombstone.
   std::map<std::string, BaseLevel, std::less<>> base_levels;
+  // Where refused files are recorded, and cleared when their id settles (a
+  // file loads, or the id has none); null: only logged. Must outlive the
+  // watcher.
+  SkippedLevelFiles* skipped = nullptr;
 };
 
 class LevelDirWatcher {

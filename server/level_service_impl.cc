@@ -97,6 +97,14 @@ grpc::ServerUnaryReactor* LevelServiceImpl::ListLevels(
   for (const std::shared_ptr<const LevelSnapshot>& snapshot : store_.List()) {
     *response->add_levels() = DescribeSnapshot(*snapshot);
   }
+  if (skipped_ != nullptr) {
+    for (const SkippedLevelFiles::File& file : skipped_->List()) {
+      v1::SkippedLevelFile* out = response->add_skipped_files();
+      out->set_level(formats::LevelName(file.level_id));
+      out->set_file(file.path);
+      out->set_error(file.error.ToString());
+    }
+  }
   reactor->Finish(grpc::Status::OK);
   return reactor;
 }

@@ -9,13 +9,17 @@
 #include "collide/v1/level_service.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "server/level_store.h"
+#include "server/skipped_level_files.h"
 
 namespace collide::server {
 
 class LevelServiceImpl final : public v1::LevelService::CallbackService {
  public:
-  // `store` must outlive the service.
-  explicit LevelServiceImpl(LevelStore& store) : store_(store) {}
+  // `store`, and `skipped` unless null (ListLevels then reports no skipped
+  // files), must outlive the service.
+  explicit LevelServiceImpl(LevelStore& store,
+                            const SkippedLevelFiles* skipped = nullptr)
+      : store_(store), skipped_(skipped) {}
 
   // INVALID_ARGUMENT for a bad name, a content.id that differs from it, or
   // an invalid level (naming the field, "level.shapes[3]..."),
@@ -29,6 +33,7 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
       grpc::CallbackServerContext* context,
       const v1::DeleteLevelRequest* request,
       v1::DeleteLevelResponse* response) override;
+  // Every level, and the level directory's files skipped.
   grpc::ServerUnaryReactor* ListLevels(
       grpc::CallbackServerContext* context,
       const v1::ListLevelsRequest* request,
@@ -45,6 +50,7 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
 
  private:
   LevelStore& store_;
+  const SkippedLevelFiles* const skipped_;
 };
 
 }  // namespace collide::server

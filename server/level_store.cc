@@ -310,7 +310,7 @@ absl::StatusOr<LevelStore::DirectoryLoad> LevelStore::LoadDirectory(
                            absl::StrCat(path, ": ", put.status().message()));
     }
     if (bad_file == BadLevelFile::kFail) return error;
-    result.refused.push_back(std::move(error));
+    result.refused.push_back({id, path, std::move(error)});
   }
   // Deleted since it was loaded from the bundled default or a level file
   // (a level file of the same id in the directory is newer and wins).

@@ -98,9 +98,14 @@ class LevelStore {
   struct DirectoryLoad {
     // Ids loaded, in order.
     std::vector<std::string> loaded;
-    // One error per level file skipped, its message starting with the
-    // file's path (kSkip only).
-    std::vector<absl::Status> refused;
+    // A level file skipped (kSkip only).
+    struct Refused {
+      std::string id;
+      std::string path;
+      // Its message starts with the path.
+      absl::Status error;
+    };
+    std::vector<Refused> refused;
   };
 
   // Loads every level file of the level directory ("{id}.binpb", "{id}.pb",

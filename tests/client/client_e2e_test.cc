@@ -56,10 +56,13 @@ TEST_F(ClientE2eTest, LevelsArePutListedFetchedAndDeleted) {
   ASSERT_TRUE(put.ok()) << put.status();
   EXPECT_TRUE(put->created());
 
-  absl::StatusOr<std::vector<v1::LevelSummary>> levels = client_->ListLevels();
+  absl::StatusOr<v1::ListLevelsResponse> levels = client_->ListLevels();
   ASSERT_TRUE(levels.ok()) << levels.status();
   std::vector<std::string> names;
-  for (const v1::LevelSummary& level : *levels) names.push_back(level.level());
+  for (const v1::LevelSummary& level : levels->levels()) {
+    names.push_back(level.level());
+  }
+  EXPECT_EQ(levels->skipped_files_size(), 0);
   EXPECT_THAT(names, ::testing::ElementsAre("levels/arena", "levels/wall"));
 
   absl::StatusOr<v1::GetLevelResponse> got = client_->GetLevel("wall");

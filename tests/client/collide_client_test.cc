@@ -89,16 +89,19 @@ TEST_F(CollideClientTest, ServerErrorKeepsItsCodeAndMessage) {
   EXPECT_EQ(described.status().message(), "level \"levels/x\" not found");
 }
 
-TEST_F(CollideClientTest, ListLevelsReturnsEverySummary) {
+TEST_F(CollideClientTest, ListLevelsReturnsEverySummaryAndSkippedFile) {
   v1::ListLevelsResponse answer;
   answer.add_levels()->set_level("levels/a");
   answer.add_levels()->set_level("levels/b");
+  answer.add_skipped_files()->set_file("/dir/c.binpb");
   EXPECT_CALL(*levels_, ListLevels(_, _, _))
       .WillOnce(DoAll(SetArgPointee<2>(answer), Return(grpc::Status::OK)));
-  absl::StatusOr<std::vector<v1::LevelSummary>> levels = client_->ListLevels();
+  absl::StatusOr<v1::ListLevelsResponse> levels = client_->ListLevels();
   ASSERT_TRUE(levels.ok()) << levels.status();
-  ASSERT_EQ(levels->size(), 2u);
-  EXPECT_EQ((*levels)[1].level(), "levels/b");
+  ASSERT_EQ(levels->levels_size(), 2);
+  EXPECT_EQ(levels->levels(1).level(), "levels/b");
+  ASSERT_EQ(levels->skipped_files_size(), 1);
+  EXPECT_EQ(levels->skipped_files(0).file(), "/dir/c.binpb");
 }
 
 TEST_F(CollideClientTest, RunQueriesSendsTheBatchInOrderWithADeadline) {

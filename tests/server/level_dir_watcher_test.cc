@@ -79,6 +79,7 @@ class LevelDirWatcherTest : public ::testing::Test {
     options.level_dir = dir_.path();
     options.poll_interval = absl::Milliseconds(2);
     options.base_levels = std::move(base);
+    options.skipped = &skipped_;
     watcher_ = std::make_unique<LevelDirWatcher>(store_, std::move(options));
     watcher_->Prime();
     ASSERT_TRUE(store_.LoadDirectory().ok());
@@ -110,6 +111,7 @@ class LevelDirWatcherTest : public ::testing::Test {
 
   testing::TempDir dir_;
   LevelStore store_;
+  SkippedLevelFiles skipped_;
   std::unique_ptr<LevelDirWatcher> watcher_;
 };
 
@@ -169,8 +171,16 @@ TEST_F(LevelDirWatcherTest, ABadFileIsIgnoredUntilFixed) {
   EXPECT_EQ(ServedTag("dock"), 11u);
   EXPECT_EQ(ServedVersion("dock"), version);
 
+  // Recorded for ListLevels and health while refused.
+  ASSERT_EQ(skipped_.List().size(), 1u);
+  EXPECT_EQ(skipped_.List()[0].level_id, "dock");
+  EXPECT_EQ(skipped_.List()[0].path, Path("dock.json"));
+  EXPECT_EQ(skipped_.List()[0].error.code(),
+            absl::StatusCode::kInvalidArgument);
+
   ReplaceFile(Path("dock.json"), whole);
   EXPECT_TRUE(WaitFor([&] { return ServedTag("dock") == 22; }));
+  EXPECT_TRUE(skipped_.empty());
 }
 
 TEST_F(LevelDirWatcherTest, ABadNewFileServesNothingUntilFixed) {
@@ -178,6 +188,10 @@ TEST_F(LevelDirWatcherTest, ABadNewFileServesNothingUntilFixed) {
   ReplaceFile(Path("dock.json"), "{\"shapes\": [");
   ASSERT_TRUE(WaitForPolls());
   EXPECT_EQ(store_.Find("dock"), nullptr);
+  EXPECT_FALSE(skipped_.empty());
+  // Removing the bad file settles the id too.
+  ASSERT_EQ(unlink(Path("dock.json").c_str()), 0);
+  EXPECT_TRUE(WaitFor([&] { return skipped_.empty(); }));
   ReplaceFile(Path("dock.json"), WallJson(5, 11));
   EXPECT_TRUE(WaitFor([&] { return ServedTag("dock") == 11; }));
 }

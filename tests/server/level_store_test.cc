@@ -261,8 +261,8 @@ TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->refused.size(), 1u);
-  EXPECT_EQ(loaded->refused[0].code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(loaded->refused[0].message(), HasSubstr("a.binpb"));
+  EXPECT_EQ(loaded->refused[0].error.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(loaded->refused[0].error.message(), HasSubstr("a.binpb"));
   EXPECT_EQ(store.Find("a"), nullptr);
 }
 
@@ -292,15 +292,17 @@ TEST(LevelStoreTest, LoadSkipsBadFilesAndLoadsTheRest) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_THAT(loaded->loaded, ElementsAre("good", "old"));
   std::vector<std::string> refused;
-  for (const absl::Status& s : loaded->refused) {
-    refused.push_back(std::string(s.message()));
+  for (const LevelStore::DirectoryLoad::Refused& r : loaded->refused) {
+    refused.push_back(std::string(r.error.message()));
   }
   EXPECT_THAT(refused,
               ElementsAre(HasSubstr("bad.json: not a valid level"),
                           HasSubstr("cut.binpb: truncated: header says"),
                           HasSubstr("empty.binpb: empty file (0 bytes)"),
                           HasSubstr("flip.binpb: corrupted: checksum")));
-  EXPECT_EQ(loaded->refused[1].code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(loaded->refused[1].error.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(loaded->refused[1].id, "cut");
+  EXPECT_EQ(loaded->refused[1].path, dir + "/cut.binpb");
   EXPECT_NE(store.Find("good"), nullptr);
   EXPECT_NE(store.Find("old"), nullptr);
   EXPECT_EQ(store.Find("flip"), nullptr);

@@ -38,7 +38,9 @@ namespace collide::server {
 namespace {
 
 using testing::Deadline;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 using Clock = std::chrono::steady_clock;
 
@@ -55,6 +57,39 @@ v1::StreamQueriesRequest ArenaBatch(uint64_t batch_id) {
   request.set_batch_id(batch_id);
   *request.add_queries() = testing::RayAlongX(1, 0);
   return request;
+}
+
+using HealthResponse = grpc::health::v1::HealthCheckResponse;
+
+HealthResponse::ServingStatus HealthOf(grpc::Channel& channel,
+                                       const std::string& service) {
+  const auto health = grpc::health::v1::Health::NewStub(
+      std::shared_ptr<grpc::Channel>(&channel, [](grpc::Channel*) {}));
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service(service);
+  HealthResponse response;
+  const grpc::Status status = health->Check(&context, request, &response);
+  return status.ok() ? response.status() : HealthResponse::UNKNOWN;
+}
+
+// "levels/x path error" per skipped file ListLevels reports.
+std::vector<std::string> SkippedFiles(grpc::Channel& channel) {
+  const auto levels = v1::LevelService::NewStub(
+      std::shared_ptr<grpc::Channel>(&channel, [](grpc::Channel*) {}));
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  v1::ListLevelsResponse response;
+  std::vector<std::string> files;
+  const grpc::Status status =
+      levels->ListLevels(&context, v1::ListLevelsRequest(), &response);
+  if (!status.ok()) return {"ListLevels failed: " + status.error_message()};
+  for (const v1::SkippedLevelFile& file : response.skipped_files()) {
+    files.push_back(
+        absl::StrCat(file.level(), " ", file.file(), " ", file.error()));
+  }
+  return files;
 }
 
 TEST(ServerProcessTest, SigtermDrainsTheStreamInFlightAndExitsZero) {
@@ -384,11 +419,23 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   ASSERT_EQ(utimensat(AT_FDCWD, temporary.c_str(), times, 0), 0);
 
   ServerProcess server;
-  ASSERT_TRUE(
-      server.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir)}))
+  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
+                            absl::StrCat("--level_dir=", dir),
+                            "--level_dir_poll_interval=100ms"}))
       << server.log();
   {
     const auto channel = testing::Connect(server.port());
+    // Reported where operators look: health and ListLevels.
+    EXPECT_EQ(HealthOf(*channel, ""), HealthResponse::SERVING);
+    EXPECT_EQ(HealthOf(*channel, "collide.level_dir"),
+              HealthResponse::NOT_SERVING);
+    EXPECT_THAT(SkippedFiles(*channel),
+                ElementsAre(StartsWith(absl::StrCat(
+                                "levels/cut ", dir, "/cut.binpb DATA_LOSS: ",
+                                dir, "/cut.binpb: truncated: header says")),
+                            StartsWith(absl::StrCat(
+                                "levels/empty ", dir, "/empty.binpb DATA_LOSS: ",
+                                dir, "/empty.binpb: empty file"))));
     const auto collisions = v1::CollisionService::NewStub(channel);
     for (const char* level : {"levels/good", "levels/arena"}) {
       v1::RunQueriesRequest request;
@@ -402,6 +449,22 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
     v1::DescribeLevelResponse described;
     EXPECT_EQ(testing::Describe(*levels, "levels/cut", &described).error_code(),
               grpc::StatusCode::NOT_FOUND);
+
+    // Fixed and removed: the watcher loads one, forgets the other, and
+    // health turns SERVING.
+    ASSERT_TRUE(formats::WriteLevelFile(absl::StrCat(dir, "/cut.binpb"),
+                                        testing::WallLevel("cut", 4, 44))
+                    .ok());
+    ASSERT_EQ(unlink(absl::StrCat(dir, "/empty.binpb").c_str()), 0);
+    const Clock::time_point give_up = Clock::now() + std::chrono::seconds(20);
+    while (HealthOf(*channel, "collide.level_dir") !=
+               HealthResponse::SERVING &&
+           Clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(HealthOf(*channel, "collide.level_dir"), HealthResponse::SERVING);
+    EXPECT_THAT(SkippedFiles(*channel), ::testing::IsEmpty());
+    EXPECT_TRUE(testing::Describe(*levels, "levels/cut", &described).ok());
   }
   server.Signal(SIGTERM);
   EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
@@ -416,6 +479,8 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   EXPECT_NE(stat(temporary.c_str(), &info), 0);
 
   {
+    std::ofstream(absl::StrCat(dir, "/cut.binpb"))
+        << framed.substr(0, framed.size() / 2);
     ServerProcess strict;
     EXPECT_FALSE(
         strict.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir),
