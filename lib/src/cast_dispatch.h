@@ -10,6 +10,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "convex_core.h"
+#include "degenerate_normal.h"
 
 namespace collide::internal {
 
@@ -45,11 +46,16 @@ bool IsValidTarget(const Moving<Shape>& target) {
 template <typename Target>
 std::optional<Hit> CastCore(const Core& mover, Vec2 translation,
                             const Target& target, const CastOptions& options) {
+  std::optional<Hit> hit;
   if constexpr (std::is_same_v<Target, ConcavePolygon>) {
-    return SweepCoreVsConcave(mover, translation, target, options);
+    hit = SweepCoreVsConcave(mover, translation, target, options);
   } else {
-    return SweepCores(mover, translation, CoreOf(target), options);
+    hit = SweepCores(mover, translation, CoreOf(target), options);
   }
+  if (hit && hit->normal == Vec2{}) {
+    hit->normal = DegenerateContactNormal(translation);
+  }
+  return hit;
 }
 
 // Any public mover against any static target.

@@ -32,6 +32,24 @@ double ZeroCrossing(double v1, double v2) {
   return v1 == 0.0 ? 0.0 : v1 / (v1 - v2);
 }
 
+// Below this a direction's squared length may have lost its digits to
+// underflow (subnormal coordinates): 0 for a nonzero direction.
+constexpr double kTinyLengthSquared = 0x1p-960;
+
+// Where `offset`, a point on the line of `direction` (nonzero) less its
+// origin, lies along it, in units of direction: offset.d / d.d, or, for a
+// direction whose square underflows, the ratio along its longer axis (the
+// same for a point on the line, and never 0 / 0).
+double AlongDirection(Vec2 offset, Vec2 direction) {
+  const double length_squared = LengthSquared(direction);
+  if (length_squared >= kTinyLengthSquared) {
+    return Dot(offset, direction) / length_squared;
+  }
+  return std::fabs(direction.x) >= std::fabs(direction.y)
+             ? offset.x / direction.x
+             : offset.y / direction.y;
+}
+
 // True when point lies on the segment from start to end (start != end). The
 // exact zero test on the cross product is the orientation predicate; the dot
 // product bounds are compared before any division so the ends are exact.
@@ -39,6 +57,10 @@ bool PointOnSegment(Vec2 point, Vec2 start, Vec2 end) {
   const Vec2 direction = end - start;
   const Vec2 offset = point - start;
   if (Cross(direction, offset) != 0.0) return false;
+  if (LengthSquared(direction) < kTinyLengthSquared) {
+    const double along = AlongDirection(offset, direction);
+    return along >= 0.0 && along <= 1.0;
+  }
   const double along = Dot(offset, direction);
   return along >= 0.0 && along <= LengthSquared(direction);
 }
@@ -46,10 +68,7 @@ bool PointOnSegment(Vec2 point, Vec2 start, Vec2 end) {
 // Fraction of point's projection along start -> end (start != end), clamped
 // to [0, 1] so that a point known to be on the segment stays on it.
 double FractionAlong(Vec2 point, Vec2 start, Vec2 end) {
-  const Vec2 direction = end - start;
-  const double fraction =
-      Dot(point - start, direction) / LengthSquared(direction);
-  return std::clamp(fraction, 0.0, 1.0);
+  return std::clamp(AlongDirection(point - start, end - start), 0.0, 1.0);
 }
 
 // Two segments on one line (a non-degenerate): project b's ends onto a's
@@ -58,9 +77,8 @@ double FractionAlong(Vec2 point, Vec2 start, Vec2 end) {
 // are returned exactly instead of being rebuilt from fractions.
 std::optional<SegmentIntersection> IntersectCollinear(Segment a, Segment b) {
   const Vec2 r = a.p2 - a.p1;
-  const double length_squared = LengthSquared(r);
-  double t1 = Dot(b.p1 - a.p1, r) / length_squared;
-  double t2 = Dot(b.p2 - a.p1, r) / length_squared;
+  double t1 = AlongDirection(b.p1 - a.p1, r);
+  double t2 = AlongDirection(b.p2 - a.p1, r);
   Vec2 b_low = b.p1;
   Vec2 b_high = b.p2;
   double b_low_fraction = 0.0;
@@ -99,8 +117,17 @@ std::optional<SegmentIntersection> IntersectCollinear(Segment a, Segment b) {
 // q = -(h + sign(h) sqrt(disc)), one root is q / a and, since the product of
 // the roots is c / a, the other is c / q; neither subtracts nearly equal
 // numbers, unlike the textbook formula when h^2 >> a c.
+//
+// A direction whose square underflows (subnormal coordinates) is first
+// divided by its largest component, `unit`: the equation is solved for
+// u' = u * unit along d / unit, and the fractions divided back at the end.
 CircleCrossings SolveLineCircle(Segment line, Circle circle) {
-  const Vec2 d = line.p2 - line.p1;
+  Vec2 d = line.p2 - line.p1;
+  double unit = 1.0;
+  if (LengthSquared(d) < kTinyLengthSquared) {
+    unit = std::fmax(std::fabs(d.x), std::fabs(d.y));
+    d = {d.x / unit, d.y / unit};
+  }
   const Vec2 f = line.p1 - circle.center;
   const double a = LengthSquared(d);
   const double h = Dot(f, d);
@@ -137,13 +164,14 @@ CircleCrossings SolveLineCircle(Segment line, Circle circle) {
   const bool p1_on_circle = c == 0.0;
   const bool p2_on_circle = LengthSquared(line.p2 - circle.center) == r2;
   if (p1_on_circle) nearest_root(0.0) = 0.0;
-  if (p2_on_circle && !(p1_on_circle && count == 1)) nearest_root(1.0) = 1.0;
+  if (p2_on_circle && !(p1_on_circle && count == 1)) nearest_root(unit) = unit;
   for (int i = 0; i < count; ++i) {
     const size_t k = static_cast<size_t>(i);
     const double u = crossings.fractions[k];
-    crossings.points[k] = u == 0.0   ? line.p1
-                          : u == 1.0 ? line.p2
-                                     : line.p1 + u * d;
+    crossings.points[k] = u == 0.0    ? line.p1
+                          : u == unit ? line.p2
+                                      : line.p1 + u * d;
+    crossings.fractions[k] = u == unit ? 1.0 : u / unit;
   }
   return crossings;
 }

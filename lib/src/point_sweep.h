@@ -158,7 +158,10 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
                               : along == length_squared
                                   ? b.VertexFeature(1)
                                   : b.EdgeFeature(side > 0.0 ? 0 : 1);
-      return PointHit{t, side * n, a + (along / length_squared) * e, feature};
+      // along == 0 also covers a segment whose square underflows (0 / 0).
+      const Vec2 point =
+          along == 0.0 ? a : a + (along / length_squared) * e;
+      return PointHit{t, side * n, point, feature};
     }
   } else if (std::abs(distance) > grow) {
     // Outside the band and not closing on it.
@@ -265,7 +268,10 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
       (along > length_squared && lines.rate[next] > 0.0)) {
     return std::nullopt;
   }
-  const double s = std::clamp(along / length_squared, 0.0, 1.0);
+  // A zero length squared is an edge whose square underflows (0 / 0).
+  const double s = length_squared > 0.0
+                       ? std::clamp(along / length_squared, 0.0, 1.0)
+                       : 0.0;
   const Feature feature = s == 0.0   ? b.VertexFeature(enter)
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);

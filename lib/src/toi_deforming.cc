@@ -10,6 +10,7 @@
 
 #include "collide/dcheck.h"
 #include "collide/toi.h"
+#include "degenerate_normal.h"
 
 namespace collide {
 namespace {
@@ -77,7 +78,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
       // (seed 000 calls this no collision; it is a point contact).
       if (m != Vec2{}) return std::nullopt;
       hit.point = a_t;
-      hit.normal = Normalize(-(ray.translation - da));
+      hit.normal = internal::DegenerateContactNormal(ray.translation - da);
       hit.feature = {FeatureType::kVertex, 0};
       return hit;
     }
@@ -129,7 +130,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
         if (best && t >= best->fraction) continue;
         std::optional<Hit> hit = contact_at(t, 0.0);
         if (hit) {
-          hit->normal = Normalize(-relative);
+          hit->normal = internal::DegenerateContactNormal(relative);
           best = hit;
         }
       }

@@ -113,6 +113,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const Vec2 offset = q * m + c0 * d;
   const Vec2 estimate = (1.0 / (q * r)) * offset;
   const double excess = Dot(estimate, estimate) - 1.0;
+  // From far enough away the offset can cancel to exactly zero: no
+  // direction left, which the general machinery's fallback then gives.
+  if (offset == Vec2{}) return general();
   const Vec2 normal = std::abs(excess) < 1e-7 ? (1.0 - 0.5 * excess) * estimate
                                               : Normalize(offset);
   return Hit{.fraction = t,
@@ -176,6 +179,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     }
     if (!clear) return general();
     if (misses) return std::nullopt;
+    // Clear, yet every line it is outside of gave t = 0: the distance over
+    // the closing rate underflowed (subnormal offsets).
+    if (enter < 0) return general();
   }
   // The start is clear (some line is certainly out) and the ray
   // closes on every line it starts outside of, in time: the farthest out

@@ -134,7 +134,9 @@ ExitResult FindExitForBody(const Body& mover, const Level& level,
     }
     const std::optional<Vec2> next =
         ShortestInAll(absl::MakeConstSpan(planes.data(), plane_count));
-    if (!next || *next == x) break;  // no common exit, or no progress
+    // No common exit, or no progress; or the exit lies beyond the range
+    // lib/ accepts (kMaxCoordinate): the body cannot be placed there.
+    if (!next || *next == x || !IsValid(Translated(mover, *next))) break;
     x = *next;
     ++result.iterations;
   }

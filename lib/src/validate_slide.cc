@@ -118,11 +118,17 @@ SlideResult SlideBody(const Body& mover, Vec2 translation, const Level& level,
   Vec2 remaining = translation;
   while (result.iterations < max_iterations &&
          Length(remaining) > min_remaining) {
+    const Body moved = Translated(mover, position);
+    // A slide can carry the mover past kMaxCoordinate (a body near the edge
+    // of the accepted range moving outwards), where lib/ cannot place it,
+    // and a projection turned onto one axis can leave a remaining
+    // translation longer than kMaxCoordinate along it: it stops there,
+    // unfinished.
+    if (!IsValid(moved) || !IsInRange(remaining)) break;
     const std::optional<WorldHit> hit =
         result.iterations == 0 && slide_skin == skin
             ? first_cast
-            : CastBody(Translated(mover, position), remaining, level, filter,
-                       options);
+            : CastBody(moved, remaining, level, filter, options);
     ++result.iterations;
     if (!hit) {
       position = position + remaining;

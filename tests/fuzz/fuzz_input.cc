@@ -40,9 +40,8 @@ double FuzzInput::Remember(double value) {
   // Clamp anything a combination pushed out of range (or made non-finite)
   // back into the accepted range.
   if (!std::isfinite(value)) value = 0.0;
-  if (value > kMaxMagnitude) value = kMaxMagnitude;
-  if (value < -kMaxMagnitude) value = -kMaxMagnitude;
-  if (std::abs(value) < kMinMagnitude) value = 0.0;
+  if (value > kMaxCoordinate) value = kMaxCoordinate;
+  if (value < -kMaxCoordinate) value = -kMaxCoordinate;
   history_[history_count_ % kHistory] = value;
   ++history_count_;
   return value;
@@ -89,8 +88,8 @@ double FuzzInput::TakeDouble() {
     case 12:  // extremes of the accepted range and of magnitudes
     {
       static constexpr double kExtremes[] = {
-          kMaxMagnitude, -kMaxMagnitude, 1e15, -1e15, 1e-150, -1e-150,
-          1e18,          -1e18,          1e9,  -1e9,  0.5,    1e-9};
+          kMaxCoordinate, -kMaxCoordinate, 1e15, -1e15, 1e-150, -4.9e-324,
+          1e18,           -1e18,           1e9,  -1e9,  0.5,    1e-9};
       return Remember(kExtremes[TakeByte() % 12]);
     }
     default:  // any bit pattern (clamped into range)

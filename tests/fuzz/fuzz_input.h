@@ -6,10 +6,8 @@
 // Doubles are biased towards the degenerate cases geometry code gets wrong
 // (zero, small integers, dyadic fractions, exact repeats and negations of
 // earlier values, 1e9 offsets, one ulp away from an earlier value, the
-// extremes) and are always finite and within +-kMaxCoordinate, the range
-// the wire contract and lib/ accept. For now they are also within
-// +-kMaxMagnitude, and no nonzero value is smaller than kMinMagnitude (see
-// there).
+// extremes, subnormals included) and are always finite and within
+// +-kMaxCoordinate, the range the wire contract and lib/ accept.
 #ifndef COLLIDE_TESTS_FUZZ_FUZZ_INPUT_H_
 #define COLLIDE_TESTS_FUZZ_FUZZ_INPUT_H_
 
@@ -20,17 +18,6 @@
 #include "collide/vec2.h"
 
 namespace collide::fuzz {
-
-// The smallest nonzero magnitude TakeDouble returns; smaller values become
-// 0. TODO(issue 13): lib/ misbehaves when a square underflows (a NaN
-// fraction from IntersectSegments, zero normals; tests/fuzz/pending/);
-// lower this to 0 (allow subnormals) once that is fixed.
-inline constexpr double kMinMagnitude = 1e-150;
-// The largest magnitude TakeDouble returns; larger values are clamped.
-// TODO(issue 13): near kMaxCoordinate lib/ returns zero normals and
-// ValidateMove casts beyond the range (tests/fuzz/pending/); raise this to
-// kMaxCoordinate once that is fixed.
-inline constexpr double kMaxMagnitude = 1e30;
 
 class FuzzInput {
  public:

@@ -1,6 +1,6 @@
 // Fuzz target: lib/'s geometry entry points with doubles decoded from bytes
-// (FuzzInput: finite, within the accepted range, for now within
-// +-kMaxMagnitude, biased towards degenerate values). The first byte picks
+// (FuzzInput: finite, within the accepted range +-kMaxCoordinate,
+// subnormals included, biased towards degenerate values). The first byte picks
 // the family:
 //   0  TOI: a ray, circle, capsule or polygon cast against each static
 //      obstacle kind (toi.h);
@@ -11,8 +11,7 @@
 //   5  CastPair (validate.h).
 // Each lib/ call is preceded by the IsValid(...) checks its preconditions
 // name; results are checked against the contract (fraction in range,
-// finite point, a unit normal (or for now a zero one, see CheckHit),
-// overlap only at fraction 0, list sizes).
+// finite point, a unit normal, overlap only at fraction 0, list sizes).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -42,17 +41,15 @@ namespace {
 
 bool IsUnit(Vec2 v) { return std::abs(Length(v) - 1.0) <= 1e-6; }
 
-// The contract every TOI result keeps (toi.h). TODO(issue 13): lib/ can
-// return a zero normal where the contact direction degenerates (a zero
+// The contract every TOI result keeps (toi.h), degenerate contacts (a zero
 // radius circle or a ray meeting a vertex exactly, a touching start on a
-// point, a square that underflows; tests/fuzz/pending/README.md); require
-// a unit normal there too once lib/ picks one.
+// point, a square that underflows) included.
 void CheckHit(const std::optional<Hit>& hit, const CastOptions& options) {
   if (!hit) return;
   const bool in_range =
       hit->fraction >= 0.0 && hit->fraction <= options.max_fraction;
   const bool finite = IsFinite(hit->point) && std::isfinite(hit->depth);
-  const bool unit_normal = IsUnit(hit->normal) || hit->normal == Vec2{};
+  const bool unit_normal = IsUnit(hit->normal);
   const bool depth_ok = hit->depth >= 0.0;
   const bool overlap_at_zero =
       hit->status != HitStatus::kInitialOverlap || hit->fraction == 0.0;

@@ -592,5 +592,33 @@ TEST(ContainsPointConcaveTest, TinyPolygonFarFromOriginSeparatesNearbyPoints) {
   EXPECT_TRUE(ContainsPoint(*polygon, base + unit * Vec2{1.5, 0.5}));
 }
 
+// Subnormal coordinates: squares underflow to 0, yet fractions stay in
+// [0, 1] and points finite.
+TEST(IntersectSegmentsTest, SubnormalSegmentsGiveFiniteFractions) {
+  const double tiny = 4.9406564584124654e-324;
+  const std::optional<SegmentIntersection> crossing =
+      IntersectSegments(Segment{{0, 0}, {0, -tiny}}, Segment{{0, 0}, {0, 0}});
+  ASSERT_TRUE(crossing);
+  EXPECT_EQ(crossing->fraction_a, 0.0);
+  const std::optional<SegmentIntersection> overlap = IntersectSegments(
+      Segment{{0, 0}, {0, 4 * tiny}}, Segment{{0, 2 * tiny}, {0, 8 * tiny}});
+  ASSERT_TRUE(overlap);
+  EXPECT_EQ(overlap->fraction_a, 0.5);
+  EXPECT_EQ(overlap->start, (Vec2{0, 2 * tiny}));
+}
+
+TEST(IntersectSegmentCircleTest, SubnormalSegmentGivesFinitePoints) {
+  const double tiny = 4.9406564584124654e-324;
+  const CircleCrossings crossings = IntersectSegmentCircle(
+      Segment{{0, 0}, {0, 4 * tiny}}, Circle{{0, 4 * tiny}, 2 * tiny});
+  ASSERT_GE(crossings.count, 1);
+  for (int i = 0; i < crossings.count; ++i) {
+    const size_t k = static_cast<size_t>(i);
+    EXPECT_TRUE(IsFinite(crossings.points[k]));
+    EXPECT_GE(crossings.fractions[k], 0.0);
+    EXPECT_LE(crossings.fractions[k], 1.0);
+  }
+}
+
 }  // namespace
 }  // namespace collide

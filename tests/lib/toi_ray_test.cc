@@ -378,5 +378,38 @@ TEST(CastRayIssue12Test, Issue12SlidingAtExactlyTheSkinIsHit) {
   EXPECT_NEAR(hit->fraction, 4.0 / 15.0, kTolerance);
 }
 
+// Contacts with no direction of their own still get a unit normal (toi.h):
+// against the motion.
+TEST(CastRayDegenerateNormalTest, RayEndingOnAZeroRadiusCircleFacesBack) {
+  const std::optional<Hit> hit =
+      CastRay({{0, 0}, {3, 4}}, Circle{{3, 4}, 0.0});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+  EXPECT_VEC2_NEAR(hit->normal, (Vec2{-0.6, -0.8}), kTolerance);
+}
+
+TEST(CastRayDegenerateNormalTest, CircleCastOnAPointIsUnitAtLargeCoordinates) {
+  // Radius 1 at 1e30: the contact position rounds onto the point itself.
+  const Vec2 point{1e30, 1e30};
+  const std::optional<Hit> hit =
+      CastCircle({Circle{{1e30, 0}, 1.0}, {0, 1e30}}, point);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(Length(hit->normal), 1.0, 1e-12);
+}
+
+TEST(NormalizeTest, SubnormalAndHugeVectorsGiveUnitVectors) {
+  const double tiny = 4.9406564584124654e-324;  // the smallest subnormal
+  EXPECT_VEC2_NEAR(Normalize({tiny, -tiny}),
+                   (Vec2{std::sqrt(0.5), -std::sqrt(0.5)}), kTolerance);
+  EXPECT_VEC2_NEAR(Normalize({0, 3 * tiny}), (Vec2{0, 1}), kTolerance);
+  // Squares beyond the double range (a product of three lengths).
+  EXPECT_VEC2_NEAR(Normalize({1e200, 1e200}),
+                   (Vec2{std::sqrt(0.5), std::sqrt(0.5)}), kTolerance);
+  EXPECT_EQ(Normalize({0, 0}), (Vec2{0, 0}));
+  // Ordinary vectors: exactly the plain formula.
+  const Vec2 v{3, 4};
+  EXPECT_EQ(Normalize(v), (Vec2{v.x / 5.0, v.y / 5.0}));
+}
+
 }  // namespace
 }  // namespace collide

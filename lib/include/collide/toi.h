@@ -8,7 +8,10 @@
 // - point is the contact point on the obstacle's surface, in world
 //   coordinates, at the time of contact (for a moving obstacle, where the
 //   obstacle is then).
-// - normal is a unit vector from the obstacle towards the mover.
+// - normal is a unit vector from the obstacle towards the mover. Where the
+//   contact has no direction of its own (the shapes meet at one point: a
+//   ray or zero-radius circle exactly on a vertex or point), it is the unit
+//   vector against the relative motion, or +y without motion.
 // - feature names the obstacle's part that is touched: an edge or vertex
 //   index of a polygon or segment (segment edge 0, vertices 0 = p1, 1 = p2;
 //   capsule likewise), or kSurface for a circle.

@@ -41,8 +41,20 @@ constexpr Vec2 LeftPerp(Vec2 a) { return {-a.y, a.x}; }
 constexpr Vec2 RightPerp(Vec2 a) { return {a.y, -a.x}; }
 // The unit vector along a, or {0, 0} when a is the zero vector.
 inline Vec2 Normalize(Vec2 a) {
-  const double length = Length(a);
-  return length > 0.0 ? Vec2{a.x / length, a.y / length} : Vec2{};
+  const double length_squared = Dot(a, a);
+  // Well inside the double range the plain formula is accurate. Outside
+  // it the squares underflow (a subnormal offset's length squared is 0) or
+  // overflow (products of three lengths, as some contact offsets are), so
+  // the rare such vector is first divided by its largest component.
+  if (length_squared >= 0x1p-960 && length_squared <= 0x1p+960) {
+    const double length = std::sqrt(length_squared);
+    return {a.x / length, a.y / length};
+  }
+  const double largest = std::fmax(std::fabs(a.x), std::fabs(a.y));
+  if (!(largest > 0.0)) return {};
+  const Vec2 scaled{a.x / largest, a.y / largest};
+  const double length = Length(scaled);
+  return {scaled.x / length, scaled.y / length};
 }
 inline bool IsFinite(Vec2 a) {
   return std::isfinite(a.x) && std::isfinite(a.y);
