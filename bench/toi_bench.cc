@@ -300,8 +300,15 @@ int main(int argc, char** argv) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], kFlag, std::strlen(kFlag)) == 0) {
-      collide_bench::g_print_disagreements =
-          std::atoi(argv[i] + std::strlen(kFlag));
+      const char* value = argv[i] + std::strlen(kFlag);
+      char* end = nullptr;
+      const long count = std::strtol(value, &end, 10);
+      if (*value == '\0' || *end != '\0' || count < 0 || count > 1000000) {
+        std::fprintf(stderr, "%s: %s: want a count in [0, 1000000]\n",
+                     argv[0], argv[i]);
+        return 2;
+      }
+      collide_bench::g_print_disagreements = static_cast<int>(count);
     } else {
       argv[kept++] = argv[i];
     }

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "tests/support/splitmix64.h"
@@ -34,6 +35,7 @@
 namespace {
 
 using collide::BoxDesc;
+using collide_bench::ArgParser;
 using collide::Circle;
 using collide::Level;
 using collide::Segment;
@@ -49,26 +51,11 @@ struct Options {
 
 Options ParseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const char* a = argv[i];
-    if (std::strncmp(a, "--queries=", 10) == 0) {
-      options.queries = std::atoi(a + 10);
-    } else if (std::strncmp(a, "--collinear=", 12) == 0) {
-      options.collinear = std::atoi(a + 12);
-    } else if (std::strncmp(a, "--only=", 7) == 0) {
-      options.only = a + 7;
-    } else {
-      std::fprintf(stderr,
-                   "collide_hostile_bench: unknown argument %s\nusage: %s "
-                   "[--queries=N] [--collinear=N] [--only=NAME]\n",
-                   a, argv[0]);
-      std::exit(2);
-    }
-  }
-  if (options.queries < 1 || options.collinear < 1) {
-    std::fprintf(stderr, "collide_hostile_bench: counts must be >= 1\n");
-    std::exit(2);
-  }
+  ArgParser args(argc, argv, "[--queries=N] [--collinear=N] [--only=NAME]");
+  args.Int("queries", &options.queries, 1, 100000000);
+  args.Int("collinear", &options.collinear, 1, 100000000);
+  args.Text("only", &options.only);
+  args.Finish();
   return options;
 }
 

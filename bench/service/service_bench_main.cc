@@ -23,6 +23,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "collide/level.h"
@@ -253,7 +254,14 @@ int Main() {
       "echo p50 / p99 us (half rate) | CPU us per batch, collide / echo |\n"
       "|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
-    const int batch = std::max(1, std::atoi(text.c_str()));
+    int batch = 0;
+    if (!absl::SimpleAtoi(text, &batch) || batch < 1) {
+      std::fprintf(stderr,
+                   "collide_service_bench: --batch_sizes: \"%s\" is not a "
+                   "batch size (an integer >= 1)\n",
+                   text.c_str());
+      return 2;
+    }
     Shape shape = DefaultShape(batch);
     if (absl::GetFlag(FLAGS_streams) > 0)
       shape.streams = absl::GetFlag(FLAGS_streams);

@@ -20,6 +20,7 @@
 #include "box2d_world.h"
 #include "chipmunk_world.h"
 #include "collide_world.h"
+#include "bench_args.h"
 #include "scenes.h"
 #include "timing.h"
 
@@ -38,35 +39,18 @@ struct Options {
 
 Options ParseOptions(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const size_t equals = a.find('=');
-    const std::string flag =
-        a.substr(0, equals == std::string::npos ? 0 : equals);
-    const std::string value = a.substr(equals + 1);
-    if (flag == "--scene") {
-      o.scene = value;
-    } else if (flag == "--set") {
-      o.set = value;
-    } else if (flag == "--library") {
-      o.library = value;
-    } else if (flag == "--queries") {
-      o.queries = std::atoi(value.c_str());
-    } else if (flag == "--passes") {
-      o.passes = std::atoi(value.c_str());
-    } else if (flag == "--cell") {
-      o.cell = std::atof(value.c_str());
-    } else if (flag == "--collide_cell") {
-      o.collide_cell = std::atof(value.c_str());
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--scene=S1|S2|S3] [--set=R20|R300|C20] "
-                   "[--library=collide|tree|hash|box2d] [--queries=N] "
-                   "[--passes=N] [--cell=SIZE] [--collide_cell=SIZE]\n",
-                   argv[0]);
-      std::exit(2);
-    }
-  }
+  ArgParser args(argc, argv,
+                 "[--scene=S1|S2|S3] [--set=R20|R300|C20] "
+                 "[--library=collide|tree|hash|box2d] [--queries=N] "
+                 "[--passes=N] [--cell=SIZE] [--collide_cell=SIZE]");
+  args.Choice("scene", &o.scene, {"S1", "S2", "S3"});
+  args.Choice("set", &o.set, {"R20", "R300", "C20"});
+  args.Choice("library", &o.library, {"collide", "tree", "hash", "box2d"});
+  args.Int("queries", &o.queries, 1, 100000000);
+  args.Int("passes", &o.passes, 1, 1000);
+  args.Double("cell", &o.cell, 1e-9);
+  args.Double("collide_cell", &o.collide_cell, 0.0);
+  args.Finish();
   return o;
 }
 

@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bench_args.h"
 #include "collide_world.h"
 #include "reference.h"
 #include "report.h"
@@ -38,24 +39,13 @@ struct Options {
 
 Options ParseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const char* a = argv[i];
-    if (std::strncmp(a, "--queries=", 10) == 0) {
-      options.queries = std::atoi(a + 10);
-    } else if (std::strncmp(a, "--passes=", 9) == 0) {
-      options.passes = std::atoi(a + 9);
-    } else if (std::strncmp(a, "--max_n=", 8) == 0) {
-      options.max_n = std::atoi(a + 8);
-    } else if (a[0] != '-' && options.csv.empty()) {
-      options.csv = a;
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--queries=N] [--passes=N] [--max_n=N] "
-                   "[CSV_PATH]\n",
-                   argv[0]);
-      std::exit(2);
-    }
-  }
+  ArgParser args(argc, argv,
+                 "[--queries=N] [--passes=N] [--max_n=N] [CSV_PATH]");
+  args.Int("queries", &options.queries, 1, 100000000);
+  args.Int("passes", &options.passes, 1, 1000);
+  args.Int("max_n", &options.max_n, 1, 100000000);
+  args.Positional(&options.csv);
+  args.Finish();
   return options;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "box2d_world.h"
 #include "chipmunk_world.h"
 #include "collide_world.h"
@@ -31,21 +32,11 @@ struct Options {
 
 Options ParseOptions(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const char* a = argv[i];
-    if (std::strncmp(a, "--queries=", 10) == 0) {
-      options.queries = std::atoi(a + 10);
-    } else if (std::strncmp(a, "--passes=", 9) == 0) {
-      options.passes = std::atoi(a + 9);
-    } else if (std::strncmp(a, "--only=", 7) == 0) {
-      options.only = a + 7;
-    } else {
-      std::fprintf(stderr,
-                   "usage: %s [--queries=N] [--passes=N] [--only=S1|S2|S3]\n",
-                   argv[0]);
-      std::exit(2);
-    }
-  }
+  ArgParser args(argc, argv, "[--queries=N] [--passes=N] [--only=S1|S2|S3]");
+  args.Int("queries", &options.queries, 1, 100000000);
+  args.Int("passes", &options.passes, 1, 1000);
+  args.Choice("only", &options.only, {"S1", "S2", "S3"});
+  args.Finish();
   return options;
 }
 
