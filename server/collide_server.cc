@@ -1,9 +1,11 @@
 #include "server/collide_server.h"
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -106,10 +108,28 @@ absl::Status LoadLevelDirectory(const ServerOptions& options,
   return absl::OkStatus();
 }
 
+// Creates the level directory (and its parents) when it does not exist
+// yet, so a fresh machine or an empty volume needs no set-up step.
+absl::Status EnsureLevelDirectory(const std::string& level_dir) {
+  if (level_dir.empty()) return absl::OkStatus();
+  std::error_code error;
+  if (std::filesystem::is_directory(level_dir, error)) return absl::OkStatus();
+  if (!std::filesystem::create_directories(level_dir, error) || error) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot create level directory ", level_dir, ": ",
+                     error ? error.message() : "a file of that name exists"));
+  }
+  Log("created level directory %s", LogValue(level_dir));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     const ServerOptions& options) {
+  if (absl::Status s = EnsureLevelDirectory(options.level_dir); !s.ok()) {
+    return s;
+  }
   std::unique_ptr<CollideServer> server(new CollideServer());
   server->options_ = options;
   server->store_ = std::make_unique<LevelStore>(

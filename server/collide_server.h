@@ -36,7 +36,8 @@ struct ServerOptions {
   std::vector<std::string> level_files;
   // Directory that levels put through LevelService are written to, and
   // loaded from at start (after the default level and level_files, so
-  // what was put last wins). Empty: puts live in memory only.
+  // what was put last wins); created (with its parents) if missing. Empty:
+  // puts live in memory only.
   std::string level_dir;
   // A level file in level_dir that cannot be loaded at start (unreadable,
   // empty, truncated, corrupted, invalid) fails the start instead of being

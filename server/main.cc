@@ -42,7 +42,7 @@ ABSL_FLAG(std::vector<std::string>, level_files, {},
           "start; a file's level id is the one inside it, else its name.");
 ABSL_FLAG(std::string, level_dir, "",
           "Directory to load levels from at start and to persist levels put "
-          "through LevelService into (must exist).");
+          "through LevelService into (created if missing).");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "

@@ -490,6 +490,40 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   }
 }
 
+// Issue 17: a fresh machine has no /var/lib/collide; the server creates
+// its level directory rather than refusing to start, and persists there.
+TEST(ServerProcessTest, AMissingLevelDirectoryIsCreated) {
+  const testing::TempDir parent;
+  const std::string dir = parent.path() + "/var/lib/collide";
+  {
+    ServerProcess server;
+    ASSERT_TRUE(server.Start(
+        {"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir)}))
+        << server.log();
+    EXPECT_THAT(server.log(), HasSubstr("created level directory " + dir));
+    const auto levels =
+        v1::LevelService::NewStub(testing::Connect(server.port()));
+    v1::PutLevelRequest put;
+    put.set_level("levels/kept");
+    *put.mutable_content() = testing::WallLevel("", 4, 44);
+    grpc::ClientContext context;
+    context.set_deadline(Deadline());
+    v1::PutLevelResponse response;
+    ASSERT_TRUE(levels->PutLevel(&context, put, &response).ok());
+  }
+  struct stat info;
+  EXPECT_EQ(stat((dir + "/kept.binpb").c_str(), &info), 0);
+
+  // A file where the directory should be: a clear refusal.
+  const std::string file = parent.path() + "/plain_file";
+  std::ofstream(file) << "x";
+  ServerProcess refused;
+  EXPECT_FALSE(refused.Start(
+      {"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", file, "/sub")}));
+  EXPECT_EQ(refused.Wait(15), std::optional<int>(1)) << refused.log();
+  EXPECT_THAT(refused.log(), HasSubstr("cannot create level directory"));
+}
+
 // Issue 13: a caller's newline cannot forge a log line, nor a huge name
 // write a huge one.
 TEST(ServerProcessTest, CallerValuesInLogLinesAreEscapedAndCut) {
