@@ -157,6 +157,15 @@ int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   return (ux * vy - uy * vx).sign();
 }
 
+int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
+  const Expansion ex = Expansion::Difference(b.x, a.x);
+  const Expansion ey = Expansion::Difference(b.y, a.y);
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, a.x) + scale * Expansion(d.x);
+  const Expansion my = Expansion::Difference(p.y, a.y) + scale * Expansion(d.y);
+  return (ex * my - ey * mx).sign();
+}
+
 int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);

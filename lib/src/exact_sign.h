@@ -73,6 +73,7 @@ int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r);
+int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.
@@ -93,6 +94,23 @@ inline int CrossSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
 // Sign of the orientation of c against the line a -> b: > 0 when c lies to
 // the left (counter-clockwise turn), 0 when collinear.
 inline int Orient(Vec2 a, Vec2 b, Vec2 c) { return CrossSign(a, b, a, c); }
+
+// Sign of the orientation of p + f d against the line a -> b, the point a
+// mover starting at p reaches at fraction f of translation d (which need
+// not be a double): Cross(b - a, p - a) + f Cross(b - a, d). Decides
+// whether a sweep has reached a line by exactly max_fraction.
+inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
+  const Vec2 e = b - a;
+  const Vec2 m = p - a;
+  const double value = Cross(e, m) + f * Cross(e, d);
+  const double bound =
+      kFilterRoundings * (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
+                          std::abs(f) * (std::abs(e.x * d.y) +
+                                         std::abs(e.y * d.x)));
+  if (value > bound) return 1;
+  if (-value > bound) return -1;
+  return OrientAfterExact(a, b, p, d, f);
+}
 
 // Sign of Cross(u, v) for exact vectors u and v (no differences taken).
 inline int CrossSign(Vec2 u, Vec2 v) { return CrossSign({}, u, {}, v); }

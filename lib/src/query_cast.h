@@ -191,7 +191,8 @@ class Caster {
     if constexpr (std::is_same_v<Cast, RayInput> &&
                   !std::is_same_v<Target, Capsule>) {
       if (options.target_distance == 0.0) {
-        return CastRayClear(cast_, target, options.max_fraction, general);
+        return CastRayClear(cast_, target, options.max_fraction,
+                            options_.max_fraction, general);
       }
     }
     return general();
@@ -210,13 +211,14 @@ class Caster {
       if (options.target_distance == 0.0) {
         if (p.box_start >= 0) {
           return CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
-                                    options.max_fraction, general);
+                                    options.max_fraction,
+                                    options_.max_fraction, general);
         }
         return CastRayClearConvex(
             cast_,
             PackedConvexView{level_.convex_edge_blocks().data() + p.edge_block,
                              p.vertex_count},
-            options.max_fraction, general);
+            options.max_fraction, options_.max_fraction, general);
       }
     }
     return general();

@@ -23,7 +23,8 @@ std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
   const auto general = [&] { return CastRayGeneral(ray, shape, options); };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
-    return internal::CastRayClear(ray, shape, options.max_fraction, general);
+    return internal::CastRayClear(ray, shape, options.max_fraction,
+                                  options.max_fraction, general);
   }
   return general();
 }

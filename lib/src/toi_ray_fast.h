@@ -30,7 +30,7 @@ namespace collide::internal {
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, Segment segment, double max_fraction,
-    General&& general) {
+    double exact_limit, General&& general) {
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -49,7 +49,20 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     return general();
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
-  const double t = -cm / cd;
+  double t = -cm / cd;
+  // Where the ray's end (at exact_limit) is within rounding of the line,
+  // the rounded t cannot tell a contact exactly at exact_limit (a move
+  // ending on the wall: a hit) from one just after it: decide exactly.
+  const double end = cm + exact_limit * cd;
+  if (std::abs(end) <=
+      kFilterRoundings *
+          (std::abs(cm_left) + std::abs(cm_right) +
+           exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))) {
+    const int end_side =
+        OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
+    if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
+    t = std::min(t, exact_limit);
+  }
   if (t > max_fraction) return std::nullopt;
   const double along = Dot(m + t * d, e);
   if (along < 0.0 || along > length_squared) return std::nullopt;
@@ -68,7 +81,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, Circle circle, double max_fraction,
-    General&& general) {
+    double /*exact_limit*/, General&& general) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -132,7 +145,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 template <typename ConvexView, typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     const RayInput& ray, const ConvexView& polygon, double max_fraction,
-    General&& general) {
+    double exact_limit, General&& general) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping, entering side only. A ray that starts outside an
@@ -160,7 +173,19 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     // branch a random ray makes unpredictable is the one above: t is a time
     // only where the ray closes on the line.
     const double closing = -Dot(d, n);
-    const double t = distance / closing;
+    double t = distance / closing;
+    // The ray's end (at exact_limit) within rounding of the line: whether
+    // it reaches the line by then (a move ending on the polygon: a hit) is
+    // decided exactly, on the edge's own vertices.
+    if (closing > 0.0 &&
+        std::abs(distance - exact_limit * closing) <=
+            clear_margin(m) + exact_limit * clear_margin(d)) {
+      t = OrientAfter(polygon.vertex(i),
+                      polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
+                      exact_limit) >= 0
+              ? std::min(t, exact_limit)
+              : kInfinity;
+    }
     if (closing <= 0.0 || t > max_fraction) {
       if (distance > clear_margin(m)) return std::nullopt;
       misses = true;
@@ -237,9 +262,9 @@ struct ConvexPolygonView {
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConvexPolygon& polygon, double max_fraction,
-    General&& general) {
+    double exact_limit, General&& general) {
   return CastRayClearConvex(ray, ConvexPolygonView{polygon}, max_fraction,
-                            general);
+                            exact_limit, general);
 }
 
 // A solid simple polygon: the closed form against each edge facing the ray
@@ -249,7 +274,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
-    General&& general) {
+    double exact_limit, General&& general) {
   if (PointInPolygonExact(polygon.vertices, ray.origin) >= 0) return general();
   const int n = static_cast<int>(polygon.vertices.size());
   double limit = max_fraction;
@@ -264,7 +289,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
       continue;
     }
     bool near = false;
-    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, [&] {
+    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, exact_limit, [&] {
       near = true;
       return std::optional<Hit>();
     });
