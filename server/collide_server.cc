@@ -163,6 +163,24 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
+  // Before the gRPC server, so an address that cannot be bound fails the
+  // start before any call is served.
+  if (!options.metrics_listen.empty()) {
+    const LevelStore* store = server->store_.get();
+    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
+        MetricsHttpServer::Start(options.metrics_listen,
+                                 [store] { return RenderMetricsPage(*store); });
+    if (!metrics.ok()) return metrics.status();
+    server->metrics_http_ = *std::move(metrics);
+    // Not "(port N)": that names the gRPC port to whoever reads the log
+    // (tests/support/server_process.h).
+    LogAt(LogSeverity::kInfo,
+          {{"metrics_listen", options.metrics_listen},
+           {"metrics_port", server->metrics_http_->port()}},
+          "serving metrics on http://%s/metrics (metrics port %d)",
+          LogValue(options.metrics_listen), server->metrics_http_->port());
+  }
+
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
                            &server->port_);
@@ -207,20 +225,6 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
         "listening on %s (port %d), %d level(s), %d worker thread(s)",
         LogValue(options.listen), server->port_,
         server->store_->List().size(), server->workers_->size());
-  if (!options.metrics_listen.empty()) {
-    const LevelStore* store = server->store_.get();
-    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
-        MetricsHttpServer::Start(options.metrics_listen,
-                                 [store] { return RenderMetricsPage(*store); });
-    if (!metrics.ok()) return metrics.status();
-    server->metrics_http_ = *std::move(metrics);
-    // Not "(port N)": that names the gRPC port to whoever reads the log.
-    LogAt(LogSeverity::kInfo,
-          {{"metrics_listen", options.metrics_listen},
-           {"metrics_port", server->metrics_http_->port()}},
-          "serving metrics on http://%s/metrics (metrics port %d)",
-          LogValue(options.metrics_listen), server->metrics_http_->port());
-  }
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
     Log("watching level directory %s every %s", LogValue(options.level_dir),

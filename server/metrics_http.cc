@@ -1,12 +1,19 @@
 #include "server/metrics_http.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -47,6 +54,20 @@ int HandleMetrics(mg_connection* connection, void* render) {
   return 200;
 }
 
+// Opens and closes one TCP connection to host:port (IPv4), ignoring
+// failures.
+void Knock(const std::string& host, int port) {
+  sockaddr_in address;
+  std::memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  if (inet_pton(AF_INET, host.c_str(), &address.sin_addr) != 1) return;
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  close(fd);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
@@ -82,11 +103,32 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
   if (mg_get_server_ports(server->context_, 1, &port) == 1) {
     server->port_ = port.port;
   }
+  const size_t colon = listen.rfind(':');
+  if (colon != std::string::npos && colon > 0 &&
+      listen.compare(0, colon, "0.0.0.0") != 0) {
+    server->wake_host_ = listen.substr(0, colon);
+  }
   return server;
 }
 
 MetricsHttpServer::~MetricsHttpServer() {
-  if (context_ != nullptr) mg_stop(context_);
+  if (context_ == nullptr) return;
+  // civetweb's listener polls its sockets in quanta of up to 2 s, and
+  // mg_stop waits for it to see the stop flag: a connection wakes it at
+  // once. Knocking until mg_stop returns covers a knock that lands before
+  // the flag is set.
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    mg_stop(context_);
+    stopped.store(true);
+  });
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (!stopped.load() && std::chrono::steady_clock::now() < give_up) {
+    Knock(wake_host_, port_);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  stopper.join();
 }
 
 }  // namespace collide::server

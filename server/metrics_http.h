@@ -27,7 +27,7 @@ class MetricsHttpServer {
   static absl::StatusOr<std::unique_ptr<MetricsHttpServer>> Start(
       const std::string& listen, std::function<std::string()> render);
 
-  // Stops serving (waits for scrapes in progress).
+  // Stops serving (waits for scrapes in progress), in milliseconds.
   ~MetricsHttpServer();
   MetricsHttpServer(const MetricsHttpServer&) = delete;
   MetricsHttpServer& operator=(const MetricsHttpServer&) = delete;
@@ -42,6 +42,9 @@ class MetricsHttpServer {
   const std::function<std::string()> render_;
   mg_context* context_ = nullptr;
   int port_ = 0;
+  // An IPv4 address the listener answers on (loopback for 0.0.0.0), to
+  // wake it when stopping.
+  std::string wake_host_ = "127.0.0.1";
 };
 
 }  // namespace collide::server
