@@ -223,8 +223,8 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   LogAt(LogSeverity::kInfo,
         {{"listen", options.listen}, {"port", server->port_}},
         "listening on %s (port %d), %d level(s), %d worker thread(s)",
-        LogValue(options.listen), server->port_,
-        server->store_->List().size(), server->workers_->size());
+        LogValue(options.listen), server->port_, server->store_->List().size(),
+        server->workers_->size());
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
     Log("watching level directory %s every %s", LogValue(options.level_dir),

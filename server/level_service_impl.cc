@@ -57,8 +57,7 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
          {"shapes", put->snapshot->level->shape_count()},
          {"created", put->created},
          {"peer", peer}},
-        "level %s %s: version %d, %d shapes",
-        LogValue(formats::LevelName(*id)),
+        "level %s %s: version %d, %d shapes", LogValue(formats::LevelName(*id)),
         put->created ? "created" : "replaced", put->snapshot->version,
         put->snapshot->level->shape_count());
   return absl::OkStatus();
@@ -73,10 +72,11 @@ grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
   const std::string peer = context->peer();
   const absl::Status status = Put(store_, *request, *response, peer);
   if (!status.ok()) {
-    LogAt(LogSeverity::kWarning,
-          {{"level_name", request->level()}, {"status", status}, {"peer", peer}},
-          "PutLevel %s refused: %s", LogValue(request->level()),
-          LogValue(status));
+    LogAt(
+        LogSeverity::kWarning,
+        {{"level_name", request->level()}, {"status", status}, {"peer", peer}},
+        "PutLevel %s refused: %s", LogValue(request->level()),
+        LogValue(status));
   }
   reactor->Finish(ToGrpcStatus(status));
   return reactor;

@@ -136,9 +136,9 @@ void LogGrpcLine(gpr_log_func_args* args) {
     WriteJson(severity, "grpc", Cut(message, kMaxGrpcMessageBytes),
               {{"file", file}, {"line", args->line}});
   } else {
-    WriteText("grpc", absl::StrCat(SeverityName(severity), " ", file, ":",
-                                   args->line, ": ",
-                                   Cut(message, kMaxGrpcMessageBytes)));
+    WriteText("grpc",
+              absl::StrCat(SeverityName(severity), " ", file, ":", args->line,
+                           ": ", Cut(message, kMaxGrpcMessageBytes)));
   }
 }
 

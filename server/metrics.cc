@@ -116,16 +116,15 @@ void ExpositionWriter::HistogramSamples(absl::string_view name,
     if (i == histogram.bound_count()) {
       le = "+Inf";
     } else {
-      AppendValue(le, static_cast<double>(histogram.bound(i)) /
-                          histogram.divisor());
+      AppendValue(
+          le, static_cast<double>(histogram.bound(i)) / histogram.divisor());
     }
     with_le.back().value = le;
     Sample(bucket_name, with_le, static_cast<double>(cumulative));
   }
   Sample(absl::StrCat(name, "_sum"), labels,
          static_cast<double>(histogram.sum()) / histogram.divisor());
-  Sample(absl::StrCat(name, "_count"), labels,
-         static_cast<double>(cumulative));
+  Sample(absl::StrCat(name, "_count"), labels, static_cast<double>(cumulative));
 }
 
 }  // namespace collide::server

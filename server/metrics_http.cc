@@ -79,8 +79,9 @@ absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
       new MetricsHttpServer(std::move(render)));
   // Two threads: a scrape every few seconds, plus one spare so a slow
   // client cannot hold the endpoint alone.
-  const char* options[] = {"listening_ports", listen.c_str(), "num_threads",
-                           "2", "request_timeout_ms", "10000", nullptr};
+  const char* options[] = {
+      "listening_ports",    listen.c_str(), "num_threads", "2",
+      "request_timeout_ms", "10000",        nullptr};
   mg_callbacks callbacks;
   std::memset(&callbacks, 0, sizeof callbacks);
   callbacks.log_message = &LogCivetwebMessage;

@@ -55,8 +55,7 @@ void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
                 "answer ready, queueing for a worker included.");
   writer.HistogramSamples("collide_batch_latency_seconds",
                           metrics.batch_latency_ns);
-  writer.Family("collide_streams_open", "gauge",
-                "StreamQueries calls open.");
+  writer.Family("collide_streams_open", "gauge", "StreamQueries calls open.");
   writer.Sample("collide_streams_open", {},
                 static_cast<double>(metrics.streams_open.value()));
   writer.Family("collide_batches_in_flight", "gauge",
@@ -67,8 +66,7 @@ void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
 
 void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,
                   ExpositionWriter& writer) {
-  const std::vector<std::shared_ptr<const LevelSnapshot>> levels =
-      store.List();
+  const std::vector<std::shared_ptr<const LevelSnapshot>> levels = store.List();
   writer.Family("collide_levels_loaded", "gauge", "Levels served.");
   writer.Sample("collide_levels_loaded", {},
                 static_cast<double>(levels.size()));

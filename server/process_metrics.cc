@@ -71,9 +71,9 @@ std::optional<double> OpenFds() {
   return count - 1;  // the listing's own descriptor
 }
 
-void AppendGauge(ExpositionWriter& writer, absl::string_view name,
-                 absl::string_view type, absl::string_view help,
-                 std::optional<double> value) {
+void AppendOneSample(ExpositionWriter& writer, absl::string_view name,
+                     absl::string_view type, absl::string_view help,
+                     std::optional<double> value) {
   if (!value.has_value()) return;
   writer.Family(name, type, help);
   writer.Sample(name, {}, *value);
@@ -86,31 +86,30 @@ void AppendProcessMetrics(ExpositionWriter& writer) {
   const double page_bytes = static_cast<double>(sysconf(_SC_PAGESIZE));
   const std::optional<std::string> stat = ReadFile("/proc/self/stat");
   const std::vector<absl::string_view> fields =
-      stat.has_value() ? StatFields(*stat)
-                       : std::vector<absl::string_view>();
+      stat.has_value() ? StatFields(*stat) : std::vector<absl::string_view>();
   const std::optional<double> user_ticks = StatField(fields, 14);
   const std::optional<double> system_ticks = StatField(fields, 15);
   if (user_ticks.has_value() && system_ticks.has_value()) {
-    AppendGauge(writer, "process_cpu_seconds_total", "counter",
-                "Total user and system CPU time spent in seconds.",
-                (*user_ticks + *system_ticks) / ticks_per_second);
+    AppendOneSample(writer, "process_cpu_seconds_total", "counter",
+                    "Total user and system CPU time spent in seconds.",
+                    (*user_ticks + *system_ticks) / ticks_per_second);
   }
   const std::optional<double> start_ticks = StatField(fields, 22);
   const std::optional<double> boot_time = BootTime();
   if (start_ticks.has_value() && boot_time.has_value()) {
-    AppendGauge(writer, "process_start_time_seconds", "gauge",
-                "Start time of the process since unix epoch in seconds.",
-                *boot_time + *start_ticks / ticks_per_second);
+    AppendOneSample(writer, "process_start_time_seconds", "gauge",
+                    "Start time of the process since unix epoch in seconds.",
+                    *boot_time + *start_ticks / ticks_per_second);
   }
-  AppendGauge(writer, "process_virtual_memory_bytes", "gauge",
-              "Virtual memory size in bytes.", StatField(fields, 23));
+  AppendOneSample(writer, "process_virtual_memory_bytes", "gauge",
+                  "Virtual memory size in bytes.", StatField(fields, 23));
   const std::optional<double> rss_pages = StatField(fields, 24);
   if (rss_pages.has_value()) {
-    AppendGauge(writer, "process_resident_memory_bytes", "gauge",
-                "Resident memory size in bytes.", *rss_pages * page_bytes);
+    AppendOneSample(writer, "process_resident_memory_bytes", "gauge",
+                    "Resident memory size in bytes.", *rss_pages * page_bytes);
   }
-  AppendGauge(writer, "process_open_fds", "gauge",
-              "Number of open file descriptors.", OpenFds());
+  AppendOneSample(writer, "process_open_fds", "gauge",
+                  "Number of open file descriptors.", OpenFds());
 }
 
 }  // namespace collide::server

@@ -57,8 +57,8 @@ class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
   RpcMetricsInterceptor(RpcMetrics& metrics, const char* method)
       : metrics_(metrics), method_(method != nullptr ? method : "") {}
 
-  void Intercept(grpc::experimental::InterceptorBatchMethods* methods)
-      override {
+  void Intercept(
+      grpc::experimental::InterceptorBatchMethods* methods) override {
     if (methods->QueryInterceptionHookPoint(
             grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
       metrics_.Record(method_, methods->GetSendStatus().error_code());
@@ -95,7 +95,8 @@ RpcMetrics::RpcMetrics(const std::vector<std::string>& method_paths) {
   for (const std::string& path : method_paths) {
     auto method = std::make_unique<Method>();
     const size_t slash = path.rfind('/');
-    method->service = path.substr(1, slash == std::string::npos ? 0 : slash - 1);
+    method->service =
+        path.substr(1, slash == std::string::npos ? 0 : slash - 1);
     method->method = path.substr(slash + 1);
     by_path_[path] = std::move(method);
   }

@@ -79,9 +79,8 @@ QueryOutcome OutcomeOf(const v1::QueryResult& result) {
                  ? QueryOutcome::kMiss
                  : FromHitStatus(result.hit_validation().status());
     case v1::QueryResult::kPairToi:
-      return result.pair_toi().hit()
-                 ? FromHitStatus(result.pair_toi().status())
-                 : QueryOutcome::kMiss;
+      return result.pair_toi().hit() ? FromHitStatus(result.pair_toi().status())
+                                     : QueryOutcome::kMiss;
     case v1::QueryResult::RESULT_NOT_SET:
       break;
   }
@@ -93,10 +92,10 @@ ServerMetrics& Metrics() {
   return metrics;
 }
 
-void RecordBatch(const google::protobuf::RepeatedPtrField<v1::Query>& queries,
-                 const google::protobuf::RepeatedPtrField<v1::QueryResult>&
-                     results,
-                 std::chrono::steady_clock::time_point read_at) {
+void RecordBatch(
+    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
+    const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
+    std::chrono::steady_clock::time_point read_at) {
   ServerMetrics& metrics = Metrics();
   const auto latency = std::chrono::steady_clock::now() - read_at;
   metrics.batch_latency_ns.Observe(static_cast<uint64_t>(

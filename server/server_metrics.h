@@ -53,20 +53,18 @@ struct ServerMetrics {
   // number (v1::Query::QueryCase); 0 (no query set) and numbers from
   // kQueryKindSlots on share slot 0.
   static constexpr size_t kQueryKindSlots = 16;
-  std::array<std::array<Counter, kQueryOutcomeCount>, kQueryKindSlots>
-      queries;
+  std::array<std::array<Counter, kQueryOutcomeCount>, kQueryKindSlots> queries;
   // Queries per batch, every batch read (answered or refused).
-  Histogram batch_size{{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
-                        4096, 16384, 65536},
-                       1};
+  Histogram batch_size{
+      {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 16384, 65536},
+      1};
   // From a batch parsed to its answer ready (queueing for a worker
   // included; writing it back not), nanoseconds.
-  Histogram batch_latency_ns{{10'000, 25'000, 50'000, 100'000, 250'000,
-                              500'000, 1'000'000, 2'500'000, 5'000'000,
-                              10'000'000, 25'000'000, 50'000'000,
-                              100'000'000, 250'000'000, 500'000'000,
-                              1'000'000'000, 2'500'000'000, 10'000'000'000},
-                             1e9};
+  Histogram batch_latency_ns{
+      {10'000, 25'000, 50'000, 100'000, 250'000, 500'000, 1'000'000, 2'500'000,
+       5'000'000, 10'000'000, 25'000'000, 50'000'000, 100'000'000, 250'000'000,
+       500'000'000, 1'000'000'000, 2'500'000'000, 10'000'000'000},
+      1e9};
   // StreamQueries calls open now.
   Gauge streams_open;
   // Batches parsed and not yet answered (queued for a worker or being
@@ -83,12 +81,11 @@ struct ServerMetrics {
   // not restored by the level directory watcher).
   Counter level_load_failures;
   // Validating and building one level (MakeLevelSnapshot), nanoseconds.
-  Histogram level_build_ns{{100'000, 1'000'000, 5'000'000, 10'000'000,
-                            25'000'000, 50'000'000, 100'000'000,
-                            250'000'000, 500'000'000, 1'000'000'000,
-                            2'500'000'000, 5'000'000'000, 10'000'000'000,
-                            30'000'000'000},
-                           1e9};
+  Histogram level_build_ns{
+      {100'000, 1'000'000, 5'000'000, 10'000'000, 25'000'000, 50'000'000,
+       100'000'000, 250'000'000, 500'000'000, 1'000'000'000, 2'500'000'000,
+       5'000'000'000, 10'000'000'000, 30'000'000'000},
+      1e9};
 };
 
 // The process's metrics.
@@ -98,10 +95,10 @@ ServerMetrics& Metrics();
 // each query under its kind and outcome. `results` are the answer's, one
 // per query in order; empty when the batch was refused as a whole (every
 // query then counts as refused).
-void RecordBatch(const google::protobuf::RepeatedPtrField<v1::Query>& queries,
-                 const google::protobuf::RepeatedPtrField<v1::QueryResult>&
-                     results,
-                 std::chrono::steady_clock::time_point read_at);
+void RecordBatch(
+    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
+    const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
+    std::chrono::steady_clock::time_point read_at);
 
 }  // namespace collide::server
 

@@ -15,8 +15,8 @@
 #include "absl/strings/str_split.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
-#include "gtest/gtest.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "server/log.h"
 #include "tests/support/server_process.h"
@@ -48,8 +48,7 @@ grpc::Status DeleteLevel(v1::LevelService::Stub& levels,
 // The log's lines, each parsed; a line that is not a JSON object with the
 // required keys fails the test, naming it.
 std::vector<nlohmann::json> ParseJsonLines(const std::string& log) {
-  static const std::regex kTime(
-      R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$)");
+  static const std::regex kTime(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$)");
   std::vector<nlohmann::json> lines;
   EXPECT_TRUE(log.empty() || log.back() == '\n');
   for (const absl::string_view text : absl::StrSplit(log, '\n')) {
@@ -95,7 +94,8 @@ TEST(LogJsonE2eTest, EveryLineIsAJsonObjectGrpcCoreLinesIncluded) {
     EXPECT_FALSE(DeleteLevel(*levels, huge_name).ok());
     v1::PutLevelResponse put;
     ASSERT_TRUE(
-        testing::PutLevel(*levels, testing::WallLevel("wall", 5, 7), &put).ok());
+        testing::PutLevel(*levels, testing::WallLevel("wall", 5, 7), &put)
+            .ok());
   }
   server.Signal(SIGTERM);
   ASSERT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
@@ -169,8 +169,7 @@ TEST(LogJsonE2eTest, AnUnknownLogFormatIsRefused) {
   ServerProcess server;
   EXPECT_FALSE(server.Start({"--listen=127.0.0.1:0", "--log_format=xml"}));
   EXPECT_EQ(server.Wait(15), std::optional<int>(2));
-  EXPECT_NE(server.log().find("log_format"), std::string::npos)
-      << server.log();
+  EXPECT_NE(server.log().find("log_format"), std::string::npos) << server.log();
 }
 
 }  // namespace

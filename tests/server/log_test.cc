@@ -146,14 +146,15 @@ TEST_F(JsonLogTest, FieldsKeepTheirRawTextEscapedByJsonAndAreCut) {
   ASSERT_TRUE(line.is_object());
   EXPECT_EQ(line["level_name"], forged);
   EXPECT_EQ(line["message"], "m\nx");
-  EXPECT_EQ(line["huge"], std::string(kMaxLogValueBytes, 'h') +
-                              "...(1048576 bytes)");
+  EXPECT_EQ(line["huge"],
+            std::string(kMaxLogValueBytes, 'h') + "...(1048576 bytes)");
   EXPECT_EQ(line["status"], "NOT_FOUND: gone\n");
 }
 
 TEST_F(JsonLogTest, BytesThatAreNotUtf8BecomeReplacementCharacters) {
-  const nlohmann::ordered_json line = OneLine(
-      [] { LogEvent(LogSeverity::kError, "x", {{"path", "\xff\xfe/a"}}); });
+  const nlohmann::ordered_json line = OneLine([] {
+    LogEvent(LogSeverity::kError, "x", {{"path", "\xff\xfe/a"}});
+  });
   ASSERT_TRUE(line.is_object());
   EXPECT_EQ(line["path"], "\xEF\xBF\xBD\xEF\xBF\xBD/a");
   EXPECT_EQ(line["level"], "error");
@@ -164,8 +165,8 @@ TEST_F(JsonLogTest, GrpcCoreLinesComeThroughTheSameWriter) {
   // then).
   grpc_init();
   RouteGrpcLogs();
-  const nlohmann::ordered_json line = OneLine(
-      [] { gpr_log(GPR_ERROR, "core says %s", "hi\nthere"); });
+  const nlohmann::ordered_json line =
+      OneLine([] { gpr_log(GPR_ERROR, "core says %s", "hi\nthere"); });
   ASSERT_TRUE(line.is_object());
   EXPECT_EQ(line["logger"], "grpc");
   EXPECT_EQ(line["level"], "error");

@@ -10,8 +10,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -22,16 +22,16 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
-#include "gtest/gtest.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
 #include "tests/support/server_process.h"
 
 #ifndef COLLIDE_SERVER_BINARY
@@ -72,10 +72,10 @@ struct CurlResult {
 
 CurlResult Curl(const std::string& arguments) {
   CurlResult result;
-  FILE* pipe = popen(absl::StrCat("curl --silent --show-error --max-time 10 ",
-                                  arguments)
-                         .c_str(),
-                     "r");
+  FILE* pipe =
+      popen(absl::StrCat("curl --silent --show-error --max-time 10 ", arguments)
+                .c_str(),
+            "r");
   if (pipe == nullptr) return result;
   char buffer[4096];
   size_t n;
@@ -152,7 +152,8 @@ Page ParsePage(const std::string& text) {
     if (!types.count(family)) {
       page.errors.push_back("sample before its family's TYPE: " + l);
     }
-    if (absl::EndsWith(name, "_bucket") && l.find("le=\"") == std::string::npos) {
+    if (absl::EndsWith(name, "_bucket") &&
+        l.find("le=\"") == std::string::npos) {
       page.errors.push_back("bucket without le: " + l);
     }
     const size_t space = l.rfind(' ');
@@ -177,7 +178,8 @@ Page Scrape(int metrics_port) {
   EXPECT_EQ(curl.exit_code, 0) << "curl failed (is Debian's curl installed?)";
   Page page = ParsePage(curl.body);
   EXPECT_TRUE(page.errors.empty())
-      << absl::StrJoin(page.errors, "\n") << "\n--- page:\n" << curl.body;
+      << absl::StrJoin(page.errors, "\n") << "\n--- page:\n"
+      << curl.body;
   return page;
 }
 
@@ -189,7 +191,8 @@ constexpr char kStreamQueriesOk[] =
     R"(grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="StreamQueries",grpc_code="OK"})";
 constexpr char kPutLevelOk[] =
     R"(grpc_server_handled_total{grpc_service="collide.v1.LevelService",grpc_method="PutLevel",grpc_code="OK"})";
-constexpr char kRayHit[] = R"(collide_queries_total{kind="ray_cast",outcome="hit"})";
+constexpr char kRayHit[] =
+    R"(collide_queries_total{kind="ray_cast",outcome="hit"})";
 constexpr char kRayMiss[] =
     R"(collide_queries_total{kind="ray_cast",outcome="miss"})";
 constexpr char kRayStartOverlap[] =
@@ -212,8 +215,8 @@ Page ScrapeUntil(int metrics_port, Done done) {
 
 TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            "--metrics_listen=127.0.0.1:0"}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"}))
       << server.log();
   const int metrics_port = server.MetricsPort();
   ASSERT_GT(metrics_port, 0) << server.log();
@@ -287,8 +290,8 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(during[kRayMiss], 1);
   EXPECT_EQ(during[kRayStartOverlap], 1);
   EXPECT_EQ(during[kRayRefused], 2);  // NaN, and the unknown level's
-  EXPECT_EQ(during[R"(collide_queries_total{kind="circle_cast",outcome="hit"})"],
-            0);
+  EXPECT_EQ(
+      during[R"(collide_queries_total{kind="circle_cast",outcome="hit"})"], 0);
   EXPECT_EQ(during[kRunQueriesOk], 1);
   EXPECT_EQ(during[kRunQueriesNotFound], 1);
   EXPECT_EQ(during[kPutLevelOk], 1);
@@ -330,13 +333,12 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_TRUE(std::isnan(after[R"(collide_level_held_bytes{level="wall"})"]));
   EXPECT_GE(after["process_cpu_seconds_total"],
             before["process_cpu_seconds_total"]);
-
 }
 
 TEST(MetricsE2eTest, OnlyMetricsIsServedAndOnlyToGetAndHead) {
   ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            "--metrics_listen=127.0.0.1:0"}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"}))
       << server.log();
   const int metrics_port = server.MetricsPort();
   ASSERT_GT(metrics_port, 0) << server.log();
@@ -369,14 +371,15 @@ TEST(MetricsE2eTest, WithoutMetricsListenNoEndpointIsStarted) {
 
 TEST(MetricsE2eTest, AMetricsAddressThatCannotBeBoundFailsTheStart) {
   ServerProcess first;
-  ASSERT_TRUE(first.Start({"--listen=127.0.0.1:0",
-                           "--metrics_listen=127.0.0.1:0"}))
+  ASSERT_TRUE(
+      first.Start({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"}))
       << first.log();
   const int taken = first.MetricsPort();
   ASSERT_GT(taken, 0);
   ServerProcess second;
-  EXPECT_FALSE(second.Start({"--listen=127.0.0.1:0",
-                             absl::StrCat("--metrics_listen=127.0.0.1:", taken)}));
+  EXPECT_FALSE(
+      second.Start({"--listen=127.0.0.1:0",
+                    absl::StrCat("--metrics_listen=127.0.0.1:", taken)}));
   EXPECT_EQ(second.Wait(15), std::optional<int>(1)) << second.log();
   EXPECT_NE(second.log().find("metrics_listen"), std::string::npos)
       << second.log();

@@ -33,9 +33,9 @@ TEST(ExpositionWriterTest, FamilyThenSamplesWithEscapedLabels) {
 
 TEST(HistogramTest, BucketsAreCumulativeWithExactBoundsSumAndCount) {
   Histogram latency({10'000, 1'000'000, 1'000'000'000}, 1e9);
-  latency.Observe(10'000);        // le 1e-05: bounds are inclusive
-  latency.Observe(10'001);        // le 0.001
-  latency.Observe(5'000'000'000); // +Inf
+  latency.Observe(10'000);         // le 1e-05: bounds are inclusive
+  latency.Observe(10'001);         // le 0.001
+  latency.Observe(5'000'000'000);  // +Inf
   ExpositionWriter writer;
   writer.HistogramSamples("lat_seconds", latency, {{"method", "m"}});
   EXPECT_EQ(writer.text(),
