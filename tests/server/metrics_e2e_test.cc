@@ -30,6 +30,8 @@
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"
@@ -267,6 +269,36 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(testing::RunQueries(*collisions, unknown, &response).error_code(),
             grpc::StatusCode::NOT_FOUND);
 
+  // Health, and a method no service has (its name is the client's choice,
+  // so it is counted as "unknown", not under a label of its own).
+  {
+    grpc::ClientContext context;
+    context.set_deadline(Deadline());
+    grpc::health::v1::HealthCheckResponse health;
+    EXPECT_TRUE(grpc::health::v1::Health::NewStub(channel)
+                    ->Check(&context, {}, &health)
+                    .ok());
+  }
+  {
+    grpc::GenericStub generic(channel);
+    grpc::ClientContext context;
+    context.set_deadline(Deadline());
+    grpc::CompletionQueue cq;
+    grpc::ByteBuffer request;
+    auto call = generic.PrepareUnaryCall(&context, "/x.Y/Z", request, &cq);
+    call->StartCall();
+    grpc::ByteBuffer reply;
+    grpc::Status status;
+    call->Finish(&reply, &status, nullptr);
+    void* tag = nullptr;
+    bool ok = false;
+    ASSERT_TRUE(cq.Next(&tag, &ok));
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+    cq.Shutdown();
+    while (cq.Next(&tag, &ok)) {
+    }
+  }
+
   v1::PutLevelResponse put;
   ASSERT_TRUE(
       testing::PutLevel(*levels, testing::WallLevel("wall", 5, 7), &put).ok());
@@ -295,6 +327,12 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(during[kRunQueriesOk], 1);
   EXPECT_EQ(during[kRunQueriesNotFound], 1);
   EXPECT_EQ(during[kPutLevelOk], 1);
+  EXPECT_EQ(
+      during[R"(grpc_server_handled_total{grpc_service="grpc.health.v1.Health",grpc_method="Check",grpc_code="OK"})"],
+      1);
+  EXPECT_EQ(
+      during[R"(grpc_server_handled_total{grpc_service="unknown",grpc_method="unknown",grpc_code="UNIMPLEMENTED"})"],
+      1);
   EXPECT_EQ(during["collide_batch_size_count"], 3);
   EXPECT_EQ(during["collide_batch_size_sum"], 5 + 1 + 1);
   EXPECT_EQ(during[R"(collide_batch_size_bucket{le="1"})"], 2);
