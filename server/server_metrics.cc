@@ -1,6 +1,7 @@
 #include "server/server_metrics.h"
 
 #include <array>
+#include <bit>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -101,18 +102,24 @@ void RecordBatch(
   metrics.batch_latency_ns.Observe(static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(latency).count()));
   metrics.batch_size.Observe(static_cast<uint64_t>(queries.size()));
-  // Tallied here, added once per kind and outcome seen.
+  // Tallied here, added once per kind and outcome seen: only the kinds
+  // the batch has (the bits of `seen`) are visited.
   std::array<std::array<uint32_t, kQueryOutcomeCount>,
              ServerMetrics::kQueryKindSlots>
       tally{};
+  uint32_t seen = 0;
+  static_assert(ServerMetrics::kQueryKindSlots <= 32);
   const bool refused = results.empty();
   for (int i = 0; i < queries.size(); ++i) {
     const QueryOutcome outcome = refused || i >= results.size()
                                      ? QueryOutcome::kRefused
                                      : OutcomeOf(results[i]);
-    ++tally[KindSlot(queries[i])][static_cast<size_t>(outcome)];
+    const size_t kind = KindSlot(queries[i]);
+    seen |= uint32_t{1} << kind;
+    ++tally[kind][static_cast<size_t>(outcome)];
   }
-  for (size_t kind = 0; kind < tally.size(); ++kind) {
+  for (; seen != 0; seen &= seen - 1) {
+    const size_t kind = static_cast<size_t>(std::countr_zero(seen));
     for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
       if (tally[kind][outcome] != 0) {
         metrics.queries[kind][outcome].Add(tally[kind][outcome]);
