@@ -28,8 +28,10 @@ build_packages=(
   # the callers in other languages (client/examples/); the Node example's
   # own packages come from npm (scripts/test.sh runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
-  # Tiled map import (header-only JSON parser)
+  # Tiled map import and JSON log lines (header-only JSON library)
   nlohmann-json3-dev
+  # the server's Prometheus endpoint (/metrics), and the tests scraping it
+  libcivetweb-dev curl
   # crc32 of binary level files (zlib1g at run time, already loaded by gRPC)
   zlib1g-dev
   # benchmarks and their reference libraries (never linked by lib/)
@@ -40,7 +42,7 @@ build_packages=(
 # owning package. The -dev packages above depend on all of them.
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623
-  libre2-9 libssl3 libc-ares2 zlib1g
+  libre2-9 libssl3 libc-ares2 zlib1g libcivetweb1
   libstdc++6 libgcc-s1 libc6
 )
 

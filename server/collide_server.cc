@@ -25,6 +25,10 @@
 #include "server/level_dir_watcher.h"
 #include "server/level_store.h"
 #include "server/log.h"
+#include "server/metrics_http.h"
+#include "server/metrics_page.h"
+#include "server/rpc_metrics.h"
+#include "server/server_metrics.h"
 
 namespace collide::server {
 namespace {
@@ -38,10 +42,16 @@ std::string FileStem(absl::string_view path) {
 }
 
 void LogLoaded(const LevelSnapshot& snapshot, absl::string_view origin) {
-  Log("loaded level %s from %s: version %d, %d shapes, %d bytes",
-      LogValue(formats::LevelName(snapshot.id)), LogValue(origin),
-      snapshot.version, snapshot.level->shape_count(),
-      snapshot.level->memory_bytes());
+  LogAt(LogSeverity::kInfo,
+        {{"level_id", snapshot.id},
+         {"origin", origin},
+         {"version", snapshot.version},
+         {"shapes", snapshot.level->shape_count()},
+         {"bytes", snapshot.level->memory_bytes()}},
+        "loaded level %s from %s: version %d, %d shapes, %d bytes",
+        LogValue(formats::LevelName(snapshot.id)), LogValue(origin),
+        snapshot.version, snapshot.level->shape_count(),
+        snapshot.level->memory_bytes());
 }
 
 // Puts the bundled level, then the level files, each replacing an id
@@ -96,10 +106,13 @@ absl::Status LoadLevelDirectory(const ServerOptions& options,
     LogLoaded(*store.Find(id), options.level_dir);
   }
   for (const LevelStore::DirectoryLoad::Refused& refused : load->refused) {
-    Log("level directory: skipping a level file: %s",
-        LogValue(refused.error));
+    LogAt(LogSeverity::kWarning,
+          {{"status", refused.error}, {"path", refused.path}},
+          "level directory: skipping a level file: %s",
+          LogValue(refused.error));
     skipped.Skip(refused.id, refused.path, refused.error);
   }
+  Metrics().level_load_failures.Add(load->refused.size());
   if (!load->refused.empty()) {
     Log("level directory: %d level file(s) skipped, %d loaded "
         "(--strict_level_dir refuses to start instead)",
@@ -178,6 +191,24 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
+  // Before the gRPC server, so an address that cannot be bound fails the
+  // start before any call is served.
+  if (!options.metrics_listen.empty()) {
+    const LevelStore* store = server->store_.get();
+    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
+        MetricsHttpServer::Start(options.metrics_listen,
+                                 [store] { return RenderMetricsPage(*store); });
+    if (!metrics.ok()) return metrics.status();
+    server->metrics_http_ = *std::move(metrics);
+    // Not "(port N)": that names the gRPC port to whoever reads the log
+    // (tests/support/server_process.h).
+    LogAt(LogSeverity::kInfo,
+          {{"metrics_listen", options.metrics_listen},
+           {"metrics_port", server->metrics_http_->port()}},
+          "serving metrics on http://%s/metrics (metrics port %d)",
+          LogValue(options.metrics_listen), server->metrics_http_->port());
+  }
+
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
                            &server->port_);
@@ -195,6 +226,12 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   builder.AddChannelArgument(
       GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  // grpc_server_handled_total (rpc_metrics.h), for every service.
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(MakeRpcMetricsInterceptorFactory(ServerRpcMetrics()));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.SetMaxReceiveMessageSize(options.limits.max_message_bytes);
   builder.SetMaxSendMessageSize(options.limits.max_message_bytes);
   server->server_ = builder.BuildAndStart();
@@ -215,9 +252,11 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
       health->SetServingStatus(SkippedLevelFiles::kHealthService, all_loaded);
     });
   }
-  Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
-      LogValue(options.listen), server->port_, server->store_->List().size(),
-      server->workers_->size());
+  LogAt(LogSeverity::kInfo,
+        {{"listen", options.listen}, {"port", server->port_}},
+        "listening on %s (port %d), %d level(s), %d worker thread(s)",
+        LogValue(options.listen), server->port_, server->store_->List().size(),
+        server->workers_->size());
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
     Log("watching level directory %s every %s", LogValue(options.level_dir),

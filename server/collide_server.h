@@ -18,6 +18,7 @@
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
+#include "server/metrics_http.h"
 #include "server/skipped_level_files.h"
 #include "server/unknown_method_service.h"
 #include "server/worker_pool.h"
@@ -55,6 +56,10 @@ struct ServerOptions {
   int worker_threads = 0;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration shutdown_grace = absl::Seconds(10);
+  // host:port (IPv4) to serve Prometheus metrics on, GET /metrics over
+  // plain HTTP (metrics_http.h); port 0 picks a free port (see
+  // CollideServer::metrics_port()). Empty: no metrics endpoint.
+  std::string metrics_listen;
 };
 
 class CollideServer {
@@ -76,6 +81,10 @@ class CollideServer {
 
   // The port actually bound (the chosen one when listen asked for 0).
   int port() const { return port_; }
+  // The metrics endpoint's port (0 without metrics_listen).
+  int metrics_port() const {
+    return metrics_http_ != nullptr ? metrics_http_->port() : 0;
+  }
   LevelStore& store() { return *store_; }
   // The level directory's files not served (also in ListLevels and the
   // health service's SkippedLevelFiles::kHealthService status).
@@ -104,6 +113,9 @@ class CollideServer {
   std::unique_ptr<LevelServiceImpl> level_service_;
   std::unique_ptr<UnknownMethodService> unknown_methods_;
   std::unique_ptr<grpc::Server> server_;
+  // Last, so it stops first: it reads the store at each scrape. It keeps
+  // answering while calls drain.
+  std::unique_ptr<MetricsHttpServer> metrics_http_;
   int port_ = 0;
   bool shut_down_ = false;
 };

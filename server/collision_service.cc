@@ -23,6 +23,7 @@
 #include "server/level_store.h"
 #include "server/log.h"
 #include "server/query_handler.h"
+#include "server/server_metrics.h"
 #include "server/status_convert.h"
 #include "server/stream_batch.h"
 #include "server/worker_pool.h"
@@ -70,7 +71,8 @@ absl::Status CallStopStatus(grpc::CallbackServerContext* context,
 void LogIfInternal(const absl::Status& status, const char* what) {
   if (status.code() == absl::StatusCode::kInternal ||
       status.code() == absl::StatusCode::kUnknown) {
-    Log("%s failed: %s", what, LogValue(status));
+    LogAt(LogSeverity::kError, {{"method", what}, {"status", status}},
+          "%s failed: %s", what, LogValue(status));
   }
 }
 
@@ -81,25 +83,27 @@ void LogIfInternal(const absl::Status& status, const char* what) {
 using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 
 // Answers one stream batch into its response: the handler's results, or
-// the batch refused as a whole (the stream stays open either way).
+// the batch refused as a whole (the stream stays open either way). Then
+// records it, read at `read_at` and counted in flight since (metrics).
 void AnswerBatch(const SnapshotOrError& snapshot,
                  const formats::InputLimits& limits,
                  grpc::CallbackServerContext* context,
-                 const std::atomic<bool>& server_stopping, StreamBatch& batch) {
+                 const std::atomic<bool>& server_stopping, StreamBatch& batch,
+                 std::chrono::steady_clock::time_point read_at) {
   const StreamRequest& request = *batch.request();
-  if (!snapshot.ok()) {
-    RefuseBatch(request, snapshot.status(), batch.response());
-    return;
-  }
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
-  if (absl::Status s = AnswerStreamQueries(
-          **snapshot, request, limits, batch.response(),
-          [&] { return CallStopStatus(context, server_stopping); });
-      !s.ok()) {
+  if (!snapshot.ok()) {
+    RefuseBatch(request, snapshot.status(), batch.response());
+  } else if (absl::Status s = AnswerStreamQueries(
+                 **snapshot, request, limits, batch.response(),
+                 [&] { return CallStopStatus(context, server_stopping); });
+             !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
   }
+  RecordBatch(request.queries(), batch.response()->results(), read_at);
+  Metrics().batches_in_flight.Add(-1);
 }
 
 // One StreamQueries call. gRPC allows one outstanding read and one
@@ -134,6 +138,7 @@ class QueryStreamReactor final
         limits_(limits),
         workers_(workers),
         reading_(std::make_unique<StreamBatch>()) {
+    Metrics().streams_open.Add(1);
     StartRead(&read_buffer_);
   }
 
@@ -169,6 +174,9 @@ class QueryStreamReactor final
     // The batch just read; only this reaction touches reading_ until the
     // next read is started below (or by Step, under the lock).
     StreamBatch* batch = reading_.get();
+    const std::chrono::steady_clock::time_point read_at =
+        std::chrono::steady_clock::now();
+    Metrics().batches_in_flight.Add(1);
     // A small batch costs less than the hand-off to a worker (a wake-up
     // and a context switch on a busy machine), so it is answered right
     // here; only big batches go to the workers.
@@ -177,7 +185,7 @@ class QueryStreamReactor final
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
     if (answer_here)
-      AnswerBatch(snapshot, limits_, context_, stopping_, *batch);
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at);
     std::unique_ptr<StreamBatch> next = TakeSpare();
     Slot* slot = nullptr;
     bool read_more = false;
@@ -196,8 +204,9 @@ class QueryStreamReactor final
       Step([]() {});  // writes it if it is at the front
     } else {
       // The slot stays put until it is written, which waits for ready.
-      workers_.Submit([this, slot, snapshot = std::move(snapshot)]() {
-        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch);
+      workers_.Submit([this, slot, snapshot = std::move(snapshot), read_at]() {
+        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch,
+                    read_at);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->ready = true;
           --pending_jobs_;
@@ -222,7 +231,10 @@ class QueryStreamReactor final
     });
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    Metrics().streams_open.Add(-1);
+    delete this;
+  }
 
  private:
   struct Slot {
@@ -367,6 +379,8 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
                           "collide.v1.RunQueriesRequest (protobuf binary)"));
       return;
     }
+    read_at_ = std::chrono::steady_clock::now();
+    Metrics().batches_in_flight.Add(1);
     if (request_->queries_size() <= kMaxInlineQueries) {
       Answer();
     } else {
@@ -389,16 +403,19 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   void Answer() {
     absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
         FindLevel(store_, request_->level(), "level");
-    if (!snapshot.ok()) {
-      Finish(ToGrpcStatus(snapshot.status()));
-      return;
+    absl::Status status = snapshot.status();
+    if (status.ok()) {
+      status = AnswerRunQueries(
+          **snapshot, *request_, limits_, response_,
+          [this] { return CallStopStatus(context_, stopping_); });
+      LogIfInternal(status, "RunQueries");
     }
-    if (absl::Status s = AnswerRunQueries(
-            **snapshot, *request_, limits_, response_,
-            [this] { return CallStopStatus(context_, stopping_); });
-        !s.ok()) {
-      LogIfInternal(s, "RunQueries");
-      Finish(ToGrpcStatus(s));
+    // Before Finish, which may delete the reactor. A refused batch left
+    // the response empty: its queries count as refused.
+    RecordBatch(request_->queries(), response_->results(), read_at_);
+    Metrics().batches_in_flight.Add(-1);
+    if (!status.ok()) {
+      Finish(ToGrpcStatus(status));
       return;
     }
     bool own_buffer = false;
@@ -417,6 +434,8 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   v1::RunQueriesRequest* const request_;
   v1::RunQueriesResponse* const response_;
   grpc::ByteBuffer* response_bytes_ = nullptr;
+  // When the request was parsed (metrics).
+  std::chrono::steady_clock::time_point read_at_;
 };
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "server/level_dir_files.h"
 #include "server/level_store.h"
 #include "server/log.h"
+#include "server/server_metrics.h"
 
 namespace collide::server {
 namespace {
@@ -135,8 +136,11 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
       // poll sees the change and reads it again, so this is no news yet.
       if (!still_current()) return true;
       // Logged once: the file is tried again only when it changes.
-      Log("level %s: ignoring %s (%s): %s", name, LogValue(path),
-          StillServed(store_, id), LogValue(synced.status()));
+      Metrics().level_load_failures.Add();
+      LogAt(LogSeverity::kWarning,
+            {{"level_id", id}, {"path", path}, {"status", synced.status()}},
+            "level %s: ignoring %s (%s): %s", name, LogValue(path),
+            StillServed(store_, id), LogValue(synced.status()));
       if (options_.skipped != nullptr) {
         options_.skipped->Skip(id, path, synced.status());
       }
@@ -145,11 +149,16 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
     switch (synced->change) {
       case LevelStore::SyncChange::kCreated:
       case LevelStore::SyncChange::kReplaced:
-        Log("level %s %s from %s: version %d, %d shapes", name,
-            synced->change == LevelStore::SyncChange::kCreated ? "loaded"
-                                                               : "replaced",
-            LogValue(path), synced->snapshot->version,
-            synced->snapshot->level->shape_count());
+        LogAt(LogSeverity::kInfo,
+              {{"level_id", id},
+               {"path", path},
+               {"version", synced->snapshot->version},
+               {"shapes", synced->snapshot->level->shape_count()}},
+              "level %s %s from %s: version %d, %d shapes", name,
+              synced->change == LevelStore::SyncChange::kCreated ? "loaded"
+                                                                 : "replaced",
+              LogValue(path), synced->snapshot->version,
+              synced->snapshot->level->shape_count());
         return settled();
       case LevelStore::SyncChange::kStale:
         return false;
@@ -167,8 +176,13 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
         store_.SyncLevel(*base->second.source, still_current);
     if (!synced.ok()) {
       // It loaded at start with the same limits: our bug.
-      Log("level %s: cannot restore it from %s: %s", name,
-          LogValue(base->second.origin), LogValue(synced.status()));
+      Metrics().level_load_failures.Add();
+      LogAt(LogSeverity::kError,
+            {{"level_id", id},
+             {"origin", base->second.origin},
+             {"status", synced.status()}},
+            "level %s: cannot restore it from %s: %s", name,
+            LogValue(base->second.origin), LogValue(synced.status()));
       return settled();
     }
     if (synced->change == LevelStore::SyncChange::kStale) return false;

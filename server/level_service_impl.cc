@@ -14,14 +14,16 @@
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
 #include "server/log.h"
+#include "server/server_metrics.h"
 #include "server/status_convert.h"
 
 namespace collide::server {
 namespace {
 
-// PutLevel's work; the reactor only converts the status.
+// PutLevel's work; the reactor only converts the status. `peer` is the
+// caller's address, for the log.
 absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
-                 v1::PutLevelResponse& response) {
+                 v1::PutLevelResponse& response, const std::string& peer) {
   absl::StatusOr<std::string> id =
       formats::ParseLevelName(request.level(), "level");
   if (!id.ok()) return id.status();
@@ -48,9 +50,16 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   }
   *response.mutable_summary() = DescribeSnapshot(*put->snapshot);
   response.set_created(put->created);
-  Log("level %s %s: version %d, %d shapes", LogValue(formats::LevelName(*id)),
-      put->created ? "created" : "replaced", put->snapshot->version,
-      put->snapshot->level->shape_count());
+  Metrics().level_puts.Add();
+  LogAt(LogSeverity::kInfo,
+        {{"level_id", *id},
+         {"version", put->snapshot->version},
+         {"shapes", put->snapshot->level->shape_count()},
+         {"created", put->created},
+         {"peer", peer}},
+        "level %s %s: version %d, %d shapes", LogValue(formats::LevelName(*id)),
+        put->created ? "created" : "replaced", put->snapshot->version,
+        put->snapshot->level->shape_count());
   return absl::OkStatus();
 }
 
@@ -60,9 +69,13 @@ grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
     grpc::CallbackServerContext* context, const v1::PutLevelRequest* request,
     v1::PutLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  const absl::Status status = Put(store_, *request, *response);
+  const std::string peer = context->peer();
+  const absl::Status status = Put(store_, *request, *response, peer);
   if (!status.ok()) {
-    Log("PutLevel %s refused: %s", LogValue(request->level()),
+    LogAt(
+        LogSeverity::kWarning,
+        {{"level_name", request->level()}, {"status", status}, {"peer", peer}},
+        "PutLevel %s refused: %s", LogValue(request->level()),
         LogValue(status));
   }
   reactor->Finish(ToGrpcStatus(status));
@@ -79,11 +92,18 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
       id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
   if (deleted.ok()) {
     response->set_deleted_version(*deleted);
-    Log("level %s deleted (was version %d)", LogValue(request->level()),
-        *deleted);
+    Metrics().level_deletes.Add();
+    LogAt(LogSeverity::kInfo,
+          {{"level_id", *id}, {"version", *deleted}, {"peer", context->peer()}},
+          "level %s deleted (was version %d)", LogValue(request->level()),
+          *deleted);
   } else {
-    Log("DeleteLevel %s refused: %s", LogValue(request->level()),
-        LogValue(deleted.status()));
+    LogAt(LogSeverity::kWarning,
+          {{"level_name", request->level()},
+           {"status", deleted.status()},
+           {"peer", context->peer()}},
+          "DeleteLevel %s refused: %s", LogValue(request->level()),
+          LogValue(deleted.status()));
   }
   reactor->Finish(ToGrpcStatus(deleted.status()));
   return reactor;

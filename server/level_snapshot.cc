@@ -1,5 +1,6 @@
 #include "server/level_snapshot.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "collide/v1/level_service.pb.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
+#include "server/server_metrics.h"
 
 namespace collide::server {
 
@@ -19,8 +21,13 @@ absl::StatusOr<LevelSnapshot> MakeLevelSnapshot(
       !s.ok()) {
     return s;
   }
+  const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<Level> level = formats::LevelFromProto(source, limits);
   if (!level.ok()) return level.status();
+  Metrics().level_build_ns.Observe(static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count()));
   LevelSnapshot snapshot;
   snapshot.id = source.id();
   snapshot.version = version;

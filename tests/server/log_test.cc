@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -12,7 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
+#include "grpc/grpc.h"
+#include "grpc/support/log.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 
 namespace collide::server {
 namespace {
@@ -96,6 +100,80 @@ TEST(LogLineTest, AHugeValueThroughLogValueGivesABoundedLine) {
       [] { Log("level %s refused", LogValue(std::string(32 << 20, 'x'))); });
   EXPECT_LT(text.size(), 400u);
   EXPECT_THAT(text, HasSubstr("...(33554432 bytes) refused\n"));
+}
+
+// Issue 17: --log_format=json.
+class JsonLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override { SetLogFormat(LogFormat::kJson); }
+  void TearDown() override { SetLogFormat(LogFormat::kText); }
+
+  // The one line `log` writes, parsed; null (and a failure) otherwise.
+  template <typename F>
+  static nlohmann::ordered_json OneLine(F log) {
+    const std::string text = CaptureStderr(log);
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    EXPECT_THAT(text, EndsWith("}\n"));
+    return nlohmann::ordered_json::parse(text, nullptr,
+                                         /*allow_exceptions=*/false);
+  }
+};
+
+TEST_F(JsonLogTest, ALineIsOneObjectWithTimeLevelLoggerMessageAndFields) {
+  const nlohmann::ordered_json line = OneLine([] {
+    LogAt(LogSeverity::kWarning,
+          {{"level_id", "arena"}, {"version", int64_t{7}}, {"created", true}},
+          "level %s replaced", "arena");
+  });
+  ASSERT_TRUE(line.is_object());
+  EXPECT_EQ(line.begin().key(), "time");
+  EXPECT_EQ(line["level"], "warning");
+  EXPECT_EQ(line["logger"], "collide_server");
+  EXPECT_EQ(line["message"], "level arena replaced");
+  EXPECT_EQ(line["level_id"], "arena");
+  EXPECT_EQ(line["version"], 7);
+  EXPECT_EQ(line["created"], true);
+}
+
+TEST_F(JsonLogTest, FieldsKeepTheirRawTextEscapedByJsonAndAreCut) {
+  const std::string forged = "a\n{\"level\":\"error\"}\x1b\"\\";
+  const nlohmann::ordered_json line = OneLine([&] {
+    LogEvent(LogSeverity::kInfo, "m\nx",
+             {{"level_name", forged},
+              {"huge", std::string(1 << 20, 'h')},
+              {"status", absl::NotFoundError("gone\n")}});
+  });
+  ASSERT_TRUE(line.is_object());
+  EXPECT_EQ(line["level_name"], forged);
+  EXPECT_EQ(line["message"], "m\nx");
+  EXPECT_EQ(line["huge"],
+            std::string(kMaxLogValueBytes, 'h') + "...(1048576 bytes)");
+  EXPECT_EQ(line["status"], "NOT_FOUND: gone\n");
+}
+
+TEST_F(JsonLogTest, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  const nlohmann::ordered_json line = OneLine([] {
+    LogEvent(LogSeverity::kError, "x", {{"path", "\xff\xfe/a"}});
+  });
+  ASSERT_TRUE(line.is_object());
+  EXPECT_EQ(line["path"], "\xEF\xBF\xBD\xEF\xBF\xBD/a");
+  EXPECT_EQ(line["level"], "error");
+}
+
+TEST_F(JsonLogTest, GrpcCoreLinesComeThroughTheSameWriter) {
+  // gpr_log drops lines until gRPC is initialised (the server's is by
+  // then).
+  grpc_init();
+  RouteGrpcLogs();
+  const nlohmann::ordered_json line =
+      OneLine([] { gpr_log(GPR_ERROR, "core says %s", "hi\nthere"); });
+  ASSERT_TRUE(line.is_object());
+  EXPECT_EQ(line["logger"], "grpc");
+  EXPECT_EQ(line["level"], "error");
+  EXPECT_EQ(line["message"], "core says hi\nthere");
+  EXPECT_THAT(line["file"].get<std::string>(), EndsWith("log_test.cc"));
+  EXPECT_TRUE(line["line"].is_number());
+  grpc_shutdown();
 }
 
 }  // namespace

@@ -1,0 +1,131 @@
+#include "server/server_metrics.h"
+
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "collide/v1/collision_service.pb.h"
+#include "google/protobuf/repeated_ptr_field.h"
+
+namespace collide::server {
+namespace {
+
+// gRPC's codes (a result's status.code uses them).
+constexpr int32_t kCodeOk = 0;
+constexpr int32_t kCodeCancelled = 1;
+constexpr int32_t kCodeDeadlineExceeded = 4;
+
+QueryOutcome FromHitStatus(v1::HitStatus status) {
+  return status == v1::HIT_STATUS_INITIAL_OVERLAP ? QueryOutcome::kStartOverlap
+                                                  : QueryOutcome::kHit;
+}
+
+size_t KindSlot(const v1::Query& query) {
+  const size_t kind = static_cast<size_t>(query.query_case());
+  return kind < ServerMetrics::kQueryKindSlots ? kind : 0;
+}
+
+}  // namespace
+
+absl::string_view QueryOutcomeName(QueryOutcome outcome) {
+  switch (outcome) {
+    case QueryOutcome::kHit:
+      return "hit";
+    case QueryOutcome::kMiss:
+      return "miss";
+    case QueryOutcome::kStartOverlap:
+      return "start_overlap";
+    case QueryOutcome::kRefused:
+      return "refused";
+    case QueryOutcome::kStopped:
+      return "stopped";
+  }
+  return "unknown";
+}
+
+QueryOutcome OutcomeOf(const v1::QueryResult& result) {
+  const int32_t code = result.status().code();
+  if (code == kCodeCancelled || code == kCodeDeadlineExceeded) {
+    return QueryOutcome::kStopped;
+  }
+  if (code != kCodeOk) return QueryOutcome::kRefused;
+  switch (result.result_case()) {
+    case v1::QueryResult::kCast:
+      // Hits come closest first: the first says how the cast began.
+      return result.cast().hits().empty()
+                 ? QueryOutcome::kMiss
+                 : FromHitStatus(result.cast().hits(0).status());
+    case v1::QueryResult::kOverlap:
+      return result.overlap().shapes().empty() ? QueryOutcome::kMiss
+                                               : QueryOutcome::kHit;
+    case v1::QueryResult::kClosestPoint:
+      return result.closest_point().found() ? QueryOutcome::kHit
+                                            : QueryOutcome::kMiss;
+    case v1::QueryResult::kMoveValidation:
+      switch (result.move_validation().verdict()) {
+        case v1::MOVE_VERDICT_BLOCKED:
+          return QueryOutcome::kHit;
+        case v1::MOVE_VERDICT_STARTS_INSIDE:
+          return QueryOutcome::kStartOverlap;
+        default:
+          return QueryOutcome::kMiss;
+      }
+    case v1::QueryResult::kHitValidation:
+      return result.hit_validation().outcome() == v1::SHOT_OUTCOME_MISS ||
+                     result.hit_validation().outcome() ==
+                         v1::SHOT_OUTCOME_UNSPECIFIED
+                 ? QueryOutcome::kMiss
+                 : FromHitStatus(result.hit_validation().status());
+    case v1::QueryResult::kPairToi:
+      return result.pair_toi().hit() ? FromHitStatus(result.pair_toi().status())
+                                     : QueryOutcome::kMiss;
+    case v1::QueryResult::RESULT_NOT_SET:
+      break;
+  }
+  return QueryOutcome::kMiss;
+}
+
+ServerMetrics& Metrics() {
+  static ServerMetrics metrics;
+  return metrics;
+}
+
+void RecordBatch(
+    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
+    const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
+    std::chrono::steady_clock::time_point read_at) {
+  ServerMetrics& metrics = Metrics();
+  const auto latency = std::chrono::steady_clock::now() - read_at;
+  metrics.batch_latency_ns.Observe(static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(latency).count()));
+  metrics.batch_size.Observe(static_cast<uint64_t>(queries.size()));
+  // Tallied here, added once per kind and outcome seen: only the kinds
+  // the batch has (the bits of `seen`) are visited.
+  std::array<std::array<uint32_t, kQueryOutcomeCount>,
+             ServerMetrics::kQueryKindSlots>
+      tally{};
+  uint32_t seen = 0;
+  static_assert(ServerMetrics::kQueryKindSlots <= 32);
+  const bool refused = results.empty();
+  for (int i = 0; i < queries.size(); ++i) {
+    const QueryOutcome outcome = refused || i >= results.size()
+                                     ? QueryOutcome::kRefused
+                                     : OutcomeOf(results[i]);
+    const size_t kind = KindSlot(queries[i]);
+    seen |= uint32_t{1} << kind;
+    ++tally[kind][static_cast<size_t>(outcome)];
+  }
+  for (; seen != 0; seen &= seen - 1) {
+    const size_t kind = static_cast<size_t>(std::countr_zero(seen));
+    for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
+      if (tally[kind][outcome] != 0) {
+        metrics.queries[kind][outcome].Add(tally[kind][outcome]);
+      }
+    }
+  }
+}
+
+}  // namespace collide::server

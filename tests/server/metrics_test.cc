@@ -1,0 +1,148 @@
+// Metric primitives and their text exposition (issue 17): label values
+// escaped, histograms cumulative with le buckets and exact bounds, and
+// query outcomes classified as /metrics reports them.
+#include "server/metrics.h"
+
+#include <chrono>
+#include <string>
+
+#include "collide/v1/collision_service.pb.h"
+#include "gtest/gtest.h"
+#include "server/server_metrics.h"
+
+namespace collide::server {
+namespace {
+
+TEST(EscapeLabelValueTest, BackslashQuoteAndNewlineAreEscaped) {
+  EXPECT_EQ(EscapeLabelValue("arena"), "arena");
+  EXPECT_EQ(EscapeLabelValue("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+  EXPECT_EQ(EscapeLabelValue("\n"), "\\n");
+}
+
+TEST(ExpositionWriterTest, FamilyThenSamplesWithEscapedLabels) {
+  ExpositionWriter writer;
+  writer.Family("x_total", "counter", "Things.");
+  writer.Sample("x_total", {{"level", "a\"\n"}, {"kind", "b"}}, 3);
+  writer.Sample("x_total", {}, 12345678901.0);
+  EXPECT_EQ(writer.text(),
+            "# HELP x_total Things.\n"
+            "# TYPE x_total counter\n"
+            "x_total{level=\"a\\\"\\n\",kind=\"b\"} 3\n"
+            "x_total 12345678901\n");
+}
+
+TEST(HistogramTest, BucketsAreCumulativeWithExactBoundsSumAndCount) {
+  Histogram latency({10'000, 1'000'000, 1'000'000'000}, 1e9);
+  latency.Observe(10'000);         // le 1e-05: bounds are inclusive
+  latency.Observe(10'001);         // le 0.001
+  latency.Observe(5'000'000'000);  // +Inf
+  ExpositionWriter writer;
+  writer.HistogramSamples("lat_seconds", latency, {{"method", "m"}});
+  EXPECT_EQ(writer.text(),
+            "lat_seconds_bucket{method=\"m\",le=\"1e-05\"} 1\n"
+            "lat_seconds_bucket{method=\"m\",le=\"0.001\"} 2\n"
+            "lat_seconds_bucket{method=\"m\",le=\"1\"} 2\n"
+            "lat_seconds_bucket{method=\"m\",le=\"+Inf\"} 3\n"
+            "lat_seconds_sum{method=\"m\"} 5.000020001\n"
+            "lat_seconds_count{method=\"m\"} 3\n");
+}
+
+TEST(CounterAndGaugeTest, AddAndRead) {
+  Counter counter;
+  counter.Add();
+  counter.Add(4);
+  EXPECT_EQ(counter.value(), 5u);
+  Gauge gauge;
+  gauge.Add(2);
+  gauge.Add(-3);
+  EXPECT_EQ(gauge.value(), -1);
+}
+
+v1::QueryResult CastResult(int hits, v1::HitStatus status) {
+  v1::QueryResult result;
+  v1::CastResult* cast = result.mutable_cast();
+  for (int i = 0; i < hits; ++i) cast->add_hits()->set_status(status);
+  return result;
+}
+
+TEST(OutcomeOfTest, EachKindOfResultMapsToItsOutcome) {
+  EXPECT_EQ(OutcomeOf(CastResult(0, v1::HIT_STATUS_HIT)), QueryOutcome::kMiss);
+  EXPECT_EQ(OutcomeOf(CastResult(2, v1::HIT_STATUS_HIT)), QueryOutcome::kHit);
+  EXPECT_EQ(OutcomeOf(CastResult(1, v1::HIT_STATUS_INITIAL_OVERLAP)),
+            QueryOutcome::kStartOverlap);
+
+  v1::QueryResult overlap;
+  overlap.mutable_overlap();
+  EXPECT_EQ(OutcomeOf(overlap), QueryOutcome::kMiss);
+  overlap.mutable_overlap()->add_shapes();
+  EXPECT_EQ(OutcomeOf(overlap), QueryOutcome::kHit);
+
+  v1::QueryResult move;
+  move.mutable_move_validation()->set_verdict(v1::MOVE_VERDICT_ALLOWED);
+  EXPECT_EQ(OutcomeOf(move), QueryOutcome::kMiss);
+  move.mutable_move_validation()->set_verdict(v1::MOVE_VERDICT_BLOCKED);
+  EXPECT_EQ(OutcomeOf(move), QueryOutcome::kHit);
+  move.mutable_move_validation()->set_verdict(v1::MOVE_VERDICT_STARTS_INSIDE);
+  EXPECT_EQ(OutcomeOf(move), QueryOutcome::kStartOverlap);
+
+  v1::QueryResult shot;
+  shot.mutable_hit_validation()->set_outcome(v1::SHOT_OUTCOME_MISS);
+  EXPECT_EQ(OutcomeOf(shot), QueryOutcome::kMiss);
+  shot.mutable_hit_validation()->set_outcome(v1::SHOT_OUTCOME_WALL);
+  EXPECT_EQ(OutcomeOf(shot), QueryOutcome::kHit);
+
+  v1::QueryResult pair;
+  pair.mutable_pair_toi()->set_hit(true);
+  pair.mutable_pair_toi()->set_status(v1::HIT_STATUS_INITIAL_OVERLAP);
+  EXPECT_EQ(OutcomeOf(pair), QueryOutcome::kStartOverlap);
+
+  v1::QueryResult closest;
+  closest.mutable_closest_point()->set_found(true);
+  EXPECT_EQ(OutcomeOf(closest), QueryOutcome::kHit);
+}
+
+TEST(OutcomeOfTest, ErrorStatusesAreRefusedOrStopped) {
+  v1::QueryResult result;
+  result.mutable_status()->set_code(3);  // INVALID_ARGUMENT
+  EXPECT_EQ(OutcomeOf(result), QueryOutcome::kRefused);
+  result.mutable_status()->set_code(4);  // DEADLINE_EXCEEDED
+  EXPECT_EQ(OutcomeOf(result), QueryOutcome::kStopped);
+  result.mutable_status()->set_code(1);  // CANCELLED
+  EXPECT_EQ(OutcomeOf(result), QueryOutcome::kStopped);
+}
+
+TEST(RecordBatchTest, CountsEachQueryUnderItsKindAndOutcome) {
+  ServerMetrics& metrics = Metrics();
+  const size_t ray = v1::Query::kRayCast;
+  const size_t overlap = v1::Query::kOverlap;
+  const auto count = [&](size_t kind, QueryOutcome outcome) {
+    return metrics.queries[kind][static_cast<size_t>(outcome)].value();
+  };
+  const uint64_t ray_hits = count(ray, QueryOutcome::kHit);
+  const uint64_t ray_refused = count(ray, QueryOutcome::kRefused);
+  const uint64_t overlap_misses = count(overlap, QueryOutcome::kMiss);
+  const uint64_t batches = metrics.batch_size.bucket(2);  // le 4
+
+  v1::RunQueriesRequest request;
+  request.add_queries()->mutable_ray_cast();
+  request.add_queries()->mutable_ray_cast();
+  request.add_queries()->mutable_overlap();
+  v1::RunQueriesResponse response;
+  *response.add_results() = CastResult(1, v1::HIT_STATUS_HIT);
+  response.add_results()->mutable_status()->set_code(3);
+  response.add_results()->mutable_overlap();
+  RecordBatch(request.queries(), response.results(),
+              std::chrono::steady_clock::now());
+  EXPECT_EQ(count(ray, QueryOutcome::kHit), ray_hits + 1);
+  EXPECT_EQ(count(ray, QueryOutcome::kRefused), ray_refused + 1);
+  EXPECT_EQ(count(overlap, QueryOutcome::kMiss), overlap_misses + 1);
+  EXPECT_EQ(metrics.batch_size.bucket(2), batches + 1);
+
+  // Refused as a whole: no results, every query refused.
+  RecordBatch(request.queries(), v1::RunQueriesResponse().results(),
+              std::chrono::steady_clock::now());
+  EXPECT_EQ(count(ray, QueryOutcome::kRefused), ray_refused + 3);
+}
+
+}  // namespace
+}  // namespace collide::server
