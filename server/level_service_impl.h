@@ -1,21 +1,30 @@
 // LevelService over gRPC's callback API: administration of the LevelStore
 // (put, delete, list, describe, get). Validation and building happen in the
 // store (MakeLevelSnapshot with the server's limits); this adapter converts
-// requests and statuses and logs every level change.
+// requests and statuses and logs every level change. Writes (PutLevel,
+// DeleteLevel) pass an AdminGate first (admin_gate.h): the query port's
+// instance refuses them, the admin listener's checks credentials.
 #ifndef COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
 #define COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
 
+#include <utility>
+
+#include "absl/strings/string_view.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "collide/v1/level_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "server/admin_gate.h"
 #include "server/level_store.h"
 
 namespace collide::server {
 
 class LevelServiceImpl final : public v1::LevelService::CallbackService {
  public:
-  // `store` must outlive the service.
-  explicit LevelServiceImpl(LevelStore& store) : store_(store) {}
+  // `store` must outlive the service. Each write is refused with
+  // writes.Admit's status, logged with the caller's peer, unless OK; the
+  // level is then left as it was.
+  LevelServiceImpl(LevelStore& store, AdminGate writes)
+      : store_(store), writes_(std::move(writes)) {}
 
   // INVALID_ARGUMENT for a bad name, a content.id that differs from it, or
   // an invalid level (naming the field, "level.shapes[3]..."),
@@ -44,7 +53,12 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
                                      v1::GetLevelResponse* response) override;
 
  private:
+  // The refusal of a write `method` the gate does not admit (OK: admitted).
+  grpc::Status AdmitWrite(const grpc::CallbackServerContext& context,
+                          absl::string_view method) const;
+
   LevelStore& store_;
+  const AdminGate writes_;
 };
 
 }  // namespace collide::server
