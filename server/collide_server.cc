@@ -231,6 +231,18 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     health->SetServingStatus(v1::CollisionService::service_full_name(), true);
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
   }
+  // Before the query port's "listening" line, which tools wait for: once
+  // it is logged, the admin port is known too.
+  if (!options.admin_listen.empty() && !admin_on_query_port) {
+    if (absl::Status s = server->StartAdmin(*credentials); !s.ok()) return s;
+  } else {
+    Log("level changes: %s",
+        admin_on_query_port
+            ? absl::StrCat("served on the query port (admin_listen = listen), "
+                           "credentials: ",
+                           AdminCredentialsInWords(options.admin_auth))
+            : std::string("refused, read-only replica (admin_listen=none)"));
+  }
   Log("transport: %s",
       options.tls.enabled()
           ? absl::StrCat(options.tls.mutual()
@@ -244,16 +256,6 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
       LogValue(options.listen), server->port_, server->store_->List().size(),
       server->workers_->size());
-  if (!options.admin_listen.empty() && !admin_on_query_port) {
-    if (absl::Status s = server->StartAdmin(*credentials); !s.ok()) return s;
-  } else {
-    Log("level changes: %s",
-        admin_on_query_port
-            ? absl::StrCat("served on the query port (admin_listen = listen), "
-                           "credentials: ",
-                           AdminCredentialsInWords(options.admin_auth))
-            : std::string("refused, read-only replica (admin_listen=none)"));
-  }
   if (server->watcher_ != nullptr) {
     server->watcher_->Start();
     Log("watching level directory %s every %s", LogValue(options.level_dir),
