@@ -65,22 +65,22 @@ struct ClientOptions {
   // (queries and admin) uses it. Files are PEM, read by Connect.
   bool tls = false;
   // CAs that sign the server's certificate; empty: the system's roots.
-  std::string tls_ca_file;
+  std::string tls_ca_file = "";
   // Client certificate chain and key, for servers that require them
   // (mutual TLS); both or neither.
-  std::string tls_cert_file;
-  std::string tls_key_file;
+  std::string tls_cert_file = "";
+  std::string tls_key_file = "";
   // The name the server's certificate must carry (and the TLS SNI), when
   // it is not the host in target (an IP address, a load balancer's name).
-  std::string tls_server_name;
+  std::string tls_server_name = "";
   // Where level changes (PutLevel, DeleteLevel) go: the server's admin
   // listener (collide_server --admin_listen, 127.0.0.1:50052 by default),
   // in target's forms. Empty: target (a server whose admin_listen equals
   // its listen address).
-  std::string admin_target;
+  std::string admin_target = "";
   // Bearer token sent with level changes as "authorization: Bearer TOKEN"
   // (collide_server --admin_token_file); empty: none.
-  std::string admin_token;
+  std::string admin_token = "";
 };
 
 // True when `options` asks for TLS (tls, or any tls_* file or name).

@@ -22,11 +22,11 @@ namespace collide::server {
 struct AdminAuthOptions {
   // The bearer token admin callers send (ReadAdminToken). Empty: none is
   // accepted.
-  std::string admin_token;
+  std::string admin_token = "";
   // Names (a certificate's common name, or one of its subject alternative
   // names: DNS, URI, email, IP) whose verified client certificate
   // authorises admin calls without a token. Needs mutual TLS.
-  std::vector<std::string> admin_client_names;
+  std::vector<std::string> admin_client_names = {};
 
   bool any() const {
     return !admin_token.empty() || !admin_client_names.empty();

@@ -142,9 +142,8 @@ std::string AdminCredentialsInWords(const AdminAuthOptions& auth) {
 absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     const ServerOptions& options) {
   if (absl::Status s = CheckTlsOptions(options.tls); !s.ok()) return s;
-  if (absl::Status s = CheckAdminOptions(options.admin_listen,
-                                         options.admin_auth,
-                                         options.tls.mutual());
+  if (absl::Status s = CheckAdminOptions(
+          options.admin_listen, options.admin_auth, options.tls.mutual());
       !s.ok()) {
     return s;
   }
@@ -245,13 +244,13 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   }
   Log("transport: %s",
       options.tls.enabled()
-          ? absl::StrCat(options.tls.mutual()
-                             ? "mutual TLS (client certificates required)"
-                             : "TLS",
-                         ", certificate files re-read every ",
-                         absl::FormatDuration(absl::Ceil(
-                             options.tls.tls_refresh_interval,
-                             absl::Seconds(1))))
+          ? absl::StrCat(
+                options.tls.mutual()
+                    ? "mutual TLS (client certificates required)"
+                    : "TLS",
+                ", certificate files re-read every ",
+                absl::FormatDuration(absl::Ceil(
+                    options.tls.tls_refresh_interval, absl::Seconds(1))))
           : std::string("plaintext"));
   Log("listening on %s (port %d), %d level(s), %d worker thread(s)",
       LogValue(options.listen), server->port_, server->store_->List().size(),

@@ -65,9 +65,9 @@ grpc::Status LevelServiceImpl::AdmitWrite(
     // Refusals on the query port are not logged: they are a wrong port,
     // not an attempt at the admin listener.
     Log("%s from %s refused: %s", method, LogValue(context.peer()),
-        LogValue(absl::Status(
-            static_cast<absl::StatusCode>(admitted.error_code()),
-            admitted.error_message())));
+        LogValue(
+            absl::Status(static_cast<absl::StatusCode>(admitted.error_code()),
+                         admitted.error_message())));
   }
   return admitted;
 }

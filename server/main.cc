@@ -214,10 +214,9 @@ int main(int argc, char** argv) {
        {collide::server::CheckTlsOptions(options.tls),
         collide::server::CheckAdminOptions(
             options.admin_listen,
-            {.admin_token = absl::GetFlag(FLAGS_admin_token_file).empty()
-                                ? ""
-                                : "set",
-             .admin_client_names = options.admin_auth.admin_client_names},
+            {.admin_token =
+                 absl::GetFlag(FLAGS_admin_token_file).empty() ? "" : "set",
+            .admin_client_names = options.admin_auth.admin_client_names},
             options.tls.mutual())}) {
     if (!s.ok()) {
       std::fprintf(stderr, "collide_server: --%s\n",

@@ -66,8 +66,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
   if (absl::Status s = CheckTlsOptions(options); !s.ok()) return s;
   if (!options.enabled()) return grpc::InsecureServerCredentials();
   for (const auto& [flag, path] :
-       {std::pair<absl::string_view, const std::string&>{
-            "tls_cert_file", options.tls_cert_file},
+       {std::pair<absl::string_view, const std::string&>{"tls_cert_file",
+                                                         options.tls_cert_file},
         {"tls_key_file", options.tls_key_file},
         {"tls_client_ca_file", options.tls_client_ca_file}}) {
     if (path.empty()) continue;

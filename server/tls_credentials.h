@@ -21,11 +21,11 @@ namespace collide::server {
 struct TlsOptions {
   // PEM certificate chain and private key the server presents. Both empty:
   // plaintext.
-  std::string tls_cert_file;
-  std::string tls_key_file;
+  std::string tls_cert_file = "";
+  std::string tls_key_file = "";
   // PEM CA certificates: when set, every client must present a certificate
   // signed by one of them (mutual TLS); the handshake fails otherwise.
-  std::string tls_client_ca_file;
+  std::string tls_client_ca_file = "";
   // How often the files are re-read (rounded up to whole seconds, at least
   // 1 s: gRPC's file watcher counts in seconds).
   absl::Duration tls_refresh_interval = absl::Minutes(1);

@@ -171,10 +171,10 @@ void AdminCallsNeedTheRightTokenOn(
   // Nothing changed.
   EXPECT_EQ(ArenaVersion(admin), 1);
   v1::DescribeLevelResponse wall;
-  EXPECT_EQ(testing::Describe(*v1::LevelService::NewStub(admin), "levels/wall",
-                              &wall)
-                .error_code(),
-            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(
+      testing::Describe(*v1::LevelService::NewStub(admin), "levels/wall", &wall)
+          .error_code(),
+      grpc::StatusCode::NOT_FOUND);
 
   EXPECT_TRUE(PutWall(admin, "s3cret-token").ok());
   EXPECT_TRUE(DeleteArena(admin, "s3cret-token").ok());
@@ -296,8 +296,9 @@ TEST_F(SecurityProcessTest, LevelChangesAreRefusedOnTheQueryPort) {
 
 TEST_F(SecurityProcessTest, AdminCallsNeedTheRightToken) {
   ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            absl::StrCat("--admin_token_file=", Path("token"))}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0",
+                    absl::StrCat("--admin_token_file=", Path("token"))}))
       << server.log();
   {
     // Closed before the SIGTERM below: an idle channel would hold up the
@@ -365,13 +366,13 @@ TEST_F(SecurityProcessTest, AdminOnTheQueryPortOnlyWhenAskedByAddress) {
   ASSERT_NE(port, 0);
   const std::string listen = absl::StrCat("127.0.0.1:", port);
   ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=" + listen, "--admin_listen=" + listen,
-                            absl::StrCat("--admin_token_file=", Path("token"))}))
+  ASSERT_TRUE(
+      server.Start({"--listen=" + listen, "--admin_listen=" + listen,
+                    absl::StrCat("--admin_token_file=", Path("token"))}))
       << server.log();
   EXPECT_EQ(server.admin_port(), 0);
   const auto query = Channel(server.port(), std::nullopt);
-  EXPECT_EQ(DeleteArena(query).error_code(),
-            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(DeleteArena(query).error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_TRUE(DeleteArena(query, "s3cret-token").ok());
 }
 
@@ -414,8 +415,9 @@ TEST_F(SecurityProcessTest, UnsafeOrBrokenSecurityFlagsStopTheStart) {
   }
   // With a token the same address is fine.
   ServerProcess exposed;
-  EXPECT_TRUE(exposed.Start({"--listen=127.0.0.1:0", "--admin_listen=0.0.0.0:0",
-                             absl::StrCat("--admin_token_file=", Path("token"))}))
+  EXPECT_TRUE(
+      exposed.Start({"--listen=127.0.0.1:0", "--admin_listen=0.0.0.0:0",
+                     absl::StrCat("--admin_token_file=", Path("token"))}))
       << exposed.log();
 }
 

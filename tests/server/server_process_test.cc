@@ -169,9 +169,9 @@ TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
       grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server.port()),
                                 grpc::InsecureChannelCredentials(), args);
   v1::PutLevelResponse put;
-  ASSERT_TRUE(testing::PutLevel(
-                  *v1::LevelService::NewStub(testing::Connect(server.admin_port())),
-                  BarsLevel(80000), &put)
+  ASSERT_TRUE(testing::PutLevel(*v1::LevelService::NewStub(
+                                    testing::Connect(server.admin_port())),
+                                BarsLevel(80000), &put)
                   .ok());
   const auto collisions = v1::CollisionService::NewStub(channel);
 
