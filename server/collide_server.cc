@@ -288,6 +288,14 @@ absl::Status CollideServer::StartAdmin(
     health->SetServingStatus(true);
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
   }
+  if (!options_.tls.enabled() && !IsLoopbackAddress(options_.admin_listen)) {
+    // Allowed (a private network, a TLS-terminating proxy), but the token
+    // crosses the network readable by anyone on the path.
+    Log("WARNING: the admin listener %s is plaintext: admin tokens cross "
+        "the network in the clear (serve TLS with --tls_cert_file and "
+        "--tls_key_file)",
+        LogValue(options_.admin_listen));
+  }
   // "(admin port N)", never "(port N)": tools find the query port by the
   // latter.
   Log("admin listening on %s (admin port %d), level changes need: %s",

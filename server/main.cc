@@ -207,23 +207,6 @@ int main(int argc, char** argv) {
                  collide::kMaxSlideIterations);
     return 2;
   }
-  // Before anything starts: a flag combination that cannot work, or an
-  // admin listener open to the network without credentials, is a bad
-  // command line.
-  for (const absl::Status& s :
-       {collide::server::CheckTlsOptions(options.tls),
-        collide::server::CheckAdminOptions(
-            options.admin_listen,
-            {.admin_token =
-                 absl::GetFlag(FLAGS_admin_token_file).empty() ? "" : "set",
-            .admin_client_names = options.admin_auth.admin_client_names},
-            options.tls.mutual())}) {
-    if (!s.ok()) {
-      std::fprintf(stderr, "collide_server: --%s\n",
-                   std::string(s.message()).c_str());
-      return 2;
-    }
-  }
   if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
       !path.empty()) {
     absl::StatusOr<std::string> token = collide::server::ReadAdminToken(path);
@@ -233,6 +216,19 @@ int main(int argc, char** argv) {
       return 1;
     }
     options.admin_auth.admin_token = *std::move(token);
+  }
+  // Before anything starts: a flag combination that cannot work, or an
+  // admin listener open to the network without credentials, is a bad
+  // command line.
+  for (const absl::Status& s :
+       {collide::server::CheckTlsOptions(options.tls),
+        collide::server::CheckAdminOptions(
+            options.admin_listen, options.admin_auth, options.tls.mutual())}) {
+    if (!s.ok()) {
+      std::fprintf(stderr, "collide_server: --%s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
   }
   collide::server::Log(
       "starting: listen %s, level_files [%s], level_dir \"%s\", "

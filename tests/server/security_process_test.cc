@@ -413,12 +413,15 @@ TEST_F(SecurityProcessTest, UnsafeOrBrokenSecurityFlagsStopTheStart) {
         << server.log();
     EXPECT_THAT(server.log(), HasSubstr(c.message));
   }
-  // With a token the same address is fine.
+  // With a token the same address is allowed.
   ServerProcess exposed;
   EXPECT_TRUE(
       exposed.Start({"--listen=127.0.0.1:0", "--admin_listen=0.0.0.0:0",
                      absl::StrCat("--admin_token_file=", Path("token"))}))
       << exposed.log();
+  // Though over plaintext the token crosses the network readable.
+  EXPECT_THAT(exposed.log(),
+              HasSubstr("WARNING: the admin listener 0.0.0.0:0 is plaintext"));
 }
 
 }  // namespace
