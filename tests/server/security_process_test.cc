@@ -376,6 +376,20 @@ TEST_F(SecurityProcessTest, AdminOnTheQueryPortOnlyWhenAskedByAddress) {
   EXPECT_TRUE(DeleteArena(query, "s3cret-token").ok());
 }
 
+// Two servers on one machine with the default admin port: the second says
+// which flag to change rather than share or silently skip it.
+TEST_F(SecurityProcessTest, AnAdminPortInUseStopsTheStartNamingTheFlag) {
+  ServerProcess first;
+  ASSERT_TRUE(first.Start({"--listen=127.0.0.1:0"})) << first.log();
+  ServerProcess second;
+  const std::string taken = absl::StrCat("127.0.0.1:", first.admin_port());
+  EXPECT_FALSE(
+      second.Start({"--listen=127.0.0.1:0", "--admin_listen=" + taken}));
+  EXPECT_EQ(second.Wait(15), std::optional<int>(1)) << second.log();
+  EXPECT_THAT(second.log(),
+              HasSubstr("cannot listen on " + taken + " (admin_listen)"));
+}
+
 TEST_F(SecurityProcessTest, UnsafeOrBrokenSecurityFlagsStopTheStart) {
   struct Case {
     std::vector<std::string> args;
