@@ -31,8 +31,10 @@
 // calls carry "authorization: Bearer TOKEN" (--admin_token_file) or a
 // client certificate named in --admin_client_names: without credentials
 // UNAUTHENTICATED, with wrong ones PERMISSION_DENIED. A non-loopback admin
-// listener without either refuses to start (exit 2). A TLS or token file
-// that cannot be read fails the start (exit 1) naming the flag.
+// listener without either refuses to start (exit 2); one without TLS
+// logs a WARNING (its token would cross the network in the clear). A TLS
+// or token file that cannot be read fails the start (exit 1) naming the
+// flag.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
