@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -35,6 +36,23 @@ ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "Server: host:port, a comma list of IP:port (round_robin), or a "
           "gRPC target such as dns:///name:port.");
 ABSL_FLAG(absl::Duration, timeout, absl::Seconds(10), "Deadline of each call.");
+ABSL_FLAG(bool, tls, false,
+          "Connect with TLS (implied by the other --tls_* flags); without "
+          "--tls_ca_file the system's CAs verify the server.");
+ABSL_FLAG(std::string, tls_ca_file, "",
+          "PEM CA certificates that sign the server's certificate.");
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM client certificate, for servers that require one (mutual "
+          "TLS); with --tls_key_file.");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM key of --tls_cert_file.");
+ABSL_FLAG(std::string, tls_server_name, "",
+          "Name the server's certificate must carry when it is not the host "
+          "of --address.");
+ABSL_FLAG(std::string, admin_address, "127.0.0.1:50052",
+          "The server's admin listener (collide_server --admin_listen), where "
+          "put and delete go; same forms as --address.");
+ABSL_FLAG(std::string, admin_token_file, "",
+          "File holding the admin bearer token sent with put and delete.");
 ABSL_FLAG(bool, json, false, "Print protobuf JSON instead of text.");
 ABSL_FLAG(std::string, level, "arena", "Level id to query or manage.");
 ABSL_FLAG(std::string, out, "",
@@ -92,7 +110,8 @@ Commands:
   get [LEVEL] [--out=F]       a level's content as protobuf JSON
   put FILE [--id=ID]          create or replace a level from a file
                               (protobuf JSON, binary, or a Tiled .tmj map)
-  delete LEVEL                delete a level
+                              on the admin listener (--admin_address)
+  delete LEVEL                delete a level (on --admin_address)
   cast ray|circle|polygon|capsule   one cast against --level, e.g.
       cast ray --from=0,0 --to=30,0
       cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
@@ -111,7 +130,10 @@ Commands:
                               convert a Tiled map into a level file
 
 Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
---level=ID, --json, --timeout=10s.)";
+--level=ID, --json, --timeout=10s.
+Security: --tls (or any of --tls_ca_file=CA.pem, --tls_cert_file=C.pem
+--tls_key_file=K.pem for mutual TLS, --tls_server_name=NAME); put and
+delete go to --admin_address=127.0.0.1:50052 with --admin_token_file=F.)";
 
 int Fail(const absl::Status& status) {
   std::fprintf(stderr, "collide-cli: %s\n", status.ToString().c_str());
@@ -158,6 +180,19 @@ absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
   collide::client::ClientOptions options;
   options.target = absl::GetFlag(FLAGS_address);
   options.call_timeout = absl::GetFlag(FLAGS_timeout);
+  options.tls = absl::GetFlag(FLAGS_tls);
+  options.tls_ca_file = absl::GetFlag(FLAGS_tls_ca_file);
+  options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
+  options.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
+  options.tls_server_name = absl::GetFlag(FLAGS_tls_server_name);
+  options.admin_target = absl::GetFlag(FLAGS_admin_address);
+  if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
+      !path.empty()) {
+    absl::StatusOr<std::string> token =
+        collide::client::ReadAdminTokenFile(path);
+    if (!token.ok()) return token.status();
+    options.admin_token = *std::move(token);
+  }
   return CollideClient::Connect(options);
 }
 
@@ -367,7 +402,15 @@ int Dispatch(const std::vector<char*>& args) {
     return ImportTiled(args[2]);
   }
   absl::StatusOr<std::unique_ptr<CollideClient>> client = Connect();
-  if (!client.ok()) return Usage(std::string(client.status().message()));
+  if (!client.ok()) {
+    // A flag that makes no sense is a bad command line; a file it names
+    // that cannot be read is a refusal like any other.
+    if (absl::IsInvalidArgument(client.status())) {
+      return Usage(absl::StrCat("--", client.status().message()));
+    }
+    return Fail(absl::Status(client.status().code(),
+                             absl::StrCat("--", client.status().message())));
+  }
   CollideClient& c = **client;
   const bool json = absl::GetFlag(FLAGS_json);
   if (command == "health") return Health(c);

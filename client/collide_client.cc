@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -12,6 +16,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "grpcpp/security/credentials.h"
+#include "proto/formats/file_io.h"
 
 namespace collide::client {
 
@@ -66,7 +72,53 @@ std::string ServiceConfig(const std::string& policy) {
       R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]})");
 }
 
+// Certificates and keys are a few KiB; a bundle of CAs rarely 1 MiB.
+constexpr int64_t kMaxPemFileBytes = 4 << 20;
+
+// The contents of the PEM file `option` names ("" for no file).
+absl::StatusOr<std::string> ReadPem(absl::string_view option,
+                                    const std::string& path) {
+  if (path.empty()) return std::string();
+  absl::StatusOr<std::string> contents =
+      formats::ReadFileContents(path, kMaxPemFileBytes);
+  if (!contents.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(option, ": ", contents.status().message()));
+  }
+  if (!absl::StrContains(*contents, "-----BEGIN ")) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(option, ": ", path, " holds no PEM block"));
+  }
+  return contents;
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeCredentials(
+    const ClientOptions& options) {
+  if (!UsesTls(options)) return grpc::InsecureChannelCredentials();
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "tls_cert_file and tls_key_file must be given together");
+  }
+  grpc::SslCredentialsOptions ssl;
+  for (auto [option, path, out] :
+       {std::tuple<absl::string_view, const std::string&, std::string&>{
+            "tls_ca_file", options.tls_ca_file, ssl.pem_root_certs},
+        {"tls_cert_file", options.tls_cert_file, ssl.pem_cert_chain},
+        {"tls_key_file", options.tls_key_file, ssl.pem_private_key}}) {
+    absl::StatusOr<std::string> pem = ReadPem(option, path);
+    if (!pem.ok()) return pem.status();
+    out = *std::move(pem);
+  }
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
+
+bool UsesTls(const ClientOptions& options) {
+  return options.tls || !options.tls_ca_file.empty() ||
+         !options.tls_cert_file.empty() || !options.tls_key_file.empty() ||
+         !options.tls_server_name.empty();
+}
 
 absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options) {
   if (options.load_balancing != "round_robin" &&
@@ -124,6 +176,13 @@ absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options) {
   spec.arguments.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   // Pings carry no data; without this gRPC stops pinging after two.
   spec.arguments.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  if (!options.tls_server_name.empty()) {
+    spec.arguments.SetSslTargetNameOverride(options.tls_server_name);
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      MakeCredentials(options);
+  if (!credentials.ok()) return credentials.status();
+  spec.credentials = *std::move(credentials);
   return spec;
 }
 
@@ -132,27 +191,52 @@ absl::StatusOr<std::unique_ptr<CollideClient>> CollideClient::Connect(
   absl::StatusOr<ChannelSpec> spec = MakeChannelSpec(options);
   if (!spec.ok()) return spec.status();
   std::shared_ptr<grpc::Channel> channel = grpc::CreateCustomChannel(
-      spec->target, grpc::InsecureChannelCredentials(), spec->arguments);
+      spec->target, spec->credentials, spec->arguments);
+  std::unique_ptr<v1::LevelService::StubInterface> admin_levels;
+  if (!options.admin_target.empty()) {
+    ClientOptions admin = options;
+    admin.target = options.admin_target;
+    absl::StatusOr<ChannelSpec> admin_spec = MakeChannelSpec(admin);
+    if (!admin_spec.ok()) {
+      return absl::Status(
+          admin_spec.status().code(),
+          absl::StrCat("admin_", admin_spec.status().message()));
+    }
+    admin_levels = v1::LevelService::NewStub(grpc::CreateCustomChannel(
+        admin_spec->target, admin_spec->credentials, admin_spec->arguments));
+  }
   return std::make_unique<CollideClient>(
       v1::CollisionService::NewStub(channel),
       v1::LevelService::NewStub(channel),
-      grpc::health::v1::Health::NewStub(channel), options);
+      grpc::health::v1::Health::NewStub(channel), options,
+      std::move(admin_levels));
 }
 
 CollideClient::CollideClient(
     std::unique_ptr<v1::CollisionService::StubInterface> queries,
     std::unique_ptr<v1::LevelService::StubInterface> levels,
     std::unique_ptr<grpc::health::v1::Health::StubInterface> health,
-    ClientOptions options)
+    ClientOptions options,
+    std::unique_ptr<v1::LevelService::StubInterface> admin_levels)
     : queries_(std::move(queries)),
       levels_(std::move(levels)),
       health_(std::move(health)),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      admin_levels_(std::move(admin_levels)) {}
 
 std::unique_ptr<grpc::ClientContext> CollideClient::NewContext() const {
   auto context = std::make_unique<grpc::ClientContext>();
   context->set_deadline(
       absl::ToChronoTime(absl::Now() + options_.call_timeout));
+  return context;
+}
+
+std::unique_ptr<grpc::ClientContext> CollideClient::NewAdminContext() const {
+  std::unique_ptr<grpc::ClientContext> context = NewContext();
+  if (!options_.admin_token.empty()) {
+    context->AddMetadata("authorization",
+                         absl::StrCat("Bearer ", options_.admin_token));
+  }
   return context;
 }
 
@@ -164,8 +248,31 @@ absl::StatusOr<Response> CollideClient::Call(Rpc rpc) const {
   return response;
 }
 
+template <typename Response, typename Rpc>
+absl::StatusOr<Response> CollideClient::AdminCall(Rpc rpc) const {
+  Response response;
+  const grpc::Status status = rpc(NewAdminContext().get(), &response);
+  if (!status.ok()) return FromGrpc(status);
+  return response;
+}
+
 std::string LevelName(absl::string_view level_id) {
   return absl::StrCat("levels/", level_id);
+}
+
+absl::StatusOr<std::string> ReadAdminTokenFile(const std::string& path) {
+  absl::StatusOr<std::string> contents =
+      formats::ReadFileContents(path, /*max_bytes=*/64 << 10);
+  if (!contents.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("admin_token_file: ", contents.status().message()));
+  }
+  const absl::string_view token = absl::StripAsciiWhitespace(*contents);
+  if (token.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("admin_token_file: ", path, " is empty"));
+  }
+  return std::string(token);
 }
 
 absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
@@ -174,8 +281,10 @@ absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
   request.set_level(LevelName(level_id));
   content.set_id(std::string(level_id));
   *request.mutable_content() = std::move(content);
-  return Call<v1::PutLevelResponse>([&](auto* context, auto* out) {
-    return levels_->PutLevel(context, request, out);
+  v1::LevelService::StubInterface& admin =
+      admin_levels_ != nullptr ? *admin_levels_ : *levels_;
+  return AdminCall<v1::PutLevelResponse>([&](auto* context, auto* out) {
+    return admin.PutLevel(context, request, out);
   });
 }
 
@@ -183,8 +292,10 @@ absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
     absl::string_view level_id) {
   v1::DeleteLevelRequest request;
   request.set_level(LevelName(level_id));
-  return Call<v1::DeleteLevelResponse>([&](auto* context, auto* out) {
-    return levels_->DeleteLevel(context, request, out);
+  v1::LevelService::StubInterface& admin =
+      admin_levels_ != nullptr ? *admin_levels_ : *levels_;
+  return AdminCall<v1::DeleteLevelResponse>([&](auto* context, auto* out) {
+    return admin.DeleteLevel(context, request, out);
   });
 }
 

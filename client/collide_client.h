@@ -11,6 +11,12 @@
 // fail before the server answers, and by the client itself up to
 // max_attempts when the failure comes later. Level administration is not
 // retried: a put or delete that failed for UNAVAILABLE may have happened.
+//
+// Security: TLS (a CA file, or the system's roots), mutual TLS (a client
+// certificate and key), and a server name override for certificates that
+// do not name the address dialled. Level changes go to the server's admin
+// listener (admin_target) with an optional bearer token; reads of levels,
+// queries and health go to target.
 #ifndef COLLIDE_CLIENT_COLLIDE_CLIENT_H_
 #define COLLIDE_CLIENT_COLLIDE_CLIENT_H_
 
@@ -55,34 +61,68 @@ struct ClientOptions {
   // closing its connections. collide_server accepts pings once a second.
   absl::Duration keepalive_time = absl::Seconds(10);
   absl::Duration keepalive_timeout = absl::Seconds(5);
+  // TLS: on when `tls` is set or any tls_* file is given; every channel
+  // (queries and admin) uses it. Files are PEM, read by Connect.
+  bool tls = false;
+  // CAs that sign the server's certificate; empty: the system's roots.
+  std::string tls_ca_file = "";
+  // Client certificate chain and key, for servers that require them
+  // (mutual TLS); both or neither.
+  std::string tls_cert_file = "";
+  std::string tls_key_file = "";
+  // The name the server's certificate must carry (and the TLS SNI), when
+  // it is not the host in target (an IP address, a load balancer's name).
+  std::string tls_server_name = "";
+  // Where level changes (PutLevel, DeleteLevel) go: the server's admin
+  // listener (collide_server --admin_listen, 127.0.0.1:50052 by default),
+  // in target's forms. Empty: target (a server whose admin_listen equals
+  // its listen address).
+  std::string admin_target = "";
+  // Bearer token sent with level changes as "authorization: Bearer TOKEN"
+  // (collide_server --admin_token_file); empty: none.
+  std::string admin_token = "";
 };
+
+// True when `options` asks for TLS (tls, or any tls_* file or name).
+bool UsesTls(const ClientOptions& options);
 
 // The gRPC target and channel arguments for `options`: checks the address
 // list (INVALID_ARGUMENT naming "target" when empty, mixed or malformed) and
 // turns a list into an "ipv4:"/"ipv6:" target; the service config selects
-// the load-balancing policy and the retry policy for queries.
+// the load-balancing policy and the retry policy for queries. Credentials
+// are TLS ones built from the tls_* files (FAILED_PRECONDITION naming the
+// option when one cannot be read, INVALID_ARGUMENT for a certificate
+// without its key), or insecure ones.
 struct ChannelSpec {
   std::string target;
   grpc::ChannelArguments arguments;
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
 };
 absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options);
 
 class CollideClient {
  public:
-  // A client over a new channel to options.target. Connection is lazy: an
-  // unreachable server shows up as UNAVAILABLE on the first call.
+  // A client over a new channel to options.target (and one to
+  // options.admin_target when set). Connection is lazy: an unreachable
+  // server shows up as UNAVAILABLE on the first call.
   static absl::StatusOr<std::unique_ptr<CollideClient>> Connect(
       const ClientOptions& options);
 
   // A client over given stubs, e.g. the generated mocks in tests (whose
   // CollisionService stub has no callback interface: OpenStream then fails
   // with FAILED_PRECONDITION).
-  CollideClient(std::unique_ptr<v1::CollisionService::StubInterface> queries,
-                std::unique_ptr<v1::LevelService::StubInterface> levels,
-                std::unique_ptr<grpc::health::v1::Health::StubInterface> health,
-                ClientOptions options);
+  // `admin_levels` serves level changes; null: `levels` does.
+  CollideClient(
+      std::unique_ptr<v1::CollisionService::StubInterface> queries,
+      std::unique_ptr<v1::LevelService::StubInterface> levels,
+      std::unique_ptr<grpc::health::v1::Health::StubInterface> health,
+      ClientOptions options,
+      std::unique_ptr<v1::LevelService::StubInterface> admin_levels = nullptr);
 
   // --- Levels. `level_id` is the {level_id} of "levels/{level_id}".
+  // Level changes go to the admin stub with the admin token; the server
+  // answers UNAUTHENTICATED without a token it needs, PERMISSION_DENIED for
+  // a wrong one, UNIMPLEMENTED on a port that serves no level changes.
   // Creates or replaces the level (content.id is set to level_id).
   absl::StatusOr<v1::PutLevelResponse> PutLevel(absl::string_view level_id,
                                                 v1::Level content);
@@ -119,19 +159,32 @@ class CollideClient {
  private:
   // A context carrying the call deadline.
   std::unique_ptr<grpc::ClientContext> NewContext() const;
+  // NewContext() plus the admin token, for level changes.
+  std::unique_ptr<grpc::ClientContext> NewAdminContext() const;
   // Runs rpc(context, &response) once with a fresh context; the gRPC status
   // becomes an absl::Status.
   template <typename Response, typename Rpc>
   absl::StatusOr<Response> Call(Rpc rpc) const;
+  // Call() with NewAdminContext().
+  template <typename Response, typename Rpc>
+  absl::StatusOr<Response> AdminCall(Rpc rpc) const;
 
   std::unique_ptr<v1::CollisionService::StubInterface> queries_;
   std::unique_ptr<v1::LevelService::StubInterface> levels_;
   std::unique_ptr<grpc::health::v1::Health::StubInterface> health_;
   ClientOptions options_;
+  // Null: levels_ takes level changes too.
+  std::unique_ptr<v1::LevelService::StubInterface> admin_levels_;
 };
 
 // "levels/{level_id}".
 std::string LevelName(absl::string_view level_id);
+
+// The admin bearer token in the file at `path` (collide_server
+// --admin_token_file's format: the token, optionally followed by a
+// newline). FAILED_PRECONDITION naming admin_token_file when it cannot be
+// read or is empty.
+absl::StatusOr<std::string> ReadAdminTokenFile(const std::string& path);
 
 }  // namespace collide::client
 

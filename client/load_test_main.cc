@@ -90,6 +90,17 @@ ABSL_FLAG(absl::Duration, interval, absl::ZeroDuration(),
 ABSL_FLAG(absl::Duration, drain_timeout, absl::Seconds(30),
           "After the last measured send, how long to wait for answers in "
           "flight before counting them as errors.");
+ABSL_FLAG(bool, tls, false,
+          "Connect with TLS (implied by the other --tls_* flags); without "
+          "--tls_ca_file the system's CAs verify the server.");
+ABSL_FLAG(std::string, tls_ca_file, "",
+          "PEM CA certificates that sign the server's certificate.");
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM client certificate (mutual TLS), with --tls_key_file.");
+ABSL_FLAG(std::string, tls_key_file, "", "PEM key of --tls_cert_file.");
+ABSL_FLAG(std::string, tls_server_name, "",
+          "Name the server's certificate must carry when it is not the host "
+          "of --address.");
 ABSL_FLAG(absl::Duration, call_timeout, absl::Seconds(10),
           "Deadline of the initial DescribeLevel call.");
 
@@ -147,6 +158,11 @@ int main(int argc, char** argv) {
                               : absl::GetFlag(FLAGS_target);
   client_options.load_balancing = absl::GetFlag(FLAGS_load_balancing);
   client_options.call_timeout = absl::GetFlag(FLAGS_call_timeout);
+  client_options.tls = absl::GetFlag(FLAGS_tls);
+  client_options.tls_ca_file = absl::GetFlag(FLAGS_tls_ca_file);
+  client_options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
+  client_options.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
+  client_options.tls_server_name = absl::GetFlag(FLAGS_tls_server_name);
 
   load::LoadOptions options;
   options.level_id = absl::GetFlag(FLAGS_level);
@@ -196,7 +212,10 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> clients =
       load::ConnectMany(client_options, absl::GetFlag(FLAGS_connections));
-  if (!clients.ok()) return Fail("bad flag --address: ", clients.status());
+  if (!clients.ok()) {
+    // The message names the flag: target (--address) or a tls_* file.
+    return Fail("bad flag --", clients.status());
+  }
 
   // The level's bounds, which is also the check that the server is there.
   absl::StatusOr<collide::v1::LevelSummary> summary =

@@ -101,7 +101,10 @@ echo "check_runtime_deps: ${#programs[@]} installed program(s) load" \
 # loopback port (read back from its "listening ... (port N)" log line).
 mkdir "${prefix}/levels"
 log="${prefix}/server.log"
+# The admin listener on a free port too, not the default 50052 that a
+# server already running here may hold.
 "${prefix}/bin/collide_server" --listen=127.0.0.1:0 \
+  --admin_listen=127.0.0.1:0 \
   --level_dir="${prefix}/levels" --shutdown_grace=5s 2>"${log}" &
 server_pid=$!
 port=""

@@ -15,7 +15,9 @@ cmake --build build -j"$(nproc)" --target collide_server \
 
 port="${COLLIDE_DEMO_PORT:-50051}"
 target="127.0.0.1:${port}"
-build/server/collide_server --listen="${target}" &
+# The demo only reads levels: no admin listener (a read-only server), so it
+# needs no second port (the default admin listener is 127.0.0.1:50052).
+build/server/collide_server --listen="${target}" --admin_listen=none &
 server_pid=$!
 # Never leave the server behind, whatever fails below.
 trap 'kill "${server_pid}" 2>/dev/null || true' EXIT

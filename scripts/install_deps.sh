@@ -28,6 +28,8 @@ build_packages=(
   # the callers in other languages (client/examples/); the Node example's
   # own packages come from npm (scripts/test.sh runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
+  # TLS tests make their certificates at test time (test-only)
+  openssl
   # Tiled map import and JSON log lines (header-only JSON library)
   nlohmann-json3-dev
   # the server's Prometheus endpoint (/metrics), and the tests scraping it

@@ -12,7 +12,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -136,6 +138,38 @@ absl::Status EnsureLevelDirectory(const std::string& level_dir) {
   return absl::OkStatus();
 }
 
+// Where level changes are served, in words for the query port's refusal.
+std::string WritesRefusedReason(const ServerOptions& options) {
+  if (options.admin_listen.empty()) {
+    return "level changes are not served: this server is a read-only "
+           "replica (admin_listen=none)";
+  }
+  return absl::StrCat(
+      "level changes are not served on the query port; they go to the admin "
+      "listener (",
+      options.admin_listen, ")");
+}
+
+// Whether writes share the query port (an explicit admin_listen = listen;
+// two port-0 listeners are two free ports).
+bool AdminOnQueryPort(const ServerOptions& options) {
+  return options.admin_listen == options.listen &&
+         !absl::EndsWith(options.listen, ":0");
+}
+
+// What the admin listener asks of callers, for its log line.
+std::string AdminCredentialsInWords(const AdminAuthOptions& auth) {
+  if (!auth.any()) return "none (loopback only)";
+  std::string words;
+  if (!auth.admin_token.empty()) words = "bearer token";
+  if (!auth.admin_client_names.empty()) {
+    absl::StrAppend(&words, words.empty() ? "" : " or ",
+                    "client certificate named ",
+                    absl::StrJoin(auth.admin_client_names, ","));
+  }
+  return words;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
@@ -143,6 +177,15 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   if (absl::Status s = EnsureLevelDirectory(options.level_dir); !s.ok()) {
     return s;
   }
+  if (absl::Status s = CheckTlsOptions(options.tls); !s.ok()) return s;
+  if (absl::Status s = CheckAdminOptions(
+          options.admin_listen, options.admin_auth, options.tls.mutual());
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
   std::unique_ptr<CollideServer> server(new CollideServer());
   server->options_ = options;
   server->store_ = std::make_unique<LevelStore>(
@@ -178,8 +221,12 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   server->workers_ = std::make_unique<WorkerPool>(workers);
   server->collision_service_ = std::make_unique<CollisionServiceImpl>(
       *server->store_, options.limits, *server->workers_);
+  const bool admin_on_query_port = AdminOnQueryPort(options);
   server->level_service_ = std::make_unique<LevelServiceImpl>(
-      *server->store_, &server->skipped_files_);
+      *server->store_,
+      admin_on_query_port ? AdminGate::Open(options.admin_auth)
+                          : AdminGate::Closed(WritesRefusedReason(options)),
+      &server->skipped_files_);
   server->unknown_methods_ =
       std::make_unique<UnknownMethodService>(std::vector<std::string>{
           v1::CollisionService::service_full_name(),
@@ -210,8 +257,7 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   }
 
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &server->port_);
+  builder.AddListeningPort(options.listen, *credentials, &server->port_);
   builder.RegisterService(server->collision_service_.get());
   builder.RegisterService(server->level_service_.get());
   // Every method no service above has: UNIMPLEMENTED naming it and them.
@@ -252,6 +298,28 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
       health->SetServingStatus(SkippedLevelFiles::kHealthService, all_loaded);
     });
   }
+  // Before the query port's "listening" line, which tools wait for: once
+  // it is logged, the admin port is known too.
+  if (!options.admin_listen.empty() && !admin_on_query_port) {
+    if (absl::Status s = server->StartAdmin(*credentials); !s.ok()) return s;
+  } else {
+    Log("level changes: %s",
+        admin_on_query_port
+            ? absl::StrCat("served on the query port (admin_listen = listen), "
+                           "credentials: ",
+                           AdminCredentialsInWords(options.admin_auth))
+            : std::string("refused, read-only replica (admin_listen=none)"));
+  }
+  Log("transport: %s",
+      options.tls.enabled()
+          ? absl::StrCat(
+                options.tls.mutual()
+                    ? "mutual TLS (client certificates required)"
+                    : "TLS",
+                ", certificate files re-read every ",
+                absl::FormatDuration(absl::Ceil(
+                    options.tls.tls_refresh_interval, absl::Seconds(1))))
+          : std::string("plaintext"));
   LogAt(LogSeverity::kInfo,
         {{"listen", options.listen}, {"port", server->port_}},
         "listening on %s (port %d), %d level(s), %d worker thread(s)",
@@ -263,6 +331,55 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
         absl::FormatDuration(options.level_dir_poll_interval));
   }
   return server;
+}
+
+absl::Status CollideServer::StartAdmin(
+    const std::shared_ptr<grpc::ServerCredentials>& credentials) {
+  admin_level_service_ = std::make_unique<LevelServiceImpl>(
+      *store_, AdminGate::Open(options_.admin_auth), &skipped_files_);
+  admin_unknown_methods_ =
+      std::make_unique<UnknownMethodService>(std::vector<std::string>{
+          v1::LevelService::service_full_name(), "grpc.health.v1.Health",
+          "grpc.reflection.v1alpha.ServerReflection"});
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options_.admin_listen, credentials, &admin_port_);
+  builder.RegisterService(admin_level_service_.get());
+  builder.RegisterCallbackGenericService(admin_unknown_methods_.get());
+  // Admin calls are counted with the query port's (grpc_server_handled_total).
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(MakeRpcMetricsInterceptorFactory(ServerRpcMetrics()));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(options_.limits.max_message_bytes);
+  builder.SetMaxSendMessageSize(options_.limits.max_message_bytes);
+  admin_server_ = builder.BuildAndStart();
+  if (admin_server_ == nullptr || admin_port_ == 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", options_.admin_listen, " (admin_listen)"));
+  }
+  if (grpc::HealthCheckServiceInterface* health =
+          admin_server_->GetHealthCheckService()) {
+    health->SetServingStatus(true);
+    health->SetServingStatus(v1::LevelService::service_full_name(), true);
+  }
+  if (!options_.tls.enabled() && !IsLoopbackAddress(options_.admin_listen)) {
+    // Allowed (a private network, a TLS-terminating proxy), but the token
+    // crosses the network readable by anyone on the path.
+    Log("WARNING: the admin listener %s is plaintext: admin tokens cross "
+        "the network in the clear (serve TLS with --tls_cert_file and "
+        "--tls_key_file)",
+        LogValue(options_.admin_listen));
+  }
+  // "(admin port N)", never "(port N)": tools find the query port by the
+  // latter.
+  LogAt(LogSeverity::kInfo,
+        {{"admin_listen", options_.admin_listen}, {"admin_port", admin_port_}},
+        "admin listening on %s (admin port %d), level changes need: %s",
+        LogValue(options_.admin_listen), admin_port_,
+        LogValue(AdminCredentialsInWords(options_.admin_auth)));
+  return absl::OkStatus();
 }
 
 CollideServer::~CollideServer() { Shutdown(); }
@@ -282,12 +399,17 @@ void CollideServer::Shutdown() {
   Log("draining: up to %s for calls in flight",
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
+  if (admin_server_ != nullptr) {
+    admin_server_->Shutdown(
+        absl::ToChronoTime(start + options_.shutdown_grace));
+  }
   server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
   // gRPC has cancelled what was left at the deadline, but it can also
   // return early, with reactors still running batches on the workers (the
   // server's destruction then waits for them): stop those batches now.
   collision_service_->StopBatches();
   server_->Wait();
+  if (admin_server_ != nullptr) admin_server_->Wait();
   Log("stopped after %s", absl::FormatDuration(absl::Now() - start));
 }
 

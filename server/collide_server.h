@@ -3,6 +3,15 @@
 // level files, level directory, and the watcher that keeps the store in
 // step with that directory), CollisionService, LevelService, the
 // grpc.health.v1 health service, server reflection, and graceful shutdown.
+//
+// Two listeners, each its own grpc::Server: the query port (`listen`:
+// CollisionService, LevelService reads, health, reflection) and the admin
+// listener (`admin_listen`: LevelService with its writes, behind an
+// AdminGate; health, reflection). Two servers rather than one with two
+// ports, because gRPC 1.51 tells a handler its peer but not the local port
+// a call came in on, so a per-method port check would need a custom
+// authentication processor per port; separate servers make "writes are not
+// on the query port" a matter of what is registered where.
 #ifndef COLLIDE_SERVER_COLLIDE_SERVER_H_
 #define COLLIDE_SERVER_COLLIDE_SERVER_H_
 
@@ -14,12 +23,14 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/formats/input_limits.h"
+#include "server/admin_gate.h"
 #include "server/collision_service.h"
 #include "server/level_dir_watcher.h"
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
 #include "server/metrics_http.h"
 #include "server/skipped_level_files.h"
+#include "server/tls_credentials.h"
 #include "server/unknown_method_service.h"
 #include "server/worker_pool.h"
 
@@ -60,6 +71,17 @@ struct ServerOptions {
   // plain HTTP (metrics_http.h); port 0 picks a free port (see
   // CollideServer::metrics_port()). Empty: no metrics endpoint.
   std::string metrics_listen;
+  // TLS or mutual TLS on both listeners; plaintext by default.
+  TlsOptions tls;
+  // Where LevelService writes are served: "host:port" (port 0: a free
+  // port, see admin_port()). Empty: nowhere, a read-only replica. The same
+  // address as `listen` (port not 0): on the query port itself, behind
+  // the same AdminGate, as before admin listeners existed. Anything but
+  // loopback needs admin_auth (CheckAdminOptions).
+  std::string admin_listen = "127.0.0.1:50052";
+  // Credentials admin calls must carry; none on a loopback admin listener
+  // lets every local caller change levels.
+  AdminAuthOptions admin_auth;
 };
 
 class CollideServer {
@@ -67,7 +89,10 @@ class CollideServer {
   // Loads the levels, then builds and starts the gRPC server. Errors: a
   // bundled or level_files level that does not load (its file and field), a
   // level directory that cannot be listed, a bad file in it with
-  // strict_level_dir, or the address that cannot be bound (UNAVAILABLE).
+  // strict_level_dir, or the address that cannot be bound (UNAVAILABLE);
+  // INVALID_ARGUMENT for TLS or admin options that cannot work
+  // (CheckTlsOptions, CheckAdminOptions), FAILED_PRECONDITION for a TLS
+  // file that cannot be read (naming the option).
   // Logs one line per level loaded, per level directory file skipped (and
   // a count of them), per leftover temporary file removed, and one when
   // listening.
@@ -85,6 +110,8 @@ class CollideServer {
   int metrics_port() const {
     return metrics_http_ != nullptr ? metrics_http_->port() : 0;
   }
+  // The admin listener's port; 0 when it is off or shares the query port.
+  int admin_port() const { return admin_port_; }
   LevelStore& store() { return *store_; }
   // The level directory's files not served (also in ListLevels and the
   // health service's SkippedLevelFiles::kHealthService status).
@@ -98,6 +125,9 @@ class CollideServer {
 
  private:
   CollideServer() = default;
+  // Builds and starts admin_server_ on options_.admin_listen.
+  absl::Status StartAdmin(
+      const std::shared_ptr<grpc::ServerCredentials>& credentials);
 
   ServerOptions options_;
   // Before what fills and reads it (the watcher, the level service).
@@ -117,6 +147,12 @@ class CollideServer {
   // answering while calls drain.
   std::unique_ptr<MetricsHttpServer> metrics_http_;
   int port_ = 0;
+  // The admin listener's own LevelService (writes admitted by the gate),
+  // and its server; null when admin_listen is empty or equals listen.
+  std::unique_ptr<LevelServiceImpl> admin_level_service_;
+  std::unique_ptr<UnknownMethodService> admin_unknown_methods_;
+  std::unique_ptr<grpc::Server> admin_server_;
+  int admin_port_ = 0;
   bool shut_down_ = false;
 };
 

@@ -65,10 +65,31 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
 
 }  // namespace
 
+grpc::Status LevelServiceImpl::AdmitWrite(
+    const grpc::CallbackServerContext& context,
+    absl::string_view method) const {
+  grpc::Status admitted = writes_.Admit(context);
+  if (!admitted.ok() &&
+      admitted.error_code() != grpc::StatusCode::UNIMPLEMENTED) {
+    // Refusals on the query port are not logged: they are a wrong port,
+    // not an attempt at the admin listener.
+    Log("%s from %s refused: %s", method, LogValue(context.peer()),
+        LogValue(
+            absl::Status(static_cast<absl::StatusCode>(admitted.error_code()),
+                         admitted.error_message())));
+  }
+  return admitted;
+}
+
 grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
     grpc::CallbackServerContext* context, const v1::PutLevelRequest* request,
     v1::PutLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status admitted = AdmitWrite(*context, "PutLevel");
+      !admitted.ok()) {
+    reactor->Finish(admitted);
+    return reactor;
+  }
   const std::string peer = context->peer();
   const absl::Status status = Put(store_, *request, *response, peer);
   if (!status.ok()) {
@@ -86,6 +107,11 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
     grpc::CallbackServerContext* context, const v1::DeleteLevelRequest* request,
     v1::DeleteLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status admitted = AdmitWrite(*context, "DeleteLevel");
+      !admitted.ok()) {
+    reactor->Finish(admitted);
+    return reactor;
+  }
   absl::StatusOr<std::string> id =
       formats::ParseLevelName(request->level(), "level");
   absl::StatusOr<int64_t> deleted =

@@ -1,13 +1,19 @@
 // LevelService over gRPC's callback API: administration of the LevelStore
 // (put, delete, list, describe, get). Validation and building happen in the
 // store (MakeLevelSnapshot with the server's limits); this adapter converts
-// requests and statuses and logs every level change.
+// requests and statuses and logs every level change. Writes (PutLevel,
+// DeleteLevel) pass an AdminGate first (admin_gate.h): the query port's
+// instance refuses them, the admin listener's checks credentials.
 #ifndef COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
 #define COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
 
+#include <utility>
+
+#include "absl/strings/string_view.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "collide/v1/level_service.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "server/admin_gate.h"
 #include "server/level_store.h"
 #include "server/skipped_level_files.h"
 
@@ -16,10 +22,12 @@ namespace collide::server {
 class LevelServiceImpl final : public v1::LevelService::CallbackService {
  public:
   // `store`, and `skipped` unless null (ListLevels then reports no skipped
-  // files), must outlive the service.
-  explicit LevelServiceImpl(LevelStore& store,
-                            const SkippedLevelFiles* skipped = nullptr)
-      : store_(store), skipped_(skipped) {}
+  // files), must outlive the service. Each write is refused with
+  // writes.Admit's status, logged with the caller's peer, unless OK; the
+  // level is then left as it was.
+  LevelServiceImpl(LevelStore& store, AdminGate writes,
+                   const SkippedLevelFiles* skipped = nullptr)
+      : store_(store), writes_(std::move(writes)), skipped_(skipped) {}
 
   // INVALID_ARGUMENT for a bad name, a content.id that differs from it, or
   // an invalid level (naming the field, "level.shapes[3]..."),
@@ -49,7 +57,12 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
                                      v1::GetLevelResponse* response) override;
 
  private:
+  // The refusal of a write `method` the gate does not admit (OK: admitted).
+  grpc::Status AdmitWrite(const grpc::CallbackServerContext& context,
+                          absl::string_view method) const;
+
   LevelStore& store_;
+  const AdminGate writes_;
   const SkippedLevelFiles* const skipped_;
 };
 

@@ -14,16 +14,38 @@
 //                  [--max_message_bytes=67108864] [--max_shot_targets=256]
 //                  [--max_slide_iterations=16] [--worker_threads=0]
 //                  [--shutdown_grace=10s] [--default_level=true]
+//                  [--tls_cert_file=cert.pem --tls_key_file=key.pem]
+//                  [--tls_client_ca_file=clients-ca.pem]
+//                  [--tls_refresh_interval=60s]
+//                  [--admin_listen=127.0.0.1:50052|none]
+//                  [--admin_token_file=token] [--admin_client_names=ops]
 //                  [--metrics_listen=] [--log_format=text]
 //
 // --metrics_listen=0.0.0.0:9090 serves Prometheus metrics at GET /metrics
 // there (off by default); --log_format=json writes one JSON object per log
 // line, gRPC core's own lines included.
+//
+// Security: with --tls_cert_file and --tls_key_file both listeners serve
+// TLS (the files are re-read every --tls_refresh_interval, so rotated
+// certificates reach new connections without a restart); adding
+// --tls_client_ca_file requires and verifies client certificates (mutual
+// TLS). LevelService writes (PutLevel, DeleteLevel) are served only on the
+// admin listener (--admin_listen, loopback by default; "none" or empty:
+// a read-only replica; the --listen address itself: on the query port);
+// on the query port they get UNIMPLEMENTED saying where they go. Admin
+// calls carry "authorization: Bearer TOKEN" (--admin_token_file) or a
+// client certificate named in --admin_client_names: without credentials
+// UNAUTHENTICATED, with wrong ones PERMISSION_DENIED. A non-loopback admin
+// listener without either refuses to start (exit 2); one without TLS
+// logs a WARNING (its token would cross the network in the clear). A TLS
+// or token file that cannot be read fails the start (exit 1) naming the
+// flag.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -34,6 +56,7 @@
 #include "absl/time/time.h"
 #include "collide/validate.h"
 #include "proto/formats/input_limits.h"
+#include "server/admin_gate.h"
 #include "server/collide_server.h"
 #include "server/log.h"
 #include "server/shutdown_signal.h"
@@ -97,6 +120,30 @@ ABSL_FLAG(std::string, log_format, "text",
           "fields such as level_id, version, peer, status); gRPC core's own "
           "lines come out in the same format.");
 
+ABSL_FLAG(std::string, tls_cert_file, "",
+          "PEM certificate chain to serve TLS with (with --tls_key_file); "
+          "re-read every --tls_refresh_interval. Empty: plaintext.");
+ABSL_FLAG(std::string, tls_key_file, "",
+          "PEM private key of --tls_cert_file; re-read with it.");
+ABSL_FLAG(std::string, tls_client_ca_file, "",
+          "PEM CA certificates: clients must present a certificate they "
+          "signed (mutual TLS). Needs --tls_cert_file.");
+ABSL_FLAG(absl::Duration, tls_refresh_interval, absl::Minutes(1),
+          "How often the TLS files are re-read for rotated certificates "
+          "(whole seconds, >= 1s).");
+ABSL_FLAG(std::string, admin_listen, "127.0.0.1:50052",
+          "Address of the admin listener, where LevelService writes "
+          "(PutLevel, DeleteLevel) are served; \"none\" or empty: nowhere "
+          "(read-only replica); the --listen address: on the query port. "
+          "Not loopback: needs --admin_token_file or --admin_client_names.");
+ABSL_FLAG(std::string, admin_token_file, "",
+          "File holding the bearer token admin calls must send "
+          "(\"authorization: Bearer TOKEN\"); read at start.");
+ABSL_FLAG(std::vector<std::string>, admin_client_names, {},
+          "Comma-separated client certificate names (common name or subject "
+          "alternative name) allowed admin calls without a token; needs "
+          "--tls_client_ca_file.");
+
 namespace {
 
 // How long past --shutdown_grace a drain may run before the process exits
@@ -126,6 +173,14 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  options.tls.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
+  options.tls.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
+  options.tls.tls_client_ca_file = absl::GetFlag(FLAGS_tls_client_ca_file);
+  options.tls.tls_refresh_interval = absl::GetFlag(FLAGS_tls_refresh_interval);
+  options.admin_listen = absl::GetFlag(FLAGS_admin_listen);
+  if (options.admin_listen == "none") options.admin_listen.clear();
+  options.admin_auth.admin_client_names =
+      absl::GetFlag(FLAGS_admin_client_names);
   return options;
 }
 
@@ -156,7 +211,7 @@ int main(int argc, char** argv) {
                                     ? collide::server::LogFormat::kJson
                                     : collide::server::LogFormat::kText);
   collide::server::RouteGrpcLogs();
-  const collide::server::ServerOptions options = OptionsFromFlags();
+  collide::server::ServerOptions options = OptionsFromFlags();
   if (options.limits.max_batch_size < 1 || options.limits.max_vertices < 3 ||
       options.limits.max_level_shapes < 0 ||
       options.limits.max_message_bytes < 1024 ||
@@ -180,6 +235,29 @@ int main(int argc, char** argv) {
                  "max_slide_iterations in [0, %d]\n",
                  collide::kMaxSlideIterations);
     return 2;
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
+      !path.empty()) {
+    absl::StatusOr<std::string> token = collide::server::ReadAdminToken(path);
+    if (!token.ok()) {
+      std::fprintf(stderr, "collide_server: --%s\n",
+                   std::string(token.status().message()).c_str());
+      return 1;
+    }
+    options.admin_auth.admin_token = *std::move(token);
+  }
+  // Before anything starts: a flag combination that cannot work, or an
+  // admin listener open to the network without credentials, is a bad
+  // command line.
+  for (const absl::Status& s :
+       {collide::server::CheckTlsOptions(options.tls),
+        collide::server::CheckAdminOptions(
+            options.admin_listen, options.admin_auth, options.tls.mutual())}) {
+    if (!s.ok()) {
+      std::fprintf(stderr, "collide_server: --%s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
   }
   collide::server::Log(
       "starting: listen %s, level_files [%s], level_dir \"%s\", "

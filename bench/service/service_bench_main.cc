@@ -214,6 +214,9 @@ int Main() {
 
   collide::server::ServerOptions options;
   options.listen = "127.0.0.1:0";
+  // The level goes straight into the store: no admin listener (nor the
+  // default port 50052 it would take).
+  options.admin_listen = "";
   options.load_default_level = false;
   options.shutdown_grace = absl::Seconds(1);
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =

@@ -22,7 +22,7 @@ absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> ConnectMany(
     spec->arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     spec->arguments.SetInt("collide.load.connection", i);
     std::shared_ptr<grpc::Channel> channel = grpc::CreateCustomChannel(
-        spec->target, grpc::InsecureChannelCredentials(), spec->arguments);
+        spec->target, spec->credentials, spec->arguments);
     clients.push_back(std::make_unique<CollideClient>(
         v1::CollisionService::NewStub(channel),
         v1::LevelService::NewStub(channel),

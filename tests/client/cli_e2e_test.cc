@@ -57,7 +57,10 @@ class CliE2eTest : public ::testing::Test {
   void SetUp() override {
     server_ = testing::StartTestServer();
     ASSERT_NE(server_, nullptr) << "collide_server did not start";
-    address_ = absl::StrCat("--address=127.0.0.1:", server_->port());
+    // put and delete go to the admin listener.
+    address_ =
+        absl::StrCat("--address=127.0.0.1:", server_->port(),
+                     " --admin_address=127.0.0.1:", server_->admin_port());
     char pattern[] = "/tmp/collide_cli_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;

@@ -38,6 +38,8 @@ class ClientE2eTest : public ::testing::Test {
     ASSERT_NE(server_, nullptr) << "collide_server did not start";
     ClientOptions client_options;
     client_options.target = absl::StrCat("127.0.0.1:", server_->port());
+    client_options.admin_target =
+        absl::StrCat("127.0.0.1:", server_->admin_port());
     client_options.call_timeout = absl::Seconds(20);
     absl::StatusOr<std::unique_ptr<CollideClient>> client =
         CollideClient::Connect(client_options);

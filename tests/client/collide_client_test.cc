@@ -229,6 +229,47 @@ TEST(MakeChannelSpecTest, BadTargetsAreRefusedNamingTheField) {
   }
 }
 
+// Issue 17: level changes go to the admin listener's stub, reads do not.
+TEST(CollideClientAdminTest, LevelChangesGoToTheAdminStubAndReadsDoNot) {
+  auto levels = std::make_unique<v1::MockLevelServiceStub>();
+  auto admin = std::make_unique<v1::MockLevelServiceStub>();
+  EXPECT_CALL(*levels, PutLevel(_, _, _)).Times(0);
+  EXPECT_CALL(*levels, DeleteLevel(_, _, _)).Times(0);
+  EXPECT_CALL(*levels, ListLevels(_, _, _)).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin, PutLevel(_, _, _)).WillOnce(Return(grpc::Status::OK));
+  EXPECT_CALL(*admin, DeleteLevel(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                                    "the admin token is not accepted")));
+  EXPECT_CALL(*admin, ListLevels(_, _, _)).Times(0);
+  CollideClient client(std::make_unique<v1::MockCollisionServiceStub>(),
+                       std::move(levels),
+                       std::make_unique<grpc::health::v1::MockHealthStub>(),
+                       ClientOptions(), std::move(admin));
+  EXPECT_TRUE(client.PutLevel("dock", v1::Level()).ok());
+  const absl::Status denied = client.DeleteLevel("dock").status();
+  EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(denied.message(), "the admin token is not accepted");
+  EXPECT_TRUE(client.ListLevels().ok());
+}
+
+TEST(MakeChannelSpecTest, TlsFilesAreReadAndACertificateNeedsItsKey) {
+  ClientOptions options;
+  EXPECT_FALSE(UsesTls(options));
+  options.tls_server_name = "collide.internal";
+  EXPECT_TRUE(UsesTls(options));
+  absl::StatusOr<ChannelSpec> spec = MakeChannelSpec(options);
+  ASSERT_TRUE(spec.ok()) << spec.status();  // the system's CAs
+  options.tls_ca_file = "/nonexistent/ca.pem";
+  const absl::Status missing = MakeChannelSpec(options).status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(missing.message(),
+              HasSubstr("tls_ca_file: cannot open /nonexistent/ca.pem"));
+  options.tls_ca_file.clear();
+  options.tls_cert_file = "/nonexistent/client.pem";
+  EXPECT_EQ(MakeChannelSpec(options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(MakeChannelSpecTest, UnknownPolicyAndZeroAttemptsAreRefused) {
   ClientOptions options;
   options.load_balancing = "grpclb";

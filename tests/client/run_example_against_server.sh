@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs one client example against a real collide_server: starts the server
-# on a free loopback port (--listen=127.0.0.1:0; the port is read from its
-# "listening on ... (port N)" log line), waits until its health check says
-# SERVING, runs the example with --address=127.0.0.1:N appended, then stops
-# the server (SIGTERM, SIGKILL if it is still there after 10 s) whatever
-# happened. Every wait is bounded, 110 s in all, under CTest's 150 s.
+# on free loopback ports (--listen=127.0.0.1:0 and --admin_listen=
+# 127.0.0.1:0; the ports are read from its "(port N)" and "(admin port N)"
+# log lines) with mutual TLS (certificates made now by
+# tests/support/make_test_certs.sh) and an admin token, waits until its
+# health check says SERVING, runs the example with --address=127.0.0.1:N,
+# --admin_address, --admin_token_file and the --tls_* flags appended, then
+# stops the server (SIGTERM, SIGKILL if it is still there after 10 s)
+# whatever happened. Every wait is bounded, 110 s in all, under CTest's
+# 150 s.
 #
 # Usage: run_example_against_server.sh SERVER HEALTH_CHECK COMMAND [ARG...]
 # Exits with the example's status, or 1 if the server never came up or the
@@ -27,8 +31,16 @@ fi
 workdir=$(mktemp -d)
 log="${workdir}/server.log"
 : >"${log}"  # exists before the server starts, so the polling can read it
+certs="${workdir}/certs"
+bash "$(dirname "$0")/../support/make_test_certs.sh" "${certs}" example \
+  >/dev/null 2>&1
+printf 'example-token-%s\n' "$$" >"${workdir}/admin_token"
 # No bundled level: the examples put (and delete) their own.
-"${server}" --listen=127.0.0.1:0 --default_level=false 2>"${log}" &
+"${server}" --listen=127.0.0.1:0 --admin_listen=127.0.0.1:0 \
+  --default_level=false --tls_cert_file="${certs}/server.pem" \
+  --tls_key_file="${certs}/server.key" \
+  --tls_client_ca_file="${certs}/ca.pem" \
+  --admin_token_file="${workdir}/admin_token" 2>"${log}" &
 server_pid=$!
 
 stop_server() {
@@ -63,15 +75,21 @@ if [ -z "${port}" ]; then
   exit 1
 fi
 address="127.0.0.1:${port}"
+admin_port=$(sed -n 's/.*(admin port \([0-9][0-9]*\)).*/\1/p' "${log}")
+tls_flags=(--tls_ca_file="${certs}/ca.pem" --tls_cert_file="${certs}/example.pem"
+  --tls_key_file="${certs}/example.key")
 
-if ! "${cli}" health --address="${address}" --wait=20s; then
+if ! "${cli}" health --address="${address}" --wait=20s "${tls_flags[@]}"; then
   echo "collide_server at ${address} did not become SERVING" >&2
   show_log
   exit 1
 fi
 
 status=0
-timeout 60 "$@" --address="${address}" || status=$?
+timeout 60 "$@" --address="${address}" \
+  --admin_address="127.0.0.1:${admin_port}" \
+  --admin_token_file="${workdir}/admin_token" "${tls_flags[@]}" ||
+  status=$?
 if [ "${status}" -ne 0 ]; then
   echo "example exited ${status} (124: timed out): $*" >&2
   show_log

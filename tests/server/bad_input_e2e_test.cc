@@ -38,7 +38,9 @@ class BadInputE2eTest : public ::testing::Test {
     server_ = *std::move(server);
     const auto channel = testing::Connect(server_->port());
     collisions_ = v1::CollisionService::NewStub(channel);
-    levels_ = v1::LevelService::NewStub(channel);
+    // LevelService on the admin listener: it serves reads and the writes.
+    levels_ =
+        v1::LevelService::NewStub(testing::Connect(server_->admin_port()));
   }
 
   void TearDown() override {

@@ -32,10 +32,12 @@ inline void Set(v1::Vec2* out, double x, double y) {
   out->set_y(y);
 }
 
-// Options for a test server: loopback, an ephemeral port, a short grace.
+// Options for a test server: loopback, ephemeral ports, a short grace.
 inline ServerOptions TestOptions() {
   ServerOptions options;
   options.listen = "127.0.0.1:0";
+  // Level changes on an admin listener of its own (admin_port()).
+  options.admin_listen = "127.0.0.1:0";
   options.shutdown_grace = absl::Seconds(5);
   return options;
 }

@@ -41,7 +41,8 @@ TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
   ASSERT_TRUE(server.ok()) << server.status();
   const auto channel = testing::Connect((*server)->port());
   const auto collisions = v1::CollisionService::NewStub(channel);
-  const auto levels = v1::LevelService::NewStub(channel);
+  const auto levels =
+      v1::LevelService::NewStub(testing::Connect((*server)->admin_port()));
 
   absl::Mutex mutex;
   std::map<int64_t, uint64_t> tag_of_version;  // from PutLevel responses

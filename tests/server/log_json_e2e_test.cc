@@ -89,7 +89,7 @@ TEST(LogJsonE2eTest, EveryLineIsAJsonObjectGrpcCoreLinesIncluded) {
   ASSERT_TRUE(started) << server.log();
   {
     const auto levels =
-        v1::LevelService::NewStub(testing::Connect(server.port()));
+        v1::LevelService::NewStub(testing::Connect(server.admin_port()));
     EXPECT_FALSE(DeleteLevel(*levels, forged_name).ok());
     EXPECT_FALSE(DeleteLevel(*levels, huge_name).ok());
     v1::PutLevelResponse put;
@@ -118,7 +118,7 @@ TEST(LogJsonE2eTest, EveryLineIsAJsonObjectGrpcCoreLinesIncluded) {
     }
     EXPECT_EQ(logger, "collide_server") << line;
     const std::string message = line.value("message", "");
-    if (message.find("listening on") != std::string::npos) {
+    if (message.rfind("listening on", 0) == 0) {
       listening = true;
       EXPECT_EQ(line.value("port", 0), server.port()) << line;
     }

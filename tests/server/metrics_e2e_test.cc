@@ -243,7 +243,9 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
 
   const auto channel = testing::Connect(server.port());
   const auto collisions = v1::CollisionService::NewStub(channel);
-  const auto levels = v1::LevelService::NewStub(channel);
+  // Level changes go to the admin listener (counted there too).
+  const auto levels =
+      v1::LevelService::NewStub(testing::Connect(server.admin_port()));
 
   // One batch: two hits (the pillar at x = 10), one miss (above the
   // arena), one start inside the pillar, one NaN origin (refused).

@@ -368,7 +368,9 @@ class ServerE2eTest : public ::testing::Test {
     server_ = *std::move(server);
     channel_ = testing::Connect(server_->port());
     collisions_ = v1::CollisionService::NewStub(channel_);
-    levels_ = v1::LevelService::NewStub(channel_);
+    // LevelService on the admin listener: it serves reads and the writes.
+    levels_ =
+        v1::LevelService::NewStub(testing::Connect(server_->admin_port()));
   }
 
   std::unique_ptr<CollideServer> server_;

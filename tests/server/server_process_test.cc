@@ -204,7 +204,8 @@ TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
       grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server.port()),
                                 grpc::InsecureChannelCredentials(), args);
   v1::PutLevelResponse put;
-  ASSERT_TRUE(testing::PutLevel(*v1::LevelService::NewStub(channel),
+  ASSERT_TRUE(testing::PutLevel(*v1::LevelService::NewStub(
+                                    testing::Connect(server.admin_port())),
                                 BarsLevel(80000), &put)
                   .ok());
   const auto collisions = v1::CollisionService::NewStub(channel);
@@ -309,7 +310,7 @@ TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
       // server's shutdown ping only when gRPC's backup poller runs (every
       // 5 s), which would only slow the test down.
       const auto levels =
-          v1::LevelService::NewStub(testing::Connect(server.port()));
+          v1::LevelService::NewStub(testing::Connect(server.admin_port()));
       ASSERT_TRUE(
           testing::PutLevel(*levels, testing::WallLevel("kept", 4, 44), &kept)
               .ok());
@@ -502,7 +503,7 @@ TEST(ServerProcessTest, AMissingLevelDirectoryIsCreated) {
         << server.log();
     EXPECT_THAT(server.log(), HasSubstr("created level directory " + dir));
     const auto levels =
-        v1::LevelService::NewStub(testing::Connect(server.port()));
+        v1::LevelService::NewStub(testing::Connect(server.admin_port()));
     v1::PutLevelRequest put;
     put.set_level("levels/kept");
     *put.mutable_content() = testing::WallLevel("", 4, 44);
@@ -531,7 +532,7 @@ TEST(ServerProcessTest, CallerValuesInLogLinesAreEscapedAndCut) {
   ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0"})) << server.log();
   {
     const auto levels =
-        v1::LevelService::NewStub(testing::Connect(server.port()));
+        v1::LevelService::NewStub(testing::Connect(server.admin_port()));
     for (const std::string& name :
          {std::string("levels/a\n2026-01-01T00:00:00.000Z collide_server: "
                       "forged"),

@@ -34,8 +34,15 @@ class ServerProcess {
 
   // Starts the binary with `args` (give --listen=127.0.0.1:0 for a free
   // loopback port) and waits up to 30 s for its "listening ... (port N)" log
-  // line. False if it exited or never said so.
+  // line. False if it exited or never said so. Unless `args` set
+  // --admin_listen, the admin listener takes a free loopback port (not the
+  // default 50052, which tests running in parallel would fight over).
   bool Start(std::vector<std::string> args) {
+    bool admin_listen_given = false;
+    for (const std::string& arg : args) {
+      if (arg.rfind("--admin_listen", 0) == 0) admin_listen_given = true;
+    }
+    if (!admin_listen_given) args.push_back("--admin_listen=127.0.0.1:0");
     args.insert(args.begin(), binary_);
     // Built before fork(): the child of a threaded parent should do no more
     // than dup2 and exec.
@@ -64,6 +71,11 @@ class ServerProcess {
         const size_t at = log_.find("(port ");
         if (at != std::string::npos) {
           port_ = std::atoi(log_.c_str() + at + 6);
+          // Logged before the query port's line, when there is one.
+          const size_t admin_at = log_.find("(admin port ");
+          if (admin_at != std::string::npos) {
+            admin_port_ = std::atoi(log_.c_str() + admin_at + 12);
+          }
           return port_ > 0;
         }
         if (log_closed_) return false;
@@ -118,6 +130,8 @@ class ServerProcess {
 
   // The port it listens on, from its log (0 before Start succeeded).
   int port() const { return port_; }
+  // Its admin listener's port, from its log (0 when it has none).
+  int admin_port() const { return admin_port_; }
   // Everything it wrote to stderr so far.
   std::string log() {
     absl::MutexLock lock(&mutex_);
@@ -141,6 +155,7 @@ class ServerProcess {
   const std::string binary_;
   pid_t pid_ = -1;
   int port_ = 0;
+  int admin_port_ = 0;
   std::thread reader_;
   absl::Mutex mutex_;
   std::string log_ ABSL_GUARDED_BY(mutex_);

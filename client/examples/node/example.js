@@ -3,7 +3,13 @@
 // then deletes the level.
 //
 //   npm ci                                    # once, in this folder
-//   node example.js --address=127.0.0.1:50051
+//   node example.js --address=127.0.0.1:50051 --admin_address=127.0.0.1:50052
+//
+// The level is put and deleted through the server's admin listener
+// (--admin_address; collide_server --admin_listen), with the bearer token
+// of --admin_token_file when the server asks for one. With --tls_ca_file
+// (and --tls_cert_file/--tls_key_file for mutual TLS, --tls_server_name when
+// the certificate does not name the address) both connections use TLS.
 //
 // The service definitions are loaded from proto/ at run time by
 // @grpc/proto-loader; nothing is generated. Exits 0 when every result
@@ -12,6 +18,7 @@
 // (packages not installed). Runs on Node.js 18 (Debian 12's) and later.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 
 // The npm packages live in node_modules next to this file, installed from
@@ -312,15 +319,22 @@ function deadline() {
 }
 
 // A unary call as a promise.
-function call(client, method, request) {
+// `metadata`: a grpc.Metadata sent with the call (the admin token), or
+// undefined.
+function call(client, method, request, metadata) {
   return new Promise((resolve, reject) => {
-    client[method](request, deadline(), (error, response) => {
+    const callback = (error, response) => {
       if (error) {
         reject(error);
       } else {
         resolve(response);
       }
-    });
+    };
+    if (metadata) {
+      client[method](request, metadata, deadline(), callback);
+    } else {
+      client[method](request, deadline(), callback);
+    }
   });
 }
 
@@ -382,13 +396,54 @@ async function streamAndCheck(collisions, levelVersion) {
   return 0;
 }
 
-async function run(address) {
-  const credentials = grpc.credentials.createInsecure();
-  const levels = new v1.LevelService(address, credentials);
-  const collisions = new v1.CollisionService(address, credentials);
+// The file a flag names, read now; exits 2 naming the flag if it cannot be.
+function readFlagFile(flag, file) {
   try {
-    const put =
-        await call(levels, 'PutLevel', {level: LEVEL, content: exampleLevel});
+    return fs.readFileSync(file);
+  } catch (error) {
+    console.error(`example.js: --${flag}: ${error.message}`);
+    process.exit(2);
+  }
+}
+
+// TLS credentials when any --tls_* flag is given, else plaintext; and the
+// channel options (the server name override).
+function channelSettings(flags) {
+  const tls = flags.tls_ca_file || flags.tls_cert_file || flags.tls_key_file ||
+      flags.tls_server_name;
+  if (!tls) return {credentials: grpc.credentials.createInsecure(), options: {}};
+  if (Boolean(flags.tls_cert_file) !== Boolean(flags.tls_key_file)) {
+    console.error('example.js: --tls_cert_file and --tls_key_file go together');
+    process.exit(2);
+  }
+  const read = (flag) => flags[flag] ? readFlagFile(flag, flags[flag]) : null;
+  const options = {};
+  if (flags.tls_server_name) {
+    options['grpc.ssl_target_name_override'] = flags.tls_server_name;
+  }
+  return {
+    credentials: grpc.credentials.createSsl(
+        read('tls_ca_file'), read('tls_key_file'), read('tls_cert_file')),
+    options,
+  };
+}
+
+async function run(flags) {
+  const {credentials, options} = channelSettings(flags);
+  const admin = new v1.LevelService(flags.admin_address, credentials, options);
+  const collisions =
+      new v1.CollisionService(flags.address, credentials, options);
+  let adminMetadata;
+  if (flags.admin_token_file) {
+    adminMetadata = new grpc.Metadata();
+    const token =
+        readFlagFile('admin_token_file', flags.admin_token_file).toString();
+    adminMetadata.set('authorization', `Bearer ${token.trim()}`);
+  }
+  try {
+    const put = await call(
+        admin, 'PutLevel', {level: LEVEL, content: exampleLevel},
+        adminMetadata);
     console.log(`put ${put.summary.level}: version ${put.summary.version}, ${
         put.summary.shape_count} shapes`);
     try {
@@ -396,32 +451,46 @@ async function run(address) {
     } finally {
       // Delete even after a mismatch or a failed call, so reruns start
       // clean.
-      const deleted = await call(levels, 'DeleteLevel', {level: LEVEL});
+      const deleted =
+          await call(admin, 'DeleteLevel', {level: LEVEL}, adminMetadata);
       console.log(`deleted ${LEVEL} (version ${deleted.deleted_version})`);
     }
   } finally {
-    levels.close();
+    admin.close();
     collisions.close();
   }
 }
 
-function parseAddress(argv) {
-  let address = '127.0.0.1:50051';
+const FLAG_DEFAULTS = {
+  address: '127.0.0.1:50051',
+  admin_address: '127.0.0.1:50052',
+  admin_token_file: '',
+  tls_ca_file: '',
+  tls_cert_file: '',
+  tls_key_file: '',
+  tls_server_name: '',
+};
+
+function parseFlags(argv) {
+  const flags = {...FLAG_DEFAULTS};
   for (const arg of argv) {
-    if (arg.startsWith('--address=')) {
-      address = arg.slice('--address='.length);
-    } else {
+    const match = /^--([a-z_]+)=(.*)$/s.exec(arg);
+    if (!match || !(match[1] in FLAG_DEFAULTS)) {
       console.error(
-          `usage: node example.js [--address=host:port]` +
-          ` (unknown argument ${arg})`);
+          'usage: node example.js [--address=HOST:PORT] ' +
+          '[--admin_address=HOST:PORT] [--admin_token_file=FILE] ' +
+          '[--tls_ca_file=FILE] [--tls_cert_file=FILE --tls_key_file=FILE] ' +
+          `[--tls_server_name=NAME] (unknown argument ${arg})`);
       process.exit(2);
     }
+    flags[match[1]] = match[2];
   }
-  return address;
+  return flags;
 }
 
-const address = parseAddress(process.argv.slice(2));
-run(address).then(
+const flags = parseFlags(process.argv.slice(2));
+const address = flags.address;
+run(flags).then(
     (code) => {
       process.exitCode = code;
     },

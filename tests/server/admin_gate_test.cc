@@ -1,0 +1,83 @@
+#include "server/admin_gate.h"
+
+#include <fstream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/support/temp_dir.h"
+
+namespace collide::server {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(IsLoopbackAddressTest, OnlyThisMachinesAddressesAreLoopback) {
+  for (const char* local :
+       {"127.0.0.1:50052", "127.1.2.3:1", "[::1]:50052", "localhost:50052",
+        "LOCALHOST:1", "unix:/run/collide/admin.sock", "unix-abstract:x"}) {
+    EXPECT_TRUE(IsLoopbackAddress(local)) << local;
+  }
+  for (const char* exposed :
+       {"0.0.0.0:50052", "[::]:50052", "10.0.0.5:50052", "127.0.0.1.evil:1",
+        "127.example.com:1", "localhost.example.com:1", "[::2]:1", "", ":1",
+        "127.0.0.1"}) {
+    EXPECT_FALSE(IsLoopbackAddress(exposed)) << exposed;
+  }
+}
+
+TEST(ConstantTimeEqualsTest, EqualOnlyForTheSameBytes) {
+  EXPECT_TRUE(ConstantTimeEquals("token", "token"));
+  EXPECT_FALSE(ConstantTimeEquals("token", "tokex"));
+  EXPECT_FALSE(ConstantTimeEquals("toke", "token"));
+  EXPECT_FALSE(ConstantTimeEquals("token!", "token"));
+  EXPECT_FALSE(ConstantTimeEquals("", "token"));
+  // A prefix padded with the NUL bytes past its end is still shorter.
+  EXPECT_FALSE(ConstantTimeEquals(std::string("tok\0\0", 5), "tok"));
+  EXPECT_FALSE(ConstantTimeEquals("tok", std::string("tok\0\0", 5)));
+  EXPECT_TRUE(ConstantTimeEquals("", ""));
+}
+
+TEST(CheckAdminOptionsTest, AnExposedAdminListenerNeedsCredentials) {
+  EXPECT_TRUE(CheckAdminOptions("127.0.0.1:50052", {}, false).ok());
+  EXPECT_TRUE(CheckAdminOptions("", {}, false).ok());
+  const absl::Status exposed = CheckAdminOptions("0.0.0.0:50052", {}, false);
+  EXPECT_EQ(exposed.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(exposed.message(), HasSubstr("admin_listen \"0.0.0.0:50052\""));
+  AdminAuthOptions token;
+  token.admin_token = "t";
+  EXPECT_TRUE(CheckAdminOptions("0.0.0.0:50052", token, false).ok());
+  AdminAuthOptions names;
+  names.admin_client_names = {"ops"};
+  EXPECT_TRUE(CheckAdminOptions("0.0.0.0:50052", names, true).ok());
+  EXPECT_THAT(CheckAdminOptions("127.0.0.1:1", names, false).message(),
+              HasSubstr("admin_client_names needs mutual TLS"));
+}
+
+TEST(ReadAdminTokenTest, TheFileIsOneTokenAndATrailingNewline) {
+  const testing::TempDir dir;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = absl::StrCat(dir.path(), "/", name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  };
+  absl::StatusOr<std::string> token = ReadAdminToken(write("ok", "abc-123\n"));
+  ASSERT_TRUE(token.ok()) << token.status();
+  EXPECT_EQ(*token, "abc-123");
+
+  const absl::Status empty = ReadAdminToken(write("empty", " \n")).status();
+  EXPECT_EQ(empty.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(empty.message(), HasSubstr("admin_token_file: "));
+  EXPECT_THAT(empty.message(), HasSubstr("is empty"));
+  EXPECT_THAT(ReadAdminToken(write("two", "abc def\n")).status().message(),
+              HasSubstr("without spaces"));
+  const absl::Status missing =
+      ReadAdminToken(absl::StrCat(dir.path(), "/none")).status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(missing.message(), HasSubstr("admin_token_file: cannot open"));
+}
+
+}  // namespace
+}  // namespace collide::server
