@@ -95,6 +95,9 @@ absl::Status LoadLevelDirectory(const ServerOptions& options,
   for (const absl::Status& refused : load->refused) {
     Log("level directory: skipping a level file: %s", LogValue(refused));
   }
+  for (const std::string& note : load->journal_notes) {
+    Log("level directory: patch journal replayed in part: %s", LogValue(note));
+  }
   if (!load->refused.empty()) {
     Log("level directory: %d level file(s) skipped, %d loaded "
         "(--strict_level_dir refuses to start instead)",

@@ -35,7 +35,9 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   }
   v1::Level level = request.content();
   level.set_id(*id);
-  absl::StatusOr<LevelStore::PutResult> put = store.Put(std::move(level));
+  absl::StatusOr<LevelStore::PutResult> put =
+      store.Put(std::move(level), /*persist=*/true,
+                {request.expected_content_hash(), request.expected_version()});
   if (!put.ok()) {
     // Field paths from the conversion start with "level."; the request
     // carries the level as "content".
@@ -54,7 +56,35 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   return absl::OkStatus();
 }
 
+// PatchLevel's work; the reactor only converts the status.
+absl::Status Patch(LevelStore& store, const v1::PatchLevelRequest& request,
+                   v1::PatchLevelResponse& response) {
+  absl::StatusOr<std::string> id =
+      formats::ParseLevelName(request.level(), "level");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<LevelStore::PutResult> patched = store.Patch(*id, request);
+  if (!patched.ok()) return patched.status();
+  *response.mutable_summary() = DescribeSnapshot(*patched->snapshot);
+  Log("level %s patched: version %d, %d upserts, %d removals",
+      LogValue(formats::LevelName(*id)), patched->snapshot->version,
+      request.upserts_size(), request.remove_ids_size());
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+grpc::ServerUnaryReactor* LevelServiceImpl::PatchLevel(
+    grpc::CallbackServerContext* context, const v1::PatchLevelRequest* request,
+    v1::PatchLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  const absl::Status status = Patch(store_, *request, *response);
+  if (!status.ok()) {
+    Log("PatchLevel %s refused: %s", LogValue(request->level()),
+        LogValue(status));
+  }
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
 
 grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
     grpc::CallbackServerContext* context, const v1::PutLevelRequest* request,
@@ -76,7 +106,9 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
   absl::StatusOr<std::string> id =
       formats::ParseLevelName(request->level(), "level");
   absl::StatusOr<int64_t> deleted =
-      id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
+      id.ok() ? store_.Delete(*id, {request->expected_content_hash(),
+                                    request->expected_version()})
+              : absl::StatusOr<int64_t>(id.status());
   if (deleted.ok()) {
     response->set_deleted_version(*deleted);
     Log("level %s deleted (was version %d)", LogValue(request->level()),
@@ -121,7 +153,7 @@ grpc::ServerUnaryReactor* LevelServiceImpl::GetLevel(
   absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
       FindLevel(store_, request->level(), "level");
   if (snapshot.ok()) {
-    *response->mutable_content() = *(*snapshot)->source;
+    *response->mutable_content() = ContentOf(**snapshot);
     *response->mutable_summary() = DescribeSnapshot(**snapshot);
   }
   reactor->Finish(ToGrpcStatus(snapshot.status()));
