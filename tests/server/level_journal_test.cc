@@ -109,7 +109,8 @@ TEST_F(LevelJournalTest, RecordsForOtherContentAreNotApplied) {
   ASSERT_TRUE(replay.ok()) << replay.status();
   EXPECT_FALSE(replay->complete);
   EXPECT_EQ(replay->applied, 0);
-  EXPECT_NE(replay->stopped.find("applies to other content"), std::string::npos);
+  EXPECT_NE(replay->stopped.find("applies to other content"),
+            std::string::npos);
   EXPECT_EQ(other.SerializeAsString(), before.SerializeAsString());
 }
 

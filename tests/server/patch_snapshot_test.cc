@@ -2,8 +2,6 @@
 // whole: random patch sequences through the proto layer must give the same
 // content hash and, for every query kind, the same response bit for bit;
 // plus the request's errors and the compare-and-set checks.
-#include "server/level_patch.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/input_limits.h"
 #include "server/content_hash.h"
+#include "server/level_patch.h"
 #include "server/level_snapshot.h"
 #include "server/query_handler.h"
 #include "tests/support/splitmix64.h"
@@ -62,8 +61,12 @@ v1::Shape RandomShape(SplitMix64& rng, uint64_t id) {
       shape.mutable_capsule()->set_radius(0.3 * r);
       break;
     case 4:  // concave: an L
-      for (const auto [dx, dy] : {std::pair{0.0, 0.0}, {2.0, 0.0}, {2.0, 1.0},
-                                  {1.0, 1.0}, {1.0, 2.0}, {0.0, 2.0}}) {
+      for (const auto [dx, dy] : {std::pair{0.0, 0.0},
+                                  {2.0, 0.0},
+                                  {2.0, 1.0},
+                                  {1.0, 1.0},
+                                  {1.0, 2.0},
+                                  {0.0, 2.0}}) {
         Set(shape.mutable_polygon()->add_vertices(), x + r * dx, y + r * dy);
       }
       break;
@@ -267,7 +270,8 @@ TEST(PatchSnapshotTest, AddingToAnEmptyLevelAnswersAsTheAddedShapes) {
   PatchedLevel level(empty);
   SplitMix64 rng(8);
   v1::PatchLevelRequest request;
-  for (uint64_t id = 1; id <= 20; ++id) *request.add_upserts() = RandomShape(rng, id);
+  for (uint64_t id = 1; id <= 20; ++id)
+    *request.add_upserts() = RandomShape(rng, id);
   ASSERT_TRUE(level.Apply(request).ok());
   EXPECT_EQ(DescribeSnapshot(level.snapshot()).shape_count(), 20);
   level.ExpectSameAsWhole(9, "add into empty");
@@ -322,7 +326,8 @@ TEST(PatchSnapshotTest, BadUpsertIsInvalidArgumentNamingTheRequestField) {
   SplitMix64 rng(11);
   PatchedLevel level(RandomLevel(rng, 50));
   v1::PatchLevelRequest request;
-  for (uint64_t id = 1; id <= 3; ++id) *request.add_upserts() = RandomShape(rng, id);
+  for (uint64_t id = 1; id <= 3; ++id)
+    *request.add_upserts() = RandomShape(rng, id);
   v1::Shape* bad = request.add_upserts();
   bad->set_id(4);
   Set(bad->mutable_polygon()->add_vertices(), 0, 0);
@@ -356,8 +361,8 @@ TEST(PatchSnapshotTest, RequestErrorsNameTheField) {
   v1::PatchLevelRequest twice;
   *twice.add_upserts() = RandomShape(rng, 5);
   *twice.add_upserts() = RandomShape(rng, 5);
-  EXPECT_EQ(level.Apply(twice),
-            absl::InvalidArgumentError("upserts[1].id 5 repeats upserts[0].id"));
+  EXPECT_EQ(level.Apply(twice), absl::InvalidArgumentError(
+                                    "upserts[1].id 5 repeats upserts[0].id"));
 }
 
 TEST(CheckExpectedTest, RefusesWhenTheLevelMovedOn) {
