@@ -169,9 +169,12 @@ std::string LevelName(absl::string_view level_id) {
 }
 
 absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
-    absl::string_view level_id, v1::Level content) {
+    absl::string_view level_id, v1::Level content,
+    const LevelExpectation& expected) {
   v1::PutLevelRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(expected.content_hash);
+  request.set_expected_version(expected.version);
   content.set_id(std::string(level_id));
   *request.mutable_content() = std::move(content);
   return Call<v1::PutLevelResponse>([&](auto* context, auto* out) {
@@ -179,10 +182,20 @@ absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
   });
 }
 
+absl::StatusOr<v1::PatchLevelResponse> CollideClient::PatchLevel(
+    absl::string_view level_id, v1::PatchLevelRequest patch) {
+  patch.set_level(LevelName(level_id));
+  return Call<v1::PatchLevelResponse>([&](auto* context, auto* out) {
+    return levels_->PatchLevel(context, patch, out);
+  });
+}
+
 absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
-    absl::string_view level_id) {
+    absl::string_view level_id, const LevelExpectation& expected) {
   v1::DeleteLevelRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(expected.content_hash);
+  request.set_expected_version(expected.version);
   return Call<v1::DeleteLevelResponse>([&](auto* context, auto* out) {
     return levels_->DeleteLevel(context, request, out);
   });
@@ -220,9 +233,11 @@ absl::StatusOr<v1::GetLevelResponse> CollideClient::GetLevel(
 }
 
 absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
-    absl::string_view level_id, absl::Span<const v1::Query> queries) {
+    absl::string_view level_id, absl::Span<const v1::Query> queries,
+    absl::string_view expected_content_hash) {
   v1::RunQueriesRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(std::string(expected_content_hash));
   request.mutable_queries()->Reserve(static_cast<int>(queries.size()));
   for (const v1::Query& query : queries) *request.add_queries() = query;
   grpc::Status status;
