@@ -32,6 +32,9 @@ build_packages=(
   nlohmann-json3-dev
   # crc32 of binary level files (zlib1g at run time, already loaded by gRPC)
   zlib1g-dev
+  # SHA-256 of level content hashes (libssl3's libcrypto at run time,
+  # already loaded by gRPC)
+  libssl-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )
