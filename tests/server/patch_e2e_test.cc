@@ -293,7 +293,7 @@ TEST_F(PatchE2eTest, PatchedLevelSurvivesRestartsWithItsContentHash) {
   level_dir_ = dir_.path();
   StartServer();
   v1::PutLevelResponse put;
-  ASSERT_TRUE(testing::PutLevel(*levels_, Doors("doors", 30), &put).ok());
+  ASSERT_TRUE(testing::PutLevel(*levels_, Doors("doors", 60), &put).ok());
   for (uint64_t k = 2; k <= 4; ++k) {  // journaled patches
     v1::PatchLevelRequest request;
     request.set_level("levels/doors");
@@ -311,7 +311,7 @@ TEST_F(PatchE2eTest, PatchedLevelSurvivesRestartsWithItsContentHash) {
   StartServer();
   v1::LevelSummary after = Summary("levels/doors");
   EXPECT_EQ(after.content_hash(), before.content_hash());
-  EXPECT_EQ(after.shape_count(), 28);
+  EXPECT_EQ(after.shape_count(), 58);
   EXPECT_EQ(Shoot().results(0).cast().hits(0).user_data(), 4u);
   // Patching goes on from the restored level, and survives the next
   // restart too.
@@ -328,6 +328,21 @@ TEST_F(PatchE2eTest, PatchedLevelSurvivesRestartsWithItsContentHash) {
   after = Summary("levels/doors");
   EXPECT_EQ(after.content_hash(), patched.summary().content_hash());
   EXPECT_EQ(Shoot().results(0).cast().hits(0).user_data(), 9u);
+
+  // A patch past 1/8 of the level builds it whole and folds the journal
+  // into the level file.
+  v1::PatchLevelRequest big;
+  big.set_level("levels/doors");
+  for (uint64_t id = 110; id < 130; ++id) big.add_remove_ids(id);
+  ASSERT_TRUE(Patch(big, &patched).ok());
+  EXPECT_FALSE(std::filesystem::exists(level_dir_ + "/doors.patches"));
+  server_->Shutdown();
+  server_.reset();
+
+  StartServer();
+  after = Summary("levels/doors");
+  EXPECT_EQ(after.content_hash(), patched.summary().content_hash());
+  EXPECT_EQ(after.shape_count(), 38);
 }
 
 }  // namespace
