@@ -1,6 +1,7 @@
 // PatchLevel's core: the snapshot a level becomes under a patch, built in
-// time proportional to the changed shapes (plus a copy of the level's
-// message), and the compare-and-set checks of the admin writes.
+// time proportional to the shapes changed since the level was last built
+// whole (the base level and its message are shared, not copied), and the
+// compare-and-set checks of the admin writes.
 #ifndef COLLIDE_SERVER_LEVEL_PATCH_H_
 #define COLLIDE_SERVER_LEVEL_PATCH_H_
 
@@ -23,7 +24,13 @@ namespace collide::server {
 inline constexpr int kRebuildShare = 8;
 
 // The snapshot `current` becomes under `request` (version 0: the store
-// assigns it). Errors as PatchLevel documents (NOT_FOUND for an unknown
+// assigns it): layered (base, patch set) unless the changes passed
+// 1/kRebuildShare, then built whole. Its content_hash is that of the
+// patched content, updated per changed shape. Limits: the request's shapes
+// are checked as a level's (max_vertices, max_level_vertices and
+// max_level_bytes over the shapes built with them), the patched level's
+// shape count against max_level_shapes, and everything again when it is
+// built whole. Errors as PatchLevel documents (NOT_FOUND for an unknown
 // remove id, INVALID_ARGUMENT naming the field, RESOURCE_EXHAUSTED).
 absl::StatusOr<LevelSnapshot> PatchSnapshot(
     const LevelSnapshot& current, const v1::PatchLevelRequest& request,

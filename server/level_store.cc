@@ -257,17 +257,18 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id,
     // Every file LoadDirectory would read for this id, or the level comes
     // back at the next start. The one the server wrote goes last, so a
     // failure part way leaves the newest state on disk.
-    if (const std::string journal = JournalFor(id);
-        unlink(journal.c_str()) != 0 && errno != ENOENT) {
-      return absl::ErrnoToStatus(errno,
-                                 absl::StrCat("cannot remove ", journal));
-    }
     for (int i = kLevelDirExtensionCount - 1; i >= 0; --i) {
       const std::string path =
           LevelDirPath(level_dir_, id, kLevelDirExtensions[i]);
       if (unlink(path.c_str()) != 0 && errno != ENOENT) {
         return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
       }
+    }
+    // The journal after the file it extends: alone it is never read.
+    if (const std::string journal = JournalFor(id);
+        unlink(journal.c_str()) != 0 && errno != ENOENT) {
+      return absl::ErrnoToStatus(errno,
+                                 absl::StrCat("cannot remove ", journal));
     }
     // Then the tombstone, so the bundled or --level_files copy of this id
     // does not come back at the next start.
