@@ -112,6 +112,12 @@ Commands:
                               (protobuf JSON, binary, or a Tiled .tmj map)
                               on the admin listener (--admin_address)
   delete LEVEL                delete a level (on --admin_address)
+  patch FILE [--level=ID]     add, replace and remove shapes of --level in
+                              one step (on --admin_address): FILE is a
+                              PatchLevelRequest in protobuf JSON, e.g.
+                              {"upserts": [{"id": "7", "circle": {"radius":
+                              1}}], "removeIds": ["3"],
+                              "expectedContentHash": "..."}
   cast ray|circle|polygon|capsule   one cast against --level, e.g.
       cast ray --from=0,0 --to=30,0
       cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
@@ -368,6 +374,32 @@ int Put(CollideClient& client, const std::string& path) {
   return 0;
 }
 
+// PatchLevel from a JSON PatchLevelRequest; its level is --level.
+int Patch(CollideClient& client, const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    return Fail(absl::NotFoundError(absl::StrCat("cannot read ", path)));
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  v1::PatchLevelRequest patch;
+  if (const auto parsed =
+          google::protobuf::util::JsonStringToMessage(text.str(), &patch);
+      !parsed.ok()) {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a PatchLevelRequest: ", parsed.ToString())));
+  }
+  absl::StatusOr<v1::PatchLevelResponse> patched =
+      client.PatchLevel(absl::GetFlag(FLAGS_level), std::move(patch));
+  if (!patched.ok()) return Fail(patched.status());
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("%s", Json(*patched).c_str());
+  } else {
+    std::printf("patched %s\n", cli::SummaryText(patched->summary()).c_str());
+  }
+  return 0;
+}
+
 int ImportTiled(const std::string& path) {
   collide::formats::TiledImportOptions options;
   options.level_id = absl::GetFlag(FLAGS_id);
@@ -448,6 +480,10 @@ int Dispatch(const std::vector<char*>& args) {
   if (command == "put") {
     if (args.size() != 3) return Usage("put takes one level FILE");
     return Put(c, args[2]);
+  }
+  if (command == "patch") {
+    if (args.size() != 3) return Usage("patch takes one patch FILE");
+    return Patch(c, args[2]);
   }
   if (command == "delete") {
     if (args.size() != 3) return Usage("delete takes one LEVEL id");

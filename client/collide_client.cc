@@ -276,9 +276,12 @@ absl::StatusOr<std::string> ReadAdminTokenFile(const std::string& path) {
 }
 
 absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
-    absl::string_view level_id, v1::Level content) {
+    absl::string_view level_id, v1::Level content,
+    const LevelExpectation& expected) {
   v1::PutLevelRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(expected.content_hash);
+  request.set_expected_version(expected.version);
   content.set_id(std::string(level_id));
   *request.mutable_content() = std::move(content);
   v1::LevelService::StubInterface& admin =
@@ -288,10 +291,22 @@ absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
   });
 }
 
+absl::StatusOr<v1::PatchLevelResponse> CollideClient::PatchLevel(
+    absl::string_view level_id, v1::PatchLevelRequest patch) {
+  patch.set_level(LevelName(level_id));
+  v1::LevelService::StubInterface& admin =
+      admin_levels_ != nullptr ? *admin_levels_ : *levels_;
+  return AdminCall<v1::PatchLevelResponse>([&](auto* context, auto* out) {
+    return admin.PatchLevel(context, patch, out);
+  });
+}
+
 absl::StatusOr<v1::DeleteLevelResponse> CollideClient::DeleteLevel(
-    absl::string_view level_id) {
+    absl::string_view level_id, const LevelExpectation& expected) {
   v1::DeleteLevelRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(expected.content_hash);
+  request.set_expected_version(expected.version);
   v1::LevelService::StubInterface& admin =
       admin_levels_ != nullptr ? *admin_levels_ : *levels_;
   return AdminCall<v1::DeleteLevelResponse>([&](auto* context, auto* out) {
@@ -327,9 +342,11 @@ absl::StatusOr<v1::GetLevelResponse> CollideClient::GetLevel(
 }
 
 absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
-    absl::string_view level_id, absl::Span<const v1::Query> queries) {
+    absl::string_view level_id, absl::Span<const v1::Query> queries,
+    absl::string_view expected_content_hash) {
   v1::RunQueriesRequest request;
   request.set_level(LevelName(level_id));
+  request.set_expected_content_hash(std::string(expected_content_hash));
   request.mutable_queries()->Reserve(static_cast<int>(queries.size()));
   for (const v1::Query& query : queries) *request.add_queries() = query;
   grpc::Status status;

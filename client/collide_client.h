@@ -100,6 +100,15 @@ struct ChannelSpec {
 };
 absl::StatusOr<ChannelSpec> MakeChannelSpec(const ClientOptions& options);
 
+// A level write's compare-and-set condition (see
+// PutLevelRequest.expected_content_hash): empty / 0 set none.
+struct LevelExpectation {
+  // A LevelSummary.content_hash, or "absent" (PutLevel only: create only).
+  std::string content_hash;
+  // A LevelSummary.version.
+  int64_t version = 0;
+};
+
 class CollideClient {
  public:
   // A client over a new channel to options.target (and one to
@@ -123,11 +132,18 @@ class CollideClient {
   // Level changes go to the admin stub with the admin token; the server
   // answers UNAUTHENTICATED without a token it needs, PERMISSION_DENIED for
   // a wrong one, UNIMPLEMENTED on a port that serves no level changes.
+  // Writes may name what they expect to change (LevelExpectation); a level
+  // that moved on refuses them with FAILED_PRECONDITION, changing nothing.
   // Creates or replaces the level (content.id is set to level_id).
-  absl::StatusOr<v1::PutLevelResponse> PutLevel(absl::string_view level_id,
-                                                v1::Level content);
+  absl::StatusOr<v1::PutLevelResponse> PutLevel(
+      absl::string_view level_id, v1::Level content,
+      const LevelExpectation& expected = {});
+  // Adds, replaces and removes shapes in one atomic step: `patch`'s
+  // upserts, remove_ids and expected_* (its level is set to level_id).
+  absl::StatusOr<v1::PatchLevelResponse> PatchLevel(
+      absl::string_view level_id, v1::PatchLevelRequest patch);
   absl::StatusOr<v1::DeleteLevelResponse> DeleteLevel(
-      absl::string_view level_id);
+      absl::string_view level_id, const LevelExpectation& expected = {});
   // Every level, and the level directory files the server skipped.
   absl::StatusOr<v1::ListLevelsResponse> ListLevels();
   absl::StatusOr<v1::LevelSummary> DescribeLevel(absl::string_view level_id);
@@ -139,8 +155,12 @@ class CollideClient {
   // level version. A batch refused as a whole is an error (NOT_FOUND,
   // INVALID_ARGUMENT, RESOURCE_EXHAUSTED); a bad query is not: its own
   // result carries its status.
+  // `expected_content_hash` (optional) names the content the caller expects
+  // (LevelSummary.content_hash): a server holding other content refuses
+  // the batch with FAILED_PRECONDITION.
   absl::StatusOr<v1::RunQueriesResponse> RunQueries(
-      absl::string_view level_id, absl::Span<const v1::Query> queries);
+      absl::string_view level_id, absl::Span<const v1::Query> queries,
+      absl::string_view expected_content_hash = "");
   // One query; its own status, when not OK, becomes the error.
   absl::StatusOr<v1::QueryResult> RunQuery(absl::string_view level_id,
                                            const v1::Query& query);

@@ -36,6 +36,9 @@ build_packages=(
   libcivetweb-dev curl
   # crc32 of binary level files (zlib1g at run time, already loaded by gRPC)
   zlib1g-dev
+  # SHA-256 of level content hashes (libssl3's libcrypto at run time,
+  # already loaded by gRPC)
+  libssl-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
 )

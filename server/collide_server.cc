@@ -115,6 +115,9 @@ absl::Status LoadLevelDirectory(const ServerOptions& options,
     skipped.Skip(refused.id, refused.path, refused.error);
   }
   Metrics().level_load_failures.Add(load->refused.size());
+  for (const std::string& note : load->journal_notes) {
+    Log("level directory: patch journal replayed in part: %s", LogValue(note));
+  }
   if (!load->refused.empty()) {
     Log("level directory: %d level file(s) skipped, %d loaded "
         "(--strict_level_dir refuses to start instead)",

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -11,6 +12,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/proto_convert.h"
+#include "server/level_journal.h"
 
 namespace collide::server {
 
@@ -25,6 +27,10 @@ std::optional<LevelDirEntry> ParseLevelDirEntry(absl::string_view file_name) {
     return std::nullopt;
   if (extension == kTombstoneExtension) {
     entry.rank = LevelDirEntry::kTombstone;
+    return entry;
+  }
+  if (extension == kJournalExtension) {
+    entry.rank = LevelDirEntry::kJournal;
     return entry;
   }
   for (int rank = 0; rank < kLevelDirExtensionCount; ++rank) {
@@ -73,6 +79,24 @@ absl::StatusOr<v1::Level> ReadLevelDirFile(const std::string& path,
                      "\" does not match the file name (\"", id, "\")"));
   }
   return level;
+}
+
+absl::StatusOr<LevelDirLevel> ReadLevelDirLevel(absl::string_view dir,
+                                                absl::string_view id,
+                                                absl::string_view extension,
+                                                int64_t max_bytes) {
+  LevelDirLevel read;
+  absl::StatusOr<v1::Level> level =
+      ReadLevelDirFile(LevelDirPath(dir, id, extension), id, max_bytes);
+  if (!level.ok()) return level.status();
+  read.level = *std::move(level);
+  if (extension != formats::kBinaryLevelExtension) return read;
+  absl::StatusOr<JournalReplay> replay = ReplayJournal(
+      LevelDirPath(dir, id, kJournalExtension), max_bytes, read.level);
+  if (!replay.ok()) return replay.status();
+  read.journaled = replay->complete;
+  read.journal_stopped = replay->stopped;
+  return read;
 }
 
 }  // namespace collide::server

@@ -37,10 +37,14 @@ inline constexpr absl::string_view kTombstoneExtension = ".deleted";
 struct LevelDirEntry {
   // The level id: the file name without its extension.
   std::string id;
-  // Index into kLevelDirExtensions (lower is preferred), or kTombstone.
+  // Index into kLevelDirExtensions (lower is preferred), kTombstone or
+  // kJournal.
   int rank = 0;
 
   static constexpr int kTombstone = -1;
+  // The patch journal "{id}.patches" (level_journal.h), which extends the
+  // "{id}.binpb" file and is read with it.
+  static constexpr int kJournal = -2;
 };
 
 // Parses a file name of the level directory. nullopt for everything that
@@ -66,6 +70,26 @@ std::string LevelDirPath(absl::string_view dir, absl::string_view id,
 absl::StatusOr<v1::Level> ReadLevelDirFile(const std::string& path,
                                            absl::string_view id,
                                            int64_t max_bytes);
+
+// A level as the directory holds it (LoadDirectory and the watcher both
+// read levels this way).
+struct LevelDirLevel {
+  v1::Level level;
+  // The server's own file whose journal replayed completely: the directory
+  // holds exactly `level`, so the next patch may append to the journal.
+  bool journaled = false;
+  // Why the journal's replay stopped early ("" when it did not).
+  std::string journal_stopped;
+};
+
+// ReadLevelDirFile of the level file at `path` ("{dir}/{id}{extension}"),
+// and for the server's binary file the journal "{dir}/{id}.patches"
+// replayed onto it (ReplayJournal). Errors: ReadLevelDirFile's, and a
+// journal that cannot be read.
+absl::StatusOr<LevelDirLevel> ReadLevelDirLevel(absl::string_view dir,
+                                                absl::string_view id,
+                                                absl::string_view extension,
+                                                int64_t max_bytes);
 
 }  // namespace collide::server
 

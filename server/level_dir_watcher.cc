@@ -21,6 +21,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/proto_convert.h"
 #include "server/level_dir_files.h"
+#include "server/level_journal.h"
 #include "server/level_store.h"
 #include "server/log.h"
 #include "server/server_metrics.h"
@@ -29,8 +30,10 @@ namespace collide::server {
 namespace {
 
 constexpr size_t kTombstoneSlot = static_cast<size_t>(kLevelDirExtensionCount);
+constexpr size_t kJournalSlot = kTombstoneSlot + 1;
 
 absl::string_view SlotExtension(size_t slot) {
+  if (slot == kJournalSlot) return kJournalExtension;
   return slot == kTombstoneSlot ? kTombstoneExtension
                                 : kLevelDirExtensions[slot];
 }
@@ -126,11 +129,17 @@ bool LevelDirWatcher::Apply(const std::string& id, const IdFiles& files) {
     // The preferred level file decides, as at start (LoadDirectory).
     const std::string path =
         LevelDirPath(options_.level_dir, id, SlotExtension(slot));
-    absl::StatusOr<v1::Level> level =
-        ReadLevelDirFile(path, id, options_.max_file_bytes);
+    // The server's binary file comes with its patch journal.
+    absl::StatusOr<LevelDirLevel> read = ReadLevelDirLevel(
+        options_.level_dir, id, SlotExtension(slot), options_.max_file_bytes);
+    if (read.ok() && !read->journal_stopped.empty()) {
+      Log("level %s: patch journal replayed in part: %s", name,
+          LogValue(read->journal_stopped));
+    }
     absl::StatusOr<LevelStore::SyncResult> synced =
-        level.ok() ? store_.SyncLevel(*std::move(level), still_current)
-                   : absl::StatusOr<LevelStore::SyncResult>(level.status());
+        read.ok() ? store_.SyncLevel(std::move(read->level), still_current,
+                                     read->journaled)
+                  : absl::StatusOr<LevelStore::SyncResult>(read.status());
     if (!synced.ok()) {
       // Changed since listed (a save still being written, say): the next
       // poll sees the change and reads it again, so this is no news yet.

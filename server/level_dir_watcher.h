@@ -136,9 +136,9 @@ class LevelDirWatcher {
     bool operator==(const Fingerprint&) const = default;
   };
   // The files of one id: one slot per kLevelDirExtensions entry, then the
-  // tombstone; nullopt where there is none.
+  // tombstone, then the patch journal; nullopt where there is none.
   using IdFiles = std::array<std::optional<Fingerprint>,
-                             static_cast<size_t>(kLevelDirExtensionCount) + 1>;
+                             static_cast<size_t>(kLevelDirExtensionCount) + 2>;
   // Level files and tombstones of the directory, by file name.
   using Listing = std::map<std::string, Fingerprint>;
 

@@ -37,7 +37,9 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   }
   v1::Level level = request.content();
   level.set_id(*id);
-  absl::StatusOr<LevelStore::PutResult> put = store.Put(std::move(level));
+  absl::StatusOr<LevelStore::PutResult> put =
+      store.Put(std::move(level), /*persist=*/true,
+                {request.expected_content_hash(), request.expected_version()});
   if (!put.ok()) {
     // Field paths from the conversion start with "level."; the request
     // carries the level as "content".
@@ -63,6 +65,28 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
   return absl::OkStatus();
 }
 
+// PatchLevel's work; the reactor only converts the status.
+absl::Status Patch(LevelStore& store, const v1::PatchLevelRequest& request,
+                   v1::PatchLevelResponse& response, const std::string& peer) {
+  absl::StatusOr<std::string> id =
+      formats::ParseLevelName(request.level(), "level");
+  if (!id.ok()) return id.status();
+  absl::StatusOr<LevelStore::PutResult> patched = store.Patch(*id, request);
+  if (!patched.ok()) return patched.status();
+  *response.mutable_summary() = DescribeSnapshot(*patched->snapshot);
+  Metrics().level_patches.Add();
+  LogAt(LogSeverity::kInfo,
+        {{"level_id", *id},
+         {"version", patched->snapshot->version},
+         {"upserts", request.upserts_size()},
+         {"removals", request.remove_ids_size()},
+         {"peer", peer}},
+        "level %s patched: version %d, %d upserts, %d removals",
+        LogValue(formats::LevelName(*id)), patched->snapshot->version,
+        request.upserts_size(), request.remove_ids_size());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 grpc::Status LevelServiceImpl::AdmitWrite(
@@ -79,6 +103,28 @@ grpc::Status LevelServiceImpl::AdmitWrite(
                          admitted.error_message())));
   }
   return admitted;
+}
+
+grpc::ServerUnaryReactor* LevelServiceImpl::PatchLevel(
+    grpc::CallbackServerContext* context, const v1::PatchLevelRequest* request,
+    v1::PatchLevelResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  if (grpc::Status admitted = AdmitWrite(*context, "PatchLevel");
+      !admitted.ok()) {
+    reactor->Finish(admitted);
+    return reactor;
+  }
+  const std::string peer = context->peer();
+  const absl::Status status = Patch(store_, *request, *response, peer);
+  if (!status.ok()) {
+    LogAt(
+        LogSeverity::kWarning,
+        {{"level_name", request->level()}, {"status", status}, {"peer", peer}},
+        "PatchLevel %s refused: %s", LogValue(request->level()),
+        LogValue(status));
+  }
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
@@ -115,7 +161,9 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
   absl::StatusOr<std::string> id =
       formats::ParseLevelName(request->level(), "level");
   absl::StatusOr<int64_t> deleted =
-      id.ok() ? store_.Delete(*id) : absl::StatusOr<int64_t>(id.status());
+      id.ok() ? store_.Delete(*id, {request->expected_content_hash(),
+                                    request->expected_version()})
+              : absl::StatusOr<int64_t>(id.status());
   if (deleted.ok()) {
     response->set_deleted_version(*deleted);
     Metrics().level_deletes.Add();
@@ -175,7 +223,7 @@ grpc::ServerUnaryReactor* LevelServiceImpl::GetLevel(
   absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
       FindLevel(store_, request->level(), "level");
   if (snapshot.ok()) {
-    *response->mutable_content() = *(*snapshot)->source;
+    *response->mutable_content() = ContentOf(**snapshot);
     *response->mutable_summary() = DescribeSnapshot(**snapshot);
   }
   reactor->Finish(ToGrpcStatus(snapshot.status()));

@@ -37,6 +37,10 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
                                      const v1::PutLevelRequest* request,
                                      v1::PutLevelResponse* response) override;
   // NOT_FOUND for an id not served.
+  grpc::ServerUnaryReactor* PatchLevel(
+      grpc::CallbackServerContext* context,
+      const v1::PatchLevelRequest* request,
+      v1::PatchLevelResponse* response) override;
   grpc::ServerUnaryReactor* DeleteLevel(
       grpc::CallbackServerContext* context,
       const v1::DeleteLevelRequest* request,

@@ -22,10 +22,11 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/proto_convert.h"
+#include "server/content_hash.h"
 #include "server/level_dir_files.h"
+#include "server/level_journal.h"
 #include "server/level_snapshot.h"
 
 namespace collide::server {
@@ -46,11 +47,10 @@ absl::Status SyncDirectory(const std::string& directory) {
   return status;
 }
 
-// Whether `served` was built from exactly `level` (ids included).
+// Whether `served` has the content of `level` (its content hash; the id
+// is the same by the caller's lookup).
 bool SameContent(const LevelSnapshot* served, const v1::Level& level) {
-  return served != nullptr &&
-         google::protobuf::util::MessageDifferencer::Equals(*served->source,
-                                                            level);
+  return served != nullptr && served->content_hash == ContentHash(level);
 }
 
 }  // namespace
@@ -95,12 +95,18 @@ std::string LevelStore::PathFor(absl::string_view id) const {
   return LevelDirPath(level_dir_, id, formats::kBinaryLevelExtension);
 }
 
+std::string LevelStore::JournalFor(absl::string_view id) const {
+  return LevelDirPath(level_dir_, id, kJournalExtension);
+}
+
 std::string LevelStore::TombstoneFor(absl::string_view id) const {
   return LevelDirPath(level_dir_, id, kTombstoneExtension);
 }
 
 absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
-                                                      bool persist) {
+                                                      bool persist,
+                                                      const Expected& expected,
+                                                      bool journaled) {
   // Validate and build first, with no lock held: this is the slow part and
   // the part that may fail, and until the swap below nothing is changed.
   absl::StatusOr<LevelSnapshot> built =
@@ -108,26 +114,75 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
   if (!built.ok()) return built.status();
 
   absl::MutexLock write_lock(&write_mutex_);
+  if (absl::Status s = CheckExpected(Find(built->id).get(), expected);
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
-  if (persist && !level_dir_.empty()) {
-    // Atomic on disk: on failure the old file (and so the old level after a
-    // restart) is intact, and the old snapshot keeps serving.
+  built->journaled = journaled;
+  if (persist) {
+    if (absl::Status s = Persist(*built); !s.ok()) return s;
+  }
+  return SwapIn(*std::move(built));
+}
+
+absl::StatusOr<LevelStore::PutResult> LevelStore::Patch(
+    absl::string_view id, const v1::PatchLevelRequest& request) {
+  // Under the writers' lock from the start: a patch is built from the level
+  // it patches, so two patches must not build from the same one.
+  absl::MutexLock write_lock(&write_mutex_);
+  std::shared_ptr<const LevelSnapshot> served = Find(id);
+  if (served == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("level \"", formats::LevelName(id), "\" not found"));
+  }
+  if (absl::Status s = CheckExpected(
+          served.get(),
+          {request.expected_content_hash(), request.expected_version()});
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<LevelSnapshot> built =
+      PatchSnapshot(*served, request, limits_);
+  if (!built.ok()) return built.status();
+  if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
+  if (built->patch != nullptr && served->journaled) {
+    // The directory holds the level patched: the patch alone extends it.
     if (absl::Status s =
-            formats::WriteLevelFile(PathFor(built->id), *built->source);
+            AppendJournalRecord(JournalFor(id), request, served->content_hash);
         !s.ok()) {
       return s;
     }
-    // After the file: a crash in between leaves both, and at start a level
-    // file wins over a tombstone.
-    const std::string tombstone = TombstoneFor(built->id);
-    if (unlink(tombstone.c_str()) == 0) {
-      if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
-    } else if (errno != ENOENT) {
-      return absl::ErrnoToStatus(errno,
-                                 absl::StrCat("cannot remove ", tombstone));
-    }
+    built->journaled = true;
+  } else if (absl::Status s = Persist(*built); !s.ok()) {
+    return s;
   }
   return SwapIn(*std::move(built));
+}
+
+absl::Status LevelStore::Persist(LevelSnapshot& built) {
+  if (level_dir_.empty()) return absl::OkStatus();
+  // Atomic on disk: on failure the old file (and so the old level after a
+  // restart) is intact, and the old snapshot keeps serving.
+  if (absl::Status s = formats::WriteLevelFile(
+          PathFor(built.id),
+          built.patch == nullptr ? *built.source : ContentOf(built));
+      !s.ok()) {
+    return s;
+  }
+  // After the file: a crash in between leaves both, and at start a level
+  // file wins over a tombstone, and a journal left from the old file no
+  // longer applies (its records name the old content's hash).
+  for (const std::string& path :
+       {JournalFor(built.id), TombstoneFor(built.id)}) {
+    if (unlink(path.c_str()) == 0) {
+      if (absl::Status s = SyncDirectory(level_dir_); !s.ok()) return s;
+    } else if (errno != ENOENT) {
+      return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
+    }
+  }
+  built.journaled = true;
+  return absl::OkStatus();
 }
 
 LevelStore::PutResult LevelStore::SwapIn(LevelSnapshot built) {
@@ -147,7 +202,7 @@ LevelStore::PutResult LevelStore::SwapIn(LevelSnapshot built) {
 }
 
 absl::StatusOr<LevelStore::SyncResult> LevelStore::SyncLevel(
-    v1::Level level, absl::FunctionRef<bool()> still_current) {
+    v1::Level level, absl::FunctionRef<bool()> still_current, bool journaled) {
   // Checked before building, so that re-reading a file the server wrote
   // itself for a put (or one merely touched) costs a parse, not a build.
   if (std::shared_ptr<const LevelSnapshot> served = Find(level.id());
@@ -164,10 +219,11 @@ absl::StatusOr<LevelStore::SyncResult> LevelStore::SyncLevel(
   // content read is what the directory says now.
   if (!still_current()) return SyncResult{SyncChange::kStale, nullptr};
   if (std::shared_ptr<const LevelSnapshot> served = Find(built->id);
-      SameContent(served.get(), *built->source)) {
+      served != nullptr && served->content_hash == built->content_hash) {
     return SyncResult{SyncChange::kUnchanged, std::move(served)};
   }
   if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
+  built->journaled = journaled;
   PutResult put = SwapIn(*std::move(built));
   return SyncResult{put.created ? SyncChange::kCreated : SyncChange::kReplaced,
                     std::move(put.snapshot)};
@@ -186,12 +242,16 @@ LevelStore::SyncResult LevelStore::UnloadLevel(
   return result;
 }
 
-absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
+absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id,
+                                           const Expected& expected) {
   absl::MutexLock write_lock(&write_mutex_);
   std::shared_ptr<const LevelSnapshot> served = Find(id);
   if (served == nullptr) {
     return absl::NotFoundError(
         absl::StrCat("level \"", formats::LevelName(id), "\" not found"));
+  }
+  if (absl::Status s = CheckExpected(served.get(), expected); !s.ok()) {
+    return s;
   }
   if (!level_dir_.empty()) {
     // Every file LoadDirectory would read for this id, or the level comes
@@ -203,6 +263,12 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id) {
       if (unlink(path.c_str()) != 0 && errno != ENOENT) {
         return absl::ErrnoToStatus(errno, absl::StrCat("cannot remove ", path));
       }
+    }
+    // The journal after the file it extends: alone it is never read.
+    if (const std::string journal = JournalFor(id);
+        unlink(journal.c_str()) != 0 && errno != ENOENT) {
+      return absl::ErrnoToStatus(errno,
+                                 absl::StrCat("cannot remove ", journal));
     }
     // Then the tombstone, so the bundled or --level_files copy of this id
     // does not come back at the next start.
@@ -281,6 +347,7 @@ absl::StatusOr<LevelStore::DirectoryLoad> LevelStore::LoadDirectory(
   while (const dirent* entry = readdir(dir)) {
     std::optional<LevelDirEntry> parsed = ParseLevelDirEntry(entry->d_name);
     if (!parsed.has_value()) continue;
+    if (parsed->rank == LevelDirEntry::kJournal) continue;  // read with .binpb
     if (parsed->rank == LevelDirEntry::kTombstone) {
       tombstones.push_back(std::move(parsed->id));
       continue;
@@ -295,13 +362,19 @@ absl::StatusOr<LevelStore::DirectoryLoad> LevelStore::LoadDirectory(
 
   for (auto& [id, file] : files) {
     const std::string path = absl::StrCat(level_dir_, "/", file.second);
-    absl::StatusOr<v1::Level> level =
-        ReadLevelDirFile(path, id, limits_.max_message_bytes);
-    absl::Status error = level.status();
-    if (level.ok()) {
+    absl::StatusOr<LevelDirLevel> read =
+        ReadLevelDirLevel(level_dir_, id, kLevelDirExtensions[file.first],
+                          limits_.max_message_bytes);
+    absl::Status error = read.status();
+    if (read.ok()) {
+      if (!read->journal_stopped.empty()) {
+        result.journal_notes.push_back(read->journal_stopped);
+      }
       // Already on disk: loading must not rewrite (or fail on a read-only
       // directory).
-      absl::StatusOr<PutResult> put = Put(*std::move(level), /*persist=*/false);
+      absl::StatusOr<PutResult> put =
+          Put(std::move(read->level), /*persist=*/false, /*expected=*/{},
+              read->journaled);
       if (put.ok()) {
         result.loaded.push_back(id);
         continue;

@@ -29,6 +29,7 @@
 #include "absl/time/time.h"
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/input_limits.h"
+#include "server/level_patch.h"
 #include "server/level_snapshot.h"
 
 namespace collide::server {
@@ -70,14 +71,37 @@ class LevelStore {
   // StoreLimits (naming max_levels or max_total_level_bytes), or the file
   // error; either way the old level (if any) keeps serving and its file is
   // untouched.
-  absl::StatusOr<PutResult> Put(v1::Level level, bool persist = true);
+  // With `expected` set, the put happens only if the level served then
+  // meets it (CheckExpected: FAILED_PRECONDITION otherwise). A persisted
+  // put rewrites "{id}.binpb" and removes the patch journal; `journaled`
+  // (for levels loaded from the directory, not persisted) says the
+  // directory's binary file and journal already hold exactly `level`.
+  absl::StatusOr<PutResult> Put(v1::Level level, bool persist = true,
+                                const Expected& expected = {},
+                                bool journaled = false);
 
-  // Removes level `id` and its files in the level directory, and leaves a
+  // Applies a PatchLevel request (PatchSnapshot) to the level it names,
+  // under the writers' lock so concurrent writes apply one after the other
+  // and each expected version is checked against the level it patches;
+  // persists the patch and swaps it in. Persisting appends the patch to the
+  // journal "{id}.patches" (level_journal.h) when the directory holds the
+  // level it patches as "{id}.binpb" plus journal (cost: the patch's
+  // size); otherwise, and when the patch rebuilt the level whole, it
+  // rewrites "{id}.binpb" and removes the journal (cost: the level's size).
+  // Errors: NOT_FOUND (no such level), those of CheckExpected and
+  // PatchSnapshot, the limits and file errors of Put; the old level keeps
+  // serving.
+  absl::StatusOr<PutResult> Patch(absl::string_view id,
+                                  const v1::PatchLevelRequest& request);
+
+  // Removes level `id` and its files (journal included) in the level
+  // directory, and leaves a
   // tombstone "{id}.deleted" there so that a copy loaded at every start (the
   // bundled default, --level_files) stays deleted. Returns the version that
   // was served. NOT_FOUND when the id is not served; a file error leaves the
   // level served.
-  absl::StatusOr<int64_t> Delete(absl::string_view id);
+  absl::StatusOr<int64_t> Delete(absl::string_view id,
+                                 const Expected& expected = {});
 
   // The snapshot now served for `id`, or null. Callers keep the pointer for
   // as long as they query it (one batch), whatever puts happen meanwhile.
@@ -106,6 +130,10 @@ class LevelStore {
       absl::Status error;
     };
     std::vector<Refused> refused;
+    // Patch journals whose replay stopped early (ReplayJournal: a torn last
+    // record, records left from an older level file), saying why; the level
+    // loaded is the one reached, and its next patch rewrites its file.
+    std::vector<std::string> journal_notes;
   };
 
   // Loads every level file of the level directory ("{id}.binpb", "{id}.pb",
@@ -165,8 +193,10 @@ class LevelStore {
   // the change (kStale). The watcher uses it to check the file is still the
   // one it read, so a read that raced a put can never replace the put's
   // newer level. Errors: those of Put; the old level keeps serving.
+  // `journaled`: as for Put.
   absl::StatusOr<SyncResult> SyncLevel(v1::Level level,
-                                       absl::FunctionRef<bool()> still_current);
+                                       absl::FunctionRef<bool()> still_current,
+                                       bool journaled = false);
 
   // For the level directory watcher: stops serving `id` without touching
   // any file (kRemoved; kUnchanged if not served), unless `still_current`,
@@ -181,11 +211,17 @@ class LevelStore {
  private:
   // Where a level's file lives ("" without a directory).
   std::string PathFor(absl::string_view id) const;
+  // Where a level's patch journal lives (with a directory only).
+  std::string JournalFor(absl::string_view id) const;
   // Where the marker of a deleted level lives (with a directory only).
   std::string TombstoneFor(absl::string_view id) const;
   // OK when serving `built` (replacing the level of its id, if any) keeps
   // the store within its StoreLimits; else RESOURCE_EXHAUSTED saying which.
   absl::Status CheckRoomFor(const LevelSnapshot& built) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
+  // Writes `built`'s level file (with a directory; `built` whole), removes
+  // its journal and tombstone, and marks it journaled.
+  absl::Status Persist(LevelSnapshot& built)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
   // Gives `built` the next version and serves it.
   PutResult SwapIn(LevelSnapshot built)

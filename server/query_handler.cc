@@ -308,6 +308,21 @@ absl::Status CheckBatchSize(int query_count,
   return absl::OkStatus();
 }
 
+namespace {
+
+// FAILED_PRECONDITION when a batch names content the snapshot does not hold.
+absl::Status CheckContentHash(const LevelSnapshot& snapshot,
+                              const std::string& expected) {
+  if (expected.empty() || expected == snapshot.content_hash) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "expected_content_hash ", expected, " but ",
+      formats::LevelName(snapshot.id), " has ", snapshot.content_hash));
+}
+
+}  // namespace
+
 v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
                             int index, const formats::InputLimits& limits) {
   v1::QueryResult result;
@@ -320,6 +335,11 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const formats::InputLimits& limits,
                               v1::RunQueriesResponse* response,
                               StopCheck stop) {
+  if (absl::Status s =
+          CheckContentHash(snapshot, request.expected_content_hash());
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
                                    response->mutable_results(), stop);
       !s.ok()) {
@@ -327,6 +347,7 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
     return s;
   }
   response->set_level_version(snapshot.version);
+  response->set_content_hash(snapshot.content_hash);
   return absl::OkStatus();
 }
 
@@ -346,6 +367,11 @@ absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
                                  const formats::InputLimits& limits,
                                  v1::StreamQueriesResponse* response,
                                  StopCheck stop) {
+  if (absl::Status s =
+          CheckContentHash(snapshot, request.expected_content_hash());
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
                                    response->mutable_results(), stop);
       !s.ok()) {
@@ -354,6 +380,7 @@ absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
   }
   response->set_batch_id(request.batch_id());
   response->set_level_version(snapshot.version);
+  response->set_content_hash(snapshot.content_hash);
   return absl::OkStatus();
 }
 

@@ -287,7 +287,7 @@ std::string SummaryText(const v1::LevelSummary& summary) {
                       Point(summary.bounds().lower()), "..",
                       Point(summary.bounds().upper()), "  cell ",
                       Num(summary.cell_size()), "  ", summary.memory_bytes(),
-                      " bytes");
+                      " bytes  content ", summary.content_hash());
 }
 
 }  // namespace collide::client::cli

@@ -22,7 +22,7 @@ std::string DescribeQuery(const v1::Query& query);
 std::string ResultText(const v1::Query& query, const v1::QueryResult& result);
 
 // "levels/arena  version 1  15 shapes  bounds (-20, -20)..(20, 20)
-//  cell 4  6260 bytes".
+//  cell 4  6260 bytes  content {content_hash}".
 std::string SummaryText(const v1::LevelSummary& summary);
 
 // A google.rpc.Code's name ("INVALID_ARGUMENT"), or the number.

@@ -570,7 +570,9 @@ size_t Level::memory_bytes() const {
          vertices_.capacity() * sizeof(Vec2) +
          solid_shapes_.capacity() * sizeof(int32_t) +
          ids_.capacity() * sizeof(ids_[0]) + hash_.memory_bytes() +
-         solids_.memory_bytes();
+         solids_.memory_bytes() +
+         removed_from_base_.capacity() * sizeof(uint64_t) +
+         (base_ == nullptr ? 0 : base_->memory_bytes());
 }
 
 }  // namespace collide

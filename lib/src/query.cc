@@ -21,12 +21,14 @@ using internal::Candidate;
 using internal::Caster;
 using internal::Rank;
 
+// The closest hit among one layer's shapes: a level's own, or (with
+// `removed`) its base's less the removed ones.
 template <typename Cast>
-std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
-                                    const QueryFilter& filter,
-                                    const CastOptions& options) {
-  COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
-  const Caster<Cast> caster(level, cast, filter, options);
+std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
+                                      const uint64_t* removed,
+                                      const QueryFilter& filter,
+                                      const CastOptions& options) {
+  const Caster<Cast> caster(level, removed, cast, filter, options);
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
@@ -43,16 +45,39 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
   return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
 }
 
+template <typename Cast>
+std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
+                                    const QueryFilter& filter,
+                                    const CastOptions& options) {
+  COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
+  std::optional<WorldHit> hit =
+      CastClosestIn(cast, level, nullptr, filter, options);
+  if (const Level* base = level.base()) {
+    // A shape lives in one layer only, so between layers the rank is the
+    // fraction, then the id.
+    const std::optional<WorldHit> below = CastClosestIn(
+        cast, *base, level.removed_from_base().data(), filter, options);
+    if (below && (!hit || below->hit.fraction < hit->hit.fraction ||
+                  (below->hit.fraction == hit->hit.fraction &&
+                   below->shape_id < hit->shape_id))) {
+      hit = below;
+    }
+  }
+  return hit;
+}
+
 // The sorted list of an all-hits cast, kept in the caller's span. While
 // collecting, each entry's user_data holds its shape index (high half) and
 // rank part (low half) so that a shape met again through another primitive
 // can be compared and merged without any memory of our own; Finish puts the
-// real user data back.
+// real user data back. A patched level's two layers fill one list; the
+// high bit says which layer the shape index belongs to.
 class HitList {
  public:
   explicit HitList(absl::Span<WorldHit> hits) : hits_(hits) {}
 
-  void Offer(const Candidate& c, const Rank& rank) {
+  // `in_base`: c.shape indexes the base of a patched level.
+  void Offer(const Candidate& c, const Rank& rank, bool in_base) {
     for (int32_t i = 0; i < count_; ++i) {
       if (hits_[i].shape_id != rank.id) continue;
       if (!(rank < RankOf(i))) return;
@@ -70,7 +95,7 @@ class HitList {
       hits_[at] = hits_[at - 1];
       --at;
     }
-    hits_[at] = WorldHit{c.hit, rank.id, Pack(c.shape, rank.part)};
+    hits_[at] = WorldHit{c.hit, rank.id, Pack(c.shape, rank.part, in_base)};
     ++count_;
   }
 
@@ -83,16 +108,20 @@ class HitList {
 
   ListResult Finish(const Level& level) {
     for (int32_t i = 0; i < count_; ++i) {
+      const uint64_t packed = hits_[i].user_data;
+      const Level& layer = (packed & kInBase) != 0 ? *level.base() : level;
       hits_[i].user_data =
-          level.user_data(static_cast<int32_t>(hits_[i].user_data >> 32));
+          layer.user_data(static_cast<int32_t>((packed & ~kInBase) >> 32));
     }
     return {count_, truncated_};
   }
 
  private:
-  static uint64_t Pack(int32_t shape, int32_t part) {
+  static constexpr uint64_t kInBase = uint64_t{1} << 63;
+
+  static uint64_t Pack(int32_t shape, int32_t part, bool in_base) {
     return (uint64_t{static_cast<uint32_t>(shape)} << 32) |
-           static_cast<uint32_t>(part);
+           static_cast<uint32_t>(part) | (in_base ? kInBase : 0);
   }
   Rank RankOf(int32_t i) const {
     return {hits_[i].hit.fraction, hits_[i].shape_id,
@@ -113,13 +142,20 @@ ListResult CastAll(const Cast& cast, const Level& level,
                    absl::Span<WorldHit> hits, const QueryFilter& filter,
                    const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
-  const Caster<Cast> caster(level, cast, filter, options);
   HitList list(hits);
-  const auto offer = [&](const Candidate& c) {
-    list.Offer(c, c.RankIn(level));
+  const auto collect = [&](const Level& layer, const uint64_t* removed) {
+    const Caster<Cast> caster(layer, removed, cast, filter, options);
+    const bool in_base = removed != nullptr;
+    const auto offer = [&](const Candidate& c) {
+      list.Offer(c, c.RankIn(layer), in_base);
+    };
+    caster.StartsInside(offer);
+    caster.Sweep([&] { return list.Limit(options.max_fraction); }, offer);
   };
-  caster.StartsInside(offer);
-  caster.Sweep([&] { return list.Limit(options.max_fraction); }, offer);
+  collect(level, nullptr);
+  if (const Level* base = level.base()) {
+    collect(*base, level.removed_from_base().data());
+  }
   return list.Finish(level);
 }
 

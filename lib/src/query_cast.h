@@ -95,14 +95,17 @@ struct PackedConvexView {
 template <typename Cast>
 class Caster {
  public:
-  Caster(const Level& level, const Cast& cast, const QueryFilter& filter,
-         const CastOptions& options)
+  // `removed`: null, or for the base of a patched level its removed shapes
+  // (see Removed in query_common.h).
+  Caster(const Level& level, const uint64_t* removed, const Cast& cast,
+         const QueryFilter& filter, const CastOptions& options)
       : level_(level),
+        removed_(removed),
         cast_(cast),
         filter_(filter),
         options_(options),
         start_(StartBounds()),
-        filter_passes_all_(filter.ignore_ids.empty() &&
+        filter_passes_all_(removed == nullptr && filter.ignore_ids.empty() &&
                            level.EveryShapeShares(filter.mask_bits)) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
@@ -137,7 +140,7 @@ class Caster {
     const Vec2 reference = MoverCore(cast_).vertex(0);
     level_.solids().VisitBox(Aabb{reference, reference}, [&](int32_t item) {
       const int32_t shape = level_.solid_shape(item);
-      if (!Passes(level_, shape, filter_)) return true;
+      if (!Passes(level_, shape, filter_, removed_)) return true;
       const ConcavePolygon polygon = level_.concave_polygon(shape);
       if (!ContainsPoint(polygon, reference)) return true;
       concave_done_.Seen(shape);
@@ -265,18 +268,21 @@ class Caster {
         hit = CastFast(level_.concave_polygon(p.shape), options);
         break;
     }
-    if (!hit || !(filter_passes_all_ || Passes(level_, p.shape, filter_))) {
+    if (!hit ||
+        !(filter_passes_all_ || Passes(level_, p.shape, filter_, removed_))) {
       return;
     }
     offer(Candidate{*hit, p.shape, part});
   }
 
   const Level& level_;
+  const uint64_t* removed_;
   const Cast& cast_;
   const QueryFilter& filter_;
   CastOptions options_;
   Aabb start_;
-  // Whether every shape passes filter_, so hits need not read their shape.
+  // Whether every shape passes filter_ and none is removed, so hits need
+  // not read their shape.
   bool filter_passes_all_;
   SweptSlab slab_;
   // Concave polygons already cast in this query (see RecentShapes).

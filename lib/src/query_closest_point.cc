@@ -13,11 +13,14 @@
 #include "query_common.h"
 
 namespace collide {
+namespace {
 
-std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
-                                              double max_distance,
-                                              const QueryFilter& filter) {
-  COLLIDE_DCHECK(IsFinite(point) && max_distance >= 0.0);
+// The closest point among one layer's shapes: a level's own, or (with
+// `removed`) its base's less the removed ones.
+std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
+                                                const uint64_t* removed,
+                                                double max_distance,
+                                                const QueryFilter& filter) {
   using internal::PointDistance;
   using internal::Rank;
   bool found = false;
@@ -35,7 +38,7 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
   // Inside a solid concave polygon: distance 0 wherever its edges are.
   level.solids().VisitBox(Aabb{point, point}, [&](int32_t item) {
     const int32_t shape = level.solid_shape(item);
-    if (internal::Passes(level, shape, filter) &&
+    if (internal::Passes(level, shape, filter, removed) &&
         ContainsPoint(level.concave_polygon(shape), point)) {
       offer(Rank{0.0, level.id(shape), -1},
             PointDistance{0.0, point, {FeatureType::kSurface, 0}}, shape);
@@ -44,7 +47,7 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
   });
   level.spatial_hash().VisitNear(point, max_distance, [&](int32_t item) {
     const Level::Primitive& p = level.primitive(item);
-    if (internal::Passes(level, p.shape, filter)) {
+    if (internal::Passes(level, p.shape, filter, removed)) {
       PointDistance d;
       int32_t part = 0;
       switch (p.kind) {
@@ -95,6 +98,28 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
   result.shape_id = level.id(best_shape);
   result.user_data = level.user_data(best_shape);
   return result;
+}
+
+}  // namespace
+
+std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
+                                              double max_distance,
+                                              const QueryFilter& filter) {
+  COLLIDE_DCHECK(IsFinite(point) && max_distance >= 0.0);
+  std::optional<WorldClosestPoint> best =
+      ClosestPointIn(point, level, nullptr, max_distance, filter);
+  if (const Level* base = level.base()) {
+    // A shape lives in one layer only: between layers the rank is the
+    // distance, then the id.
+    const std::optional<WorldClosestPoint> below = ClosestPointIn(
+        point, *base, level.removed_from_base().data(), max_distance, filter);
+    if (below && (!best || below->distance < best->distance ||
+                  (below->distance == best->distance &&
+                   below->shape_id < best->shape_id))) {
+      best = below;
+    }
+  }
+  return best;
 }
 
 }  // namespace collide

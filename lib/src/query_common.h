@@ -16,8 +16,18 @@
 
 namespace collide::internal {
 
-inline bool Passes(const Level& level, int32_t shape,
-                   const QueryFilter& filter) {
+// Whether shape `shape` of a patched level's base is one the patch removed:
+// bit `shape` of `removed` (Level::removed_from_base()); `removed` is null
+// when querying a level's own layer, so unpatched levels test one pointer.
+inline bool Removed(const uint64_t* removed, int32_t shape) {
+  return removed != nullptr && ((removed[shape >> 6] >> (shape & 63)) & 1) != 0;
+}
+
+// Whether `shape` of `level` counts for a query: not removed (see Removed)
+// and passing the filter.
+inline bool Passes(const Level& level, int32_t shape, const QueryFilter& filter,
+                   const uint64_t* removed) {
+  if (Removed(removed, shape)) return false;
   if ((level.category_bits(shape) & filter.mask_bits) == 0) return false;
   if (filter.ignore_ids.empty()) return true;
   const uint64_t id = level.id(shape);

@@ -69,18 +69,18 @@ class RefList {
   bool truncated_ = false;
 };
 
+// Adds to `list` the shapes of one layer that `query` overlaps: a level's
+// own, or (with `removed`) its base's less the removed ones.
 template <typename Query>
-ListResult OverlapAll(const Query& query, const Level& level,
-                      absl::Span<ShapeRef> shapes, const QueryFilter& filter) {
-  COLLIDE_DCHECK(IsValid(query));
-  RefList list(shapes);
+void OverlapIn(const Query& query, const Level& level, const uint64_t* removed,
+               const QueryFilter& filter, RefList& list) {
   // A solid concave polygon holding the query's reference point (the vertex
   // 0 of its core, which the concave Overlaps tests) overlaps it even when
   // none of its edges' cells is reached.
   const Vec2 reference = internal::CoreOf(query).vertex(0);
   level.solids().VisitBox(Aabb{reference, reference}, [&](int32_t item) {
     const int32_t shape = level.solid_shape(item);
-    if (internal::Passes(level, shape, filter) &&
+    if (internal::Passes(level, shape, filter, removed) &&
         !list.Contains(level.id(shape)) &&
         Overlaps(query, level.concave_polygon(shape))) {
       list.Add(level.id(shape), level.user_data(shape));
@@ -90,7 +90,7 @@ ListResult OverlapAll(const Query& query, const Level& level,
   internal::RecentShapes concave_done;
   level.spatial_hash().VisitBox(internal::BoundsOf(query), [&](int32_t item) {
     const Level::Primitive& p = level.primitive(item);
-    if (!internal::Passes(level, p.shape, filter)) return true;
+    if (!internal::Passes(level, p.shape, filter, removed)) return true;
     const uint64_t id = level.id(p.shape);
     if (list.Contains(id)) return true;
     bool overlaps = false;
@@ -117,6 +117,19 @@ ListResult OverlapAll(const Query& query, const Level& level,
     if (overlaps) list.Add(id, level.user_data(p.shape));
     return true;
   });
+}
+
+template <typename Query>
+ListResult OverlapAll(const Query& query, const Level& level,
+                      absl::Span<ShapeRef> shapes, const QueryFilter& filter) {
+  COLLIDE_DCHECK(IsValid(query));
+  // The list is kept by id, so both layers of a patched level fill it as
+  // one level's shapes would.
+  RefList list(shapes);
+  OverlapIn(query, level, nullptr, filter, list);
+  if (const Level* base = level.base()) {
+    OverlapIn(query, *base, level.removed_from_base().data(), filter, list);
+  }
   return list.result();
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "absl/base/optimization.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
@@ -366,27 +368,35 @@ void ToProto(Aabb box, v1::Aabb* out) {
   ToProto(box.upper, out->mutable_upper());
 }
 
-absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
-                                     const InputLimits& limits) {
-  if (level.shapes_size() > limits.max_level_shapes) {
+namespace {
+
+// LevelFromProto and PatchedLevelFromProto: validates `shapes` (field paths
+// "{field}[i]...") and hands their descriptions to `build`.
+absl::StatusOr<Level> ShapesFromProto(
+    const google::protobuf::RepeatedPtrField<v1::Shape>& shapes,
+    double cell_size, absl::string_view field_prefix, const InputLimits& limits,
+    absl::FunctionRef<absl::StatusOr<Level>(absl::Span<const ShapeDesc>,
+                                            const LevelOptions&)>
+        build) {
+  if (shapes.size() > limits.max_level_shapes) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "level.shapes holds ", level.shapes_size(),
+        field_prefix, " holds ", shapes.size(),
         " shapes, more than max_level_shapes ", limits.max_level_shapes));
   }
-  if (!std::isfinite(level.cell_size()) || level.cell_size() < 0.0) {
+  if (!std::isfinite(cell_size) || cell_size < 0.0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "level.cell_size must be finite and >= 0 (0 picks one), got ",
-        level.cell_size()));
+        cell_size));
   }
 
   // Pass 1: validate each shape with the request's paths, and count the
   // vertices so their storage is allocated once (the descs' spans point into
   // it and must not move).
   int64_t total_vertices = 0;
-  Level::Size size{.shapes = level.shapes_size()};
-  for (int i = 0; i < level.shapes_size(); ++i) {
-    const v1::Shape& shape = level.shapes(i);
-    const std::string field = absl::StrCat("level.shapes[", i, "]");
+  Level::Size size{.shapes = shapes.size()};
+  for (int i = 0; i < shapes.size(); ++i) {
+    const v1::Shape& shape = shapes[i];
+    const std::string field = absl::StrCat(field_prefix, "[", i, "]");
     absl::Status status;
     switch (shape.geometry_case()) {
       case v1::Shape::kSegment:
@@ -435,7 +445,7 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
     if (!status.ok()) return status;
     if (total_vertices > limits.max_level_vertices) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "level.shapes holds more than max_level_vertices ",
+          field_prefix, " holds more than max_level_vertices ",
           limits.max_level_vertices, " vertices (exceeded at ", field, ")"));
     }
   }
@@ -454,14 +464,14 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
   std::vector<Vec2> vertices;
   vertices.reserve(static_cast<size_t>(total_vertices));
   std::vector<ShapeDesc> descs;
-  descs.reserve(static_cast<size_t>(level.shapes_size()));
+  descs.reserve(static_cast<size_t>(shapes.size()));
   auto copy_vertices =
       [&](const google::protobuf::RepeatedPtrField<v1::Vec2>& source) {
         const size_t begin = vertices.size();
         for (const v1::Vec2& v : source) vertices.push_back(FromProto(v));
         return absl::MakeConstSpan(vertices.data() + begin, source.size());
       };
-  for (const v1::Shape& shape : level.shapes()) {
+  for (const v1::Shape& shape : shapes) {
     ShapeDesc desc;
     desc.id = shape.id();
     desc.category_bits = shape.has_category_bits() ? shape.category_bits() : 1;
@@ -496,10 +506,41 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
   }
 
   LevelOptions options;
-  options.cell_size = level.cell_size();
-  absl::StatusOr<Level> built = Level::Create(descs, options);
-  if (!built.ok()) return LevelCreateError(built.status());
-  return built;
+  options.cell_size = cell_size;
+  return build(descs, options);
+}
+
+}  // namespace
+
+absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
+                                     const InputLimits& limits) {
+  return ShapesFromProto(
+      level.shapes(), level.cell_size(), "level.shapes", limits,
+      [](absl::Span<const ShapeDesc> descs,
+         const LevelOptions& options) -> absl::StatusOr<Level> {
+        absl::StatusOr<Level> built = Level::Create(descs, options);
+        if (!built.ok()) return LevelCreateError(built.status());
+        return built;
+      });
+}
+
+absl::StatusOr<Level> PatchedLevelFromProto(
+    std::shared_ptr<const Level> base, absl::Span<const uint64_t> removed_ids,
+    const google::protobuf::RepeatedPtrField<v1::Shape>& added,
+    absl::string_view field_prefix, const InputLimits& limits) {
+  return ShapesFromProto(
+      added, 0.0, field_prefix, limits,
+      [&](absl::Span<const ShapeDesc> descs,
+          const LevelOptions& options) -> absl::StatusOr<Level> {
+        absl::StatusOr<Level> built =
+            Level::Patch(std::move(base), removed_ids, descs, options);
+        if (!built.ok()) {
+          return absl::Status(
+              built.status().code(),
+              absl::StrCat(field_prefix, ": ", built.status().message()));
+        }
+        return built;
+      });
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #define COLLIDE_FORMATS_PROTO_CONVERT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -58,6 +59,17 @@ void ToProto(Aabb box, v1::Aabb* out);
 // read (the caller names the level).
 absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
                                      const InputLimits& limits);
+
+// A patched level (Level::Patch): `base` without `removed_ids`, plus
+// `added`, each validated as LevelFromProto validates a level's shapes
+// (field paths "{field_prefix}[i]...", e.g. "upserts[3].polygon.vertices";
+// the limits apply to `added` alone). Level::Patch's own errors (unknown
+// or repeated removed ids, an added id still in base) come back as
+// INVALID_ARGUMENT "{field_prefix}: ...".
+absl::StatusOr<Level> PatchedLevelFromProto(
+    std::shared_ptr<const Level> base, absl::Span<const uint64_t> removed_ids,
+    const google::protobuf::RepeatedPtrField<v1::Shape>& added,
+    absl::string_view field_prefix, const InputLimits& limits);
 
 // --- Queries. Each *FromProto validates one query message and converts it.
 // `field` is the path of the message in the request (e.g.

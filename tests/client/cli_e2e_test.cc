@@ -119,6 +119,26 @@ TEST_F(CliE2eTest, PutCastDescribeGetDelete) {
   EXPECT_THAT(gone.out, HasSubstr("NOT_FOUND"));
 }
 
+TEST_F(CliE2eTest, PatchChangesShapesOfTheLevel) {
+  const std::string patch = absl::StrCat(dir_, "/patch.json");
+  {
+    std::ofstream out(patch);
+    // Shape 10 of the arena is the wall the ray from the origin meets.
+    out << R"({"removeIds": ["10"], "upserts": [{"id": "99", "userData": "7",
+        "circle": {"center": {"x": 5, "y": 0}, "radius": 1}}]})";
+  }
+  Outcome patched = Cli(absl::StrCat("--level=arena patch ", patch));
+  EXPECT_EQ(patched.exit_code, 0) << patched.out;
+  EXPECT_THAT(patched.out, HasSubstr("patched levels/arena  version 2"));
+  Outcome cast = Cli("--level=arena cast ray --from=0,0 --to=30,0");
+  EXPECT_EQ(cast.exit_code, 0) << cast.out;
+  EXPECT_THAT(cast.out, HasSubstr("hit shape 99 (user_data 7)"));
+  // The same patch again: shape 10 is gone.
+  Outcome again = Cli(absl::StrCat("--level=arena patch ", patch));
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_THAT(again.out, HasSubstr("NOT_FOUND"));
+}
+
 TEST_F(CliE2eTest, RunFileAndRenderIt) {
   Outcome run = Cli(absl::StrCat("run ", COLLIDE_EXAMPLE_QUERIES));
   EXPECT_EQ(run.exit_code, 0) << run.out;

@@ -81,6 +81,43 @@ TEST_F(ClientE2eTest, LevelsArePutListedFetchedAndDeleted) {
             absl::StatusCode::kNotFound);
 }
 
+TEST_F(ClientE2eTest, PatchesAndWritesExpectingAVersion) {
+  absl::StatusOr<v1::PutLevelResponse> put =
+      client_->PutLevel("wall", WallLevel(10, 77));
+  ASSERT_TRUE(put.ok()) << put.status();
+  const std::string hash = put->summary().content_hash();
+  EXPECT_EQ(
+      client_->PutLevel("wall", WallLevel(11, 1), {.content_hash = "absent"})
+          .status()
+          .code(),
+      absl::StatusCode::kFailedPrecondition);
+
+  v1::PatchLevelRequest patch;
+  *patch.add_upserts() = WallLevel(20, 88).shapes(0);
+  patch.set_expected_content_hash(hash);
+  absl::StatusOr<v1::PatchLevelResponse> patched =
+      client_->PatchLevel("wall", patch);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+  // The same patch, expecting the content it replaced: refused.
+  EXPECT_EQ(client_->PatchLevel("wall", patch).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+
+  const std::string now = patched->summary().content_hash();
+  const v1::Query ray = RayCast({0, 0}, {100, 0});
+  absl::StatusOr<v1::RunQueriesResponse> answered =
+      client_->RunQueries("wall", {&ray, 1}, now);
+  ASSERT_TRUE(answered.ok()) << answered.status();
+  EXPECT_EQ(answered->content_hash(), now);
+  EXPECT_EQ(answered->results(0).cast().hits(0).user_data(), 88u);
+  EXPECT_EQ(client_->RunQueries("wall", {&ray, 1}, hash).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+
+  EXPECT_EQ(
+      client_->DeleteLevel("wall", {.content_hash = hash}).status().code(),
+      absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(client_->DeleteLevel("wall", {.content_hash = now}).ok());
+}
+
 TEST_F(ClientE2eTest, RunQueryAnswersAKnownHit) {
   ASSERT_TRUE(client_->PutLevel("wall", WallLevel(10, 77)).ok());
   absl::StatusOr<v1::QueryResult> result =

@@ -225,6 +225,41 @@ TEST_F(LevelDirWatcherTest, TheServersOwnPutsAndDeletesAreNotReloaded) {
   EXPECT_EQ(store_.Find("dock"), nullptr);
 }
 
+// A patch appends to "{id}.patches"; read back with the level file it is
+// the served content again, not a reload.
+TEST_F(LevelDirWatcherTest, TheServersOwnPatchesAreNotReloaded) {
+  StartWatcher();
+  ASSERT_TRUE(store_.Put(WallLevel("dock", 5, 11)).ok());
+  v1::PatchLevelRequest patch;
+  *patch.add_upserts() = WallLevel("", 6, 22).shapes(0);
+  auto patched = store_.Patch("dock", patch);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+  ASSERT_TRUE(WaitForPolls());
+  EXPECT_EQ(ServedVersion("dock"), patched->snapshot->version);
+  EXPECT_EQ(store_.Find("dock")->content_hash, patched->snapshot->content_hash);
+}
+
+// Replicas sharing a level directory: a patch through another server's
+// store reaches this one through the journal.
+TEST_F(LevelDirWatcherTest, AnotherServersPatchIsServedHere) {
+  StartWatcher();
+  LevelStore other(formats::InputLimits{}, dir_.path());
+  ASSERT_TRUE(other.Put(WallLevel("dock", 5, 11)).ok());
+  ASSERT_TRUE(WaitFor([&] { return ServedTag("dock") == 11; }));
+  v1::PatchLevelRequest patch;
+  v1::Shape crate = WallLevel("", 9, 33).shapes(0);
+  crate.set_id(2);
+  *patch.add_upserts() = crate;
+  auto patched = other.Patch("dock", patch);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+  ASSERT_TRUE(WaitFor([&] {
+    const auto served = store_.Find("dock");
+    return served != nullptr &&
+           served->content_hash == patched->snapshot->content_hash;
+  }));
+  EXPECT_EQ(DescribeSnapshot(*store_.Find("dock")).shape_count(), 2);
+}
+
 TEST_F(LevelDirWatcherTest, ReadsRacingPutsNeverRevertThem) {
   StartWatcher();
   // Puts as fast as they go while the watcher polls every 2 ms: a watcher

@@ -1,7 +1,7 @@
-// End to end: a level replaced again and again while a stream is busy.
-// Every query must succeed and every batch must be answered entirely on one
-// version, the one its response names (no query fails, none sees half a
-// level or a mix of versions).
+// End to end: a level replaced (PutLevel) or patched (PatchLevel) again and
+// again while a stream is busy. Every query must succeed and every batch
+// must be answered entirely on one version, the one its response names (no
+// query fails, none sees half a level or a mix of versions).
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -34,8 +34,63 @@ constexpr int kMaxBatches = 20000;
 constexpr int kMinPuts = 20;
 constexpr int kQueriesPerBatch = 32;
 constexpr int kMaxPuts = 2000;
+constexpr int kCrates = 60;
 
-TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
+// Level "swap" content k: four walls at x = 10 + k, one per band of y
+// (ids 1 to 4, user_data k), plus `crates` circles far off the rays (ids
+// 100...), so that replacing the walls is a small patch of a larger level.
+v1::Level SwapLevel(uint64_t k, int crates) {
+  v1::Level level;
+  level.set_id("swap");
+  const double bands[] = {-100, -25, 0, 25, 100};
+  for (int b = 0; b < 4; ++b) {
+    v1::Shape* wall = level.add_shapes();
+    wall->set_id(static_cast<uint64_t>(b) + 1);
+    wall->set_user_data(k);
+    testing::Set(wall->mutable_segment()->mutable_p1(),
+                 10.0 + static_cast<double>(k), bands[b]);
+    testing::Set(wall->mutable_segment()->mutable_p2(),
+                 10.0 + static_cast<double>(k), bands[b + 1]);
+  }
+  for (int i = 0; i < crates; ++i) {
+    v1::Shape* crate = level.add_shapes();
+    crate->set_id(100 + static_cast<uint64_t>(i));
+    testing::Set(crate->mutable_circle()->mutable_center(), -500, 3.0 * i);
+    crate->mutable_circle()->set_radius(1);
+  }
+  return level;
+}
+
+// Changes level "swap" to content k; returns the status and the new
+// version.
+using ChangeLevel = grpc::Status (*)(v1::LevelService::Stub& levels, uint64_t k,
+                                     int64_t* version);
+
+grpc::Status PutContent(v1::LevelService::Stub& levels, uint64_t k,
+                        int64_t* version) {
+  v1::PutLevelResponse put;
+  const grpc::Status status =
+      testing::PutLevel(levels, SwapLevel(k, kCrates), &put);
+  *version = put.summary().version();
+  return status;
+}
+
+// The four walls replaced in one patch (crates untouched).
+grpc::Status PatchContent(v1::LevelService::Stub& levels, uint64_t k,
+                          int64_t* version) {
+  v1::PatchLevelRequest request;
+  request.set_level("levels/swap");
+  const v1::Level content = SwapLevel(k, 0);
+  *request.mutable_upserts() = content.shapes();
+  v1::PatchLevelResponse patched;
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  const grpc::Status status = levels.PatchLevel(&context, request, &patched);
+  *version = patched.summary().version();
+  return status;
+}
+
+void ChangeMidStreamNeverFailsOrMixesVersions(ChangeLevel change) {
   absl::StatusOr<std::unique_ptr<CollideServer>> server =
       CollideServer::Start(testing::TestOptions());
   ASSERT_TRUE(server.ok()) << server.status();
@@ -48,9 +103,7 @@ TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
   std::map<int64_t, uint64_t> tag_of_version;  // from PutLevel responses
   {
     v1::PutLevelResponse put;
-    ASSERT_TRUE(
-        testing::PutLevel(*levels, testing::WallLevel("swap", 10, 0), &put)
-            .ok());
+    ASSERT_TRUE(testing::PutLevel(*levels, SwapLevel(0, kCrates), &put).ok());
     tag_of_version[put.summary().version()] = 0;
   }
 
@@ -77,19 +130,17 @@ TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
     writer_done = true;
   });
 
-  // Replace the level while the stream is busy (bounded number of puts).
+  // Change the level while the stream is busy (bounded number of changes).
   int puts = 0;
   for (uint64_t k = 1; !writer_done && puts < kMaxPuts; ++k, ++puts) {
-    v1::PutLevelResponse put;
-    const grpc::Status status = testing::PutLevel(
-        *levels, testing::WallLevel("swap", 10.0 + static_cast<double>(k), k),
-        &put);
+    int64_t version = 0;
+    const grpc::Status status = change(*levels, k, &version);
     if (!status.ok()) {  // not ASSERT: the writer thread must be joined
       ADD_FAILURE() << status.error_message();
       break;
     }
     absl::MutexLock lock(&mutex);
-    tag_of_version[put.summary().version()] = k;
+    tag_of_version[version] = k;
     ++puts_done;
   }
 
@@ -128,6 +179,16 @@ TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
   EXPECT_GE(puts, kMinPuts);
   // The swaps really happened during the stream.
   EXPECT_GE(versions_seen.size(), 2u);
+}
+
+TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
+  ChangeMidStreamNeverFailsOrMixesVersions(PutContent);
+}
+
+// Patches are layered over the shared level (server/level_patch.h): a
+// batch still sees all four walls of one version.
+TEST(LevelSwapE2eTest, LevelPatchedMidStreamNeverFailsOrMixesVersions) {
+  ChangeMidStreamNeverFailsOrMixesVersions(PatchContent);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <variant>
@@ -100,10 +101,45 @@ class Level {
   static absl::StatusOr<Level> Create(absl::Span<const ShapeDesc> shapes,
                                       const LevelOptions& options = {});
 
+  // A patched level: `base`'s shapes without those whose ids are in
+  // `removed_ids`, plus `added`, answering every query of query.h and
+  // validate.h bitwise as Level::Create of those shapes would (results do
+  // not depend on shape order or cell size). It shares `base` (kept alive
+  // here) and builds only `added` into a level of its own, so its cost is
+  // that of `added` plus one bit per base shape, whatever base's size; the
+  // removed shapes are skipped by a bit test in the query paths. Errors
+  // (InvalidArgumentError): base is null or itself patched ("base ..."),
+  // an id of removed_ids not in base or repeated ("removed_ids[2] 17 ..."),
+  // an added shape invalid as in Create ("shapes[i]..." indexing `added`)
+  // or with the id of a base shape not removed ("shapes[1].id 9 is a
+  // base shape not removed"). To patch a patched level again, patch its
+  // base() with the accumulated removals and additions.
+  static absl::StatusOr<Level> Patch(std::shared_ptr<const Level> base,
+                                     absl::Span<const uint64_t> removed_ids,
+                                     absl::Span<const ShapeDesc> added,
+                                     const LevelOptions& options = {});
+
   Level(Level&&) = default;
   Level& operator=(Level&&) = default;
   Level(const Level&) = delete;
   Level& operator=(const Level&) = delete;
+
+  // The level a patched level builds on, or null for a level from Create.
+  // A patched level's shape accessors below (shape_count, id, kind,
+  // FindShape, the geometry, primitives and hashes) describe its own layer
+  // only, the `added` shapes of Patch; base() holds the rest, less the
+  // shapes RemovedFromBase. The queries of query.h handle both layers.
+  const Level* base() const { return base_.get(); }
+  // Bit i set: base() shape i is not part of this level (64 shapes to a
+  // word, shape i in bit i % 64 of word i / 64). Empty without a base.
+  absl::Span<const uint64_t> removed_from_base() const {
+    return removed_from_base_;
+  }
+  // The shapes this level answers for, base layer included.
+  int total_shape_count() const {
+    return shape_count() + (base_ == nullptr ? 0 : base_->shape_count()) -
+           removed_count_;
+  }
 
   // Number of shapes, in the order given to Create (shape index 0..n-1).
   int shape_count() const { return static_cast<int>(shapes_.size()); }
@@ -138,11 +174,14 @@ class Level {
   // The polyline's vertices and whether it is closed.
   PolylineDesc polyline(int shape) const;
 
-  // Union of every shape's bounds (all zero for an empty level).
+  // Union of every shape's bounds (all zero for an empty level). A patched
+  // level's is the union of its own layer's and its base's, which may still
+  // cover where removed shapes were.
   Aabb bounds() const { return bounds_; }
   // The broad phase over primitives (see below).
   const SpatialHash& spatial_hash() const { return hash_; }
-  // Heap bytes owned by the level, spatial hash included.
+  // Heap bytes owned by the level, spatial hash included (and those of its
+  // base, which a patched level keeps alive).
   size_t memory_bytes() const;
   // What a level's memory bound depends on.
   struct Size {
@@ -277,6 +316,10 @@ class Level {
   bool no_empty_categories_ = true;
   SpatialHash hash_;
   SpatialHash solids_;
+  // Patched levels only (see Patch).
+  std::shared_ptr<const Level> base_;
+  std::vector<uint64_t> removed_from_base_;
+  int removed_count_ = 0;
 };
 
 }  // namespace collide
