@@ -28,6 +28,11 @@ build_packages=(
   # the callers in other languages (client/examples/); the Node example's
   # own packages come from npm (scripts/test.sh runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
+  # the Go example, built offline from Debian's Go sources; gRPC 1.33
+  # marshals through github.com/golang/protobuf, which must be 1.5 (1.3
+  # crashes on today's generated code)
+  golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev
+  golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev
   # TLS tests make their certificates at test time (test-only)
   openssl
   # Tiled map import and JSON log lines (header-only JSON library)

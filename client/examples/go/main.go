@@ -1,0 +1,224 @@
+// Command collide_example calls a collide server from Go: it puts a level,
+// streams one batch of mixed queries, checks every result against an answer
+// worked out by hand, then deletes the level.
+//
+// It builds from Debian 12's packages alone (no module downloads); see
+// README.md next to this file:
+//
+//	collide_example --address=127.0.0.1:50051
+//
+// LevelService writes (PutLevel, DeleteLevel) go to --admin_address, with
+// the token from --admin_token_file as "authorization: Bearer <token>"
+// metadata when one is given; queries go to --address. Both use TLS when
+// --tls_ca_file is given, plaintext otherwise.
+//
+// Exits 0 when every result matches, 1 naming the query and the field of
+// every mismatch, 2 if a call fails (server unreachable, level refused,
+// deadline passed) or it cannot start (bad flags, unreadable files).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	collidev1 "collide.example/gen/collide/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+)
+
+const (
+	levelID = "example-go"
+	level   = "levels/" + levelID
+	// Every call gets a deadline, so a stuck server fails the example
+	// instead of hanging it.
+	deadline = 10 * time.Second
+)
+
+var (
+	address = flag.String("address", "127.0.0.1:50051",
+		"collide server's query port, host:port (CollisionService)")
+	adminAddress = flag.String("admin_address", "",
+		"where LevelService writes go, host:port (default: --address)")
+	adminTokenFile = flag.String("admin_token_file", "",
+		"file holding the admin bearer token, sent as \"authorization: "+
+			"Bearer <token>\" on LevelService writes (default: none)")
+	tlsCAFile = flag.String("tls_ca_file", "",
+		"PEM CA certificates to verify the server with; turns TLS on "+
+			"(default: plaintext)")
+	tlsCertFile = flag.String("tls_cert_file", "",
+		"PEM client certificate for mutual TLS (with --tls_key_file)")
+	tlsKeyFile = flag.String("tls_key_file", "",
+		"PEM private key of --tls_cert_file")
+	tlsServerName = flag.String("tls_server_name", "",
+		"name to verify the server's certificate against (default: the "+
+			"host in the address)")
+)
+
+// exitError carries the process exit status up to main.
+type exitError struct {
+	code    int
+	message string
+}
+
+func (e *exitError) Error() string { return e.message }
+
+func cannotStart(format string, args ...any) error {
+	return &exitError{code: 2, message: fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "%s\n\nUsage: %s [flags]\n",
+			"Puts a level on a collide server, streams a batch of queries, "+
+				"checks the answers, deletes the level.", os.Args[0])
+		flag.PrintDefaults()
+	}
+	flag.Parse() // exits 2 on an unknown or malformed flag
+	if flag.NArg() != 0 {
+		fmt.Fprintf(os.Stderr, "collide_example: unexpected argument %q\n",
+			flag.Arg(0))
+		os.Exit(2)
+	}
+	if *adminAddress == "" {
+		*adminAddress = *address
+	}
+	code, err := run()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
+	}
+	os.Exit(code)
+}
+
+// run connects, puts the level, streams and checks, and deletes the level
+// whatever happened in between. Returns the exit status.
+func run() (int, error) {
+	dialOption, err := transportOption()
+	if err != nil {
+		return 2, err
+	}
+	token, err := readAdminToken(*adminTokenFile)
+	if err != nil {
+		return 2, err
+	}
+	// Dial does not wait for the server: an unreachable one fails the
+	// first call with UNAVAILABLE.
+	queryConn, err := grpc.Dial(*address, dialOption)
+	if err != nil {
+		return 2, cannotStart("%s: %v", *address, err)
+	}
+	defer queryConn.Close()
+	adminConn := queryConn
+	if *adminAddress != *address {
+		if adminConn, err = grpc.Dial(*adminAddress, dialOption); err != nil {
+			return 2, cannotStart("%s: %v", *adminAddress, err)
+		}
+		defer adminConn.Close()
+	}
+	levels := collidev1.NewLevelServiceClient(adminConn)
+	collisions := collidev1.NewCollisionServiceClient(queryConn)
+
+	ctx, cancel := adminContext(token)
+	put, err := levels.PutLevel(ctx, &collidev1.PutLevelRequest{
+		Level: level, Content: exampleLevel()})
+	cancel()
+	if err != nil {
+		return 2, callFailed(*adminAddress, "PutLevel", err)
+	}
+	fmt.Printf("put %s: version %d, %d shapes\n", put.Summary.Level,
+		put.Summary.Version, put.Summary.ShapeCount)
+
+	code, streamErr := streamAndCheck(collisions, put.Summary.Version)
+	if streamErr != nil {
+		code = 2
+		streamErr = callFailed(*address, "StreamQueries", streamErr)
+		fmt.Fprintf(os.Stderr, "collide_example: %v\n", streamErr)
+	}
+	// Delete even after a mismatch or a failed stream, so reruns start
+	// clean.
+	ctx, cancel = adminContext(token)
+	deleted, err := levels.DeleteLevel(ctx,
+		&collidev1.DeleteLevelRequest{Level: level})
+	cancel()
+	if err != nil {
+		return 2, callFailed(*adminAddress, "DeleteLevel", err)
+	}
+	fmt.Printf("deleted %s (version %d)\n", level, deleted.DeletedVersion)
+	return code, nil
+}
+
+func callFailed(target, method string, err error) error {
+	s := status.Convert(err)
+	return fmt.Errorf("%s: %s: %s: %s", target, method, s.Code(), s.Message())
+}
+
+// streamAndCheck sends the example batch on one StreamQueries call and
+// checks the answers. Returns 0 when all match, 1 on a mismatch (each
+// reported on stderr), or the error of a failed call.
+func streamAndCheck(collisions collidev1.CollisionServiceClient,
+	levelVersion int64) (int, error) {
+	examples := exampleQueries()
+	batch := &collidev1.StreamQueriesRequest{Level: level, BatchId: 7}
+	for i, example := range examples {
+		example.query.RequestId = uint64(i + 1)
+		batch.Queries = append(batch.Queries, example.query)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	stream, err := collisions.StreamQueries(ctx)
+	if err != nil {
+		return 0, err
+	}
+	// One batch, then the request side closes; the server answers it and
+	// ends the call. A game keeps the stream open and sends a batch a tick.
+	if err := stream.Send(batch); err != nil && err != io.EOF {
+		return 0, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return 0, err
+	}
+	var responses []*collidev1.StreamQueriesResponse
+	for {
+		response, err := stream.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		responses = append(responses, response)
+	}
+
+	if err := checkBatch(responses, batch, levelVersion,
+		len(examples)); err != nil {
+		fmt.Fprintf(os.Stderr, "collide_example: stream: %v\n", err)
+		return 1, nil
+	}
+	var failures []string
+	for i, result := range responses[0].Results {
+		mark := "ok"
+		err := expectEqual("request_id", result.RequestId, uint64(i+1))
+		if err == nil {
+			err = examples[i].want(result)
+		}
+		if err != nil {
+			failures = append(failures,
+				fmt.Sprintf("query %d (%s): %v", i+1, examples[i].name, err))
+			mark = "MISMATCH"
+		}
+		fmt.Printf("  %d %-8s %-38s %s\n", i+1, mark, examples[i].name,
+			describe(result))
+	}
+	for _, failure := range failures {
+		fmt.Fprintf(os.Stderr, "collide_example: %s\n", failure)
+	}
+	if len(failures) > 0 {
+		return 1, nil
+	}
+	fmt.Printf("all %d results match the known answers\n", len(examples))
+	return 0, nil
+}
