@@ -29,6 +29,7 @@
 #include "client/collide_client.h"
 #include "client/svg_render.h"
 #include "google/protobuf/util/json_util.h"
+#include "proto/formats/file_io.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/tiled_import.h"
 
@@ -194,8 +195,7 @@ absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
   options.admin_target = absl::GetFlag(FLAGS_admin_address);
   if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
       !path.empty()) {
-    absl::StatusOr<std::string> token =
-        collide::client::ReadAdminTokenFile(path);
+    absl::StatusOr<std::string> token = collide::formats::ReadTokenFile(path);
     if (!token.ok()) return token.status();
     options.admin_token = *std::move(token);
   }

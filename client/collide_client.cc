@@ -260,21 +260,6 @@ std::string LevelName(absl::string_view level_id) {
   return absl::StrCat("levels/", level_id);
 }
 
-absl::StatusOr<std::string> ReadAdminTokenFile(const std::string& path) {
-  absl::StatusOr<std::string> contents =
-      formats::ReadFileContents(path, /*max_bytes=*/64 << 10);
-  if (!contents.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", contents.status().message()));
-  }
-  const absl::string_view token = absl::StripAsciiWhitespace(*contents);
-  if (token.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", path, " is empty"));
-  }
-  return std::string(token);
-}
-
 absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
     absl::string_view level_id, v1::Level content,
     const LevelExpectation& expected) {

@@ -200,12 +200,6 @@ class CollideClient {
 // "levels/{level_id}".
 std::string LevelName(absl::string_view level_id);
 
-// The admin bearer token in the file at `path` (collide_server
-// --admin_token_file's format: the token, optionally followed by a
-// newline). FAILED_PRECONDITION naming admin_token_file when it cannot be
-// read or is empty.
-absl::StatusOr<std::string> ReadAdminTokenFile(const std::string& path);
-
 }  // namespace collide::client
 
 #endif  // COLLIDE_CLIENT_COLLIDE_CLIENT_H_

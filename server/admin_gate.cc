@@ -24,7 +24,6 @@ namespace collide::server {
 namespace {
 
 // A token file is a line; anything near this is a wrong file.
-constexpr int64_t kMaxTokenFileBytes = 64 << 10;
 
 constexpr absl::string_view kBearer = "bearer ";
 
@@ -82,28 +81,6 @@ absl::Status CheckAdminOptions(absl::string_view admin_listen,
         "off (admin_listen=none)"));
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> ReadAdminToken(const std::string& path) {
-  absl::StatusOr<std::string> contents =
-      formats::ReadFileContents(path, kMaxTokenFileBytes);
-  if (!contents.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", contents.status().message()));
-  }
-  const absl::string_view token = absl::StripAsciiWhitespace(*contents);
-  if (token.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", path, " is empty"));
-  }
-  for (const char c : token) {
-    if (!absl::ascii_isgraph(static_cast<unsigned char>(c))) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "admin_token_file: ", path,
-          " must hold one token of printable ASCII without spaces"));
-    }
-  }
-  return std::string(token);
 }
 
 bool ConstantTimeEquals(absl::string_view a, absl::string_view b) {

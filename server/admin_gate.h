@@ -20,7 +20,7 @@ namespace collide::server {
 
 // Field names are the flags' (main.cc), so errors name what to fix.
 struct AdminAuthOptions {
-  // The bearer token admin callers send (ReadAdminToken). Empty: none is
+  // The bearer token admin callers send (formats::ReadTokenFile). Empty: none is
   // accepted.
   std::string admin_token = "";
   // Names (a certificate's common name, or one of its subject alternative
@@ -43,13 +43,6 @@ bool IsLoopbackAddress(absl::string_view address);
 // mutual TLS (no client certificate could ever match).
 absl::Status CheckAdminOptions(absl::string_view admin_listen,
                                const AdminAuthOptions& auth, bool mutual_tls);
-
-// The token in the file at `path`, without the trailing whitespace and
-// newline editors and `kubectl create secret` leave. FAILED_PRECONDITION
-// naming admin_token_file when it cannot be read, is empty, or holds
-// whitespace or control characters inside the token (the whole file must
-// be the token; a bearer token has none).
-absl::StatusOr<std::string> ReadAdminToken(const std::string& path);
 
 // Whether `a` equals `b`, in a time that depends on b's length only (b is
 // the secret's length; a caller learns nothing from timing but that).

@@ -55,6 +55,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "collide/validate.h"
+#include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
 #include "server/admin_gate.h"
 #include "server/collide_server.h"
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
   }
   if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
       !path.empty()) {
-    absl::StatusOr<std::string> token = collide::server::ReadAdminToken(path);
+    absl::StatusOr<std::string> token = collide::formats::ReadTokenFile(path);
     if (!token.ok()) {
       std::fprintf(stderr, "collide_server: --%s\n",
                    std::string(token.status().message()).c_str());

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
@@ -129,6 +130,28 @@ absl::Status WriteFileAtomically(const std::string& path,
     return ErrnoError(errno, "cannot fsync directory", directory);
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
+  absl::StatusOr<std::string> contents =
+      ReadFileContents(path, /*max_bytes=*/64 << 10);
+  if (!contents.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("admin_token_file: ", contents.status().message()));
+  }
+  const absl::string_view token = absl::StripAsciiWhitespace(*contents);
+  if (token.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("admin_token_file: ", path, " is empty"));
+  }
+  for (const char c : token) {
+    if (!absl::ascii_isgraph(static_cast<unsigned char>(c))) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "admin_token_file: ", path,
+          " must hold one token of printable ASCII without spaces"));
+    }
+  }
+  return std::string(token);
 }
 
 }  // namespace collide::formats

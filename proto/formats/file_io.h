@@ -20,6 +20,12 @@ namespace collide::formats {
 absl::StatusOr<std::string> ReadFileContents(const std::string& path,
                                              int64_t max_bytes);
 
+// The secret in a token file (an admin bearer token): its contents without
+// surrounding whitespace, one token of printable ASCII, at most 64 KiB.
+// FAILED_PRECONDITION, the message starting "admin_token_file: ", when it
+// cannot be read, is empty, or holds spaces or control characters.
+absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
+
 // Replaces the file at `path` with `bytes` atomically: a temporary file in
 // the same directory ("{path}.tmp.{pid}"), fsync, rename over `path`, fsync
 // the directory. On any error the old file at `path` is left as it was and

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -70,6 +71,29 @@ TEST(FileIoTest, ReplacingKeepsNoOldBytes) {
   absl::StatusOr<std::string> read = ReadFileContents(path, 1 << 20);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, "new");
+}
+
+TEST(ReadTokenFileTest, TheFileIsOneTokenAndATrailingNewline) {
+  const collide::testing::TempDir dir;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = absl::StrCat(dir.path(), "/", name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  };
+  absl::StatusOr<std::string> token = ReadTokenFile(write("ok", "abc-123\n"));
+  ASSERT_TRUE(token.ok()) << token.status();
+  EXPECT_EQ(*token, "abc-123");
+
+  const absl::Status empty = ReadTokenFile(write("empty", " \n")).status();
+  EXPECT_EQ(empty.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(empty.message(), HasSubstr("admin_token_file: "));
+  EXPECT_THAT(empty.message(), HasSubstr("is empty"));
+  EXPECT_THAT(ReadTokenFile(write("two", "abc def\n")).status().message(),
+              HasSubstr("without spaces"));
+  const absl::Status missing =
+      ReadTokenFile(absl::StrCat(dir.path(), "/none")).status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(missing.message(), HasSubstr("admin_token_file: cannot open"));
 }
 
 }  // namespace

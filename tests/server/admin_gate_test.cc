@@ -56,28 +56,5 @@ TEST(CheckAdminOptionsTest, AnExposedAdminListenerNeedsCredentials) {
               HasSubstr("admin_client_names needs mutual TLS"));
 }
 
-TEST(ReadAdminTokenTest, TheFileIsOneTokenAndATrailingNewline) {
-  const testing::TempDir dir;
-  const auto write = [&](const std::string& name, const std::string& text) {
-    const std::string path = absl::StrCat(dir.path(), "/", name);
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  };
-  absl::StatusOr<std::string> token = ReadAdminToken(write("ok", "abc-123\n"));
-  ASSERT_TRUE(token.ok()) << token.status();
-  EXPECT_EQ(*token, "abc-123");
-
-  const absl::Status empty = ReadAdminToken(write("empty", " \n")).status();
-  EXPECT_EQ(empty.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(empty.message(), HasSubstr("admin_token_file: "));
-  EXPECT_THAT(empty.message(), HasSubstr("is empty"));
-  EXPECT_THAT(ReadAdminToken(write("two", "abc def\n")).status().message(),
-              HasSubstr("without spaces"));
-  const absl::Status missing =
-      ReadAdminToken(absl::StrCat(dir.path(), "/none")).status();
-  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(missing.message(), HasSubstr("admin_token_file: cannot open"));
-}
-
 }  // namespace
 }  // namespace collide::server
