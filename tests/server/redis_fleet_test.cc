@@ -326,5 +326,38 @@ TEST_F(RedisFleetTest, ResyncAfterReconnectLoadsWhatChangedMeanwhile) {
   EXPECT_EQ(tag, 4u);
 }
 
+TEST_F(RedisFleetTest, PatchBuiltOnAnOlderLevelIsBuiltAgainOnTheStores) {
+  // "a" as the replicas serve it, and "c": a's wall plus a crate (id 2).
+  v1::PutLevelResponse a, c;
+  ASSERT_TRUE(Put(0, testing::WallLevel("a", 10, 1), "", &a).ok());
+  v1::Level with_crate = testing::WallLevel("c", 10, 1);
+  v1::Shape* crate = with_crate.add_shapes();
+  crate->set_id(2);
+  testing::Set(crate->mutable_circle()->mutable_center(), -500, 0);
+  crate->mutable_circle()->set_radius(1);
+  ASSERT_TRUE(Put(0, with_crate, "", &c).ok());
+  ASSERT_LT(Converge("c", c.summary().content_hash()), kConvergeBound);
+  ASSERT_LT(Converge("a", a.summary().content_hash()), kConvergeBound);
+  // Redis moves "a" on to c's content with no notification: the replicas
+  // still serve the older "a".
+  ASSERT_EQ(redis_.Cli(absl::StrCat("COPY ", kPrefix, ":level:c ", kPrefix,
+                                    ":level:a REPLACE")),
+            "1\n");
+  ASSERT_EQ(redis_.Cli(absl::StrCat("HSET ", kPrefix, ":index a '2 ",
+                                    c.summary().content_hash(), "'")),
+            "0\n");
+  EXPECT_EQ(HashOn(1, "a"), a.summary().content_hash());
+  // Expecting the older content: refused, by Redis' check.
+  const grpc::Status stale = Patch(1, "a", 30, 5, a.summary().content_hash());
+  EXPECT_EQ(stale.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+      << stale.error_message();
+  // Expecting nothing: built again on Redis' "a", so the crate is kept.
+  v1::PatchLevelResponse patched;
+  const grpc::Status status = Patch(1, "a", 30, 5, "", &patched);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(patched.summary().shape_count(), 2);
+  EXPECT_LT(Converge("a", patched.summary().content_hash()), kConvergeBound);
+}
+
 }  // namespace
 }  // namespace collide::server
