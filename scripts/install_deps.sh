@@ -39,6 +39,9 @@ build_packages=(
   nlohmann-json3-dev
   # the server's Prometheus endpoint (/metrics), and the tests scraping it
   libcivetweb-dev curl
+  # the shared level store (--level_store=redis://...): the hiredis client,
+  # and a real redis-server (with redis-cli) that its tests start
+  libhiredis-dev redis-server
   # crc32 of binary level files (zlib1g at run time, already loaded by gRPC)
   zlib1g-dev
   # SHA-256 of level content hashes (libssl3's libcrypto at run time,
@@ -52,7 +55,7 @@ build_packages=(
 # owning package. The -dev packages above depend on all of them.
 runtime_packages=(
   libgrpc++1.51 libgrpc29 libprotobuf32 libabsl20220623
-  libre2-9 libssl3 libc-ares2 zlib1g libcivetweb1
+  libre2-9 libssl3 libc-ares2 zlib1g libcivetweb1 libhiredis0.14
   libstdc++6 libgcc-s1 libc6
 )
 

@@ -93,8 +93,7 @@ absl::Status LoadBaseLevels(
 // the newest, so it wins).
 // A bad file in it is skipped with a log line (one bad file must not keep
 // every replica from starting), or fails the start with strict_level_dir.
-absl::Status LoadLevelDirectory(const ServerOptions& options,
-                                LevelStore& store,
+absl::Status LoadLevelDirectory(const ServerOptions& options, LevelStore& store,
                                 SkippedLevelFiles& skipped) {
   for (const std::string& path : store.RemoveLeftoverTemporaries()) {
     Log("level directory: removed %s, left by an interrupted write",
@@ -212,11 +211,12 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
     // seen as changed at the first poll.
     server->watcher_->Prime();
   }
-  if (absl::Status s = LoadLevelDirectory(options, *server->store_,
-                                          server->skipped_files_);
+  if (absl::Status s =
+          LoadLevelDirectory(options, *server->store_, server->skipped_files_);
       !s.ok()) {
     return s;
   }
+  if (absl::Status s = server->StartLevelStore(); !s.ok()) return s;
   const int workers =
       options.worker_threads > 0
           ? options.worker_threads
@@ -336,6 +336,31 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   return server;
 }
 
+absl::Status CollideServer::StartLevelStore() {
+  if (options_.level_store.empty()) return absl::OkStatus();
+  absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
+  if (!address.ok()) return address.status();
+  if (!options_.level_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "level_store names Redis and level_dir is set: levels live in one "
+        "place (leave level_dir empty)");
+  }
+  redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address));
+  store_->ShareWrites(redis_sync_.get());
+  // Loaded before listening when Redis is up; otherwise the thread keeps
+  // trying and the base levels serve meanwhile.
+  if (absl::Status s = redis_sync_->Resync(); s.ok()) {
+    Log("level store: %s, %d level(s) in sync", LogValue(redis_sync_->url()),
+        store_->List().size());
+  } else {
+    LogAt(LogSeverity::kWarning, {{"status", s}},
+          "level store: %s unreachable at start, serving the levels held: %s",
+          LogValue(redis_sync_->url()), LogValue(s));
+  }
+  redis_sync_->Start();
+  return absl::OkStatus();
+}
+
 absl::Status CollideServer::StartAdmin(
     const std::shared_ptr<grpc::ServerCredentials>& credentials) {
   admin_level_service_ = std::make_unique<LevelServiceImpl>(
@@ -393,6 +418,7 @@ void CollideServer::Shutdown() {
   // First, so no level changes while calls drain, and no thread outlives
   // the server.
   if (watcher_ != nullptr) watcher_->Stop();
+  if (redis_sync_ != nullptr) redis_sync_->Stop();
   skipped_files_.SetObserver(nullptr);
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService()) {

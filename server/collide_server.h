@@ -29,6 +29,7 @@
 #include "server/level_service_impl.h"
 #include "server/level_store.h"
 #include "server/metrics_http.h"
+#include "server/redis_level_sync.h"
 #include "server/skipped_level_files.h"
 #include "server/tls_credentials.h"
 #include "server/unknown_method_service.h"
@@ -59,6 +60,11 @@ struct ServerOptions {
   // appeared, changed or vanished (LevelDirWatcher); zero or less: never,
   // the directory is only read at start.
   absl::Duration level_dir_poll_interval = absl::Seconds(1);
+  // Where the fleet's levels live: "" for the level directory (level_dir,
+  // as a single server keeps them), or "redis://host:port/prefix" for a
+  // shared store every replica writes to and applies changes from
+  // (redis_level_sync.h). Redis and level_dir are exclusive.
+  std::string level_store;
   formats::InputLimits limits;
   // What the server holds at most over all levels.
   StoreLimits store_limits;
@@ -125,6 +131,9 @@ class CollideServer {
 
  private:
   CollideServer() = default;
+  // With a Redis level_store: loads the fleet's levels and starts applying
+  // its changes (INVALID_ARGUMENT for a bad URL, or with level_dir).
+  absl::Status StartLevelStore();
   // Builds and starts admin_server_ on options_.admin_listen.
   absl::Status StartAdmin(
       const std::shared_ptr<grpc::ServerCredentials>& credentials);
@@ -136,6 +145,9 @@ class CollideServer {
   // After the store, so it stops before the store goes. Null without a
   // level directory or with polling off.
   std::unique_ptr<LevelDirWatcher> watcher_;
+  // After the store, so it stops before the store goes. Null unless
+  // level_store names Redis.
+  std::unique_ptr<RedisLevelSync> redis_sync_;
   // Declared before the services and the server, so it is destroyed after
   // them: a batch still queued when the server stops is answered first.
   std::unique_ptr<WorkerPool> workers_;

@@ -53,6 +53,20 @@ bool SameContent(const LevelSnapshot* served, const v1::Level& level) {
   return served != nullptr && served->content_hash == ContentHash(level);
 }
 
+// A shared store's refusal as the admin call reports it: other content
+// than the caller expected is FAILED_PRECONDITION naming
+// expected_content_hash (as CheckExpected). Other errors pass as they are:
+// ABORTED is then a patch that lost the race to other replicas' writes
+// kSharedPatchAttempts times over (gRPC's code for "retry the
+// read-modify-write").
+absl::Status SharedWriteError(const absl::Status& error,
+                              absl::string_view expected_content_hash) {
+  if (!absl::IsAborted(error) || expected_content_hash.empty()) return error;
+  return absl::FailedPreconditionError(absl::StrCat("expected_content_hash ",
+                                                    expected_content_hash,
+                                                    " but ", error.message()));
+}
+
 }  // namespace
 
 LevelStore::LevelStore(const formats::InputLimits& limits,
@@ -114,20 +128,43 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Put(v1::Level level,
   if (!built.ok()) return built.status();
 
   absl::MutexLock write_lock(&write_mutex_);
-  if (absl::Status s = CheckExpected(Find(built->id).get(), expected);
+  // With a shared store, only the version is this server's to check.
+  if (absl::Status s = CheckExpected(
+          Find(built->id).get(),
+          shared_ != nullptr
+              ? Expected{.content_hash = "", .version = expected.version}
+              : expected);
       !s.ok()) {
     return s;
   }
   if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
   built->journaled = journaled;
-  if (persist) {
+  if (shared_ != nullptr && persist) {
+    if (absl::Status s =
+            shared_->Write(built->id, expected.content_hash, &*built);
+        !s.ok()) {
+      return SharedWriteError(s, expected.content_hash);
+    }
+  } else if (persist) {
     if (absl::Status s = Persist(*built); !s.ok()) return s;
   }
   return SwapIn(*std::move(built));
 }
 
+void LevelStore::ShareWrites(SharedLevelWrites* shared) { shared_ = shared; }
+
 absl::StatusOr<LevelStore::PutResult> LevelStore::Patch(
     absl::string_view id, const v1::PatchLevelRequest& request) {
+  for (int attempt = 1;; ++attempt) {
+    bool stale = false;
+    absl::StatusOr<PutResult> patched = PatchOnce(id, request, stale);
+    if (!stale || attempt == kSharedPatchAttempts) return patched;
+    if (absl::Status s = shared_->Refresh(id); !s.ok()) return s;
+  }
+}
+
+absl::StatusOr<LevelStore::PutResult> LevelStore::PatchOnce(
+    absl::string_view id, const v1::PatchLevelRequest& request, bool& stale) {
   // Under the writers' lock from the start: a patch is built from the level
   // it patches, so two patches must not build from the same one.
   absl::MutexLock write_lock(&write_mutex_);
@@ -146,7 +183,16 @@ absl::StatusOr<LevelStore::PutResult> LevelStore::Patch(
       PatchSnapshot(*served, request, limits_);
   if (!built.ok()) return built.status();
   if (absl::Status room = CheckRoomFor(*built); !room.ok()) return room;
-  if (built->patch != nullptr && served->journaled) {
+  if (shared_ != nullptr) {
+    // Written only over the level it was built on.
+    if (absl::Status s = shared_->Write(id, served->content_hash, &*built);
+        !s.ok()) {
+      // Built on a level the fleet has moved on from: when the caller
+      // named no content, build it again on the newer one.
+      stale = absl::IsAborted(s) && request.expected_content_hash().empty();
+      return SharedWriteError(s, request.expected_content_hash());
+    }
+  } else if (built->patch != nullptr && served->journaled) {
     // The directory holds the level patched: the patch alone extends it.
     if (absl::Status s =
             AppendJournalRecord(JournalFor(id), request, served->content_hash);
@@ -250,10 +296,20 @@ absl::StatusOr<int64_t> LevelStore::Delete(absl::string_view id,
     return absl::NotFoundError(
         absl::StrCat("level \"", formats::LevelName(id), "\" not found"));
   }
-  if (absl::Status s = CheckExpected(served.get(), expected); !s.ok()) {
+  if (absl::Status s = CheckExpected(
+          served.get(),
+          shared_ != nullptr
+              ? Expected{.content_hash = "", .version = expected.version}
+              : expected);
+      !s.ok()) {
     return s;
   }
-  if (!level_dir_.empty()) {
+  if (shared_ != nullptr) {
+    if (absl::Status s = shared_->Write(id, expected.content_hash, nullptr);
+        !s.ok()) {
+      return SharedWriteError(s, expected.content_hash);
+    }
+  } else if (!level_dir_.empty()) {
     // Every file LoadDirectory would read for this id, or the level comes
     // back at the next start. The one the server wrote goes last, so a
     // failure part way leaves the newest state on disk.

@@ -46,6 +46,28 @@ struct StoreLimits {
   int64_t max_total_level_bytes = int64_t{640} << 20;
 };
 
+// Where a store's writes go first when a fleet shares its levels (a shared
+// level store: RedisLevelSync), instead of the level directory.
+class SharedLevelWrites {
+ public:
+  virtual ~SharedLevelWrites() = default;
+
+  // Writes `written` (null: deletes the level) as level `id`'s content in
+  // the shared store, atomically with the check that the shared store's
+  // content hash of `id` is `applies_to` ("" : any content; kAbsent: no
+  // level). Called with the store's writers' lock held, so the level
+  // served changes in the order of the shared writes. Errors: ABORTED when
+  // the shared store holds other content (the message says what),
+  // UNAVAILABLE when it cannot be reached (the write may or may not have
+  // happened: a later resynchronisation serves whichever it was).
+  virtual absl::Status Write(absl::string_view id, absl::string_view applies_to,
+                             const LevelSnapshot* written) = 0;
+
+  // Serves what the shared store holds for `id` now (without the store's
+  // locks held), so a patch built on an older level can be built again.
+  virtual absl::Status Refresh(absl::string_view id) = 0;
+};
+
 class LevelStore {
  public:
   // `level_dir` empty: levels live in memory only. Otherwise the directory
@@ -204,6 +226,19 @@ class LevelStore {
   SyncResult UnloadLevel(absl::string_view id,
                          absl::FunctionRef<bool()> still_current);
 
+  // From now on, puts, patches and deletes are written to `shared` (which
+  // must outlive the store's writes) before they are served, instead of
+  // being persisted to the level directory. With a shared store the
+  // expected content hash of a put or delete is checked by the shared
+  // store (the fleet's truth) rather than against the level served here;
+  // an expected version, a counter of this server, is checked here. A
+  // patch is built on the level served here and written only if the
+  // shared store still holds that level; when it holds a newer one (this
+  // replica has not applied it yet) the patch is refreshed and built again,
+  // up to kSharedPatchAttempts times. Call before serving writes.
+  void ShareWrites(SharedLevelWrites* shared);
+  static constexpr int kSharedPatchAttempts = 3;
+
   const std::string& level_dir() const { return level_dir_; }
   // HeldBytes summed over the levels served now.
   int64_t total_held_bytes() const;
@@ -227,8 +262,15 @@ class LevelStore {
   PutResult SwapIn(LevelSnapshot built)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mutex_);
 
+  // Patch under the writers' lock; sets `stale` when the shared store
+  // holds a newer level than the one patched.
+  absl::StatusOr<PutResult> PatchOnce(absl::string_view id,
+                                      const v1::PatchLevelRequest& request,
+                                      bool& stale);
+
   const formats::InputLimits limits_;
   const std::string level_dir_;
+  SharedLevelWrites* shared_ = nullptr;
   const StoreLimits store_limits_;
 
   // Serializes writers (Put's persist-and-swap, Delete) so the file on

@@ -10,6 +10,7 @@
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
 //                  [--level_dir=/var/lib/collide] [--strict_level_dir]
 //                  [--level_dir_poll_interval=1s] [--max_batch_size=4096]
+//                  [--level_store=redis://redis:6379/collide]
 //                  [--max_vertices=4096] [--max_level_shapes=1048576]
 //                  [--max_message_bytes=67108864] [--max_shot_targets=256]
 //                  [--max_slide_iterations=16] [--worker_threads=0]
@@ -24,6 +25,14 @@
 // --metrics_listen=0.0.0.0:9090 serves Prometheus metrics at GET /metrics
 // there (off by default); --log_format=json writes one JSON object per log
 // line, gRPC core's own lines included.
+//
+// --level_store=redis://host:port/prefix keeps the levels of a fleet in
+// Redis instead of --level_dir (which it excludes): a put, patch or delete
+// on any replica is written there (checked against expected content
+// hashes in the same Lua script) and applied by every replica; a replica
+// starts with every level Redis holds. While Redis is unreachable the
+// replica serves what it holds and level changes fail with UNAVAILABLE; it
+// reconnects with a backoff (50 ms doubling to 2 s) and resynchronises.
 //
 // Security: with --tls_cert_file and --tls_key_file both listeners serve
 // TLS (the files are re-read every --tls_refresh_interval, so rotated
@@ -60,6 +69,7 @@
 #include "server/admin_gate.h"
 #include "server/collide_server.h"
 #include "server/log.h"
+#include "server/redis_connection.h"
 #include "server/shutdown_signal.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
@@ -72,6 +82,11 @@ ABSL_FLAG(std::vector<std::string>, level_files, {},
 ABSL_FLAG(std::string, level_dir, "",
           "Directory to load levels from at start and to persist levels put "
           "through LevelService into (created if missing).");
+ABSL_FLAG(std::string, level_store, "",
+          "Where the levels of a fleet live: empty for --level_dir (one "
+          "server), or redis://host:port/prefix: every replica writes level "
+          "changes to that Redis and applies every replica's; excludes "
+          "--level_dir.");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "
@@ -158,6 +173,7 @@ collide::server::ServerOptions OptionsFromFlags() {
   options.level_files = absl::GetFlag(FLAGS_level_files);
   options.level_dir = absl::GetFlag(FLAGS_level_dir);
   options.strict_level_dir = absl::GetFlag(FLAGS_strict_level_dir);
+  options.level_store = absl::GetFlag(FLAGS_level_store);
   options.level_dir_poll_interval =
       absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
@@ -246,6 +262,18 @@ int main(int argc, char** argv) {
       return 1;
     }
     options.admin_auth.admin_token = *std::move(token);
+  }
+  if (!options.level_store.empty()) {
+    absl::StatusOr<collide::server::RedisAddress> address =
+        collide::server::ParseRedisUrl(options.level_store);
+    if (!address.ok() || !options.level_dir.empty()) {
+      std::fprintf(stderr, "collide_server: --%s\n",
+                   address.ok()
+                       ? "level_store names Redis: leave --level_dir "
+                         "empty (levels live in one place)"
+                       : std::string(address.status().message()).c_str());
+      return 2;
+    }
   }
   // Before anything starts: a flag combination that cannot work, or an
   // admin listener open to the network without credentials, is a bad
