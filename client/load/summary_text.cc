@@ -40,6 +40,7 @@ std::string RunLine(const RunDescription& run) {
           ? absl::StrFormat("open loop at %.6g batches/s (%.6g queries/s)",
                             run.rate, run.rate * run.batch_size)
           : std::string("closed loop");
+  if (!run.ramp.empty()) absl::StrAppend(&loop, ", ramp ", run.ramp);
   return absl::StrCat(
       "  ", loop, ": ", Plural(run.connections, "connection", "connections"),
       " x ", Plural(run.streams_per_connection, "stream", "streams"),
@@ -123,7 +124,8 @@ std::string SummaryText(const RunDescription& run, const LoadResult& result) {
                         ? Rate(static_cast<double>(result.batches_sent) / span)
                         : std::string("-"),
                     " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
-                    "/s); sends left up to ",
+                    run.ramp.empty() ? "/s" : "/s, then ramped",
+                    "); sends left up to ",
                     FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
                     " ms after their due time\n");
   }
