@@ -167,12 +167,12 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseMetadata(
   for (const std::string& pair : pairs) {
     const size_t colon = pair.find(':');
     const std::string key = pair.substr(0, colon);
-    const bool valid_key =
-        !key.empty() && !absl::StartsWith(key, "grpc-") &&
-        std::all_of(key.begin(), key.end(), [](char c) {
-          return absl::ascii_islower(c) || absl::ascii_isdigit(c) ||
-                 c == '-' || c == '_' || c == '.';
-        });
+    const bool valid_key = !key.empty() && !absl::StartsWith(key, "grpc-") &&
+                           std::all_of(key.begin(), key.end(), [](char c) {
+                             return absl::ascii_islower(c) ||
+                                    absl::ascii_isdigit(c) || c == '-' ||
+                                    c == '_' || c == '.';
+                           });
     if (colon == std::string::npos || !valid_key) {
       return absl::InvalidArgumentError(absl::StrCat(
           "metadata \"", pair,
@@ -193,8 +193,8 @@ absl::StatusOr<load::RateRamp> RampFromFlags() {
   } else if (shape == "step") {
     ramp.shape = load::RampShape::kStep;
   } else if (shape != "none") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ramp \"", shape, "\" must be none, linear or step"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("ramp \"", shape, "\" must be none, linear or step"));
   }
   ramp.to_rate = absl::GetFlag(FLAGS_ramp_to);
   ramp.steps = absl::GetFlag(FLAGS_ramp_steps);
@@ -208,8 +208,7 @@ std::string DescribeRamp(const load::RateRamp& ramp) {
     case load::RampShape::kLinear:
       return absl::StrCat("linear to ", ramp.to_rate, " batches/s");
     case load::RampShape::kStep:
-      return absl::StrCat(ramp.steps, " steps to ", ramp.to_rate,
-                          " batches/s");
+      return absl::StrCat(ramp.steps, " steps to ", ramp.to_rate, " batches/s");
   }
   return "";
 }
@@ -254,8 +253,8 @@ int main(int argc, char** argv) {
       __FILE__);
   std::vector<char*> args(argv, argv + argc);
   // Every --metadata counts (Abseil keeps only a flag's last value).
-  absl::SetFlag(&FLAGS_metadata, collide::client::tools::TakeRepeatedFlag(
-                                     args, "metadata"));
+  absl::SetFlag(&FLAGS_metadata,
+                collide::client::tools::TakeRepeatedFlag(args, "metadata"));
   if (absl::Status flags = collide::client::tools::CheckFlags(args);
       !flags.ok()) {
     return Fail("bad flag ", flags);
@@ -382,15 +381,13 @@ int main(int argc, char** argv) {
   run.warmup = absl::GetFlag(FLAGS_warmup);
   run.duration = absl::GetFlag(FLAGS_duration);
   run.count = options.plan.count;
-  run.mix =
-      options.replay_queries.empty()
-          ? absl::StrCat(mix->Describe(), ", length ",
-                         mix->options().length.min, ":",
-                         mix->options().length.max, ", radius ",
-                         mix->options().radius.min, ":",
-                         mix->options().radius.max)
-          : absl::StrCat("replay ", queries_file, " (",
-                         options.replay_queries.size(), " queries)");
+  run.mix = options.replay_queries.empty()
+                ? absl::StrCat(
+                      mix->Describe(), ", length ", mix->options().length.min,
+                      ":", mix->options().length.max, ", radius ",
+                      mix->options().radius.min, ":", mix->options().radius.max)
+                : absl::StrCat("replay ", queries_file, " (",
+                               options.replay_queries.size(), " queries)");
   run.seed = options.seed;
 
   const absl::Duration warmup = run.warmup;

@@ -26,11 +26,12 @@ absl::StatusOr<std::vector<Vec2>> ParsePoints(absl::string_view text,
 // Every member has a default initializer, so designated initializers may
 // leave any out.
 struct CastArgs {
-  std::string kind = {};    // ray | circle | polygon | capsule
-  std::string from = {};    // ray origin, circle center ("x,y")
-  std::string to = {};      // where `from` ends up ("x,y"); or use `by`
-  std::string by = {};      // the translation ("dx,dy")
-  std::optional<double> radius = {};  // circle, capsule: required
+  std::string kind = {};  // ray | circle | polygon | capsule
+  std::string from = {};  // ray origin, circle center ("x,y")
+  std::string to = {};    // where `from` ends up ("x,y"); or use `by`
+  std::string by = {};    // the translation ("dx,dy")
+  // Circle and capsule radius: required for them (no default radius).
+  std::optional<double> radius = {};
   std::string points = {};  // polygon vertices; capsule axis ("x,y x,y")
   bool all = false;         // every hit, not only the first
   std::optional<double> max_fraction = {};

@@ -25,14 +25,13 @@ std::string IntervalsCsv(const LoadResult& result, const PlanOptions& plan) {
     const IntervalStats& stats = result.intervals[i];
     const double start = length * static_cast<double>(i);
     const Clock::duration middle =
-        plan.warmup + absl::ToChronoNanoseconds(
-                          result.interval * (static_cast<double>(i) + 0.5));
+        plan.warmup + absl::ToChronoNanoseconds(result.interval *
+                                                (static_cast<double>(i) + 0.5));
     const double target = plan.rate > 0 ? schedule.RateAt(middle) : 0;
-    absl::StrAppendFormat(&csv, "%.3f,%.3f,%.6g,%d,%.6g,%d,%.6g,%d,", start,
-                          start + length, target, stats.batches_answered,
-                          stats.batches_answered / length,
-                          stats.queries_answered,
-                          stats.queries_answered / length, stats.errors);
+    absl::StrAppendFormat(
+        &csv, "%.3f,%.3f,%.6g,%d,%.6g,%d,%.6g,%d,", start, start + length,
+        target, stats.batches_answered, stats.batches_answered / length,
+        stats.queries_answered, stats.queries_answered / length, stats.errors);
     const LatencyHistogram& latency = stats.latency;
     if (latency.count() > 0) {
       absl::StrAppend(&csv, Ms(latency.ValueAtQuantile(0.5)), ",",

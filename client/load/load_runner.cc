@@ -240,14 +240,13 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
   const size_t stream_count =
       connections.size() * static_cast<size_t>(options.streams_per_connection);
   // A replayed file is dealt out whole: every query is in some pool.
-  const size_t replay_batches =
-      options.replay_queries.empty()
-          ? 0
-          : (options.replay_queries.size() + stream_count *
-                                                 options.batch_size - 1) /
-                (stream_count * options.batch_size);
-  const size_t batches_per_stream = std::max(
-      static_cast<size_t>(options.batches_per_stream), replay_batches);
+  const size_t replay_batches = options.replay_queries.empty()
+                                    ? 0
+                                    : (options.replay_queries.size() +
+                                       stream_count * options.batch_size - 1) /
+                                          (stream_count * options.batch_size);
+  const size_t batches_per_stream =
+      std::max(static_cast<size_t>(options.batches_per_stream), replay_batches);
   size_t next_replayed = 0;
   std::vector<std::vector<v1::StreamQueriesRequest>> pools(stream_count);
   for (std::vector<v1::StreamQueriesRequest>& pool : pools) {

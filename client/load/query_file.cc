@@ -26,10 +26,9 @@ absl::StatusOr<std::vector<v1::Query>> ReadQueryLines(const std::string& path) {
     const auto parsed = google::protobuf::util::JsonStringToMessage(
         google::protobuf::StringPiece(line.data(), line.size()), &query);
     if (!parsed.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("queries: ", path, ":", line_number,
-                       ": not a Query in protobuf JSON: ",
-                       parsed.message().as_string()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "queries: ", path, ":", line_number,
+          ": not a Query in protobuf JSON: ", parsed.message().as_string()));
     }
     if (query.query_case() == v1::Query::QUERY_NOT_SET) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -50,10 +50,10 @@ Clock::time_point RunPlan::DueTime(int64_t k) const {
     const double n = static_cast<double>(k) - r0 * warmup;
     const double length = Seconds(options_.duration);
     const double r1 = options_.ramp.to_rate;
-    seconds = warmup + (options_.ramp.shape == RampShape::kLinear
-                            ? LinearRampSeconds(n, r0, r1, length)
-                            : StepRampSeconds(n, r0, r1, length,
-                                              options_.ramp.steps));
+    seconds = warmup +
+              (options_.ramp.shape == RampShape::kLinear
+                   ? LinearRampSeconds(n, r0, r1, length)
+                   : StepRampSeconds(n, r0, r1, length, options_.ramp.steps));
   }
   return start_ + std::chrono::duration_cast<Clock::duration>(
                       std::chrono::duration<double>(seconds));

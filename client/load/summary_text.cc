@@ -119,15 +119,14 @@ std::string SummaryText(const RunDescription& run, const LoadResult& result) {
     // The schedule offers run.rate; what left may be less when windows
     // were full, and how late it left says by how much.
     const double span = absl::ToDoubleSeconds(result.send_span);
-    absl::StrAppend(&text, "  sent     ",
-                    span > 0
-                        ? Rate(static_cast<double>(result.batches_sent) / span)
-                        : std::string("-"),
-                    " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
-                    run.ramp.empty() ? "/s" : "/s, then ramped",
-                    "); sends left up to ",
-                    FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
-                    " ms after their due time\n");
+    absl::StrAppend(
+        &text, "  sent     ",
+        span > 0 ? Rate(static_cast<double>(result.batches_sent) / span)
+                 : std::string("-"),
+        " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
+        run.ramp.empty() ? "/s" : "/s, then ramped", "); sends left up to ",
+        FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
+        " ms after their due time\n");
   }
   const LatencyHistogram& latency = result.latency;
   absl::StrAppend(&text,

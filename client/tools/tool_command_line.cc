@@ -55,9 +55,7 @@ FlagArg SplitFlagArg(absl::string_view arg) {
   return flag;
 }
 
-bool IsFlag(absl::string_view arg) {
-  return arg.size() > 1 && arg[0] == '-';
-}
+bool IsFlag(absl::string_view arg) { return arg.size() > 1 && arg[0] == '-'; }
 
 }  // namespace
 
@@ -72,13 +70,11 @@ void SetToolUsage(absl::string_view usage, absl::string_view main_file) {
   // "client/cli_main.cc" rather than where this checkout was built.
   config.normalize_filename = [](absl::string_view file) {
     const size_t last = file.rfind('/');
-    const size_t parent =
-        last == absl::string_view::npos || last == 0
-            ? absl::string_view::npos
-            : file.rfind('/', last - 1);
-    return std::string(parent == absl::string_view::npos
-                           ? file
-                           : file.substr(parent + 1));
+    const size_t parent = last == absl::string_view::npos || last == 0
+                              ? absl::string_view::npos
+                              : file.rfind('/', last - 1);
+    return std::string(
+        parent == absl::string_view::npos ? file : file.substr(parent + 1));
   };
   absl::SetFlagsUsageConfig(config);
 }
@@ -94,12 +90,10 @@ absl::Status CheckFlags(absl::Span<char* const> args) {
     if (flag == nullptr) {
       // --noname turns a bool flag off.
       absl::string_view positive = given.name;
-      absl::CommandLineFlag* negated =
-          absl::ConsumePrefix(&positive, "no")
-              ? absl::FindCommandLineFlag(positive)
-              : nullptr;
-      if (negated != nullptr && negated->IsOfType<bool>() &&
-          !given.has_value) {
+      absl::CommandLineFlag* negated = absl::ConsumePrefix(&positive, "no")
+                                           ? absl::FindCommandLineFlag(positive)
+                                           : nullptr;
+      if (negated != nullptr && negated->IsOfType<bool>() && !given.has_value) {
         continue;
       }
       return absl::InvalidArgumentError(

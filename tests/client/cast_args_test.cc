@@ -159,29 +159,28 @@ TEST(MakeCastQueryTest, Issue17ShapesRequireTheirParametersByFlagName) {
   };
   const Case cases[] = {
       {{.kind = "circle", .from = "0,5", .by = "10,0"}, false, "--radius"},
-      {{.kind = "capsule", .by = "4,0", .points = "0,0 0,1"}, false,
+      {{.kind = "capsule", .by = "4,0", .points = "0,0 0,1"},
+       false,
        "--radius"},
       {{.kind = "circle", .from = "0,5"}, true, "--radius"},
       {{.kind = "capsule", .points = "0,0 0,1"}, true, "--radius"},
       {{.kind = "ray", .to = "1,0"}, false, "--from"},
       {{.kind = "circle", .by = "1,0", .radius = 1}, false, "--from"},
       {{.kind = "polygon", .by = "1,0"}, false, "--points"},
-      {{.kind = "ray", .from = "0,0", .by = "1,0", .radius = 1}, false,
+      {{.kind = "ray", .from = "0,0", .by = "1,0", .radius = 1},
+       false,
        "--radius"},
   };
   for (const Case& c : cases) {
-    const absl::Status status = c.overlap
-                                    ? MakeOverlapQuery(c.args).status()
-                                    : MakeCastQuery(c.args).status();
+    const absl::Status status = c.overlap ? MakeOverlapQuery(c.args).status()
+                                          : MakeCastQuery(c.args).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
         << c.args.kind << " " << c.flag;
     EXPECT_THAT(status.message(), HasSubstr(c.flag)) << c.args.kind;
   }
   // A radius given as 0 is the caller's choice (a point), not a default.
-  EXPECT_TRUE(MakeCastQuery({.kind = "circle",
-                             .from = "0,5",
-                             .by = "10,0",
-                             .radius = 0})
+  EXPECT_TRUE(MakeCastQuery(
+                  {.kind = "circle", .from = "0,5", .by = "10,0", .radius = 0})
                   .ok());
 }
 

@@ -259,8 +259,7 @@ TEST(ToolHelpTest, Issue17HelpListsEachProgramsOwnFlags) {
   };
   for (const Program& p :
        {Program{COLLIDE_CLI_BINARY, "collide-cli COMMAND", "--radius"},
-        Program{COLLIDE_LOAD_BINARY, "Load-tests a collide server",
-                "--rate"},
+        Program{COLLIDE_LOAD_BINARY, "Load-tests a collide server", "--rate"},
         Program{COLLIDE_SERVER_BINARY, "collision query service",
                 "--listen"}}) {
     Outcome help = RunProgram(p.binary, "--help");
@@ -279,8 +278,8 @@ TEST_F(CliE2eTest, Issue17LevelsAreNamedByIdOrFullName) {
   Outcome levels = Cli("levels");
   ASSERT_THAT(levels.out, HasSubstr("levels/arena"));
   for (const char* level : {"arena", "levels/arena"}) {
-    Outcome cast = Cli(absl::StrCat("--level=", level,
-                                    " cast ray --from=0,0 --to=30,0"));
+    Outcome cast =
+        Cli(absl::StrCat("--level=", level, " cast ray --from=0,0 --to=30,0"));
     EXPECT_EQ(cast.exit_code, 0) << level << ": " << cast.out;
     EXPECT_THAT(cast.out, HasSubstr("hit shape 10")) << level;
     Outcome described = Cli(absl::StrCat("describe ", level));

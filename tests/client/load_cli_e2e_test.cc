@@ -105,8 +105,8 @@ TEST_F(LoadCliE2eTest, Issue17ReplaysQueriesFromAFile) {
       << "\n"
       << R"({"circleCast": {"circle": {"center": {"x": 0, "y": 5}, "radius": 0.5}, "translation": {"x": 10}}})"
       << "\n";
-  Outcome run = Load(absl::StrCat("--queries=", file,
-                                  " --count=10 --batch_size=4 --json"));
+  Outcome run = Load(
+      absl::StrCat("--queries=", file, " --count=10 --batch_size=4 --json"));
   ASSERT_EQ(run.exit_code, 0) << run.out;
   const nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
   ASSERT_FALSE(json.is_discarded()) << run.out;
@@ -122,15 +122,15 @@ TEST_F(LoadCliE2eTest, Issue17BadFlagsAreRefusedByName) {
     const char* args;
     const char* named;
   };
-  for (const Case& c : {Case{"--frobnicate", "--frobnicate"},
-                        Case{"--rate=fast", "--rate"},
-                        Case{"--ramp=zigzag --rate=10", "ramp"},
-                        Case{"--ramp=linear --ramp_to=10", "ramp"},
-                        Case{"--metadata=NoColon", "metadata"},
-                        Case{"--metadata=grpc-timeout:1S", "metadata"},
-                        Case{"--queries=/nonexistent/q.jsonl", "queries"}}) {
-    const std::string command = absl::StrCat(
-        COLLIDE_LOAD_BINARY, " ", address_, " --count=1 ", c.args, " 2>&1");
+  for (const Case& c :
+       {Case{"--frobnicate", "--frobnicate"}, Case{"--rate=fast", "--rate"},
+        Case{"--ramp=zigzag --rate=10", "ramp"},
+        Case{"--ramp=linear --ramp_to=10", "ramp"},
+        Case{"--metadata=NoColon", "metadata"},
+        Case{"--metadata=grpc-timeout:1S", "metadata"},
+        Case{"--queries=/nonexistent/q.jsonl", "queries"}}) {
+    const std::string command = absl::StrCat(COLLIDE_LOAD_BINARY, " ", address_,
+                                             " --count=1 ", c.args, " 2>&1");
     FILE* pipe = popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string out;

@@ -89,10 +89,9 @@ grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
 FakeCollisionService::StreamQueries(grpc::CallbackServerContext* context) {
   std::vector<std::string> metadata;
   for (const auto& [key, value] : context->client_metadata()) {
-    metadata.push_back(absl::StrCat(absl::string_view(key.data(), key.size()),
-                                    ": ",
-                                    absl::string_view(value.data(),
-                                                      value.size())));
+    metadata.push_back(
+        absl::StrCat(absl::string_view(key.data(), key.size()), ": ",
+                     absl::string_view(value.data(), value.size())));
   }
   {
     absl::MutexLock lock(&mutex_);

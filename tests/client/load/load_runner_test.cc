@@ -244,9 +244,9 @@ TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
   ASSERT_FALSE(streams.empty());
   EXPECT_LE(streams.size(), 4u);
   for (const std::vector<std::string>& metadata : streams) {
-    EXPECT_THAT(metadata, ::testing::IsSupersetOf(
-                              {"authorization: Bearer s3cret",
-                               "x-tenant: blue"}));
+    EXPECT_THAT(metadata,
+                ::testing::IsSupersetOf(
+                    {"authorization: Bearer s3cret", "x-tenant: blue"}));
   }
 }
 

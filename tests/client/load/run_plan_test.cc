@@ -133,12 +133,11 @@ TEST(RunPlanTest, Issue17LinearRampDueTimesFollowTheRisingRate) {
 }
 
 TEST(RunPlanTest, Issue17StepRampHoldsEachRateForItsShareOfTheDuration) {
-  RunPlan plan(kStart, {.rate = 100,
-                        .ramp = {.shape = RampShape::kStep,
-                                 .to_rate = 300,
-                                 .steps = 3},
-                        .warmup = seconds(0),
-                        .duration = seconds(3)});
+  RunPlan plan(kStart,
+               {.rate = 100,
+                .ramp = {.shape = RampShape::kStep, .to_rate = 300, .steps = 3},
+                .warmup = seconds(0),
+                .duration = seconds(3)});
   // 100/s, then 200/s, then 300/s, a second each.
   EXPECT_LE(std::chrono::abs(plan.DueTime(50) - (kStart + milliseconds(500))),
             nanoseconds(10));
