@@ -10,7 +10,13 @@ namespace collide::client::load {
 
 namespace {
 
-std::string Ms(int64_t ns) { return absl::StrFormat("%.3f", ns / 1e6); }
+std::string Ms(int64_t ns) {
+  return absl::StrFormat("%.3f", static_cast<double>(ns) / 1e6);
+}
+
+double PerSecond(int64_t count, double seconds) {
+  return static_cast<double>(count) / seconds;
+}
 
 }  // namespace
 
@@ -30,8 +36,9 @@ std::string IntervalsCsv(const LoadResult& result, const PlanOptions& plan) {
     const double target = plan.rate > 0 ? schedule.RateAt(middle) : 0;
     absl::StrAppendFormat(
         &csv, "%.3f,%.3f,%.6g,%d,%.6g,%d,%.6g,%d,", start, start + length,
-        target, stats.batches_answered, stats.batches_answered / length,
-        stats.queries_answered, stats.queries_answered / length, stats.errors);
+        target, stats.batches_answered,
+        PerSecond(stats.batches_answered, length), stats.queries_answered,
+        PerSecond(stats.queries_answered, length), stats.errors);
     const LatencyHistogram& latency = stats.latency;
     if (latency.count() > 0) {
       absl::StrAppend(&csv, Ms(latency.ValueAtQuantile(0.5)), ",",

@@ -47,7 +47,7 @@ struct PlanOptions {
   // Batches per second over all streams; 0 for a closed loop. With a ramp:
   // the rate of the warm-up and of the ramp's start.
   double rate = 0;
-  RateRamp ramp;
+  RateRamp ramp = {};
   Clock::duration warmup = std::chrono::seconds(1);
   // How long sends are measured, after the warm-up (unused when count > 0).
   Clock::duration duration = std::chrono::seconds(10);
