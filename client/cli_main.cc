@@ -1,10 +1,16 @@
 // collide-cli: the sample client. Checks health, manages levels, runs casts
 // given on the command line or from a file, draws a level and queries as an
 // SVG picture, and converts Tiled maps into level files. Output is readable
-// text by default and protobuf JSON with --json.
+// text by default and protobuf JSON with --json (lowerCamelCase field names,
+// as in level files and `get`; query results print empty lists too, so a
+// miss reads "hits": []).
+//
+// Levels are named by id ("arena") or full name ("levels/arena", as
+// `levels` prints them). `-o FILE` is short for --out=FILE.
 //
 // Exit status: 0 done, 1 the server or a file said no (the message says
-// why), 2 bad command line.
+// why), 2 bad command line (an unknown flag, a value that does not parse, a
+// missing argument: the message names it).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -28,6 +34,7 @@
 #include "client/cli/result_text.h"
 #include "client/collide_client.h"
 #include "client/svg_render.h"
+#include "client/tools/tool_command_line.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/level_file.h"
@@ -55,9 +62,11 @@ ABSL_FLAG(std::string, admin_address, "127.0.0.1:50052",
 ABSL_FLAG(std::string, admin_token_file, "",
           "File holding the admin bearer token sent with put and delete.");
 ABSL_FLAG(bool, json, false, "Print protobuf JSON instead of text.");
-ABSL_FLAG(std::string, level, "arena", "Level id to query or manage.");
+ABSL_FLAG(std::string, level, "arena",
+          "Level to query or manage: its id (arena) or full name "
+          "(levels/arena).");
 ABSL_FLAG(std::string, out, "",
-          "Output file (render, get, import-tiled); "
+          "Output file (render, get, import-tiled), also -o FILE; "
           "default standard output.");
 ABSL_FLAG(absl::Duration, wait, absl::ZeroDuration(),
           "health: keep asking until SERVING or this long has passed.");
@@ -65,7 +74,8 @@ ABSL_FLAG(absl::Duration, wait, absl::ZeroDuration(),
 ABSL_FLAG(std::string, from, "", "Ray origin or circle center: x,y.");
 ABSL_FLAG(std::string, to, "", "Where the shape's first point ends: x,y.");
 ABSL_FLAG(std::string, by, "", "The translation: dx,dy (instead of --to).");
-ABSL_FLAG(double, radius, 0, "Circle or capsule radius.");
+ABSL_FLAG(std::optional<double>, radius, std::nullopt,
+          "Circle or capsule radius (required for them).");
 ABSL_FLAG(std::string, points, "",
           "Polygon vertices or capsule axis: \"x,y x,y ...\".");
 ABSL_FLAG(bool, all, false, "Report every hit, not only the first.");
@@ -108,7 +118,7 @@ Commands:
   health                      is the server SERVING? (--wait=5s to retry)
   levels                      list the levels
   describe [LEVEL]            one level's summary
-  get [LEVEL] [--out=F]       a level's content as protobuf JSON
+  get [LEVEL] [-o F]          a level's content as protobuf JSON
   put FILE [--id=ID]          create or replace a level from a file
                               (protobuf JSON, binary, or a Tiled .tmj map)
                               on the admin listener (--admin_address)
@@ -133,11 +143,13 @@ Commands:
   run FILE                    a batch from a file (RunQueriesRequest JSON)
   render [--queries=F] [--y_axis=up|down] --out=F.svg
                               draw --level and the queries' answers
-  import-tiled MAP.tmj --out=LEVEL.json [--id] [--y_up]
+  import-tiled MAP.tmj -o LEVEL.json [--id] [--y_up]
                               convert a Tiled map into a level file
 
+LEVEL is an id (arena) or a full name (levels/arena). -o FILE is --out=FILE.
 Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
 --level=ID, --json, --timeout=10s.
+Exit status: 0 done, 1 refused by the server or a file, 2 bad command line.
 Security: --tls (or any of --tls_ca_file=CA.pem, --tls_cert_file=C.pem
 --tls_key_file=K.pem for mutual TLS, --tls_server_name=NAME); put and
 delete go to --admin_address=127.0.0.1:50052 with --admin_token_file=F.)";
@@ -153,13 +165,21 @@ int Usage(const std::string& message) {
   return 2;
 }
 
-std::string Json(const google::protobuf::Message& message) {
+// Protobuf JSON with lowerCamelCase names, as level files and `get` have.
+std::string Json(const google::protobuf::Message& message,
+                 google::protobuf::util::JsonPrintOptions options = {}) {
   std::string json;
-  google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;
-  options.preserve_proto_field_names = true;
   (void)google::protobuf::util::MessageToJsonString(message, &json, options);
   return json;
+}
+
+// Query answers with every field, empty ones too: a cast that missed reads
+// "cast": {"hits": []} rather than "cast": {}.
+std::string ResultsJson(const v1::RunQueriesResponse& response) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  return Json(response, options);
 }
 
 absl::Status WriteOutput(const std::string& contents) {
@@ -243,7 +263,7 @@ int Health(CollideClient& client) {
 int PrintResults(absl::Span<const v1::Query> queries,
                  const v1::RunQueriesResponse& response) {
   if (absl::GetFlag(FLAGS_json)) {
-    std::printf("%s", Json(response).c_str());
+    std::printf("%s", ResultsJson(response).c_str());
     return 0;
   }
   for (int i = 0; i < response.results_size(); ++i) {
@@ -290,18 +310,13 @@ absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
   return request;
 }
 
-// "levels/x" -> "x", for a file that names its level in full.
-std::string LevelIdOf(const std::string& name) {
-  return absl::StartsWith(name, "levels/") ? name.substr(7) : name;
-}
-
 int Run(CollideClient& client, const std::string& path) {
   absl::StatusOr<v1::RunQueriesRequest> request = ReadBatch(path);
   if (!request.ok()) return Fail(request.status());
   const std::vector<v1::Query> queries(request->queries().begin(),
                                        request->queries().end());
   absl::StatusOr<v1::RunQueriesResponse> response =
-      client.RunQueries(LevelIdOf(request->level()), queries);
+      client.RunQueries(request->level(), queries);
   if (!response.ok()) return Fail(response.status());
   return PrintResults(queries, *response);
 }
@@ -489,7 +504,8 @@ int Dispatch(const std::vector<char*>& args) {
     if (args.size() != 3) return Usage("delete takes one LEVEL id");
     absl::StatusOr<v1::DeleteLevelResponse> deleted = c.DeleteLevel(args[2]);
     if (!deleted.ok()) return Fail(deleted.status());
-    std::printf("deleted levels/%s (was version %lld)\n", args[2],
+    std::printf("deleted %s (was version %lld)\n",
+                collide::client::LevelName(args[2]).c_str(),
                 static_cast<long long>(deleted->deleted_version()));
     return 0;
   }
@@ -519,10 +535,41 @@ int Dispatch(const std::vector<char*>& args) {
   return Usage(absl::StrCat("unknown command \"", command, "\""));
 }
 
+// argv with `-o FILE` (and -o=FILE) spelled --out=FILE, the only short
+// option, which Abseil's flags do not have; `storage` holds the new text.
+std::vector<char*> ExpandShortOptions(int argc, char** argv,
+                                      std::vector<std::string>& storage) {
+  storage.reserve(static_cast<size_t>(argc));
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    if (arg == "--") {
+      args.insert(args.end(), argv + i, argv + argc);
+      break;
+    }
+    if (arg == "-o" && i + 1 < argc) {
+      storage.push_back(absl::StrCat("--out=", argv[++i]));
+    } else if (absl::StartsWith(arg, "-o=")) {
+      storage.push_back(absl::StrCat("--out=", arg.substr(3)));
+    } else {
+      args.push_back(argv[i]);
+      continue;
+    }
+    args.push_back(storage.back().data());
+  }
+  return args;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  const std::vector<char*> args = absl::ParseCommandLine(argc, argv);
-  return Dispatch(args);
+  collide::client::tools::SetToolUsage(kUsage, __FILE__);
+  std::vector<std::string> storage;
+  std::vector<char*> args = ExpandShortOptions(argc, argv, storage);
+  // Checked first: Abseil's parser exits 1 on a bad flag, README says 2.
+  if (absl::Status flags = collide::client::tools::CheckFlags(args);
+      !flags.ok()) {
+    return Usage(std::string(flags.message()));
+  }
+  return Dispatch(collide::client::tools::ParseToolCommandLine(args));
 }

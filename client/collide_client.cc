@@ -226,6 +226,9 @@ CollideClient::CollideClient(
 
 std::unique_ptr<grpc::ClientContext> CollideClient::NewContext() const {
   auto context = std::make_unique<grpc::ClientContext>();
+  for (const auto& [key, value] : options_.metadata) {
+    context->AddMetadata(key, value);
+  }
   context->set_deadline(
       absl::ToChronoTime(absl::Now() + options_.call_timeout));
   return context;
@@ -256,8 +259,13 @@ absl::StatusOr<Response> CollideClient::AdminCall(Rpc rpc) const {
   return response;
 }
 
+std::string LevelId(absl::string_view level) {
+  absl::ConsumePrefix(&level, "levels/");
+  return std::string(level);
+}
+
 std::string LevelName(absl::string_view level_id) {
-  return absl::StrCat("levels/", level_id);
+  return absl::StrCat("levels/", LevelId(level_id));
 }
 
 absl::StatusOr<v1::PutLevelResponse> CollideClient::PutLevel(
@@ -374,6 +382,8 @@ absl::StatusOr<std::unique_ptr<QueryStream>> CollideClient::OpenStream(
     return absl::FailedPreconditionError(
         "this client's CollisionService stub has no streaming interface");
   }
+  options.metadata.insert(options.metadata.end(), options_.metadata.begin(),
+                          options_.metadata.end());
   return std::make_unique<QueryStream>(*queries_, LevelName(level_id),
                                        std::move(options));
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -81,6 +82,10 @@ struct ClientOptions {
   // Bearer token sent with level changes as "authorization: Bearer TOKEN"
   // (collide_server --admin_token_file); empty: none.
   std::string admin_token = "";
+  // Metadata (key, value) sent with every call and stream, e.g. headers a
+  // proxy in front of the server routes or authenticates by. Keys are
+  // lower case ASCII; a key ending in "-bin" carries binary values.
+  std::vector<std::pair<std::string, std::string>> metadata = {};
 };
 
 // True when `options` asks for TLS (tls, or any tls_* file or name).
@@ -197,8 +202,12 @@ class CollideClient {
   std::unique_ptr<v1::LevelService::StubInterface> admin_levels_;
 };
 
-// "levels/{level_id}".
+// "levels/{level_id}"; `level_id` may itself be a full name
+// ("levels/arena"), as `ListLevels` prints them: both name one level.
 std::string LevelName(absl::string_view level_id);
+// The {level_id} of "levels/{level_id}", or `level` itself when it is not
+// a full name: "levels/arena" and "arena" both give "arena".
+std::string LevelId(absl::string_view level);
 
 }  // namespace collide::client
 

@@ -14,35 +14,52 @@
 // or JSON with --json) and, with --plot=FILE.svg|.html, a latency-over-time
 // plot with the histogram.
 //
+// What ghz users reach for: --ramp=step|linear with --ramp_to (the open
+// loop's rate moves from --rate to --ramp_to over --duration, --ramp_steps
+// steps), --csv=FILE (per-interval figures with the target rate),
+// --queries=FILE (replay JSON lines of collide.v1.Query instead of --mix),
+// --metadata=key:value (repeatable, sent on every call and stream, e.g.
+// "authorization:Bearer TOKEN"), and TLS (--tls, --tls_ca_file,
+// --tls_cert_file, --tls_key_file, --tls_server_name). The level is named
+// by id (arena) or full name (levels/arena).
+//
 // Ctrl-C (SIGINT) or SIGTERM stops sending, waits for the answers in
 // flight, and reports the run so far.
 //
 // Exit status: 0 when every measured batch and query was answered without
 // error; 2 when the run finished with errors (counted in the summary); 1 for
-// a bad flag or when the server or level cannot be reached.
+// a bad flag (unknown, or a value that does not parse, named in the
+// message) or when the server or level cannot be reached.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "client/collide_client.h"
 #include "client/load/connections.h"
+#include "client/load/intervals_csv.h"
 #include "client/load/latency_plot.h"
 #include "client/load/load_runner.h"
+#include "client/load/query_file.h"
 #include "client/load/query_mix.h"
 #include "client/load/run_description.h"
 #include "client/load/summary_json.h"
 #include "client/load/summary_text.h"
+#include "client/tools/tool_command_line.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "Server: host:port; several IP:port separated by commas (one per "
@@ -51,7 +68,8 @@ ABSL_FLAG(std::string, address, "127.0.0.1:50051",
 ABSL_FLAG(std::string, target, "", "Same as --address (wins when set).");
 ABSL_FLAG(std::string, load_balancing, "round_robin",
           "round_robin (spread streams over every address) or pick_first.");
-ABSL_FLAG(std::string, level, "arena", "Level id to query (levels/{level}).");
+ABSL_FLAG(std::string, level, "arena",
+          "Level to query: its id (arena) or full name (levels/arena).");
 ABSL_FLAG(int, connections, 1,
           "TCP connections (gRPC channels) to open, each with --streams "
           "streams.");
@@ -62,6 +80,16 @@ ABSL_FLAG(int, batch_size, 16, "Queries per batch.");
 ABSL_FLAG(double, rate, 0,
           "Open loop: batches per second over all streams (queries/s = rate "
           "x batch_size). 0: closed loop.");
+ABSL_FLAG(std::string, ramp, "none",
+          "Open loop: how the rate changes while measuring: none, linear "
+          "(from --rate to --ramp_to over --duration) or step (--ramp_steps "
+          "equal steps from --rate to --ramp_to). The warm-up runs at "
+          "--rate.");
+ABSL_FLAG(double, ramp_to, 0,
+          "With --ramp: batches per second at the end of --duration.");
+ABSL_FLAG(int, ramp_steps, 5,
+          "With --ramp=step: how many rates, the first --rate and the last "
+          "--ramp_to (>= 2).");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10),
           "How long to measure after the warm-up.");
 ABSL_FLAG(int64_t, count, 0,
@@ -72,6 +100,10 @@ ABSL_FLAG(std::string, mix, "ray=6,circle=3,polygon=1",
           "Query kinds and weights: ray, circle, polygon, capsule, move "
           "(move validation with slide), shot (hit validation, 4 moving "
           "targets).");
+ABSL_FLAG(std::string, queries, "",
+          "Replay the queries of this file instead of --mix: JSON lines, "
+          "each a collide.v1.Query in protobuf JSON, sent in order and "
+          "cycled through.");
 ABSL_FLAG(std::string, length, "1:20",
           "Translation length range MIN:MAX (level units).");
 ABSL_FLAG(std::string, radius, "0.25:1",
@@ -82,6 +114,10 @@ ABSL_FLAG(bool, json, false, "Print the summary as JSON instead of text.");
 ABSL_FLAG(std::string, plot, "",
           "Write a latency-over-time plot with the histogram: FILE.svg, or "
           "FILE.html (with the summary).");
+ABSL_FLAG(std::string, csv, "",
+          "Write the per-interval figures (see --interval) to this CSV file: "
+          "start_s, end_s, target_batches_per_s, batches and queries "
+          "answered and per second, errors, p50/p90/p99/max ms.");
 ABSL_FLAG(absl::Duration, progress, absl::Seconds(1),
           "Interval of progress lines on stderr; 0: none.");
 ABSL_FLAG(absl::Duration, interval, absl::ZeroDuration(),
@@ -101,6 +137,10 @@ ABSL_FLAG(std::string, tls_key_file, "", "PEM key of --tls_cert_file.");
 ABSL_FLAG(std::string, tls_server_name, "",
           "Name the server's certificate must carry when it is not the host "
           "of --address.");
+ABSL_FLAG(std::vector<std::string>, metadata, {},
+          "key:value sent as metadata with every call and stream; repeat "
+          "the flag for more, e.g. --metadata=\"authorization:Bearer "
+          "TOKEN\" --metadata=x-tenant:blue. Keys are lower case.");
 ABSL_FLAG(absl::Duration, call_timeout, absl::Seconds(10),
           "Deadline of the initial DescribeLevel call.");
 
@@ -117,6 +157,68 @@ std::atomic<bool> g_stop_requested{false};
 extern "C" void RequestStop(int signal_number) {
   g_stop_requested.store(true);
   std::signal(signal_number, SIG_DFL);
+}
+
+// "key:value" pairs of --metadata: INVALID_ARGUMENT naming the flag for
+// one without a colon or with a key gRPC cannot send.
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseMetadata(
+    const std::vector<std::string>& pairs) {
+  std::vector<std::pair<std::string, std::string>> metadata;
+  for (const std::string& pair : pairs) {
+    const size_t colon = pair.find(':');
+    const std::string key = pair.substr(0, colon);
+    const bool valid_key = !key.empty() && !absl::StartsWith(key, "grpc-") &&
+                           std::all_of(key.begin(), key.end(), [](char c) {
+                             return absl::ascii_islower(c) ||
+                                    absl::ascii_isdigit(c) || c == '-' ||
+                                    c == '_' || c == '.';
+                           });
+    if (colon == std::string::npos || !valid_key) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "metadata \"", pair,
+          "\" must be key:value with a key of lower case letters, digits, "
+          "'-', '_' or '.' (not grpc-...)"));
+    }
+    metadata.emplace_back(key, absl::StripLeadingAsciiWhitespace(
+                                   absl::string_view(pair).substr(colon + 1)));
+  }
+  return metadata;
+}
+
+absl::StatusOr<load::RateRamp> RampFromFlags() {
+  load::RateRamp ramp;
+  const std::string shape = absl::GetFlag(FLAGS_ramp);
+  if (shape == "linear") {
+    ramp.shape = load::RampShape::kLinear;
+  } else if (shape == "step") {
+    ramp.shape = load::RampShape::kStep;
+  } else if (shape != "none") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ramp \"", shape, "\" must be none, linear or step"));
+  }
+  ramp.to_rate = absl::GetFlag(FLAGS_ramp_to);
+  ramp.steps = absl::GetFlag(FLAGS_ramp_steps);
+  return ramp;
+}
+
+std::string DescribeRamp(const load::RateRamp& ramp) {
+  switch (ramp.shape) {
+    case load::RampShape::kNone:
+      return "";
+    case load::RampShape::kLinear:
+      return absl::StrCat("linear to ", ramp.to_rate, " batches/s");
+    case load::RampShape::kStep:
+      return absl::StrCat(ramp.steps, " steps to ", ramp.to_rate, " batches/s");
+  }
+  return "";
+}
+
+absl::Status WriteTextFile(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
 }
 
 int Fail(absl::string_view what, const absl::Status& status) {
@@ -138,12 +240,27 @@ absl::Duration AutoInterval(absl::Duration duration, int64_t count) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "Load-tests a collide server: closed or open loop, a seeded query "
-      "mix, latency percentiles, errors by status code, JSON and a plot.\n"
+  collide::client::tools::SetToolUsage(
+      "Load-tests a collide server: closed or open loop (with a step or "
+      "linear ramp), a seeded query mix or queries replayed from a file, "
+      "latency percentiles, errors by status code, JSON, CSV and a plot.\n"
       "  collide-load --address=127.0.0.1:50051 [--rate=2000] "
-      "[--duration=30s] [--plot=load.html]");
-  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+      "[--duration=30s] [--plot=load.html]\n"
+      "  collide-load --rate=500 --ramp=linear --ramp_to=5000 --duration=60s "
+      "--csv=ramp.csv\n"
+      "Exit status: 0 no errors, 2 the run had errors, 1 a bad flag or no "
+      "server or level.",
+      __FILE__);
+  std::vector<char*> args(argv, argv + argc);
+  // Every --metadata counts (Abseil keeps only a flag's last value).
+  absl::SetFlag(&FLAGS_metadata,
+                collide::client::tools::TakeRepeatedFlag(args, "metadata"));
+  if (absl::Status flags = collide::client::tools::CheckFlags(args);
+      !flags.ok()) {
+    return Fail("bad flag ", flags);
+  }
+  const std::vector<char*> positional =
+      collide::client::tools::ParseToolCommandLine(args);
   if (positional.size() > 1) {
     std::fprintf(stderr,
                  "collide-load: unexpected argument \"%s\" (flags only; see "
@@ -163,13 +280,20 @@ int main(int argc, char** argv) {
   client_options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
   client_options.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
   client_options.tls_server_name = absl::GetFlag(FLAGS_tls_server_name);
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> metadata =
+      ParseMetadata(absl::GetFlag(FLAGS_metadata));
+  if (!metadata.ok()) return Fail("bad flag --", metadata.status());
+  client_options.metadata = *std::move(metadata);
 
   load::LoadOptions options;
-  options.level_id = absl::GetFlag(FLAGS_level);
+  options.level_id = collide::client::LevelId(absl::GetFlag(FLAGS_level));
   options.streams_per_connection = absl::GetFlag(FLAGS_streams);
   options.window = absl::GetFlag(FLAGS_window);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
   options.plan.rate = absl::GetFlag(FLAGS_rate);
+  absl::StatusOr<load::RateRamp> ramp = RampFromFlags();
+  if (!ramp.ok()) return Fail("bad flag --", ramp.status());
+  options.plan.ramp = *ramp;
   options.plan.warmup = absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_warmup));
   options.plan.duration =
       absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_duration));
@@ -186,6 +310,13 @@ int main(int argc, char** argv) {
       absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_progress));
   if (absl::Status valid = load::ValidateLoadOptions(options); !valid.ok()) {
     return Fail("bad flag --", valid);
+  }
+  const std::string queries_file = absl::GetFlag(FLAGS_queries);
+  if (!queries_file.empty()) {
+    absl::StatusOr<std::vector<collide::v1::Query>> replayed =
+        load::ReadQueryLines(queries_file);
+    if (!replayed.ok()) return Fail("bad flag --", replayed.status());
+    options.replay_queries = *std::move(replayed);
   }
   const std::string plot = absl::GetFlag(FLAGS_plot);
   if (!plot.empty() && !absl::EndsWithIgnoreCase(plot, ".svg") &&
@@ -246,13 +377,17 @@ int main(int argc, char** argv) {
   run.window = options.window;
   run.batch_size = options.batch_size;
   run.rate = options.plan.rate;
+  run.ramp = DescribeRamp(options.plan.ramp);
   run.warmup = absl::GetFlag(FLAGS_warmup);
   run.duration = absl::GetFlag(FLAGS_duration);
   run.count = options.plan.count;
-  run.mix =
-      absl::StrCat(mix->Describe(), ", length ", mix->options().length.min, ":",
-                   mix->options().length.max, ", radius ",
-                   mix->options().radius.min, ":", mix->options().radius.max);
+  run.mix = options.replay_queries.empty()
+                ? absl::StrCat(
+                      mix->Describe(), ", length ", mix->options().length.min,
+                      ":", mix->options().length.max, ", radius ",
+                      mix->options().radius.min, ":", mix->options().radius.max)
+                : absl::StrCat("replay ", queries_file, " (",
+                               options.replay_queries.size(), " queries)");
   run.seed = options.seed;
 
   const absl::Duration warmup = run.warmup;
@@ -285,6 +420,14 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_json) ? load::SummaryJson(run, *result) : text;
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
+  if (const std::string csv = absl::GetFlag(FLAGS_csv); !csv.empty()) {
+    if (absl::Status written =
+            WriteTextFile(csv, load::IntervalsCsv(*result, options.plan));
+        !written.ok()) {
+      return Fail("", written);
+    }
+    std::fprintf(stderr, "collide-load: wrote %s\n", csv.c_str());
+  }
   if (!plot.empty()) {
     if (absl::Status written = load::WriteLatencyPlot(plot, run, *result, text);
         !written.ok()) {

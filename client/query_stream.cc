@@ -36,6 +36,9 @@ class QueryStream::Reactor final
       : level_(std::move(level)), options_(std::move(options)) {
     if (options_.window < 1) options_.window = 1;
     context_.set_deadline(absl::ToChronoTime(absl::Now() + options_.timeout));
+    for (const auto& [key, value] : options_.metadata) {
+      context_.AddMetadata(key, value);
+    }
     stub.async()->StreamQueries(&context_, this);
     AddHold();
     StartRead(&response_);

@@ -20,6 +20,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
@@ -50,6 +52,9 @@ struct QueryStreamOptions {
   // When set, every outcome goes here, in order, on a gRPC thread, and
   // Next() is not used.
   std::function<void(BatchOutcome)> on_response;
+  // Metadata (key, value) sent when the stream opens; CollideClient adds
+  // its ClientOptions::metadata.
+  std::vector<std::pair<std::string, std::string>> metadata;
 };
 
 class QueryStream {

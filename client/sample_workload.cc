@@ -17,6 +17,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "client/tools/tool_command_line.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -217,6 +218,13 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  collide::client::tools::SetToolUsage(
+      "A short game-server session against a running collide_server: "
+      "describe the level, send one tick's queries through the stream, "
+      "print what they hit.\n"
+      "  collide_sample_workload [--target=127.0.0.1:50051] "
+      "[--level=levels/arena]",
+      __FILE__);
   absl::ParseCommandLine(argc, argv);
   const std::string target = absl::GetFlag(FLAGS_target);
   const std::string level = absl::GetFlag(FLAGS_level);

@@ -59,6 +59,9 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
@@ -210,6 +213,16 @@ int main(int argc, char** argv) {
     std::perror("collide_server: cannot block SIGTERM/SIGINT");
     return 1;
   }
+  absl::SetProgramUsageMessage(
+      "The collide collision query service.\n"
+      "  collide_server [--listen=0.0.0.0:50051] [--level_dir=DIR] "
+      "[--admin_listen=127.0.0.1:50052] [--tls_cert_file=C "
+      "--tls_key_file=K] ...");
+  // --help lists the flags of this file (Abseil matches files by program
+  // name by default, and "collide_server" names none).
+  absl::SetFlagsUsageConfig({.contains_help_flags = [](absl::string_view f) {
+    return absl::EndsWith(f, "server/main.cc");
+  }});
   absl::ParseCommandLine(argc, argv);
   // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
   // lock (gRPC's included) also runs the debug deadlock detector: a

@@ -57,6 +57,15 @@ absl::StatusOr<Vec2> Translation(const CastArgs& args, Vec2 start) {
   return Vec2{to->x - start.x, to->y - start.y};
 }
 
+// The radius a circle or capsule must be given (the server checks its sign).
+absl::StatusOr<double> RequiredRadius(const CastArgs& args) {
+  if (!args.radius.has_value()) {
+    return Invalid("radius", absl::StrCat("a ", args.kind,
+                                          " needs its radius (--radius=R)"));
+  }
+  return *args.radius;
+}
+
 absl::StatusOr<std::vector<Vec2>> CapsuleAxis(const CastArgs& args) {
   absl::StatusOr<std::vector<Vec2>> axis = ParsePoints(args.points, "points");
   if (axis.ok() && axis->size() != 2) {
@@ -69,6 +78,7 @@ absl::StatusOr<std::vector<Vec2>> CapsuleAxis(const CastArgs& args) {
 
 absl::StatusOr<Vec2> ParsePoint(absl::string_view text,
                                 absl::string_view flag) {
+  if (text.empty()) return Invalid(flag, "required (x,y)");
   const std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
   Vec2 point;
   if (parts.size() != 2 ||
@@ -103,8 +113,15 @@ absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args) {
     if (!from.ok()) return from.status();
     absl::StatusOr<Vec2> by = Translation(args, *from);
     if (!by.ok()) return by.status();
-    if (args.kind == "ray") return RayCast(*from, *by, *options);
-    return CircleCast(*from, args.radius, *by, *options);
+    if (args.kind == "ray") {
+      if (args.radius.has_value()) {
+        return Invalid("radius", "a ray has no radius (cast circle has)");
+      }
+      return RayCast(*from, *by, *options);
+    }
+    absl::StatusOr<double> radius = RequiredRadius(args);
+    if (!radius.ok()) return radius.status();
+    return CircleCast(*from, *radius, *by, *options);
   }
   if (args.kind == "polygon") {
     absl::StatusOr<std::vector<Vec2>> points =
@@ -117,9 +134,11 @@ absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args) {
   if (args.kind == "capsule") {
     absl::StatusOr<std::vector<Vec2>> axis = CapsuleAxis(args);
     if (!axis.ok()) return axis.status();
+    absl::StatusOr<double> radius = RequiredRadius(args);
+    if (!radius.ok()) return radius.status();
     absl::StatusOr<Vec2> by = Translation(args, axis->front());
     if (!by.ok()) return by.status();
-    return CapsuleCast((*axis)[0], (*axis)[1], args.radius, *by, *options);
+    return CapsuleCast((*axis)[0], (*axis)[1], *radius, *by, *options);
   }
   return absl::InvalidArgumentError(
       absl::StrCat("cast: unknown shape \"", args.kind,
@@ -135,8 +154,10 @@ absl::StatusOr<v1::Query> MakeOverlapQuery(const CastArgs& args) {
   if (args.kind == "circle") {
     absl::StatusOr<Vec2> from = ParsePoint(args.from, "from");
     if (!from.ok()) return from.status();
+    absl::StatusOr<double> radius = RequiredRadius(args);
+    if (!radius.ok()) return radius.status();
     *overlap->mutable_circle()->mutable_center() = ToProto(*from);
-    overlap->mutable_circle()->set_radius(args.radius);
+    overlap->mutable_circle()->set_radius(*radius);
   } else if (args.kind == "polygon") {
     absl::StatusOr<std::vector<Vec2>> points =
         ParsePoints(args.points, "points");
@@ -147,9 +168,11 @@ absl::StatusOr<v1::Query> MakeOverlapQuery(const CastArgs& args) {
   } else if (args.kind == "capsule") {
     absl::StatusOr<std::vector<Vec2>> axis = CapsuleAxis(args);
     if (!axis.ok()) return axis.status();
+    absl::StatusOr<double> radius = RequiredRadius(args);
+    if (!radius.ok()) return radius.status();
     *overlap->mutable_capsule()->mutable_p1() = ToProto((*axis)[0]);
     *overlap->mutable_capsule()->mutable_p2() = ToProto((*axis)[1]);
-    overlap->mutable_capsule()->set_radius(args.radius);
+    overlap->mutable_capsule()->set_radius(*radius);
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("overlap: unknown shape \"", args.kind,

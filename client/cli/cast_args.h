@@ -26,11 +26,12 @@ absl::StatusOr<std::vector<Vec2>> ParsePoints(absl::string_view text,
 // Every member has a default initializer, so designated initializers may
 // leave any out.
 struct CastArgs {
-  std::string kind = {};    // ray | circle | polygon | capsule
-  std::string from = {};    // ray origin, circle center ("x,y")
-  std::string to = {};      // where `from` ends up ("x,y"); or use `by`
-  std::string by = {};      // the translation ("dx,dy")
-  double radius = 0;        // circle, capsule
+  std::string kind = {};  // ray | circle | polygon | capsule
+  std::string from = {};  // ray origin, circle center ("x,y")
+  std::string to = {};    // where `from` ends up ("x,y"); or use `by`
+  std::string by = {};    // the translation ("dx,dy")
+  // Circle and capsule radius: required for them (no default radius).
+  std::optional<double> radius = {};
   std::string points = {};  // polygon vertices; capsule axis ("x,y x,y")
   bool all = false;         // every hit, not only the first
   std::optional<double> max_fraction = {};
@@ -42,7 +43,10 @@ struct CastArgs {
 
 // The cast query the arguments describe (request_id 0). The translation is
 // `by`, or `to` - start (for a polygon or capsule, `to` is where the first
-// point goes). Exactly one of to / by must be given.
+// point goes). Exactly one of to / by must be given. What a shape needs is
+// required (INVALID_ARGUMENT naming the flag when missing): a ray and a
+// circle --from, circles and capsules --radius, polygons and capsules
+// --points; a ray refuses --radius.
 absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args);
 
 // An overlap query for a circle (from, radius), a polygon (points) or a

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "client/load/query_file.h"
 
 namespace collide::client::load {
 
@@ -201,6 +202,26 @@ absl::Status ValidateLoadOptions(const LoadOptions& options) {
   if (options.drain_timeout < Clock::duration::zero()) {
     return absl::InvalidArgumentError("drain_timeout must be >= 0");
   }
+  const RateRamp& ramp = options.plan.ramp;
+  if (ramp.shape != RampShape::kNone) {
+    if (options.plan.rate <= 0) {
+      return absl::InvalidArgumentError(
+          "ramp needs an open loop: rate > 0 is where it starts");
+    }
+    if (!(ramp.to_rate > 0) || !std::isfinite(ramp.to_rate)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "ramp_to must be > 0 batches/s (where the ramp ends), not ",
+          ramp.to_rate));
+    }
+    if (options.plan.count > 0) {
+      return absl::InvalidArgumentError(
+          "ramp runs over --duration; it takes no count");
+    }
+    if (ramp.shape == RampShape::kStep && ramp.steps < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("ramp_steps must be >= 2, not ", ramp.steps));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -218,11 +239,23 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
   Rng rng(options.seed);
   const size_t stream_count =
       connections.size() * static_cast<size_t>(options.streams_per_connection);
+  // A replayed file is dealt out whole: every query is in some pool.
+  const size_t replay_batches = options.replay_queries.empty()
+                                    ? 0
+                                    : (options.replay_queries.size() +
+                                       stream_count * options.batch_size - 1) /
+                                          (stream_count * options.batch_size);
+  const size_t batches_per_stream =
+      std::max(static_cast<size_t>(options.batches_per_stream), replay_batches);
+  size_t next_replayed = 0;
   std::vector<std::vector<v1::StreamQueriesRequest>> pools(stream_count);
   for (std::vector<v1::StreamQueriesRequest>& pool : pools) {
-    pool.reserve(static_cast<size_t>(options.batches_per_stream));
-    for (int i = 0; i < options.batches_per_stream; ++i) {
-      pool.push_back(mix.NextBatch(options.batch_size, rng));
+    pool.reserve(batches_per_stream);
+    for (size_t i = 0; i < batches_per_stream; ++i) {
+      pool.push_back(options.replay_queries.empty()
+                         ? mix.NextBatch(options.batch_size, rng)
+                         : ReplayBatch(options.replay_queries,
+                                       options.batch_size, &next_replayed));
     }
   }
 

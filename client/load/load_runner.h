@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -42,6 +43,10 @@ struct LoadOptions {
   // Distinct batches each stream draws at the start and cycles through, so
   // drawing queries costs the client nothing while it measures.
   int batches_per_stream = 64;
+  // When not empty: the queries sent, in order (query_file.h), instead of
+  // the mix's; streams take their batches from it one after the other,
+  // each at least batches_per_stream, enough to hold every query.
+  std::vector<v1::Query> replay_queries;
   uint64_t seed = 1;
   // After the last measured send, how long answers in flight are awaited;
   // then streams are cancelled and those batches count as stream errors

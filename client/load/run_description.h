@@ -19,11 +19,15 @@ struct RunDescription {
   int batch_size = 1;
   // Batches per second over all streams; 0 for a closed loop.
   double rate = 0;
+  // Open loop: how the rate changes after the warm-up, e.g. "linear to
+  // 2000 batches/s" or "5 steps to 2000 batches/s"; empty: it does not.
+  std::string ramp;
   absl::Duration warmup;
   // The measured duration, unless count > 0.
   absl::Duration duration;
   int64_t count = 0;
-  // QueryMix::Describe(), with the length and radius ranges.
+  // QueryMix::Describe(), with the length and radius ranges; or the file
+  // replayed ("replay FILE (N queries)").
   std::string mix;
   uint64_t seed = 0;
 };

@@ -12,6 +12,13 @@
 // drops to what the server can take, so coordinated omission (a slow server
 // pacing its own load test and hiding its queueing) cannot happen.
 //
+// A ramp (open loop only, duration-bound runs) changes the rate while the
+// run measures, as ghz's step and line load schedules do: the warm-up runs
+// at `rate`; then a linear ramp goes from `rate` to `ramp.to_rate` over the
+// duration, and a step ramp holds `ramp.steps` equal rates from `rate` to
+// `ramp.to_rate`, each for duration / steps. Due times follow the integral
+// of the rate, so the schedule stays exact however the rate changes.
+//
 // Batches due (open) or sent (closed) before start + warmup warm the server
 // and are not measured; then the run measures for `duration`, or until
 // `count` batches have been sent when count > 0.
@@ -26,9 +33,21 @@ namespace collide::client::load {
 
 using Clock = std::chrono::steady_clock;
 
+enum class RampShape { kNone, kStep, kLinear };
+
+struct RateRamp {
+  RampShape shape = RampShape::kNone;
+  // Batches per second over all streams at the end of the duration (> 0).
+  double to_rate = 0;
+  // kStep: how many rates, the first `rate` and the last `to_rate` (>= 2).
+  int steps = 5;
+};
+
 struct PlanOptions {
-  // Batches per second over all streams; 0 for a closed loop.
+  // Batches per second over all streams; 0 for a closed loop. With a ramp:
+  // the rate of the warm-up and of the ramp's start.
   double rate = 0;
+  RateRamp ramp = {};
   Clock::duration warmup = std::chrono::seconds(1);
   // How long sends are measured, after the warm-up (unused when count > 0).
   Clock::duration duration = std::chrono::seconds(10);
@@ -45,6 +64,8 @@ class RunPlan {
   // Open loop: when batch k (0-based, over all streams) is due. Computed
   // from k, so rounding never accumulates over a long run.
   Clock::time_point DueTime(int64_t k) const;
+  // Open loop: the target rate (batches/s) at `elapsed` since start.
+  double RateAt(Clock::duration elapsed) const;
   // Open loop: the next batch of the schedule. Streams share one schedule,
   // so a stream whose window is full leaves the next batches to the others.
   int64_t TakeNextIndex() { return next_index_.fetch_add(1); }

@@ -39,6 +39,7 @@ std::string SummaryJson(const RunDescription& run, const LoadResult& result) {
   settings["level"] = run.level_id;
   settings["loop"] = run.rate > 0 ? "open" : "closed";
   settings["rate_batches_per_s"] = run.rate;
+  settings["ramp"] = run.ramp;
   settings["connections"] = run.connections;
   settings["streams_per_connection"] = run.streams_per_connection;
   settings["window"] = run.window;

@@ -40,6 +40,7 @@ std::string RunLine(const RunDescription& run) {
           ? absl::StrFormat("open loop at %.6g batches/s (%.6g queries/s)",
                             run.rate, run.rate * run.batch_size)
           : std::string("closed loop");
+  if (!run.ramp.empty()) absl::StrAppend(&loop, ", ramp ", run.ramp);
   return absl::StrCat(
       "  ", loop, ": ", Plural(run.connections, "connection", "connections"),
       " x ", Plural(run.streams_per_connection, "stream", "streams"),
@@ -118,14 +119,14 @@ std::string SummaryText(const RunDescription& run, const LoadResult& result) {
     // The schedule offers run.rate; what left may be less when windows
     // were full, and how late it left says by how much.
     const double span = absl::ToDoubleSeconds(result.send_span);
-    absl::StrAppend(&text, "  sent     ",
-                    span > 0
-                        ? Rate(static_cast<double>(result.batches_sent) / span)
-                        : std::string("-"),
-                    " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
-                    "/s); sends left up to ",
-                    FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
-                    " ms after their due time\n");
+    absl::StrAppend(
+        &text, "  sent     ",
+        span > 0 ? Rate(static_cast<double>(result.batches_sent) / span)
+                 : std::string("-"),
+        " batches (scheduled ", absl::StrFormat("%.6g", run.rate),
+        run.ramp.empty() ? "/s" : "/s, then ramped", "); sends left up to ",
+        FormatMs(absl::ToInt64Nanoseconds(result.max_send_lag)),
+        " ms after their due time\n");
   }
   const LatencyHistogram& latency = result.latency;
   absl::StrAppend(&text,

@@ -150,5 +150,39 @@ TEST(ResultTextTest, SaysHitMissAndErrorPlainly) {
               HasSubstr("error INVALID_ARGUMENT: queries[0].ray_cast"));
 }
 
+// Issue 17: `cast circle` without --radius used a radius of 0.
+TEST(MakeCastQueryTest, Issue17ShapesRequireTheirParametersByFlagName) {
+  struct Case {
+    CastArgs args;
+    bool overlap;
+    const char* flag;
+  };
+  const Case cases[] = {
+      {{.kind = "circle", .from = "0,5", .by = "10,0"}, false, "--radius"},
+      {{.kind = "capsule", .by = "4,0", .points = "0,0 0,1"},
+       false,
+       "--radius"},
+      {{.kind = "circle", .from = "0,5"}, true, "--radius"},
+      {{.kind = "capsule", .points = "0,0 0,1"}, true, "--radius"},
+      {{.kind = "ray", .to = "1,0"}, false, "--from"},
+      {{.kind = "circle", .by = "1,0", .radius = 1}, false, "--from"},
+      {{.kind = "polygon", .by = "1,0"}, false, "--points"},
+      {{.kind = "ray", .from = "0,0", .by = "1,0", .radius = 1},
+       false,
+       "--radius"},
+  };
+  for (const Case& c : cases) {
+    const absl::Status status = c.overlap ? MakeOverlapQuery(c.args).status()
+                                          : MakeCastQuery(c.args).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
+        << c.args.kind << " " << c.flag;
+    EXPECT_THAT(status.message(), HasSubstr(c.flag)) << c.args.kind;
+  }
+  // A radius given as 0 is the caller's choice (a point), not a default.
+  EXPECT_TRUE(MakeCastQuery(
+                  {.kind = "circle", .from = "0,5", .by = "10,0", .radius = 0})
+                  .ok());
+}
+
 }  // namespace
 }  // namespace collide::client::cli

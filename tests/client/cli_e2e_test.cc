@@ -21,6 +21,7 @@ namespace collide::client {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Outcome {
   int exit_code = -1;
@@ -29,10 +30,9 @@ struct Outcome {
 
 // Runs `args` through the shell (paths here have no spaces) and captures
 // what it printed. Bounded: the CLI's calls all have deadlines.
-Outcome RunCli(const std::string& args) {
+Outcome RunProgram(const std::string& program, const std::string& args) {
   Outcome outcome;
-  const std::string command =
-      absl::StrCat(COLLIDE_CLI_BINARY, " ", args, " 2>&1");
+  const std::string command = absl::StrCat(program, " ", args, " 2>&1");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return outcome;
   std::array<char, 4096> buffer;
@@ -43,6 +43,10 @@ Outcome RunCli(const std::string& args) {
   const int status = pclose(pipe);
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return outcome;
+}
+
+Outcome RunCli(const std::string& args) {
+  return RunProgram(COLLIDE_CLI_BINARY, args);
 }
 
 std::string ReadFile(const std::string& path) {
@@ -212,6 +216,107 @@ TEST_F(CliE2eTest, BadInputIsAClearErrorAndExitStatus) {
   Outcome unreachable = RunCli("--address=127.0.0.1:1 --timeout=2s levels");
   EXPECT_EQ(unreachable.exit_code, 1);
   EXPECT_THAT(unreachable.out, HasSubstr("UNAVAILABLE"));
+}
+
+// Issue 17: README's `import-tiled MAP -o LEVEL.json` said "Unknown command
+// line flag 'o'".
+TEST_F(CliE2eTest, Issue17ImportTiledTakesDashOAsReadmeShows) {
+  const std::string out = absl::StrCat(dir_, "/level2.json");
+  Outcome imported =
+      RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP, " -o ", out));
+  EXPECT_EQ(imported.exit_code, 0) << imported.out;
+  EXPECT_THAT(imported.out, HasSubstr(absl::StrCat("-> ", out)));
+  absl::StatusOr<v1::Level> level = formats::ReadLevelFile(out, 1 << 20);
+  ASSERT_TRUE(level.ok()) << level.status();
+  EXPECT_GT(level->shapes_size(), 0);
+}
+
+// Issue 17: an unknown flag exited 1 (Abseil's parser) though README
+// promises 2 for a bad command line.
+TEST_F(CliE2eTest, Issue17EveryBadCommandLineExits2NamingTheFlag) {
+  for (const char* args :
+       {"--frobnicate levels", "--timeout=soon levels", "-x levels",
+        "--json=maybe levels", "cast circle --from=0,5 --by=10,0",
+        "overlap capsule --points=\"0,0 0,1\"", "levels --address"}) {
+    Outcome outcome = Cli(args);
+    EXPECT_EQ(outcome.exit_code, 2) << args << ": " << outcome.out;
+    EXPECT_THAT(outcome.out, HasSubstr("--")) << args;
+  }
+  EXPECT_THAT(Cli("--frobnicate levels").out, HasSubstr("--frobnicate"));
+  EXPECT_THAT(Cli("--timeout=soon levels").out, HasSubstr("--timeout"));
+  EXPECT_THAT(Cli("cast circle --from=0,5 --by=10,0").out,
+              HasSubstr("--radius"));
+}
+
+// Issue 17: --help ended with "No flags matched" (collide-cli) or listed no
+// flags (collide-load, collide_server), and the server warned that
+// SetProgramUsageMessage() was never called.
+TEST(ToolHelpTest, Issue17HelpListsEachProgramsOwnFlags) {
+  struct Program {
+    const char* binary;
+    const char* usage;
+    const char* flag;
+  };
+  for (const Program& p :
+       {Program{COLLIDE_CLI_BINARY, "collide-cli COMMAND", "--radius"},
+        Program{COLLIDE_LOAD_BINARY, "Load-tests a collide server", "--rate"},
+        Program{COLLIDE_SERVER_BINARY, "collision query service",
+                "--listen"}}) {
+    Outcome help = RunProgram(p.binary, "--help");
+    EXPECT_THAT(help.out, HasSubstr(p.usage)) << p.binary;
+    EXPECT_THAT(help.out, HasSubstr(absl::StrCat(p.flag, " ("))) << p.binary;
+    EXPECT_THAT(help.out, Not(HasSubstr("No flags matched"))) << p.binary;
+    EXPECT_THAT(help.out, Not(HasSubstr("never called"))) << p.binary;
+  }
+  // The client tools: help asked for is a success.
+  EXPECT_EQ(RunProgram(COLLIDE_CLI_BINARY, "--help").exit_code, 0);
+  EXPECT_EQ(RunProgram(COLLIDE_LOAD_BINARY, "--help").exit_code, 0);
+}
+
+// Issue 17: `levels` prints "levels/arena", which --level then refused.
+TEST_F(CliE2eTest, Issue17LevelsAreNamedByIdOrFullName) {
+  Outcome levels = Cli("levels");
+  ASSERT_THAT(levels.out, HasSubstr("levels/arena"));
+  for (const char* level : {"arena", "levels/arena"}) {
+    Outcome cast =
+        Cli(absl::StrCat("--level=", level, " cast ray --from=0,0 --to=30,0"));
+    EXPECT_EQ(cast.exit_code, 0) << level << ": " << cast.out;
+    EXPECT_THAT(cast.out, HasSubstr("hit shape 10")) << level;
+    Outcome described = Cli(absl::StrCat("describe ", level));
+    EXPECT_EQ(described.exit_code, 0) << level << ": " << described.out;
+    EXPECT_THAT(described.out, HasSubstr("levels/arena  version 1"));
+  }
+  ASSERT_EQ(Cli(absl::StrCat("put ", COLLIDE_EXAMPLE_LEVEL)).exit_code, 0);
+  Outcome deleted = Cli("delete levels/dock");
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.out;
+  EXPECT_THAT(deleted.out, HasSubstr("deleted levels/dock (was version "));
+}
+
+// Issue 17: `cast --json` printed snake_case while `get` prints camelCase,
+// and a miss printed only "cast": {}.
+TEST_F(CliE2eTest, Issue17JsonIsCamelCaseAndAMissIsExplicit) {
+  Outcome hit = Cli("--json cast ray --from=0,0 --to=30,0");
+  EXPECT_EQ(hit.exit_code, 0) << hit.out;
+  EXPECT_THAT(hit.out, HasSubstr("\"shapeId\""));
+  EXPECT_THAT(hit.out, HasSubstr("\"levelVersion\""));
+  EXPECT_THAT(hit.out, Not(HasSubstr("shape_id")));
+  Outcome got = Cli("get arena");
+  EXPECT_THAT(got.out, HasSubstr("\"userData\""));
+  Outcome described = Cli("--json describe arena");
+  EXPECT_THAT(described.out, HasSubstr("\"shapeCount\""));
+
+  // Straight up from the origin, out of the arena's walls' way: a miss.
+  Outcome miss = Cli("--json cast ray --from=0,0 --by=0,0.5");
+  EXPECT_EQ(miss.exit_code, 0) << miss.out;
+  EXPECT_THAT(miss.out, HasSubstr("\"hits\": []"));
+  v1::RunQueriesResponse parsed;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(miss.out, &parsed).ok())
+      << miss.out;
+  ASSERT_EQ(parsed.results_size(), 1);
+  EXPECT_TRUE(parsed.results(0).has_cast());
+  EXPECT_EQ(parsed.results(0).cast().hits_size(), 0);
+  EXPECT_THAT(Cli("cast ray --from=0,0 --by=0,0.5").out, HasSubstr("  miss"));
 }
 
 }  // namespace

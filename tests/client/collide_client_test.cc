@@ -281,5 +281,16 @@ TEST(MakeChannelSpecTest, UnknownPolicyAndZeroAttemptsAreRefused) {
               HasSubstr("max_attempts"));
 }
 
+// Issue 17: `collide-cli levels` prints "levels/arena", which --level then
+// refused (it became "levels/levels/arena").
+TEST(LevelNameTest, Issue17IdAndFullNameNameTheSameLevel) {
+  EXPECT_EQ(LevelName("arena"), "levels/arena");
+  EXPECT_EQ(LevelName("levels/arena"), "levels/arena");
+  EXPECT_EQ(LevelId("levels/arena"), "arena");
+  EXPECT_EQ(LevelId("arena"), "arena");
+  // Only the leading resource prefix is a name's: an id may contain '/'.
+  EXPECT_EQ(LevelName("maps/levels/x"), "levels/maps/levels/x");
+}
+
 }  // namespace
 }  // namespace collide::client

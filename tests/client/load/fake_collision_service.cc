@@ -3,6 +3,9 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
 namespace collide::client::load {
 
 // Reads one request, has the service's worker answer it after the delay,
@@ -33,6 +36,7 @@ class FakeCollisionService::Reactor final
           static_cast<int>(grpc::StatusCode::NOT_FOUND));
       response_.mutable_status()->set_message("unknown level");
     } else {
+      service_->Record(request_);
       for (const v1::Query& query : request_.queries()) {
         v1::QueryResult* result = response_.add_results();
         result->set_request_id(query.request_id());
@@ -82,8 +86,35 @@ FakeCollisionService::~FakeCollisionService() {
 }
 
 grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
-FakeCollisionService::StreamQueries(grpc::CallbackServerContext*) {
+FakeCollisionService::StreamQueries(grpc::CallbackServerContext* context) {
+  std::vector<std::string> metadata;
+  for (const auto& [key, value] : context->client_metadata()) {
+    metadata.push_back(
+        absl::StrCat(absl::string_view(key.data(), key.size()), ": ",
+                     absl::string_view(value.data(), value.size())));
+  }
+  {
+    absl::MutexLock lock(&mutex_);
+    stream_metadata_.push_back(std::move(metadata));
+  }
   return new Reactor(this);
+}
+
+std::vector<std::vector<std::string>> FakeCollisionService::StreamMetadata() {
+  absl::MutexLock lock(&mutex_);
+  return stream_metadata_;
+}
+
+std::vector<v1::Query> FakeCollisionService::ReceivedQueries() {
+  absl::MutexLock lock(&mutex_);
+  return received_;
+}
+
+void FakeCollisionService::Record(const v1::StreamQueriesRequest& request) {
+  absl::MutexLock lock(&mutex_);
+  for (const v1::Query& query : request.queries()) {
+    if (received_.size() < 10000) received_.push_back(query);
+  }
 }
 
 void FakeCollisionService::Enqueue(Reactor* reactor) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -39,17 +40,27 @@ class FakeCollisionService final
   grpc::ServerBidiReactor<v1::StreamQueriesRequest, v1::StreamQueriesResponse>*
   StreamQueries(grpc::CallbackServerContext* context) override;
 
+  // The client metadata of every stream opened, "key: value" per entry, in
+  // the order streams opened.
+  std::vector<std::vector<std::string>> StreamMetadata();
+  // The queries answered so far (the first 10000), in answer order.
+  std::vector<v1::Query> ReceivedQueries();
+
   class Reactor;
 
  private:
   friend class Reactor;
   // Queues a reactor whose request is to be answered after the delay.
   void Enqueue(Reactor* reactor);
+  void Record(const v1::StreamQueriesRequest& request);
   void Work();
 
   const FakeBehaviour behaviour_;
   absl::Mutex mutex_;
   std::deque<Reactor*> queue_ ABSL_GUARDED_BY(mutex_);
+  std::vector<std::vector<std::string>> stream_metadata_
+      ABSL_GUARDED_BY(mutex_);
+  std::vector<v1::Query> received_ ABSL_GUARDED_BY(mutex_);
   bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
   std::thread worker_;
 };

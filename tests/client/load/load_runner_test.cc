@@ -12,12 +12,14 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "client/load/connections.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/client/load/fake_collision_service.h"
 
@@ -40,10 +42,11 @@ QueryMix RayMix() {
 class LoadRunnerTest : public ::testing::Test {
  protected:
   // Starts the fake and connects `connections` clients to it.
-  void Start(FakeBehaviour behaviour, int connections = 1) {
+  // `options` gives everything but the target.
+  void Start(FakeBehaviour behaviour, int connections = 1,
+             ClientOptions options = {}) {
     fake_ = StartFakeServer(std::move(behaviour));
     ASSERT_NE(fake_->server, nullptr);
-    ClientOptions options;
     options.target = absl::StrCat("127.0.0.1:", fake_->port);
     absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> clients =
         ConnectMany(options, connections);
@@ -221,6 +224,93 @@ TEST_F(LoadRunnerTest, AStopRequestEndsTheRunWithWhatWasMeasured) {
   EXPECT_TRUE(result.interrupted);
   EXPECT_GT(result.batches_answered, 0);
   EXPECT_EQ(result.batches_answered, result.batches_sent);
+}
+
+// Issue 17: collide-load --metadata=key:value, e.g. "authorization:Bearer
+// TOKEN", reaches the server on every stream.
+TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
+  ClientOptions client;
+  client.metadata = {{"authorization", "Bearer s3cret"}, {"x-tenant", "blue"}};
+  Start({.delay = absl::Milliseconds(1)}, /*connections=*/2, client);
+  LoadOptions options;
+  options.streams_per_connection = 2;
+  options.plan = {.warmup = milliseconds(0), .count = 20};
+  const LoadResult result = Run(options);
+  EXPECT_EQ(result.batches_answered, 20);
+  const std::vector<std::vector<std::string>> streams =
+      fake_->service->StreamMetadata();
+  // Streams open at their first send, so a stream the others left no batch
+  // to may never open; every one that did carries the metadata.
+  ASSERT_FALSE(streams.empty());
+  EXPECT_LE(streams.size(), 4u);
+  for (const std::vector<std::string>& metadata : streams) {
+    EXPECT_THAT(metadata,
+                ::testing::IsSupersetOf(
+                    {"authorization: Bearer s3cret", "x-tenant: blue"}));
+  }
+}
+
+// Issue 17: collide-load --queries=FILE replays a file's queries in order.
+TEST_F(LoadRunnerTest, Issue17ReplayedQueriesAreSentInsteadOfTheMix) {
+  Start({.delay = absl::Milliseconds(1)});
+  LoadOptions options;
+  options.streams_per_connection = 1;
+  options.window = 1;
+  options.batch_size = 2;
+  options.plan = {.warmup = milliseconds(0), .count = 6};
+  for (int x : {101, 102, 103}) {
+    v1::Query query;
+    query.mutable_ray_cast()->mutable_origin()->set_x(x);
+    query.mutable_ray_cast()->mutable_translation()->set_y(1);
+    options.replay_queries.push_back(query);
+  }
+  const LoadResult result = Run(options);
+  EXPECT_EQ(result.batches_answered, 6);
+  const std::vector<v1::Query> received = fake_->service->ReceivedQueries();
+  ASSERT_EQ(received.size(), 12u);
+  // One stream, one batch at a time: the file's order, cycled.
+  for (size_t i = 0; i < received.size(); ++i) {
+    EXPECT_EQ(received[i].ray_cast().origin().x(), 101 + i % 3) << i;
+    EXPECT_EQ(received[i].request_id(), 1 + i % 2) << i;
+  }
+}
+
+// Issue 17: a ramp raises the open loop's rate while measuring.
+TEST_F(LoadRunnerTest, Issue17ALinearRampSendsTheScheduledBatches) {
+  Start({.delay = absl::Milliseconds(0)});
+  LoadOptions options;
+  options.plan = {.rate = 50,
+                  .ramp = {.shape = RampShape::kLinear, .to_rate = 150},
+                  .warmup = milliseconds(0),
+                  .duration = milliseconds(1000)};
+  options.interval = milliseconds(500);
+  const LoadResult result = Run(options);
+  // The integral of the rate: (50 + 150) / 2 batches/s over 1 s.
+  EXPECT_EQ(result.batches_sent, 100);
+  ASSERT_GE(result.intervals.size(), 2u);
+  // 50 -> 100 batches/s in the first half, 100 -> 150 in the second.
+  EXPECT_LT(result.intervals[0].latency.count(),
+            result.intervals[1].latency.count());
+}
+
+TEST(LoadOptionsTest, Issue17BadRampsAreRefusedNamingTheFlag) {
+  LoadOptions closed;
+  closed.plan.ramp = {.shape = RampShape::kLinear, .to_rate = 100};
+  EXPECT_TRUE(absl::StartsWith(ValidateLoadOptions(closed).message(), "ramp"));
+  LoadOptions no_end;
+  no_end.plan.rate = 10;
+  no_end.plan.ramp = {.shape = RampShape::kStep};
+  EXPECT_TRUE(
+      absl::StartsWith(ValidateLoadOptions(no_end).message(), "ramp_to"));
+  LoadOptions one_step = no_end;
+  one_step.plan.ramp = {.shape = RampShape::kStep, .to_rate = 20, .steps = 1};
+  EXPECT_TRUE(
+      absl::StartsWith(ValidateLoadOptions(one_step).message(), "ramp_steps"));
+  LoadOptions counted = one_step;
+  counted.plan.ramp.steps = 3;
+  EXPECT_TRUE(ValidateLoadOptions(counted).ok());
+  counted.plan.count = 10;
+  EXPECT_TRUE(absl::StartsWith(ValidateLoadOptions(counted).message(), "ramp"));
 }
 
 TEST(LoadOptionsTest, BadOptionsAreRefusedNamingTheField) {

@@ -106,5 +106,66 @@ TEST(RunPlanTest, StopEndsEveryLaterClaim) {
   EXPECT_EQ(plan.Claim(kStart), RunPlan::Slot::kDone);
 }
 
+// Issue 17: a load ramp (ghz's step and line schedules). Due times follow
+// the integral of the rate.
+TEST(RunPlanTest, Issue17LinearRampDueTimesFollowTheRisingRate) {
+  RunPlan plan(kStart, {.rate = 100,
+                        .ramp = {.shape = RampShape::kLinear, .to_rate = 300},
+                        .warmup = seconds(1),
+                        .duration = seconds(2)});
+  // The warm-up at 100/s: batch 100 is due as it ends.
+  EXPECT_LE(std::chrono::abs(plan.DueTime(100) - (kStart + seconds(1))),
+            nanoseconds(10));
+  // Then 100 -> 300/s over 2 s: 100 s + 50 s^2 batches after s seconds,
+  // so 150 in the first second and 400 in all.
+  EXPECT_LT(plan.DueTime(100 + 149), kStart + seconds(2));
+  EXPECT_LE(std::chrono::abs(plan.DueTime(100 + 150) - (kStart + seconds(2))),
+            nanoseconds(10));
+  EXPECT_LT(plan.DueTime(100 + 399), plan.measure_end());
+  EXPECT_EQ(plan.Claim(plan.DueTime(100 + 399)), RunPlan::Slot::kMeasured);
+  EXPECT_EQ(plan.Claim(plan.DueTime(100 + 400)), RunPlan::Slot::kDone);
+  for (int64_t k = 1; k < 500; ++k) {
+    EXPECT_GE(plan.DueTime(k), plan.DueTime(k - 1)) << k;
+  }
+  EXPECT_EQ(plan.RateAt(milliseconds(500)), 100);
+  EXPECT_DOUBLE_EQ(plan.RateAt(seconds(2)), 200);
+  EXPECT_DOUBLE_EQ(plan.RateAt(seconds(3)), 300);
+}
+
+TEST(RunPlanTest, Issue17StepRampHoldsEachRateForItsShareOfTheDuration) {
+  RunPlan plan(kStart,
+               {.rate = 100,
+                .ramp = {.shape = RampShape::kStep, .to_rate = 300, .steps = 3},
+                .warmup = seconds(0),
+                .duration = seconds(3)});
+  // 100/s, then 200/s, then 300/s, a second each.
+  EXPECT_LE(std::chrono::abs(plan.DueTime(50) - (kStart + milliseconds(500))),
+            nanoseconds(10));
+  EXPECT_LE(std::chrono::abs(plan.DueTime(100) - (kStart + seconds(1))),
+            nanoseconds(10));
+  EXPECT_LE(std::chrono::abs(plan.DueTime(300) - (kStart + seconds(2))),
+            nanoseconds(10));
+  EXPECT_LE(std::chrono::abs(plan.DueTime(450) - (kStart + milliseconds(2500))),
+            nanoseconds(10));
+  EXPECT_EQ(plan.Claim(plan.DueTime(599)), RunPlan::Slot::kMeasured);
+  EXPECT_EQ(plan.Claim(plan.DueTime(600)), RunPlan::Slot::kDone);
+  EXPECT_EQ(plan.RateAt(milliseconds(999)), 100);
+  EXPECT_EQ(plan.RateAt(milliseconds(1500)), 200);
+  EXPECT_EQ(plan.RateAt(milliseconds(2999)), 300);
+}
+
+// A ramp down ends where it should too (the rate never turns negative).
+TEST(RunPlanTest, Issue17LinearRampDownSendsTheIntegral) {
+  RunPlan plan(kStart, {.rate = 300,
+                        .ramp = {.shape = RampShape::kLinear, .to_rate = 100},
+                        .warmup = seconds(0),
+                        .duration = seconds(2)});
+  EXPECT_EQ(plan.Claim(plan.DueTime(399)), RunPlan::Slot::kMeasured);
+  EXPECT_EQ(plan.Claim(plan.DueTime(400)), RunPlan::Slot::kDone);
+  // 300 s - 50 s^2: 250 batches in the first second.
+  EXPECT_LE(std::chrono::abs(plan.DueTime(250) - (kStart + seconds(1))),
+            nanoseconds(10));
+}
+
 }  // namespace
 }  // namespace collide::client::load

@@ -1,0 +1,151 @@
+// collide-load as a user runs it (issue 17): the real binary against the
+// real server on an ephemeral loopback port, with what ghz users reach for:
+// a ramp, CSV per interval, queries replayed from a file, metadata.
+// Runs are short (1 s or a few batches) and bounded by their flags.
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/client/test_server.h"
+
+namespace collide::client {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;  // stdout
+};
+
+// Runs collide-load with `args` through the shell; stderr goes to the
+// test's log.
+Outcome RunLoad(const std::string& args) {
+  Outcome outcome;
+  const std::string command = absl::StrCat(COLLIDE_LOAD_BINARY, " ", args);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return outcome;
+  std::array<char, 4096> buffer;
+  size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    outcome.out.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+class LoadCliE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = testing::StartTestServer();
+    ASSERT_NE(server_, nullptr) << "collide_server did not start";
+    address_ = absl::StrCat("--address=127.0.0.1:", server_->port(),
+                            " --progress=0 --warmup=0s");
+    char pattern[] = "/tmp/collide_load_cli_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::system(absl::StrCat("rm -rf ", dir_).c_str());
+  }
+
+  Outcome Load(const std::string& args) {
+    return RunLoad(absl::StrCat(address_, " ", args));
+  }
+
+  std::unique_ptr<collide::testing::ServerProcess> server_;
+  std::string address_;
+  std::string dir_;
+};
+
+TEST_F(LoadCliE2eTest, Issue17StepRampWritesItsIntervalsAsCsv) {
+  const std::string csv = absl::StrCat(dir_, "/ramp.csv");
+  Outcome run = Load(absl::StrCat(
+      "--rate=40 --ramp=step --ramp_to=80 --ramp_steps=2 --duration=1s "
+      "--interval=500ms --level=levels/arena --csv=",
+      csv,
+      " --metadata=x-tenant:blue --metadata=\"authorization:Bearer t0k\""));
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("ramp 2 steps to 80 batches/s"));
+  // 40 batches/s for 0.5 s, then 80/s for 0.5 s.
+  EXPECT_THAT(run.out, HasSubstr("60 answered of 60 sent"));
+  const std::vector<std::string> lines =
+      absl::StrSplit(ReadFile(csv), '\n', absl::SkipEmpty());
+  ASSERT_GE(lines.size(), 3u) << ReadFile(csv);
+  EXPECT_THAT(lines[0], StartsWith("start_s,end_s,target_batches_per_s,"));
+  EXPECT_THAT(lines[1], StartsWith("0.000,0.500,40,"));
+  EXPECT_THAT(lines[2], StartsWith("0.500,1.000,80,"));
+}
+
+TEST_F(LoadCliE2eTest, Issue17ReplaysQueriesFromAFile) {
+  const std::string file = absl::StrCat(dir_, "/queries.jsonl");
+  std::ofstream(file)
+      << "# a wall hit and a miss on the arena\n"
+      << R"({"rayCast": {"origin": {"x": 0, "y": 0}, "translation": {"x": 30}}})"
+      << "\n"
+      << R"({"circleCast": {"circle": {"center": {"x": 0, "y": 5}, "radius": 0.5}, "translation": {"x": 10}}})"
+      << "\n";
+  Outcome run = Load(
+      absl::StrCat("--queries=", file, " --count=10 --batch_size=4 --json"));
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << run.out;
+  EXPECT_THAT(json["run"]["mix"].get<std::string>(),
+              HasSubstr("replay " + file + " (2 queries)"));
+  EXPECT_EQ(json["queries_ok"], 40);
+}
+
+// A bad flag is exit status 1 with the flag named (README: 1 for a bad
+// flag, 2 for a run with errors), never a run of something else.
+TEST_F(LoadCliE2eTest, Issue17BadFlagsAreRefusedByName) {
+  struct Case {
+    const char* args;
+    const char* named;
+  };
+  for (const Case& c :
+       {Case{"--frobnicate", "--frobnicate"}, Case{"--rate=fast", "--rate"},
+        Case{"--ramp=zigzag --rate=10", "ramp"},
+        Case{"--ramp=linear --ramp_to=10", "ramp"},
+        Case{"--metadata=NoColon", "metadata"},
+        Case{"--metadata=grpc-timeout:1S", "metadata"},
+        Case{"--queries=/nonexistent/q.jsonl", "queries"}}) {
+    const std::string command = absl::StrCat(COLLIDE_LOAD_BINARY, " ", address_,
+                                             " --count=1 ", c.args, " 2>&1");
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    std::array<char, 4096> buffer;
+    size_t n = 0;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+      out.append(buffer.data(), n);
+    }
+    const int status = pclose(pipe);
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1)
+        << c.args << ": " << out;
+    EXPECT_THAT(out, HasSubstr(c.named)) << c.args;
+    EXPECT_THAT(out, ::testing::Not(HasSubstr("measured"))) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace collide::client
