@@ -1,5 +1,7 @@
 #include "server/collide_server.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -141,6 +143,14 @@ absl::Status EnsureLevelDirectory(const std::string& level_dir) {
   return absl::OkStatus();
 }
 
+// A duration as a gRPC channel argument (int milliseconds, at least 1,
+// saturating at a day).
+int GrpcMilliseconds(absl::Duration duration) {
+  return static_cast<int>(std::clamp<int64_t>(
+      absl::ToInt64Milliseconds(duration), 1,
+      absl::ToInt64Milliseconds(absl::Hours(24))));
+}
+
 // Where level changes are served, in words for the query port's refusal.
 std::string WritesRefusedReason(const ServerOptions& options) {
   if (options.admin_listen.empty()) {
@@ -275,6 +285,18 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   builder.AddChannelArgument(
       GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  // A client's channel otherwise keeps the connections it made at start
+  // for ever, so replicas added by a scale-up never get its calls: an aged
+  // connection gets GOAWAY, and the client reconnects (re-resolving DNS).
+  if (options.max_connection_age > absl::ZeroDuration()) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                               GrpcMilliseconds(options.max_connection_age));
+    if (options.max_connection_age_grace > absl::ZeroDuration()) {
+      builder.AddChannelArgument(
+          GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+          GrpcMilliseconds(options.max_connection_age_grace));
+    }
+  }
   // grpc_server_handled_total (rpc_metrics.h), for every service.
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
