@@ -1,6 +1,7 @@
 #include "server/collide_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -20,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -424,11 +426,36 @@ void CollideServer::Shutdown() {
   Log("draining: up to %s for calls in flight",
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
-  if (admin_server_ != nullptr) {
-    admin_server_->Shutdown(
-        absl::ToChronoTime(start + options_.shutdown_grace));
+  // Streams stop reading and end once they have answered what they read
+  // (clients resend the rest elsewhere); unary calls run to their end.
+  collision_service_->Drain();
+  const absl::Time deadline = start + options_.shutdown_grace;
+  std::atomic<bool> shutting_down{false};
+  std::thread shutdown([&] {
+    shutting_down.store(true);
+    if (admin_server_ != nullptr) {
+      admin_server_->Shutdown(absl::ToChronoTime(deadline));
+    }
+    server_->Shutdown(absl::ToChronoTime(deadline));
+  });
+  // gRPC's Shutdown also waits for every client to close its connection,
+  // and a client that keeps an idle channel open reads the GOAWAY only at
+  // its next poll (gRPC's client backup poller: every 5 s). Once no call is
+  // left (and none can start: new calls are refused from the moment
+  // Shutdown runs, which the 20 ms leave it to reach), close the
+  // connections instead of waiting for the clients.
+  while (!shutting_down.load()) absl::SleepFor(absl::Milliseconds(1));
+  absl::SleepFor(absl::Milliseconds(20));
+  while (absl::Now() < deadline && ServerRpcMetrics().calls_in_flight() > 0) {
+    absl::SleepFor(absl::Milliseconds(5));
   }
-  server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
+  if (absl::Now() < deadline) {
+    grpc_server_cancel_all_calls(server_->c_server());
+    if (admin_server_ != nullptr) {
+      grpc_server_cancel_all_calls(admin_server_->c_server());
+    }
+  }
+  shutdown.join();
   // gRPC has cancelled what was left at the deadline, but it can also
   // return early, with reactors still running batches on the workers (the
   // server's destruction then waits for them): stop those batches now.

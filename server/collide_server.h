@@ -127,9 +127,14 @@ class CollideServer {
   const SkippedLevelFiles& skipped_files() const { return skipped_files_; }
 
   // Graceful stop: the level directory watcher stops (its thread is
-  // joined), health reports NOT_SERVING, no new calls are accepted,
-  // calls in flight get until now + shutdown_grace to finish and are then
-  // cancelled. Returns when the server has stopped. Idempotent.
+  // joined), health reports NOT_SERVING, no new calls are accepted
+  // (GOAWAY), streams end with UNAVAILABLE once they have answered the
+  // batches they read (CollisionServiceImpl::Drain), calls in flight get
+  // until now + shutdown_grace to finish and are then cancelled. Returns
+  // as soon as no call is left (idle connections are closed, not waited
+  // for; calls of other CollideServers in this process count as left, see
+  // RpcMetrics::calls_in_flight), at the latest after the grace.
+  // Idempotent.
   void Shutdown();
 
  private:

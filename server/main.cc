@@ -3,9 +3,11 @@
 // With no arguments it serves the bundled level "levels/arena" on
 // 0.0.0.0:50051 (CollisionService, LevelService, grpc.health.v1 health and
 // server reflection). SIGTERM or SIGINT drains it: health turns
-// NOT_SERVING, new calls are refused, calls in flight get --shutdown_grace
-// to finish (then they are cancelled, and batches stop between queries),
-// and the process exits 0, at the latest 0.75 s after the grace ends.
+// NOT_SERVING, new calls are refused (GOAWAY), streams end with UNAVAILABLE
+// once they have answered the batches they read (clients resend the rest
+// elsewhere), calls in flight get --shutdown_grace to finish (then they are
+// cancelled, and batches stop between queries), and the process exits 0 as
+// soon as no call is left, at the latest 0.75 s after the grace ends.
 //
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
 //                  [--level_dir=/var/lib/collide] [--strict_level_dir]
@@ -117,7 +119,9 @@ ABSL_FLAG(int64_t, max_total_level_bytes,
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
-          "On SIGTERM/SIGINT, how long calls in flight may take to finish.");
+          "On SIGTERM/SIGINT, how long calls in flight may take to finish "
+          "(streams end once they have answered the batches they read; the "
+          "process exits as soon as no call is left).");
 ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
           "Send GOAWAY on a query-port connection this old (+-10% jitter), "
           "so long-lived clients reconnect, re-resolve and spread onto "

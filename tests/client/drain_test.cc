@@ -11,6 +11,7 @@
 // bounded; nothing asserts on timing.
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <map>
@@ -141,6 +142,14 @@ struct Tally {
   std::atomic<int> lost{0};
   absl::Mutex mutex;
   std::vector<std::string> errors ABSL_GUARDED_BY(mutex);
+  // The longest a stream driver waited between two outcomes (reported, not
+  // asserted: timing on a shared machine).
+  absl::Duration longest_stream_wait ABSL_GUARDED_BY(mutex);
+
+  void StreamWaited(absl::Duration wait) {
+    absl::MutexLock lock(&mutex);
+    longest_stream_wait = std::max(longest_stream_wait, wait);
+  }
 
   // `kind`: "stream" or "unary", for the error list.
   void Outcome(const char* kind, const absl::Status& status, int results) {
@@ -164,11 +173,16 @@ struct Tally {
 // a new stream.
 void DriveStream(std::stop_token stop, CollideClient& client, Tally& tally) {
   const std::vector<v1::Query> rays = Rays();
+  absl::Time last_outcome = absl::Now();
   while (!stop.stop_requested()) {
     absl::StatusOr<std::unique_ptr<QueryStream>> stream = client.OpenStream(
         "arena", {.window = kWindow,
                   .timeout = absl::Seconds(60),
-                  .on_response = [&tally](BatchOutcome outcome) {
+                  .on_response = [&tally,
+                                  &last_outcome](BatchOutcome outcome) {
+                    const absl::Time now = absl::Now();
+                    tally.StreamWaited(now - last_outcome);
+                    last_outcome = now;
                     if (!outcome.response.ok()) {
                       tally.Outcome("stream", outcome.response.status(), 0);
                     } else {
@@ -264,13 +278,40 @@ TEST(DrainTest, SigtermedReplicaUnderLoadLosesNoBatch) {
     EXPECT_TRUE(WaitUntil(
         [&] { return tally.answered.load() >= answered_at_exit + 200; }));
     for (std::jthread& driver : drivers) driver.request_stop();
-    std::printf("drain: %d batches answered (%d before SIGTERM), %d lost\n",
-                tally.answered.load(), answered_before, tally.lost.load());
+    absl::MutexLock lock(&tally.mutex);
+    std::printf(
+        "drain: %d batches answered (%d before SIGTERM), %d lost; longest "
+        "wait between two answers on a stream: %s\n",
+        tally.answered.load(), answered_before, tally.lost.load(),
+        absl::FormatDuration(tally.longest_stream_wait).c_str());
   }
   EXPECT_EQ(tally.lost.load(), 0) << [&] {
     absl::MutexLock lock(&tally.mutex);
     return absl::StrJoin(tally.errors, "; ");
   }();
+}
+
+// A client that keeps its channel open after its calls (every game server
+// does) must not hold a drain up: with nothing in flight, SIGTERM ends the
+// process at once. It took 5 s: gRPC's Shutdown waited for the client to
+// close its connection, and an idle client reads the GOAWAY only at its
+// backup poller's next round (every 5 s).
+TEST(DrainTest, IdleOpenConnectionDoesNotDelayTheExit) {
+  testing::ServerProcess server(COLLIDE_SERVER_BINARY);
+  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0", "--shutdown_grace=30s"}))
+      << server.log();
+  absl::StatusOr<std::unique_ptr<CollideClient>> client =
+      CollideClient::Connect(
+          {.target = absl::StrCat("127.0.0.1:", server.port())});
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_TRUE((*client)->RunQueries("arena", Rays()).ok());
+  const absl::Time start = absl::Now();
+  server.Signal(SIGTERM);
+  // Far below the 30 s grace; a machine under load may take a while.
+  EXPECT_EQ(server.Wait(25), 0) << server.log();
+  std::printf("idle drain: exited %s after SIGTERM\n",
+              absl::FormatDuration(absl::Now() - start).c_str());
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3)) << server.log();
 }
 
 }  // namespace
