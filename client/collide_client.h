@@ -11,8 +11,9 @@
 // cancelled the call; this library never cancels a unary call itself): by
 // gRPC's retry policy for calls that fail before the server answers, and
 // by the client itself up to max_attempts when the failure comes later.
-// Streams reopen and resend their unanswered batches (query_stream.h). Level administration is not
-// retried: a put or delete that failed for UNAVAILABLE may have happened.
+// Streams reopen and resend their unanswered batches (query_stream.h). Level
+// administration is not retried: a put or delete that failed for UNAVAILABLE
+// may have happened.
 //
 // Security: TLS (a CA file, or the system's roots), mutual TLS (a client
 // certificate and key), and a server name override for certificates that

@@ -22,9 +22,9 @@ absl::Status FromGrpc(const grpc::Status& status) {
 }  // namespace
 
 // One StreamQueries call: the gRPC side. Its outcomes go, in order, to the
-// Session's callback (never to a queue). Reactions may run concurrently on gRPC threads, so state is
-// guarded by mutex_ and every Start* call is made after releasing it (a
-// Start* may run a reaction inline).
+// Session's callback (never to a queue). Reactions may run concurrently on gRPC
+// threads, so state is guarded by mutex_ and every Start* call is made after
+// releasing it (a Start* may run a reaction inline).
 //
 // A hold keeps the call open while Send() may still start a write: without
 // it, gRPC may finish the call (and free its state) when the server ends the
@@ -385,10 +385,10 @@ class QueryStream::Session {
   };
 
   std::unique_ptr<Call> NewCall(int generation) {
-    return std::make_unique<Call>(
-        stub_, level_, deadline_, [this, generation](BatchOutcome outcome) {
-          OnOutcome(generation, std::move(outcome));
-        });
+    return std::make_unique<Call>(stub_, level_, deadline_,
+                                  [this, generation](BatchOutcome outcome) {
+                                    OnOutcome(generation, std::move(outcome));
+                                  });
   }
 
   // No send or reopening in progress.
@@ -567,8 +567,9 @@ class QueryStream::Session {
 
   mutable absl::Mutex mutex_;
   std::unique_ptr<Call> current_ ABSL_GUARDED_BY(mutex_);
-  // The call the last reopening replaced: it may still be in its OnDone
-  // (which started the reopening), so it is destroyed one reopening later.
+  // Calls a reopening replaced. The one whose failure started it may still
+  // be in its OnDone (which may be running the reopening), so it is kept
+  // until the next reopening or the Session's end; the others go at once.
   std::vector<std::unique_ptr<Call>> retired_ ABSL_GUARDED_BY(mutex_);
   int generation_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t last_batch_id_ ABSL_GUARDED_BY(mutex_) = 0;

@@ -1,7 +1,8 @@
 // QueryStream: a CollisionService.StreamQueries call against one level
-// (reopened when a replica drains, see below), with a bounded window of batches in flight. The high-rate path: a game
-// server sends a tick's queries as a batch and keeps a few ticks in flight
-// instead of paying a round trip per batch.
+// (reopened when a replica drains, see below), with a bounded window of batches
+// in flight. The high-rate path: a game server sends a tick's queries as a
+// batch and keeps a few ticks in flight instead of paying a round trip per
+// batch.
 //
 // Flow control: at most `window` batches are outstanding (sent and not yet
 // delivered); Send() blocks until one is delivered, so a slow server slows

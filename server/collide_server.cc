@@ -148,9 +148,9 @@ absl::Status EnsureLevelDirectory(const std::string& level_dir) {
 // A duration as a gRPC channel argument (int milliseconds, at least 1,
 // saturating at a day).
 int GrpcMilliseconds(absl::Duration duration) {
-  return static_cast<int>(std::clamp<int64_t>(
-      absl::ToInt64Milliseconds(duration), 1,
-      absl::ToInt64Milliseconds(absl::Hours(24))));
+  return static_cast<int>(
+      std::clamp<int64_t>(absl::ToInt64Milliseconds(duration), 1,
+                          absl::ToInt64Milliseconds(absl::Hours(24))));
 }
 
 // Where level changes are served, in words for the query port's refusal.
@@ -418,6 +418,11 @@ void CollideServer::Shutdown() {
   // the server.
   if (watcher_ != nullptr) watcher_->Stop();
   skipped_files_.SetObserver(nullptr);
+  // Streams stop reading and end once they have answered what they read
+  // (clients resend the rest elsewhere); unary calls run to their end.
+  // Before health changes, so a batch sent after NOT_SERVING is seen is
+  // the last its stream reads.
+  collision_service_->Drain();
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService()) {
     // Load balancers watching health stop sending new work first.
@@ -426,9 +431,6 @@ void CollideServer::Shutdown() {
   Log("draining: up to %s for calls in flight",
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
-  // Streams stop reading and end once they have answered what they read
-  // (clients resend the rest elsewhere); unary calls run to their end.
-  collision_service_->Drain();
   const absl::Time deadline = start + options_.shutdown_grace;
   std::atomic<bool> shutting_down{false};
   std::thread shutdown([&] {

@@ -32,9 +32,9 @@ constexpr absl::Duration kPatience = absl::Seconds(20);
 
 TEST(ConnectionAgeTest, AgedConnectionIsReplacedWhileCallsSucceed) {
   collide::testing::ServerProcess server(COLLIDE_SERVER_BINARY);
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            "--max_connection_age=300ms",
-                            "--max_connection_age_grace=1s"}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", "--max_connection_age=300ms",
+                    "--max_connection_age_grace=1s"}))
       << server.log();
   ClientOptions options;
   options.target = absl::StrCat("127.0.0.1:", server.port());
@@ -58,7 +58,8 @@ TEST(ConnectionAgeTest, AgedConnectionIsReplacedWhileCallsSucceed) {
     grpc_connectivity_state state = GRPC_CHANNEL_READY;
     while (!stop.load()) {
       if (channel->WaitForStateChange(
-              state, absl::ToChronoTime(absl::Now() + absl::Milliseconds(100)))) {
+              state,
+              absl::ToChronoTime(absl::Now() + absl::Milliseconds(100)))) {
         const grpc_connectivity_state now = channel->GetState(false);
         if (state == GRPC_CHANNEL_READY && now != GRPC_CHANNEL_READY) {
           ++replaced;
@@ -84,9 +85,9 @@ TEST(ConnectionAgeTest, AgedConnectionIsReplacedWhileCallsSucceed) {
 
 TEST(ConnectionAgeTest, StreamOutlivingItsConnectionLosesNoBatch) {
   collide::testing::ServerProcess server(COLLIDE_SERVER_BINARY);
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            "--max_connection_age=300ms",
-                            "--max_connection_age_grace=300ms"}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", "--max_connection_age=300ms",
+                    "--max_connection_age_grace=300ms"}))
       << server.log();
   absl::StatusOr<std::unique_ptr<CollideClient>> client =
       CollideClient::Connect(

@@ -178,8 +178,7 @@ void DriveStream(std::stop_token stop, CollideClient& client, Tally& tally) {
     absl::StatusOr<std::unique_ptr<QueryStream>> stream = client.OpenStream(
         "arena", {.window = kWindow,
                   .timeout = absl::Seconds(60),
-                  .on_response = [&tally,
-                                  &last_outcome](BatchOutcome outcome) {
+                  .on_response = [&tally, &last_outcome](BatchOutcome outcome) {
                     const absl::Time now = absl::Now();
                     tally.StreamWaited(now - last_outcome);
                     last_outcome = now;
@@ -222,9 +221,8 @@ TEST(DrainTest, SigtermedReplicaUnderLoadLosesNoBatch) {
   for (int i = 0; i < kReplicas; ++i) {
     servers.push_back(
         std::make_unique<testing::ServerProcess>(COLLIDE_SERVER_BINARY));
-    ASSERT_TRUE(servers[i]->Start({"--listen=127.0.0.1:0",
-                                   "--worker_threads=1",
-                                   "--shutdown_grace=1s"}))
+    ASSERT_TRUE(servers[i]->Start(
+        {"--listen=127.0.0.1:0", "--worker_threads=1", "--shutdown_grace=1s"}))
         << servers[i]->log();
     ports.push_back(servers[i]->port());
     addresses.push_back(absl::StrCat("127.0.0.1:", servers[i]->port()));
