@@ -62,14 +62,15 @@ int Milliseconds(absl::Duration duration) {
 
 // The retry policy covers RunQueries only: queries have no side effects, so
 // an attempt that failed with UNAVAILABLE (the replica went away before
-// answering) can run again on another one.
+// answering) or CANCELLED (a draining replica cancelled it; the client
+// cancels none of its own calls) can run again on another one.
 std::string ServiceConfig(const std::string& policy) {
   return absl::StrCat(
       R"({"loadBalancingConfig": [{")", policy, R"(": {}}],)",
       R"("methodConfig": [{"name": [{"service": "collide.v1.CollisionService",)",
       R"( "method": "RunQueries"}], "retryPolicy": {"maxAttempts": 3,)",
       R"( "initialBackoff": "0.05s", "maxBackoff": "1s",)",
-      R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]})");
+      R"( "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"]}}]})");
 }
 
 // Certificates and keys are a few KiB; a bundle of CAs rarely 1 MiB.
@@ -350,7 +351,10 @@ absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
     v1::RunQueriesResponse response;
     status = queries_->RunQueries(NewContext().get(), request, &response);
     if (status.ok()) return response;
-    if (status.error_code() != grpc::StatusCode::UNAVAILABLE) break;
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE &&
+        status.error_code() != grpc::StatusCode::CANCELLED) {
+      break;
+    }
   }
   return FromGrpc(status);
 }

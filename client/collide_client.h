@@ -7,10 +7,13 @@
 // absl::StatusOr with the server's code and message.
 //
 // Queries are read-only, so batches are retried on UNAVAILABLE (a replica
-// that went away, a connection reset): by gRPC's retry policy for calls that
-// fail before the server answers, and by the client itself up to
-// max_attempts when the failure comes later. Level administration is not
-// retried: a put or delete that failed for UNAVAILABLE may have happened.
+// that went away, a connection reset) and CANCELLED (a draining replica
+// cancelled the call; this library never cancels a unary call itself): by
+// gRPC's retry policy for calls that fail before the server answers, and
+// by the client itself up to max_attempts when the failure comes later.
+// Streams reopen and resend their unanswered batches (query_stream.h). Level
+// administration is not retried: a put or delete that failed for UNAVAILABLE
+// may have happened.
 //
 // Security: TLS (a CA file, or the system's roots), mutual TLS (a client
 // certificate and key), and a server name override for certificates that
@@ -51,7 +54,8 @@ struct ClientOptions {
   std::string load_balancing = "round_robin";
   // Deadline of each unary call (each attempt of a retried one).
   absl::Duration call_timeout = absl::Seconds(10);
-  // Attempts of a query batch on UNAVAILABLE, the first included (>= 1).
+  // Attempts of a query batch on UNAVAILABLE or CANCELLED, the first
+  // included (>= 1).
   int max_attempts = 3;
   // Largest message sent or received (bytes); levels can be large.
   int max_message_bytes = 64 << 20;

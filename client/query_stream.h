@@ -1,7 +1,8 @@
-// QueryStream: one CollisionService.StreamQueries call against one level,
-// with a bounded window of batches in flight. The high-rate path: a game
-// server sends a tick's queries as a batch and keeps a few ticks in flight
-// instead of paying a round trip per batch.
+// QueryStream: a CollisionService.StreamQueries call against one level
+// (reopened when a replica drains, see below), with a bounded window of batches
+// in flight. The high-rate path: a game server sends a tick's queries as a
+// batch and keeps a few ticks in flight instead of paying a round trip per
+// batch.
 //
 // Flow control: at most `window` batches are outstanding (sent and not yet
 // delivered); Send() blocks until one is delivered, so a slow server slows
@@ -12,6 +13,19 @@
 // on_response callback (called on a gRPC thread; keep it short) or, without
 // one, through Next(). When the stream fails, every batch still outstanding
 // is delivered with the stream's status: nothing is silently lost.
+//
+// Reopening: a server that drains (SIGTERM), or closes a connection past
+// its max_connection_age_grace, ends the streams on it with UNAVAILABLE (or
+// CANCELLED).
+// Queries are read-only, so the stream then reopens itself (a new
+// StreamQueries call, which round_robin places on a replica that is still
+// serving) and resends its unanswered batches, in order, before any batch
+// sent later; the caller sees the same batch ids and answers, only later.
+// Up to max_reopens reopenings in a row without an answer between them;
+// after that, or on any other error, the outstanding batches are delivered
+// with the error as above. A batch may so be answered twice by servers
+// (once unseen), never delivered twice. Each unanswered batch's request is
+// kept (a copy) until its answer is delivered.
 #ifndef COLLIDE_CLIENT_QUERY_STREAM_H_
 #define COLLIDE_CLIENT_QUERY_STREAM_H_
 
@@ -46,8 +60,9 @@ struct BatchOutcome {
 struct QueryStreamOptions {
   // Batches outstanding at most (>= 1).
   int window = 8;
-  // Deadline of the whole stream: it is cancelled (DEADLINE_EXCEEDED) this
-  // long after it opened. Open a new stream for longer sessions.
+  // Deadline of the whole stream, reopenings included: it is cancelled
+  // (DEADLINE_EXCEEDED) this long after it opened. Open a new stream for
+  // longer sessions.
   absl::Duration timeout = absl::Hours(1);
   // When set, every outcome goes here, in order, on a gRPC thread, and
   // Next() is not used.
@@ -55,6 +70,10 @@ struct QueryStreamOptions {
   // Metadata (key, value) sent when the stream opens; CollideClient adds
   // its ClientOptions::metadata.
   std::vector<std::pair<std::string, std::string>> metadata;
+  // Reopenings in a row (without an answer between them) after the stream
+  // ended with UNAVAILABLE or CANCELLED (not by this side: destroying the
+  // QueryStream cancels it for good); 0: never reopen, deliver the error.
+  int max_reopens = 3;
 };
 
 class QueryStream {
@@ -93,10 +112,14 @@ class QueryStream {
   // not yet taken by Next(). Send() blocks while this equals the window.
   int outstanding() const;
 
- private:
-  class Reactor;
+  // How many times the stream reopened (see the top of this file).
+  int reopened() const;
 
-  std::unique_ptr<Reactor> reactor_;
+ private:
+  class Call;
+  class Session;
+
+  std::unique_ptr<Session> session_;
 };
 
 }  // namespace collide::client

@@ -1,5 +1,8 @@
 #include "server/collide_server.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -18,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "grpc/grpc.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -138,6 +142,14 @@ absl::Status EnsureLevelDirectory(const std::string& level_dir) {
   }
   Log("created level directory %s", LogValue(level_dir));
   return absl::OkStatus();
+}
+
+// A duration as a gRPC channel argument (int milliseconds, at least 1,
+// saturating at a day).
+int GrpcMilliseconds(absl::Duration duration) {
+  return static_cast<int>(
+      std::clamp<int64_t>(absl::ToInt64Milliseconds(duration), 1,
+                          absl::ToInt64Milliseconds(absl::Hours(24))));
 }
 
 // Where level changes are served, in words for the query port's refusal.
@@ -275,6 +287,18 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   builder.AddChannelArgument(
       GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  // A client's channel otherwise keeps the connections it made at start
+  // for ever, so replicas added by a scale-up never get its calls: an aged
+  // connection gets GOAWAY, and the client reconnects (re-resolving DNS).
+  if (options.max_connection_age > absl::ZeroDuration()) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                               GrpcMilliseconds(options.max_connection_age));
+    if (options.max_connection_age_grace > absl::ZeroDuration()) {
+      builder.AddChannelArgument(
+          GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+          GrpcMilliseconds(options.max_connection_age_grace));
+    }
+  }
   // grpc_server_handled_total (rpc_metrics.h), for every service.
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
@@ -420,6 +444,11 @@ void CollideServer::Shutdown() {
   if (watcher_ != nullptr) watcher_->Stop();
   if (redis_sync_ != nullptr) redis_sync_->Stop();
   skipped_files_.SetObserver(nullptr);
+  // Streams stop reading and end once they have answered what they read
+  // (clients resend the rest elsewhere); unary calls run to their end.
+  // Before health changes, so a batch sent after NOT_SERVING is seen is
+  // the last its stream reads.
+  collision_service_->Drain();
   if (grpc::HealthCheckServiceInterface* health =
           server_->GetHealthCheckService()) {
     // Load balancers watching health stop sending new work first.
@@ -428,11 +457,33 @@ void CollideServer::Shutdown() {
   Log("draining: up to %s for calls in flight",
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();
-  if (admin_server_ != nullptr) {
-    admin_server_->Shutdown(
-        absl::ToChronoTime(start + options_.shutdown_grace));
+  const absl::Time deadline = start + options_.shutdown_grace;
+  std::atomic<bool> shutting_down{false};
+  std::thread shutdown([&] {
+    shutting_down.store(true);
+    if (admin_server_ != nullptr) {
+      admin_server_->Shutdown(absl::ToChronoTime(deadline));
+    }
+    server_->Shutdown(absl::ToChronoTime(deadline));
+  });
+  // gRPC's Shutdown also waits for every client to close its connection,
+  // and a client that keeps an idle channel open reads the GOAWAY only at
+  // its next poll (gRPC's client backup poller: every 5 s). Once no call is
+  // left (and none can start: new calls are refused from the moment
+  // Shutdown runs, which the 20 ms leave it to reach), close the
+  // connections instead of waiting for the clients.
+  while (!shutting_down.load()) absl::SleepFor(absl::Milliseconds(1));
+  absl::SleepFor(absl::Milliseconds(20));
+  while (absl::Now() < deadline && ServerRpcMetrics().calls_in_flight() > 0) {
+    absl::SleepFor(absl::Milliseconds(5));
   }
-  server_->Shutdown(absl::ToChronoTime(start + options_.shutdown_grace));
+  if (absl::Now() < deadline) {
+    grpc_server_cancel_all_calls(server_->c_server());
+    if (admin_server_ != nullptr) {
+      grpc_server_cancel_all_calls(admin_server_->c_server());
+    }
+  }
+  shutdown.join();
   // gRPC has cancelled what was left at the deadline, but it can also
   // return early, with reactors still running batches on the workers (the
   // server's destruction then waits for them): stop those batches now.

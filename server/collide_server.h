@@ -73,6 +73,15 @@ struct ServerOptions {
   int worker_threads = 0;
   // How long Shutdown() lets in-flight calls finish before cancelling them.
   absl::Duration shutdown_grace = absl::Seconds(10);
+  // Connections to the query port are sent GOAWAY after this long (gRPC
+  // adds +-10% jitter), so long-lived clients reconnect, re-resolve and
+  // spread onto replicas added since they connected. Zero: never.
+  absl::Duration max_connection_age = absl::Minutes(5);
+  // How long calls still open on a connection past max_connection_age may
+  // run before the connection is closed (their streams then end with
+  // UNAVAILABLE, which the client library resends on a new stream). Zero:
+  // no limit (a stream that never ends pins its connection).
+  absl::Duration max_connection_age_grace = absl::Seconds(30);
   // host:port (IPv4) to serve Prometheus metrics on, GET /metrics over
   // plain HTTP (metrics_http.h); port 0 picks a free port (see
   // CollideServer::metrics_port()). Empty: no metrics endpoint.
@@ -124,9 +133,14 @@ class CollideServer {
   const SkippedLevelFiles& skipped_files() const { return skipped_files_; }
 
   // Graceful stop: the level directory watcher stops (its thread is
-  // joined), health reports NOT_SERVING, no new calls are accepted,
-  // calls in flight get until now + shutdown_grace to finish and are then
-  // cancelled. Returns when the server has stopped. Idempotent.
+  // joined), health reports NOT_SERVING, no new calls are accepted
+  // (GOAWAY), streams end with UNAVAILABLE once they have answered the
+  // batches they read (CollisionServiceImpl::Drain), calls in flight get
+  // until now + shutdown_grace to finish and are then cancelled. Returns
+  // as soon as no call is left (idle connections are closed, not waited
+  // for; calls of other CollideServers in this process count as left, see
+  // RpcMetrics::calls_in_flight), at the latest after the grace.
+  // Idempotent.
   void Shutdown();
 
  private:

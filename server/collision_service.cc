@@ -131,9 +131,11 @@ class QueryStreamReactor final
   QueryStreamReactor(grpc::CallbackServerContext* context,
                      const LevelStore& store,
                      const formats::InputLimits& limits, WorkerPool& workers,
-                     const std::atomic<bool>& stopping)
+                     const std::atomic<bool>& stopping,
+                     const std::atomic<bool>& draining)
       : context_(context),
         stopping_(stopping),
+        draining_(draining),
         store_(store),
         limits_(limits),
         workers_(workers),
@@ -197,7 +199,18 @@ class QueryStreamReactor final
       slot = &queue_.back();
       if (!answer_here) ++pending_jobs_;
       reading_ = std::move(next);
-      read_more = !failed_ && queue_.size() < kMaxQueuedBatches;
+      if (draining_.load(std::memory_order_relaxed) && !reads_done_) {
+        // The server drains: this batch is the last one read; once the
+        // batches read are answered, the stream ends with UNAVAILABLE and
+        // the client resends the rest on a new stream, on another replica,
+        // instead of waiting out the grace to be cancelled.
+        reads_done_ = true;
+        end_status_ = grpc::Status(
+            grpc::StatusCode::UNAVAILABLE,
+            "the server is draining: batches not answered on this stream "
+            "were not read; send them on a new stream");
+      }
+      read_more = !failed_ && !reads_done_ && queue_.size() < kMaxQueuedBatches;
       read_paused_ = !read_more;
     }
     if (answer_here) {
@@ -311,8 +324,9 @@ class QueryStreamReactor final
   }
 
   grpc::CallbackServerContext* const context_;
-  // The service's StopBatches flag.
+  // The service's StopBatches and Drain flags.
   const std::atomic<bool>& stopping_;
+  const std::atomic<bool>& draining_;
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
@@ -442,7 +456,8 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
-  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_);
+  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_,
+                                draining_);
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(

@@ -58,11 +58,19 @@ class CollisionServiceImpl final
   // them. Irreversible; thread-safe.
   void StopBatches() { stopping_.store(true); }
 
+  // From now on each stream, at its next batch read, reads no more: it
+  // answers the batches it has read and ends with UNAVAILABLE, so clients
+  // resend the rest on a new stream (another replica) at once rather than
+  // when the drain's grace runs out. CollideServer calls it as the drain
+  // starts. Irreversible; thread-safe.
+  void Drain() { draining_.store(true); }
+
  private:
   const LevelStore& store_;
   const formats::InputLimits limits_;
   WorkerPool& workers_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace collide::server

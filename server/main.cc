@@ -3,9 +3,11 @@
 // With no arguments it serves the bundled level "levels/arena" on
 // 0.0.0.0:50051 (CollisionService, LevelService, grpc.health.v1 health and
 // server reflection). SIGTERM or SIGINT drains it: health turns
-// NOT_SERVING, new calls are refused, calls in flight get --shutdown_grace
-// to finish (then they are cancelled, and batches stop between queries),
-// and the process exits 0, at the latest 0.75 s after the grace ends.
+// NOT_SERVING, new calls are refused (GOAWAY), streams end with UNAVAILABLE
+// once they have answered the batches they read (clients resend the rest
+// elsewhere), calls in flight get --shutdown_grace to finish (then they are
+// cancelled, and batches stop between queries), and the process exits 0 as
+// soon as no call is left, at the latest 0.75 s after the grace ends.
 //
 //   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
 //                  [--level_dir=/var/lib/collide] [--strict_level_dir]
@@ -15,12 +17,20 @@
 //                  [--max_message_bytes=67108864] [--max_shot_targets=256]
 //                  [--max_slide_iterations=16] [--worker_threads=0]
 //                  [--shutdown_grace=10s] [--default_level=true]
+//                  [--max_connection_age=5m]
+//                  [--max_connection_age_grace=30s]
 //                  [--tls_cert_file=cert.pem --tls_key_file=key.pem]
 //                  [--tls_client_ca_file=clients-ca.pem]
 //                  [--tls_refresh_interval=60s]
 //                  [--admin_listen=127.0.0.1:50052|none]
 //                  [--admin_token_file=token] [--admin_client_names=ops]
 //                  [--metrics_listen=] [--log_format=text]
+//
+// Query-port connections get GOAWAY after --max_connection_age (0: never),
+// so clients that keep one channel for hours reconnect, re-resolve and
+// spread onto replicas a scale-up added; calls still open then get
+// --max_connection_age_grace (0: no limit) before the connection closes
+// (the client library resends a closed stream's unanswered batches).
 //
 // --metrics_listen=0.0.0.0:9090 serves Prometheus metrics at GET /metrics
 // there (off by default); --log_format=json writes one JSON object per log
@@ -128,7 +138,18 @@ ABSL_FLAG(int64_t, max_total_level_bytes,
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
-          "On SIGTERM/SIGINT, how long calls in flight may take to finish.");
+          "On SIGTERM/SIGINT, how long calls in flight may take to finish "
+          "(streams end once they have answered the batches they read; the "
+          "process exits as soon as no call is left).");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
+          "Send GOAWAY on a query-port connection this old (+-10% jitter), "
+          "so long-lived clients reconnect, re-resolve and spread onto "
+          "replicas added since (0: never).");
+ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Seconds(30),
+          "After that GOAWAY, how long calls still open on the connection "
+          "(long streams) may run before it is closed; their streams end "
+          "with UNAVAILABLE and the client library resends their unanswered "
+          "batches on a new stream (0: no limit).");
 ABSL_FLAG(std::string, metrics_listen, "",
           "Address to serve Prometheus metrics on (GET /metrics, plain "
           "HTTP), IPv4 host:port (port 0: any free port); empty: off. The "
@@ -192,6 +213,9 @@ collide::server::ServerOptions OptionsFromFlags() {
       absl::GetFlag(FLAGS_max_total_level_bytes);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  options.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  options.max_connection_age_grace =
+      absl::GetFlag(FLAGS_max_connection_age_grace);
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   options.tls.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
   options.tls.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
@@ -250,11 +274,15 @@ int main(int argc, char** argv) {
       options.store_limits.max_total_level_bytes < 1 ||
       options.worker_threads < 0 ||
       options.shutdown_grace < absl::ZeroDuration() ||
+      options.max_connection_age < absl::ZeroDuration() ||
+      options.max_connection_age_grace < absl::ZeroDuration() ||
       options.level_dir_poll_interval < absl::ZeroDuration()) {
     std::fprintf(stderr,
                  "collide_server: limits must be positive (max_vertices >= "
                  "3, max_message_bytes >= 1024), worker_threads, "
-                 "shutdown_grace and level_dir_poll_interval >= 0\n");
+                 "shutdown_grace, max_connection_age, "
+                 "max_connection_age_grace and level_dir_poll_interval >= "
+                 "0\n");
     return 2;
   }
   if (options.limits.max_shot_targets < 0 ||
@@ -307,6 +335,7 @@ int main(int argc, char** argv) {
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
       "max_slide_iterations %d, max_level_bytes %d, max_levels %d, "
       "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s, "
+      "max_connection_age %s, max_connection_age_grace %s, "
       "metrics_listen \"%s\"",
       collide::server::LogValue(options.listen),
       collide::server::LogValue(absl::StrJoin(options.level_files, ","),
@@ -319,6 +348,8 @@ int main(int argc, char** argv) {
       options.limits.max_level_bytes, options.store_limits.max_levels,
       options.store_limits.max_total_level_bytes, options.worker_threads,
       absl::FormatDuration(options.shutdown_grace),
+      absl::FormatDuration(options.max_connection_age),
+      absl::FormatDuration(options.max_connection_age_grace),
       collide::server::LogValue(options.metrics_listen));
 
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =

@@ -54,8 +54,12 @@ void AppendMethodsOf(absl::string_view service,
 
 class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
+  // gRPC makes one per call and deletes it when the call is gone.
   RpcMetricsInterceptor(RpcMetrics& metrics, const char* method)
-      : metrics_(metrics), method_(method != nullptr ? method : "") {}
+      : metrics_(metrics), method_(method != nullptr ? method : "") {
+    metrics_.AddCallInFlight(1);
+  }
+  ~RpcMetricsInterceptor() override { metrics_.AddCallInFlight(-1); }
 
   void Intercept(
       grpc::experimental::InterceptorBatchMethods* methods) override {

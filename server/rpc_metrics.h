@@ -7,6 +7,8 @@
 #define COLLIDE_SERVER_RPC_METRICS_H_
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,7 +41,17 @@ class RpcMetrics {
   // seen at least once.
   void Render(ExpositionWriter& writer) const;
 
+  // Calls the interceptor has seen start and not yet end (the drain waits
+  // for none to be left, CollideServer::Shutdown).
+  int64_t calls_in_flight() const {
+    return calls_in_flight_.load(std::memory_order_relaxed);
+  }
+  void AddCallInFlight(int64_t delta) {
+    calls_in_flight_.fetch_add(delta, std::memory_order_relaxed);
+  }
+
  private:
+  std::atomic<int64_t> calls_in_flight_{0};
   static constexpr int kCodeCount = 17;
   struct Method {
     std::string service;

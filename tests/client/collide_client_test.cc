@@ -150,6 +150,20 @@ TEST_F(CollideClientTest, RetriedBatchSucceedsOnALaterAttempt) {
   EXPECT_EQ(result->request_id(), 5u);
 }
 
+// A draining server cancels calls it cannot finish (issue 17); the client
+// never cancels a unary call itself, so the batch runs again.
+TEST_F(CollideClientTest, BatchCancelledByTheServerIsRetried) {
+  v1::RunQueriesResponse answer;
+  answer.add_results()->set_request_id(5);
+  EXPECT_CALL(*queries_, RunQueries(_, _, _))
+      .WillOnce(Return(grpc::Status(grpc::StatusCode::CANCELLED, "CANCELLED")))
+      .WillOnce(DoAll(SetArgPointee<2>(answer), Return(grpc::Status::OK)));
+  absl::StatusOr<v1::QueryResult> result =
+      client_->RunQuery("arena", RayCast({0, 0}, {1, 0}));
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->request_id(), 5u);
+}
+
 TEST_F(CollideClientTest, RefusedBatchIsNotRetried) {
   EXPECT_CALL(*queries_, RunQueries(_, _, _))
       .WillOnce(Return(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,

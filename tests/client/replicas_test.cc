@@ -441,8 +441,12 @@ TEST_F(ReplicasTest,
   })) << AnsweredCounts(kAllUp);
 
   // A stream from the same client; the replica it landed on is the victim.
-  absl::StatusOr<std::unique_ptr<QueryStream>> doomed = client_->OpenStream(
-      kLevel, {.window = 8, .timeout = absl::Seconds(60), .on_response = {}});
+  // Not reopened (max_reopens 0): what a stream that cannot go on delivers.
+  absl::StatusOr<std::unique_ptr<QueryStream>> doomed =
+      client_->OpenStream(kLevel, {.window = 8,
+                                   .timeout = absl::Seconds(60),
+                                   .on_response = {},
+                                   .max_reopens = 0});
   ASSERT_TRUE(doomed.ok()) << doomed.status();
   ASSERT_TRUE((*doomed)->Send(Rays()).ok());
   absl::StatusOr<BatchOutcome> first = (*doomed)->Next();

@@ -59,7 +59,7 @@ class FakeCollisionService::Reactor final
     if (!ok) {
       Finish(grpc::Status(grpc::StatusCode::CANCELLED, "write failed"));
     } else if (end_after > 0 && answered_ >= end_after) {
-      Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, "going away"));
+      Finish(grpc::Status(grpc::StatusCode::INTERNAL, "going away"));
     } else {
       StartRead(&request_);
     }

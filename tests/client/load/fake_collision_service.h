@@ -26,8 +26,9 @@ struct FakeBehaviour {
   int error_code_for_second_query = 0;
   // Batches for this level are refused with NOT_FOUND.
   std::string refused_level = "";
-  // When > 0, each stream ends with UNAVAILABLE after answering this many
-  // batches.
+  // When > 0, each stream ends with INTERNAL after answering this many
+  // batches (not UNAVAILABLE, which QueryStream answers by reopening
+  // itself: the load runner would never see the stream fail).
   int end_stream_after = 0;
 };
 
