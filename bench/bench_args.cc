@@ -55,8 +55,8 @@ void ArgParser::Double(const char* name, double* out, double min) {
   const double parsed = std::strtod(value->c_str(), &end);
   if (value->empty() || *end != '\0' || !std::isfinite(parsed) ||
       parsed < min) {
-    Fail("--" + std::string(name) + "=" + *value + ": want a number >= " +
-         std::to_string(min));
+    Fail("--" + std::string(name) + "=" + *value +
+         ": want a number >= " + std::to_string(min));
   }
   *out = parsed;
 }

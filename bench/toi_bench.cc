@@ -304,8 +304,8 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       const long count = std::strtol(value, &end, 10);
       if (*value == '\0' || *end != '\0' || count < 0 || count > 1000000) {
-        std::fprintf(stderr, "%s: %s: want a count in [0, 1000000]\n",
-                     argv[0], argv[i]);
+        std::fprintf(stderr, "%s: %s: want a count in [0, 1000000]\n", argv[0],
+                     argv[i]);
         return 2;
       }
       collide_bench::g_print_disagreements = static_cast<int>(count);

@@ -20,8 +20,8 @@ namespace collide::server {
 
 // Field names are the flags' (main.cc), so errors name what to fix.
 struct AdminAuthOptions {
-  // The bearer token admin callers send (formats::ReadTokenFile). Empty: none is
-  // accepted.
+  // The bearer token admin callers send (formats::ReadTokenFile). Empty: none
+  // is accepted.
   std::string admin_token = "";
   // Names (a certificate's common name, or one of its subject alternative
   // names: DNS, URI, email, IP) whose verified client certificate

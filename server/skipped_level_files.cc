@@ -10,8 +10,8 @@ void SkippedLevelFiles::SetObserver(std::function<void(bool)> observer) {
   if (observer_) observer_(files_.empty());
 }
 
-void SkippedLevelFiles::Skip(absl::string_view level_id,
-                             absl::string_view path, absl::Status error) {
+void SkippedLevelFiles::Skip(absl::string_view level_id, absl::string_view path,
+                             absl::Status error) {
   absl::MutexLock lock(&mutex_);
   const bool was_empty = files_.empty();
   File& file = files_[std::string(level_id)];

@@ -35,13 +35,13 @@
 namespace {
 
 using collide::BoxDesc;
-using collide_bench::ArgParser;
 using collide::Circle;
 using collide::Level;
 using collide::Segment;
 using collide::ShapeDesc;
 using collide::Vec2;
 using collide::testing::SplitMix64;
+using collide_bench::ArgParser;
 
 struct Options {
   int queries = 2000;

@@ -150,10 +150,9 @@ int main(int argc, char** argv) {
         auto whole = collide::formats::LevelFromProto(content, limits);
         if (!whole.ok()) std::abort();
       }));
-      collide::server::LevelStore level_store(limits, dir,
-                                              {.max_levels = 4,
-                                               .max_total_level_bytes =
-                                                   int64_t{1} << 34});
+      collide::server::LevelStore level_store(
+          limits, dir,
+          {.max_levels = 4, .max_total_level_bytes = int64_t{1} << 34});
       if (!level_store.Put(source).ok()) std::abort();  // writes s2.binpb
       store.push_back(MillisecondsOf([&] {
         if (!level_store.Patch("s2", request).ok()) std::abort();
@@ -163,7 +162,8 @@ int main(int argc, char** argv) {
                 Median(lib), Median(snapshot), Median(store), Median(rebuild),
                 Median(create));
   }
-  std::printf("(create = Level::Create from the message alone; rebuild adds "
-              "validation bookkeeping and the content hash)\n");
+  std::printf(
+      "(create = Level::Create from the message alone; rebuild adds "
+      "validation bookkeeping and the content hash)\n");
   return 0;
 }

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.h"
 #include "box2d_world.h"
 #include "chipmunk_world.h"
 #include "collide_world.h"
-#include "bench_args.h"
 #include "scenes.h"
 #include "timing.h"
 

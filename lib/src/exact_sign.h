@@ -104,9 +104,9 @@ inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   const Vec2 m = p - a;
   const double value = Cross(e, m) + f * Cross(e, d);
   const double bound =
-      kFilterRoundings * (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
-                          std::abs(f) * (std::abs(e.x * d.y) +
-                                         std::abs(e.y * d.x)));
+      kFilterRoundings *
+      (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
+       std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
   if (value > bound) return 1;
   if (-value > bound) return -1;
   return OrientAfterExact(a, b, p, d, f);

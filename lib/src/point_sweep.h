@@ -159,8 +159,7 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
                                   ? b.VertexFeature(1)
                                   : b.EdgeFeature(side > 0.0 ? 0 : 1);
       // along == 0 also covers a segment whose square underflows (0 / 0).
-      const Vec2 point =
-          along == 0.0 ? a : a + (along / length_squared) * e;
+      const Vec2 point = along == 0.0 ? a : a + (along / length_squared) * e;
       return PointHit{t, side * n, point, feature};
     }
   } else if (std::abs(distance) > grow) {
@@ -269,9 +268,8 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
     return std::nullopt;
   }
   // A zero length squared is an edge whose square underflows (0 / 0).
-  const double s = length_squared > 0.0
-                       ? std::clamp(along / length_squared, 0.0, 1.0)
-                       : 0.0;
+  const double s =
+      length_squared > 0.0 ? std::clamp(along / length_squared, 0.0, 1.0) : 0.0;
   const Feature feature = s == 0.0   ? b.VertexFeature(enter)
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);

@@ -177,9 +177,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     // The ray's end (at exact_limit) within rounding of the line: whether
     // it reaches the line by then (a move ending on the polygon: a hit) is
     // decided exactly, on the edge's own vertices.
-    if (closing > 0.0 &&
-        std::abs(distance - exact_limit * closing) <=
-            clear_margin(m) + exact_limit * clear_margin(d)) {
+    if (closing > 0.0 && std::abs(distance - exact_limit * closing) <=
+                             clear_margin(m) + exact_limit * clear_margin(d)) {
       t = OrientAfter(polygon.vertex(i),
                       polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
                       exact_limit) >= 0
@@ -289,10 +288,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
       continue;
     }
     bool near = false;
-    const std::optional<Hit> hit = CastRayClear(ray, edge, limit, exact_limit, [&] {
-      near = true;
-      return std::optional<Hit>();
-    });
+    const std::optional<Hit> hit =
+        CastRayClear(ray, edge, limit, exact_limit, [&] {
+          near = true;
+          return std::optional<Hit>();
+        });
     if (near) return general();
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;

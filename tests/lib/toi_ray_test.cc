@@ -381,8 +381,7 @@ TEST(CastRayIssue12Test, Issue12SlidingAtExactlyTheSkinIsHit) {
 // Contacts with no direction of their own still get a unit normal (toi.h):
 // against the motion.
 TEST(CastRayDegenerateNormalTest, RayEndingOnAZeroRadiusCircleFacesBack) {
-  const std::optional<Hit> hit =
-      CastRay({{0, 0}, {3, 4}}, Circle{{3, 4}, 0.0});
+  const std::optional<Hit> hit = CastRay({{0, 0}, {3, 4}}, Circle{{3, 4}, 0.0});
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->fraction, 1.0);
   EXPECT_VEC2_NEAR(hit->normal, (Vec2{-0.6, -0.8}), kTolerance);

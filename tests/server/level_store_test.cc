@@ -261,7 +261,8 @@ TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   auto loaded = store.LoadDirectory();
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ(loaded->refused.size(), 1u);
-  EXPECT_EQ(loaded->refused[0].error.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(loaded->refused[0].error.code(),
+            absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(loaded->refused[0].error.message(), HasSubstr("a.binpb"));
   EXPECT_EQ(store.Find("a"), nullptr);
 }

@@ -330,10 +330,12 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(during[kRunQueriesNotFound], 1);
   EXPECT_EQ(during[kPutLevelOk], 1);
   EXPECT_EQ(
-      during[R"(grpc_server_handled_total{grpc_service="grpc.health.v1.Health",grpc_method="Check",grpc_code="OK"})"],
+      during
+          [R"(grpc_server_handled_total{grpc_service="grpc.health.v1.Health",grpc_method="Check",grpc_code="OK"})"],
       1);
   EXPECT_EQ(
-      during[R"(grpc_server_handled_total{grpc_service="unknown",grpc_method="unknown",grpc_code="UNIMPLEMENTED"})"],
+      during
+          [R"(grpc_server_handled_total{grpc_service="unknown",grpc_method="unknown",grpc_code="UNIMPLEMENTED"})"],
       1);
   EXPECT_EQ(during["collide_batch_size_count"], 3);
   EXPECT_EQ(during["collide_batch_size_sum"], 5 + 1 + 1);

@@ -424,9 +424,9 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   ASSERT_EQ(utimensat(AT_FDCWD, temporary.c_str(), times, 0), 0);
 
   ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0",
-                            absl::StrCat("--level_dir=", dir),
-                            "--level_dir_poll_interval=100ms"}))
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", absl::StrCat("--level_dir=", dir),
+                    "--level_dir_poll_interval=100ms"}))
       << server.log();
   {
     const auto channel = testing::Connect(server.port());
@@ -434,13 +434,14 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
     EXPECT_EQ(HealthOf(*channel, ""), HealthResponse::SERVING);
     EXPECT_EQ(HealthOf(*channel, "collide.level_dir"),
               HealthResponse::NOT_SERVING);
-    EXPECT_THAT(SkippedFiles(*channel),
-                ElementsAre(StartsWith(absl::StrCat(
-                                "levels/cut ", dir, "/cut.binpb DATA_LOSS: ",
-                                dir, "/cut.binpb: truncated: header says")),
-                            StartsWith(absl::StrCat(
-                                "levels/empty ", dir, "/empty.binpb DATA_LOSS: ",
-                                dir, "/empty.binpb: empty file"))));
+    EXPECT_THAT(
+        SkippedFiles(*channel),
+        ElementsAre(StartsWith(absl::StrCat(
+                        "levels/cut ", dir, "/cut.binpb DATA_LOSS: ", dir,
+                        "/cut.binpb: truncated: header says")),
+                    StartsWith(absl::StrCat("levels/empty ", dir,
+                                            "/empty.binpb DATA_LOSS: ", dir,
+                                            "/empty.binpb: empty file"))));
     const auto collisions = v1::CollisionService::NewStub(channel);
     for (const char* level : {"levels/good", "levels/arena"}) {
       v1::RunQueriesRequest request;
@@ -462,8 +463,7 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
                     .ok());
     ASSERT_EQ(unlink(absl::StrCat(dir, "/empty.binpb").c_str()), 0);
     const Clock::time_point give_up = Clock::now() + std::chrono::seconds(20);
-    while (HealthOf(*channel, "collide.level_dir") !=
-               HealthResponse::SERVING &&
+    while (HealthOf(*channel, "collide.level_dir") != HealthResponse::SERVING &&
            Clock::now() < give_up) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
