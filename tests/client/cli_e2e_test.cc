@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/level_file.h"
 #include "tests/client/test_server.h"
+#include "tests/support/temp_dir.h"
 
 namespace collide::client {
 namespace {
@@ -65,12 +66,8 @@ class CliE2eTest : public ::testing::Test {
     address_ =
         absl::StrCat("--address=127.0.0.1:", server_->port(),
                      " --admin_address=127.0.0.1:", server_->admin_port());
-    char pattern[] = "/tmp/collide_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::system(absl::StrCat("rm -rf ", dir_).c_str());
+    ASSERT_FALSE(dir_holder_.path().empty());
+    dir_ = dir_holder_.path();
   }
 
   Outcome Cli(const std::string& args) {
@@ -79,6 +76,8 @@ class CliE2eTest : public ::testing::Test {
 
   std::unique_ptr<collide::testing::ServerProcess> server_;
   std::string address_;
+  // Removed with everything in it when the test ends.
+  collide::testing::TempDir dir_holder_;
   std::string dir_;
 };
 

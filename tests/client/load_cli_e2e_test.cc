@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/test_server.h"
+#include "tests/support/temp_dir.h"
 
 namespace collide::client {
 namespace {
@@ -61,12 +62,8 @@ class LoadCliE2eTest : public ::testing::Test {
     ASSERT_NE(server_, nullptr) << "collide_server did not start";
     address_ = absl::StrCat("--address=127.0.0.1:", server_->port(),
                             " --progress=0 --warmup=0s");
-    char pattern[] = "/tmp/collide_load_cli_XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::system(absl::StrCat("rm -rf ", dir_).c_str());
+    ASSERT_FALSE(dir_holder_.path().empty());
+    dir_ = dir_holder_.path();
   }
 
   Outcome Load(const std::string& args) {
@@ -75,6 +72,8 @@ class LoadCliE2eTest : public ::testing::Test {
 
   std::unique_ptr<collide::testing::ServerProcess> server_;
   std::string address_;
+  // Removed with everything in it when the test ends.
+  collide::testing::TempDir dir_holder_;
   std::string dir_;
 };
 
