@@ -50,22 +50,36 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   double t = -cm / cd;
-  // Where the ray's end (at exact_limit) is within rounding of the line,
-  // the rounded t cannot tell a contact exactly at exact_limit (a move
-  // ending on the wall: a hit) from one just after it: decide exactly.
-  const double end = cm + exact_limit * cd;
-  if (std::abs(end) <=
-      kFilterRoundings *
-          (std::abs(cm_left) + std::abs(cm_right) +
-           exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))) {
-    const int end_side =
-        OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
-    if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
-    t = std::min(t, exact_limit);
+  // The rounded t decides unless the ray's end (at exact_limit) is within
+  // rounding of the line: then a contact exactly at exact_limit (a move
+  // ending on the wall: a hit) and one just after it are told apart
+  // exactly. Most candidates reach the line after max_fraction, so the end
+  // is looked at there only while max_fraction is the sweep's own limit,
+  // and for a contact before it only once it is a hit (below).
+  const auto end_is_near = [&] {
+    const double end = cm + exact_limit * cd;
+    return std::abs(end) <=
+           kFilterRoundings *
+               (std::abs(cm_left) + std::abs(cm_right) +
+                exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
+  };
+  // Whether the ray reaches the line by exact_limit, exactly (where
+  // end_is_near, OrientAfter's filter would fail: it is the same bound).
+  const auto reaches_by_end = [&] {
+    return OrientAfterExact(segment.p1, segment.p2, ray.origin, d,
+                            exact_limit) != (cm > 0.0 ? 1 : -1);
+  };
+  bool decided = false;  // the end was decided exactly
+  if (t > max_fraction) {
+    if (max_fraction < exact_limit || !end_is_near() || !reaches_by_end()) {
+      return std::nullopt;
+    }
+    t = exact_limit;
+    decided = true;
   }
-  if (t > max_fraction) return std::nullopt;
   const double along = Dot(m + t * d, e);
   if (along < 0.0 || along > length_squared) return std::nullopt;
+  if (!decided && end_is_near() && !reaches_by_end()) return std::nullopt;
   return Hit{.fraction = t,
              .point = segment.p1 + (along / length_squared) * e,
              .normal = (1.0 / std::sqrt(length_squared)) *
@@ -159,11 +173,26 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   const auto clear_margin = [](Vec2 m) {
     return kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
   };
+  // Whether line i's closing ray ends (at exact_limit) within rounding of
+  // it, where the rounded t cannot tell a contact exactly at exact_limit (a
+  // move ending on the polygon: a hit) from one just after it; and whether
+  // it reaches the line by then, decided exactly on the edge's vertices.
+  const int count = polygon.count();
+  const double end_margin = exact_limit * clear_margin(d);
+  const auto end_is_near = [&](double distance, double closing, Vec2 m) {
+    return std::abs(distance - exact_limit * closing) <=
+           clear_margin(m) + end_margin;
+  };
+  const auto reaches_by_end = [&](int i) {
+    return OrientAfterExact(polygon.vertex(i),
+                       polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
+                       exact_limit) >= 0;
+  };
   double t_enter = 0.0;
   double enter_distance = 0.0;
   int enter = -1;
   bool misses = false;  // a miss, once the start is known to be clear
-  const int count = polygon.count();
+  bool ends_near = false;  // some line reached in time is near the end
   for (int i = 0; i < count; ++i) {
     const Vec2 n = polygon.normal(i);
     const Vec2 m = p - polygon.vertex(i);
@@ -174,21 +203,22 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     // only where the ray closes on the line.
     const double closing = -Dot(d, n);
     double t = distance / closing;
-    // The ray's end (at exact_limit) within rounding of the line: whether
-    // it reaches the line by then (a move ending on the polygon: a hit) is
-    // decided exactly, on the edge's own vertices.
-    if (closing > 0.0 && std::abs(distance - exact_limit * closing) <=
-                             clear_margin(m) + exact_limit * clear_margin(d)) {
-      t = OrientAfter(polygon.vertex(i),
-                      polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
-                      exact_limit) >= 0
-              ? std::min(t, exact_limit)
-              : kInfinity;
-    }
     if (closing <= 0.0 || t > max_fraction) {
-      if (distance > clear_margin(m)) return std::nullopt;
-      misses = true;
-    } else if (t > t_enter) {
+      // Past max_fraction is final unless that is the sweep's own limit and
+      // the end is near the line (then decided exactly here; before it,
+      // once the rest makes a hit, below).
+      if (closing > 0.0 && max_fraction >= exact_limit &&
+          end_is_near(distance, closing, m) && reaches_by_end(i)) {
+        t = exact_limit;
+      } else {
+        if (distance > clear_margin(m)) return std::nullopt;
+        misses = true;
+        continue;
+      }
+    } else {
+      ends_near |= end_is_near(distance, closing, m);
+    }
+    if (t > t_enter) {
       t_enter = t;
       enter_distance = distance;
       enter = i;
@@ -226,6 +256,18 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   if ((along < 0.0 && Dot(d, polygon.normal(previous)) > 0.0) ||
       (along > length_squared && Dot(d, polygon.normal(next)) > 0.0)) {
     return std::nullopt;
+  }
+  // A hit: each line the ray starts outside of is reached by t_enter <=
+  // max_fraction as rounded; where the end is near a line, check that it is
+  // reached by exact_limit exactly.
+  for (int i = 0; ends_near && i < count; ++i) {
+    const Vec2 n = polygon.normal(i);
+    const Vec2 m = p - polygon.vertex(i);
+    const double distance = Dot(m, n);
+    if (distance > 0.0 && end_is_near(distance, -Dot(d, n), m) &&
+        !reaches_by_end(i)) {
+      return std::nullopt;
+    }
   }
   const Vec2 normal = polygon.normal(enter);
   Vec2 point;
