@@ -112,18 +112,37 @@ B2Result B2ChainRayCast(const B2ChainRayCase& c) {
   return result;
 }
 
-B2Result B2ShapeCast(const B2ShapeCastCase& c) {
+namespace {
+// b2ShapeCast of mover (proxy B) by translation against obstacle (proxy A,
+// fixed), both under the identity transform.
+B2Result ShapeCast(const B2Proxy& obstacle, const B2Proxy& mover,
+                   b2Vec2 translation) {
   b2ShapeCastInput input;
-  input.proxyA.Set(c.obstacle.vertices.data(), c.obstacle.count,
-                   c.obstacle.radius);
-  input.proxyB.Set(c.mover.vertices.data(), c.mover.count, c.mover.radius);
+  input.proxyA.Set(obstacle.vertices.data(), obstacle.count, obstacle.radius);
+  input.proxyB.Set(mover.vertices.data(), mover.count, mover.radius);
   input.transformA.SetIdentity();
   input.transformB.SetIdentity();
-  input.translationB = c.translation;
+  input.translationB = translation;
   b2ShapeCastOutput output;
   B2Result result;
   result.hit = b2ShapeCast(&output, &input);
-  result.fraction = result.hit ? output.lambda : 1.0f;
+  if (result.hit) {
+    result.fraction = output.lambda;
+    result.has_point = true;
+    result.point = output.point;
+  }
+  return result;
+}
+}  // namespace
+
+B2Result B2ShapeCast(const B2ShapeCastCase& c) {
+  return ShapeCast(c.obstacle, c.mover, c.translation);
+}
+
+B2Result B2RelativeShapeCast(const B2MovingCase& c) {
+  B2Result result =
+      ShapeCast(c.obstacle, c.mover, c.translation - c.obstacle_translation);
+  if (result.hit) result.point += result.fraction * c.obstacle_translation;
   return result;
 }
 
@@ -142,6 +161,8 @@ B2Result B2ChainShapeCast(const B2ChainShapeCastCase& c) {
         (!result.hit || output.lambda < result.fraction)) {
       result.hit = true;
       result.fraction = output.lambda;
+      result.has_point = true;
+      result.point = output.point;
     }
   }
   return result;
@@ -160,7 +181,7 @@ b2Sweep TranslationSweep(b2Vec2 translation) {
 }
 }  // namespace
 
-B2Result B2TimeOfImpact(const B2ToiCase& c) {
+B2Result B2TimeOfImpact(const B2MovingCase& c) {
   b2TOIInput input;
   input.proxyA.Set(c.obstacle.vertices.data(), c.obstacle.count,
                    c.obstacle.radius);

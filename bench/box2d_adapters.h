@@ -28,10 +28,15 @@
 
 namespace collide_bench {
 
-// What a Box2D call returns to the timed loop.
+// What a Box2D call returns to the timed loop. point is the contact point
+// in collide's convention (on the obstacle, where it is at fraction) when
+// the call reports one (has_point): the b2ShapeCast calls do, RayCast and
+// b2TimeOfImpact do not.
 struct B2Result {
   bool hit = false;
   float fraction = 1.0f;
+  bool has_point = false;
+  b2Vec2 point{0.0f, 0.0f};
 };
 
 // A convex vertex cloud with a radius: what b2DistanceProxy::Set(vertices,
@@ -108,15 +113,28 @@ struct B2ChainShapeCastCase {
 };
 B2Result B2ChainShapeCast(const B2ChainShapeCastCase& c);
 
-// b2TimeOfImpact with two zero-rotation sweeps (proxies in world
-// coordinates, sweep centres from 0 to the translation); hit = e_touching.
-struct B2ToiCase {
+// A mover and an obstacle that both translate during the step, each by its
+// own (absolute) translation, as collide's Moving<> cases give them.
+struct B2MovingCase {
   B2Proxy obstacle;
   b2Vec2 obstacle_translation;
   B2Proxy mover;
   b2Vec2 translation;
 };
-B2Result B2TimeOfImpact(const B2ToiCase& c);
+
+// The fair baseline: b2ShapeCast on the relative motion (the obstacle held
+// still at its start, the mover cast by translation - obstacle_translation,
+// subtracted in the timed call as a Box2D user would). lambda is the same
+// share of the step in both frames; the point is moved back to where the
+// obstacle is at lambda (+ lambda * obstacle_translation), as collide
+// reports it.
+B2Result B2RelativeShapeCast(const B2MovingCase& c);
+
+// b2TimeOfImpact with two zero-rotation sweeps (proxies in world
+// coordinates, sweep centres from 0 to the translation); hit = e_touching.
+// It is built for rotating bodies, so it does more work than a translation
+// needs: the second column for moving pairs.
+B2Result B2TimeOfImpact(const B2MovingCase& c);
 
 // --- Whole case sets.
 template <typename Mover, typename Obstacle>
@@ -144,9 +162,9 @@ std::vector<B2ChainShapeCastCase> ToB2ChainShapeCastCases(
 }
 
 template <typename Mover, typename Shape>
-std::vector<B2ToiCase> ToB2ToiCases(
+std::vector<B2MovingCase> ToB2MovingCases(
     const std::vector<Case<Mover, collide::Moving<Shape>>>& cases) {
-  std::vector<B2ToiCase> out;
+  std::vector<B2MovingCase> out;
   out.reserve(cases.size());
   for (const auto& c : cases) {
     out.push_back({ToB2Proxy(c.obstacle.shape), ToB2(c.obstacle.translation),

@@ -1,15 +1,19 @@
 // collide_toi_bench: ns per call of every collide TOI pair and, beside it in
 // the same run on the same cases, Box2D 2.4.1's equivalent. Benchmarks are
-// named BM_<Pair>/collide and BM_<Pair>/box2d; each reports the counters
-// hits (cases that hit, computed once outside timing) and cases, and the
-// box2d row also disagree (cases where exactly one library hits) and
-// fraction_differ (both hit, contact more than 0.05 apart along the mover's
-// path). The label
-// names the function timed. bench/toi_table.py turns
+// named BM_<Pair>/collide and BM_<Pair>/box2d; moving-vs-moving pairs also
+// have BM_<Pair>/box2d_toi (b2TimeOfImpact; their box2d row is b2ShapeCast
+// on the relative motion). Each reports the counters hits (cases that hit,
+// computed once outside timing) and cases; the Box2D rows also disagree
+// (cases where exactly one library hits), fraction_differ (both hit, contact
+// more than 0.05 apart along the relative motion) and, where Box2D returns a
+// point, point_differ (both hit, points more than 0.05 apart on the obstacle).
+// The label names the function timed. bench/toi_table.py turns
 // --benchmark_format=json output into a markdown table.
 //
-// Extra flag: --toi_disagreements=N prints up to N cases per pair where the
-// two libraries disagree on hit/miss or fraction, at %.17g, to stderr.
+// Extra flag: --toi_disagreements=N prints, for each Box2D row, up to N cases
+// where it and collide disagree on hit/miss and up to N where the contacts
+// differ (fraction or point, as counted), at %.17g, to stderr. Box2D's point
+// is printed as {0, 0} where it reports none (b2TimeOfImpact).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -104,75 +108,22 @@ std::optional<collide::Hit> CollideCall(const Case<M, O>& c) {
   return Cast(c.mover, c.obstacle);
 }
 
-// Registers BM_<pair>/collide and BM_<pair>/box2d on the same cases, with
-// hits and disagreements counted once here, outside timing.
-template <typename M, typename O, typename ToB2, typename B2Fn>
-void AddPair(const std::string& pair, uint64_t seed, double aim_jitter,
-             const std::string& collide_label, const std::string& b2_label,
-             ToB2 to_b2, B2Fn b2_fn) {
-  auto cases = std::make_shared<const std::vector<Case<M, O>>>(
-      MakeCases<M, O>(seed, aim_jitter));
-  auto collide_fn = [](const Case<M, O>& c) { return CollideCall(c); };
-  auto b2_cases =
-      std::make_shared<const decltype(to_b2(*cases))>(to_b2(*cases));
-
-  int64_t collide_hits = 0;
-  int64_t b2_hits = 0;
-  int64_t disagree = 0;
-  int64_t fraction_differ = 0;
-  for (std::size_t i = 0; i < cases->size(); ++i) {
-    const auto collide_result = collide_fn((*cases)[i]);
-    const bool a = IsHit(collide_result);
-    const B2Result b2_result = b2_fn((*b2_cases)[i]);
-    const bool b = IsHit(b2_result);
-    collide_hits += a;
-    b2_hits += b;
-    // Both hit, but where along the mover's path differs by more than 0.05
-    // level units (Box2D stops short by its linear slop, 0.005, divided by
-    // the cosine of the approach angle, so a few grazing cases are normal).
-    if (a && b) {
-      const double along = std::abs(collide_result->fraction -
-                                    static_cast<double>(b2_result.fraction)) *
-                           collide::Length((*cases)[i].mover.translation);
-      if (along > 0.05) {
-        if (fraction_differ < g_print_disagreements) {
-          std::fprintf(stderr,
-                       "%s case %zu: fraction differs (%.3g units): collide "
-                       "%s; box2d fraction %.9g\n  mover    %s\n  obstacle "
-                       "%s\n",
-                       pair.c_str(), i, along, Describe(collide_result).c_str(),
-                       static_cast<double>(b2_result.fraction),
-                       Describe((*cases)[i].mover).c_str(),
-                       Describe((*cases)[i].obstacle).c_str());
-        }
-        ++fraction_differ;
-      }
-    }
-    if (a != b) {
-      if (disagree < g_print_disagreements) {
-        std::fprintf(stderr,
-                     "%s case %zu: collide %s; box2d %s (fraction %.9g)\n"
-                     "  mover    %s\n  obstacle %s\n",
-                     pair.c_str(), i, Describe(collide_result).c_str(),
-                     b ? "hit" : "miss",
-                     static_cast<double>(b2_result.fraction),
-                     Describe((*cases)[i].mover).c_str(),
-                     Describe((*cases)[i].obstacle).c_str());
-      }
-      ++disagree;
-    }
-  }
-  Register(pair + "/collide", collide_label, cases, collide_fn,
-           {{"hits", static_cast<double>(collide_hits)}});
-  Register(pair + "/box2d", b2_label, b2_cases, b2_fn,
-           {{"hits", static_cast<double>(b2_hits)},
-            {"disagree", static_cast<double>(disagree)},
-            {"fraction_differ", static_cast<double>(fraction_differ)}});
+// The obstacle's own translation: zero unless it is Moving<>.
+template <typename O>
+collide::Vec2 ObstacleTranslation(const O&) {
+  return {};
+}
+template <typename Shape>
+collide::Vec2 ObstacleTranslation(const Moving<Shape>& m) {
+  return m.translation;
 }
 
+// Makes a pair's cases and registers BM_<pair>/collide on them, with hits
+// counted once here, outside timing.
 template <typename M, typename O>
-void AddCollideOnly(const std::string& pair, uint64_t seed, double aim_jitter,
-                    const std::string& collide_label) {
+std::shared_ptr<const std::vector<Case<M, O>>> AddCollide(
+    const std::string& pair, uint64_t seed, double aim_jitter,
+    const std::string& collide_label) {
   auto cases = std::make_shared<const std::vector<Case<M, O>>>(
       MakeCases<M, O>(seed, aim_jitter));
   auto collide_fn = [](const Case<M, O>& c) { return CollideCall(c); };
@@ -180,6 +131,102 @@ void AddCollideOnly(const std::string& pair, uint64_t seed, double aim_jitter,
   for (const auto& c : *cases) hits += IsHit(collide_fn(c));
   Register(pair + "/collide", collide_label, cases, collide_fn,
            {{"hits", static_cast<double>(hits)}});
+  return cases;
+}
+
+// Registers BM_<pair>/<side>, a Box2D call on the twins of cases, with its
+// hits and its disagreements with collide counted once here, outside
+// timing: disagree (exactly one library hits), fraction_differ (both hit,
+// contact more than 0.05 apart along the relative motion) and, when Box2D
+// reports a point, point_differ (both hit, points more than 0.05 apart on the
+// obstacle).
+template <typename M, typename O, typename ToB2, typename B2Fn>
+void AddBaseline(const std::string& pair, const std::string& side,
+                 const std::string& b2_label,
+                 const std::vector<Case<M, O>>& cases, ToB2 to_b2, B2Fn b2_fn) {
+  auto b2_cases = std::make_shared<const decltype(to_b2(cases))>(to_b2(cases));
+  const std::string name = pair + "/" + side;
+  int64_t b2_hits = 0;
+  int64_t disagree = 0;
+  int64_t fraction_differ = 0;
+  int64_t point_differ = 0;
+  int64_t contact_differ = 0;  // either of the two above
+  bool reports_points = false;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case<M, O>& c = cases[i];
+    const auto collide_result = CollideCall(c);
+    const bool a = IsHit(collide_result);
+    const B2Result b2_result = b2_fn((*b2_cases)[i]);
+    const bool b = IsHit(b2_result);
+    b2_hits += b;
+    reports_points |= b2_result.has_point;
+    if (a && b) {
+      // Box2D stops short by its linear slop, 0.005, divided by the cosine
+      // of the approach angle, so a few grazing cases are normal. The slop
+      // is a gap between the shapes, so it is measured along the relative
+      // motion (the mover's own for a static obstacle).
+      const Vec2 obstacle_motion = ObstacleTranslation(c.obstacle);
+      const double b2_fraction = static_cast<double>(b2_result.fraction);
+      const double along =
+          std::abs(collide_result->fraction - b2_fraction) *
+          collide::Length(c.mover.translation - obstacle_motion);
+      // Points are compared on the obstacle itself (each moved back by its
+      // own fraction of the obstacle's motion), so a moving obstacle's
+      // travel between the two fractions does not count as a difference.
+      const Vec2 b2_point{b2_result.point.x, b2_result.point.y};
+      const double apart =
+          b2_result.has_point
+              ? collide::Length((collide_result->point -
+                                 collide_result->fraction * obstacle_motion) -
+                                (b2_point - b2_fraction * obstacle_motion))
+              : 0.0;
+      if (along > 0.05 || apart > 0.05) {
+        if (contact_differ < g_print_disagreements) {
+          std::fprintf(stderr,
+                       "%s case %zu: contact differs (%.3g units along, "
+                       "points %.3g apart): collide %s; box2d fraction %.9g "
+                       "point {%.9g, %.9g}\n  mover    %s\n  obstacle %s\n",
+                       name.c_str(), i, along, apart,
+                       Describe(collide_result).c_str(), b2_fraction,
+                       static_cast<double>(b2_result.point.x),
+                       static_cast<double>(b2_result.point.y),
+                       Describe(c.mover).c_str(), Describe(c.obstacle).c_str());
+        }
+        ++contact_differ;
+        fraction_differ += along > 0.05;
+        point_differ += apart > 0.05;
+      }
+    }
+    if (a != b) {
+      if (disagree < g_print_disagreements) {
+        std::fprintf(stderr,
+                     "%s case %zu: collide %s; box2d %s (fraction %.9g)\n"
+                     "  mover    %s\n  obstacle %s\n",
+                     name.c_str(), i, Describe(collide_result).c_str(),
+                     b ? "hit" : "miss",
+                     static_cast<double>(b2_result.fraction),
+                     Describe(c.mover).c_str(), Describe(c.obstacle).c_str());
+      }
+      ++disagree;
+    }
+  }
+  std::vector<std::pair<std::string, double>> counters = {
+      {"hits", static_cast<double>(b2_hits)},
+      {"disagree", static_cast<double>(disagree)},
+      {"fraction_differ", static_cast<double>(fraction_differ)}};
+  if (reports_points) {
+    counters.push_back({"point_differ", static_cast<double>(point_differ)});
+  }
+  Register(name, b2_label, b2_cases, b2_fn, std::move(counters));
+}
+
+// BM_<pair>/collide and BM_<pair>/box2d on the same cases.
+template <typename M, typename O, typename ToB2, typename B2Fn>
+void AddPair(const std::string& pair, uint64_t seed, double aim_jitter,
+             const std::string& collide_label, const std::string& b2_label,
+             ToB2 to_b2, B2Fn b2_fn) {
+  const auto cases = AddCollide<M, O>(pair, seed, aim_jitter, collide_label);
+  AddBaseline(pair, "box2d", b2_label, *cases, to_b2, b2_fn);
 }
 
 // Box2D converters and calls, as lambdas so the timed call is direct.
@@ -190,7 +237,9 @@ const auto kCastCases = [](const auto& cases) {
 const auto kChainCastCases = [](const auto& cases) {
   return ToB2ChainShapeCastCases(cases);
 };
-const auto kToiCases = [](const auto& cases) { return ToB2ToiCases(cases); };
+const auto kMovingCases = [](const auto& cases) {
+  return ToB2MovingCases(cases);
+};
 const auto kRayCast = [](const auto& c) { return B2RayCast(c); };
 const auto kChainRayCast = [](const B2ChainRayCase& c) {
   return B2ChainRayCast(c);
@@ -199,12 +248,29 @@ const auto kShapeCast = [](const B2ShapeCastCase& c) { return B2ShapeCast(c); };
 const auto kChainShapeCast = [](const B2ChainShapeCastCase& c) {
   return B2ChainShapeCast(c);
 };
-const auto kToi = [](const B2ToiCase& c) { return B2TimeOfImpact(c); };
+const auto kRelativeShapeCast = [](const B2MovingCase& c) {
+  return B2RelativeShapeCast(c);
+};
+const auto kToi = [](const B2MovingCase& c) { return B2TimeOfImpact(c); };
 
 constexpr const char* kShapeCastLabel = "b2ShapeCast";
 constexpr const char* kChainShapeCastLabel =
     "b2ShapeCast per b2ChainShape loop child, min lambda";
+constexpr const char* kRelativeShapeCastLabel =
+    "b2ShapeCast on the relative motion";
 constexpr const char* kToiLabel = "b2TimeOfImpact (2 translation sweeps)";
+
+// A moving-vs-moving pair: BM_<pair>/box2d is b2ShapeCast on the relative
+// motion (the fair baseline: collide reduces the pair the same way) and
+// BM_<pair>/box2d_toi is b2TimeOfImpact on the two sweeps.
+template <typename M, typename O>
+void AddMovingPair(const std::string& pair, uint64_t seed, double aim_jitter,
+                   const std::string& collide_label) {
+  const auto cases = AddCollide<M, O>(pair, seed, aim_jitter, collide_label);
+  AddBaseline(pair, "box2d", kRelativeShapeCastLabel, *cases, kMovingCases,
+              kRelativeShapeCast);
+  AddBaseline(pair, "box2d_toi", kToiLabel, *cases, kMovingCases, kToi);
+}
 
 // Aim jitter (radians) per pair, chosen for roughly half hits.
 void RegisterAll() {
@@ -277,18 +343,17 @@ void RegisterAll() {
       "BM_PolygonVsConcavePolygon", ++seed, 0.79, "CastPolygon(ConcavePolygon)",
       kChainShapeCastLabel, kChainCastCases, kChainShapeCast);
   // --- Moving against moving.
-  AddPair<CircleCast, Moving<Circle>>("BM_CircleVsMovingCircle", ++seed, 0.87,
-                                      "CastCircle(Moving<Circle>)", kToiLabel,
-                                      kToiCases, kToi);
-  AddPair<PolygonCast, Moving<ConvexPolygon>>(
+  AddMovingPair<CircleCast, Moving<Circle>>("BM_CircleVsMovingCircle", ++seed,
+                                            0.87, "CastCircle(Moving<Circle>)");
+  AddMovingPair<PolygonCast, Moving<ConvexPolygon>>(
       "BM_PolygonVsMovingConvexPolygon", ++seed, 0.79,
-      "CastPolygon(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
-  AddPair<RayInput, Moving<ConvexPolygon>>(
+      "CastPolygon(Moving<ConvexPolygon>)");
+  AddMovingPair<RayInput, Moving<ConvexPolygon>>(
       "BM_RayVsMovingConvexPolygon", ++seed, 0.51,
-      "CastRay(Moving<ConvexPolygon>)", kToiLabel, kToiCases, kToi);
+      "CastRay(Moving<ConvexPolygon>)");
   // --- Deforming segment: no Box2D equivalent.
-  AddCollideOnly<RayInput, DeformingSegment>("BM_RayVsDeformingSegment", ++seed,
-                                             0.15, "CastRay(DeformingSegment)");
+  AddCollide<RayInput, DeformingSegment>("BM_RayVsDeformingSegment", ++seed,
+                                         0.15, "CastRay(DeformingSegment)");
 }
 
 }  // namespace

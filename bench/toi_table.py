@@ -10,8 +10,11 @@ row per pair: ns per call on each side (CPU time by default, --time real for
 wall time; the median when the run used --benchmark_repetitions),
 the Box2D function (the box2d benchmark's label), the ratio collide / Box2D
 (below 1: collide is faster) and the hit counts (with how many cases the
-two disagree on, when any). Rows keep the benchmarks' registration order,
-also for a run with --benchmark_enable_random_interleaving.
+two disagree on, when any). Moving-vs-moving pairs also have
+BM_<Pair>/box2d_toi (b2TimeOfImpact): its ns, ratio and hit counts fill the
+last three columns ("-" for the other pairs). Rows keep the benchmarks'
+registration order, also for a run with
+--benchmark_enable_random_interleaving.
 """
 
 import argparse
@@ -65,6 +68,22 @@ def fmt_count(x):
     return "%d" % round(x)
 
 
+def hits(c, b):
+    """'collide/Box2D of N (K differ)', '-' for a side that did not run."""
+    c_hits = fmt_count(c["hits"]) if c and "hits" in c else "-"
+    b_hits = fmt_count(b["hits"]) if b and "hits" in b else "-"
+    out = "%s/%s" % (c_hits, b_hits)
+    if c and "cases" in c:
+        out += " of %s" % fmt_count(c["cases"])
+    if b and b.get("disagree"):
+        out += " (%s differ)" % fmt_count(b["disagree"])
+    return out
+
+
+def ratio(c, b):
+    return "%.2f" % (c["ns"] / b["ns"]) if c and b else "-"
+
+
 def table(rows):
     pairs = OrderedDict()
     for name, row in rows.items():
@@ -73,25 +92,22 @@ def table(rows):
             pair, side = name, "collide"
         pairs.setdefault(pair, {})[side] = row
     lines = [
-        "| pair | collide ns | Box2D ns | Box2D function used | ratio | hits (collide/Box2D) |",
-        "|---|---:|---:|---|---:|---|",
+        "| pair | collide ns | Box2D ns | Box2D function used | ratio | hits (collide/Box2D)"
+        " | b2TimeOfImpact ns | ratio | hits (collide/b2TimeOfImpact) |",
+        "|---|---:|---:|---|---:|---|---:|---:|---|",
     ]
     for pair, sides in pairs.items():
         c = sides.get("collide")
         b = sides.get("box2d")
+        toi = sides.get("box2d_toi")
         label = pair[3:] if pair.startswith("BM_") else pair
         c_ns = fmt_ns(c["ns"]) if c else "-"
         b_ns = fmt_ns(b["ns"]) if b else "-"
         func = b["label"] if b else "none (no Box2D equivalent)"
-        ratio = "%.2f" % (c["ns"] / b["ns"]) if c and b else "-"
-        c_hits = fmt_count(c["hits"]) if c and "hits" in c else "-"
-        b_hits = fmt_count(b["hits"]) if b and "hits" in b else "-"
-        hits = "%s/%s" % (c_hits, b_hits)
-        if c and "cases" in c:
-            hits += " of %s" % fmt_count(c["cases"])
-        if b and b.get("disagree"):
-            hits += " (%s differ)" % fmt_count(b["disagree"])
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (label, c_ns, b_ns, func, ratio, hits))
+        toi_ns = fmt_ns(toi["ns"]) if toi else "-"
+        toi_hits = hits(c, toi) if toi else "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label, c_ns, b_ns, func, ratio(c, b), hits(c, b), toi_ns, ratio(c, toi), toi_hits))
     return "\n".join(lines)
 
 

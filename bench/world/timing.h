@@ -1,9 +1,9 @@
 // Timing of a closest-hit query over a whole query set: one warm-up pass that
 // also records every result, then `passes` timed passes with steady_clock.
+// interleaved_timing.h runs several libraries' passes in turn.
 #ifndef COLLIDE_BENCH_WORLD_TIMING_H_
 #define COLLIDE_BENCH_WORLD_TIMING_H_
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -34,23 +34,39 @@ inline uint64_t Fold(uint64_t sink, const WorldHit& hit) {
 // Where timed loops leave their checksum.
 inline volatile uint64_t g_timing_sink = 0;
 
-// query(i) -> WorldHit for i in [0, n). results (resized to n) gets the
-// warm-up pass's answers.
+// query(i) -> WorldHit for i in [0, n): results (resized to n) gets every
+// answer. The untimed warm-up pass.
+template <typename Query>
+void RecordResults(size_t n, Query& query, std::vector<WorldHit>& results) {
+  results.resize(n);
+  for (size_t i = 0; i < n; ++i) results[i] = query(i);
+}
+
+// One timed pass over [0, n); ns per query. The answers are folded into
+// *sink so the optimiser cannot drop the queries.
+template <typename Query>
+double TimePass(size_t n, Query& query, uint64_t* sink) {
+  uint64_t folded = *sink;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < n; ++i) folded = Fold(folded, query(i));
+  const double ns = SecondsSince(start) * 1e9 / static_cast<double>(n);
+  *sink = folded;
+  return ns;
+}
+
+// Median, min and max of the passes' ns per query (ns is sorted here).
+Timing Summarize(std::vector<double>& ns);
+
+// A warm-up pass that records results, then `passes` timed passes.
 template <typename Query>
 Timing TimeQueries(size_t n, Query&& query, std::vector<WorldHit>& results,
                    int passes = 5) {
-  results.resize(n);
-  for (size_t i = 0; i < n; ++i) results[i] = query(i);
+  RecordResults(n, query, results);
   std::vector<double> ns;
   uint64_t sink = 0;
-  for (int p = 0; p < passes; ++p) {
-    const auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < n; ++i) sink = Fold(sink, query(i));
-    ns.push_back(SecondsSince(start) * 1e9 / static_cast<double>(n));
-  }
+  for (int p = 0; p < passes; ++p) ns.push_back(TimePass(n, query, &sink));
   g_timing_sink = g_timing_sink + sink;
-  std::sort(ns.begin(), ns.end());
-  return {ns[ns.size() / 2], ns.front(), ns.back()};
+  return Summarize(ns);
 }
 
 // Bytes of heap in use now (mallinfo2: small blocks plus mmapped ones);

@@ -2,8 +2,12 @@
 // Chipmunk2D 7.0.3 (spatial hash and bounding-box tree) on the scenes and
 // query sets of shared/BENCHMARKS.md, every answer checked against the exact
 // brute-force reference. Prints per-cell details, then a markdown table.
+// Per scene x query set the libraries' timed passes are interleaved (pass 1
+// of each, then pass 2 of each, ...; interleaved_timing.h), so load swings
+// on a shared machine hit all of them alike.
 //
 // Usage: collide_world_bench [--queries=N] [--passes=N] [--only=S1|S2|S3]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +20,7 @@
 #include "box2d_world.h"
 #include "chipmunk_world.h"
 #include "collide_world.h"
+#include "interleaved_timing.h"
 #include "reference.h"
 #include "report.h"
 #include "scenes.h"
@@ -210,46 +215,53 @@ int Main(int argc, char** argv) {
       Row row;
       row.scene_set = scene.name + " " + set.name;
       row.queries = set.size();
-      std::vector<WorldHit> results;
-      auto run = [&](LibraryRun& r, const char* library, auto&& query) {
+      const HashConfig hc = TuneHash(scene, set);
+      const ChipmunkWorld hash(scene, ChipmunkIndex::kSpatialHash, hc.cell,
+                               hc.count);
+      char config[64];
+      std::snprintf(config, sizeof config, "cell %g", hc.cell);
+      row.hash.config = config;
+
+      // Every library's passes in turn (interleaved_timing.h), in this
+      // order: collide, Box2D, Chipmunk hash, Chipmunk tree, then the
+      // Chipmunk variants that are not candidates for the speed-up.
+      InterleavedTiming timing(set.size(), options.passes);
+      std::vector<std::pair<LibraryRun*, size_t>> runs;
+      auto add = [&](LibraryRun& r, const char* library, auto query) {
         r.library = library;
         r.ran = true;
-        r.timing = TimeQueries(set.size(), query, results, options.passes);
-        Score(results, reference, r);
-        std::printf(
-            "  %-24s %-12s %9.0f ns (%.0f-%.0f)  hits %6lld  "
-            "disagreements %lld\n",
-            library, r.config.c_str(), r.timing.median_ns, r.timing.min_ns,
-            r.timing.max_ns, static_cast<long long>(r.hits),
-            static_cast<long long>(r.disagreements));
-        PrintExamples(scene, set, results, reference, r);
+        runs.push_back({&r, timing.Add(query)});
       };
-      run(row.collide, "collide",
+      add(row.collide, "collide",
           [&](size_t i) { return Query(*collide, set, i); });
-      run(row.box2d, "Box2D", [&](size_t i) { return Query(*box2d, set, i); });
-      const HashConfig hc = TuneHash(scene, set);
-      {
-        const ChipmunkWorld hash(scene, ChipmunkIndex::kSpatialHash, hc.cell,
-                                 hc.count);
-        char config[64];
-        std::snprintf(config, sizeof config, "cell %g", hc.cell);
-        row.hash.config = config;
-        run(row.hash, "Chipmunk hash",
-            [&](size_t i) { return Query(hash, set, i); });
-      }
-      run(row.tree, "Chipmunk tree",
+      add(row.box2d, "Box2D", [&](size_t i) { return Query(*box2d, set, i); });
+      add(row.hash, "Chipmunk hash",
+          [&](size_t i) { return Query(hash, set, i); });
+      add(row.tree, "Chipmunk tree",
           [&](size_t i) { return Query(*tree, set, i); });
       if (set.kind == QueryKind::kCircle && scene.kind == ShapeKind::kSegment) {
-        run(row.shipped, "Chipmunk tree shipped", [&](size_t i) {
+        add(row.shipped, "Chipmunk tree shipped", [&](size_t i) {
           return tree->CastCircleShipped(set.origins[i], set.radius,
                                          set.translations[i]);
         });
       }
       if (set.kind == QueryKind::kCircle) {
-        run(row.native, "Chipmunk tree native", [&](size_t i) {
+        add(row.native, "Chipmunk tree native", [&](size_t i) {
           return tree->CastCircleNative(set.origins[i], set.radius,
                                         set.translations[i]);
         });
+      }
+      timing.Run();
+      for (const auto& [r, index] : runs) {
+        r->timing = timing.timing(index);
+        Score(timing.results(index), reference, *r);
+        std::printf(
+            "  %-24s %-12s %9.0f ns (%.0f-%.0f)  hits %6lld  "
+            "disagreements %lld\n",
+            r->library.c_str(), r->config.c_str(), r->timing.median_ns,
+            r->timing.min_ns, r->timing.max_ns, static_cast<long long>(r->hits),
+            static_cast<long long>(r->disagreements));
+        PrintExamples(scene, set, timing.results(index), reference, *r);
       }
       rows.push_back(row);
     }
