@@ -709,8 +709,9 @@ bool BetterStart(const StartState& x, const StartState& y) {
 // The sweep of a pair known to start farther apart than grow: each vertex
 // of a moving by d against b grown, and each vertex of b moving by -d
 // against a grown (in a's frame); the earliest contact wins.
-std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b, double grow,
-                              double max_fraction, const Shadow& shadow) {
+std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
+                              const Grow& grow, double max_fraction,
+                              const Shadow& shadow) {
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
   double limit = max_fraction;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
@@ -813,8 +814,8 @@ bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
 
 std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
                               const CastOptions& options) {
-  const double grow = a.radius() + b.radius() + options.target_distance;
-  const Shadow shadow = ShadowOf(a, d, b, grow, options.max_fraction);
+  const Grow grow = Grow::Of(a.radius(), b.radius(), options.target_distance);
+  const Shadow shadow = ShadowOf(a, d, b, grow.value, options.max_fraction);
   if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
   const StartState start = ClassifyStart(a, d, b, options, shadow);
   if (start.kind != StartKind::kClear) return StartHit(start, b, options);
@@ -890,7 +891,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
   // an edge that starts clear and faces the motion wins: a solid polygon is
   // entered from outside only through those, and an edge the mover is
   // leaving (a convex piece) is never met again.
-  const double grow = contact + options.target_distance;
+  const Grow grow = Grow::Of(contact, 0.0, options.target_distance);
   StartState best_start;
   int best_start_edge = -1;
   std::optional<Hit> best;
@@ -899,7 +900,8 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
   for (int i = 0; i < n; ++i) {
     const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                     FeatureMap::kSegment);
-    const Shadow shadow = ShadowOf(a, d, edge, grow, options.max_fraction);
+    const Shadow shadow =
+        ShadowOf(a, d, edge, grow.value, options.max_fraction);
     if (ShadowsMiss(shadow, limit)) continue;
     const StartState start = ClassifyStart(a, d, edge, options, shadow);
     if (start.kind != StartKind::kClear) {

@@ -149,12 +149,24 @@ Expansion operator*(const Expansion& e, const Expansion& f) {
   return result;
 }
 
-int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+namespace {
+
+Expansion CrossExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);
   const Expansion vx = Expansion::Difference(d.x, c.x);
   const Expansion vy = Expansion::Difference(d.y, c.y);
-  return (ux * vy - uy * vx).sign();
+  return ux * vy - uy * vx;
+}
+
+}  // namespace
+
+int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  return CrossExact(a, b, c, d).sign();
+}
+
+double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  return CrossExact(a, b, c, d).Estimate();
 }
 
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
@@ -180,6 +192,18 @@ Expansion RadiusSum(double r1, double r2, double r3) {
   return Expansion::Sum(r1, r2) + Expansion(r3);
 }
 
+// Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2, exactly.
+Expansion DirectionDistanceExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                                 double r3) {
+  const Expansion ux(u.x);
+  const Expansion uy(u.y);
+  const Expansion cross = ux * Expansion::Difference(p.y, a.y) -
+                          uy * Expansion::Difference(p.x, a.x);
+  const Expansion r = RadiusSum(r1, r2, r3);
+  const Expansion rr = r * r;
+  return cross * cross - rr * (ux * ux + uy * uy);
+}
+
 }  // namespace
 
 int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3) {
@@ -200,13 +224,14 @@ int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
-int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r) {
-  const Expansion ux(u.x);
-  const Expansion uy(u.y);
-  const Expansion cross = ux * Expansion::Difference(p.y, a.y) -
-                          uy * Expansion::Difference(p.x, a.x);
-  const Expansion rr = Expansion(r) * Expansion(r);
-  return (cross * cross - rr * (ux * ux + uy * uy)).sign();
+double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                                  double r3) {
+  return -DirectionDistanceExact(a, u, p, r1, r2, r3).Estimate();
+}
+
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                             double r3) {
+  return DirectionDistanceExact(a, u, p, r1, r2, r3).sign();
 }
 
 // Where p lies against a simple polygon, exactly: 1 strictly inside, 0 on

@@ -68,11 +68,19 @@ class Expansion {
 
 // Exact fallbacks (exact_sign.cc): signs of the forms below.
 int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+// Cross(b - a, d - c) to within its last place, of the exact sign: for a
+// ratio that the rounded form would get wrong by cancellation.
+double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
-int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r);
+int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                             double r3);
+// (r1 + r2 + r3)^2 |u|^2 - Cross(u, p - a)^2 (a point sweep's discriminant
+// against a circle), to within its last place and of the exact sign.
+double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                                  double r3);
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
@@ -176,10 +184,13 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   return LineDistanceVsExact(a, b, p, r1, r2, r3);
 }
 
-// Sign of Cross(u, p - a)^2 - r^2 |u|^2: the squared distance from p to the
-// line through a along the exact vector u, against r^2, times |u|^2 (a
-// ray's line against a circle: the sign of minus the discriminant).
-inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r) {
+// Sign of Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2, radii >= 0 (the sum
+// exact): the squared distance from p to the line through a along the
+// exact vector u, against the squared radius sum, times |u|^2 (a ray's line
+// against a circle: the sign of minus the discriminant).
+inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
+                               double r3) {
+  const double r = r1 + r2 + r3;
   const double mx = p.x - a.x;
   const double my = p.y - a.y;
   const double left = u.x * my;
@@ -197,7 +208,7 @@ inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r) {
       rruu * (1.0 - kFilterRoundings)) {
     return -1;
   }
-  return DirectionDistanceVsExact(a, u, p, r);
+  return DirectionDistanceVsExact(a, u, p, r1, r2, r3);
 }
 
 // Where p lies against the simple polygon with these vertices (either

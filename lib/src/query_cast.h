@@ -186,11 +186,15 @@ class Caster {
 
   // The per-shape cast against `target`, with the ray's closed forms
   // (toi_ray_fast.h) inlined here as the public CastRay does them, so the
-  // answer is the same bits without a call per candidate.
+  // answer is the same bits without a call per candidate. The general
+  // machinery gets the query's own max_fraction, not the best so far: it
+  // decides exactly whether a contact comes by then, which must not depend
+  // on the order the walk meets the shapes in (the walk ranks its answer).
+  // The closed forms take both.
   template <typename Target>
   std::optional<Hit> CastFast(const Target& target,
                               const CastOptions& options) const {
-    const auto general = [&] { return CastTo(cast_, target, options); };
+    const auto general = [&] { return CastTo(cast_, target, options_); };
     if constexpr (std::is_same_v<Cast, RayInput> &&
                   !std::is_same_v<Target, Capsule>) {
       if (options.target_distance == 0.0) {
@@ -208,7 +212,7 @@ class Caster {
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
     const auto general = [&] {
-      return CastTo(cast_, level_.convex_polygons()[p.polygon], options);
+      return CastTo(cast_, level_.convex_polygons()[p.polygon], options_);
     };
     if constexpr (std::is_same_v<Cast, RayInput>) {
       if (options.target_distance == 0.0) {

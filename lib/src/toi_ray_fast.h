@@ -121,7 +121,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     // Near tangency the rounded discriminant's sign is not the line's:
     // decide whether the ray's line meets the circle exactly (a tangent
     // line touches, at discriminant 0).
-    const int apart = DirectionDistanceVs(circle.center, d, ray.origin, r);
+    const int apart =
+        DirectionDistanceVs(circle.center, d, ray.origin, r, 0.0, 0.0);
     if (apart > 0) return std::nullopt;
     discriminant = apart == 0 ? 0.0 : std::max(discriminant, 0.0);
   }
@@ -185,13 +186,13 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   };
   const auto reaches_by_end = [&](int i) {
     return OrientAfterExact(polygon.vertex(i),
-                       polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
-                       exact_limit) >= 0;
+                            polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
+                            exact_limit) >= 0;
   };
   double t_enter = 0.0;
   double enter_distance = 0.0;
   int enter = -1;
-  bool misses = false;  // a miss, once the start is known to be clear
+  bool misses = false;     // a miss, once the start is known to be clear
   bool ends_near = false;  // some line reached in time is near the end
   for (int i = 0; i < count; ++i) {
     const Vec2 n = polygon.normal(i);

@@ -193,9 +193,12 @@ TEST(ExactSignTest, PointsAtTheLineDistanceAreAtTheRadiusSum) {
     // The same line given by its exact direction (a ray's translation).
     const Vec2 u{std::ldexp(t[0] * s, f.exponent),
                  std::ldexp(t[1] * s, f.exponent)};
-    EXPECT_EQ(DirectionDistanceVs(f(a), u, f(p), f.Length(r)), 0);
+    EXPECT_EQ(DirectionDistanceVs(f(a), u, f(p), f.Length(r), 0.0, 0.0), 0);
+    EXPECT_EQ(
+        DirectionDistanceVs(f(a), u, f(p), f.Length(r - 1), 0.0, f.Length(1)),
+        0);
     const double nudged = Ulp(f.Length(r), rng.Below(2) ? 1 : -1);
-    EXPECT_EQ(DirectionDistanceVs(f(a), u, f(p), nudged),
+    EXPECT_EQ(DirectionDistanceVs(f(a), u, f(p), nudged, 0.0, 0.0),
               GmpLine(f(a), f(b), f(p), nudged, 0.0, 0.0));
     EXPECT_EQ(LineDistanceVs(f(a), f(b), f(p), nudged, 0.0, 0.0),
               GmpLine(f(a), f(b), f(p), nudged, 0.0, 0.0));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "collide/level.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -33,7 +34,7 @@ using testing::SplitMix64;
 
 std::string Describe(const std::optional<WorldHit>& h) {
   if (!h) return "miss";
-  return absl::StrCat("id ", h->shape_id, " fraction ", h->hit.fraction,
+  return absl::StrCat("id ", h->shape_id, " fraction ", absl::StrFormat("%.17g", h->hit.fraction),
                       " point (", h->hit.point.x, ", ", h->hit.point.y,
                       ") normal (", h->hit.normal.x, ", ", h->hit.normal.y,
                       ") feature ", static_cast<int>(h->hit.feature.type), ":",
