@@ -93,19 +93,117 @@ ServerMetrics& Metrics() {
   return metrics;
 }
 
-void RecordBatch(
-    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
-    const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
-    std::chrono::steady_clock::time_point read_at) {
+namespace {
+
+void ObserveBatch(int query_count,
+                  std::chrono::steady_clock::time_point read_at) {
   ServerMetrics& metrics = Metrics();
   const auto latency = std::chrono::steady_clock::now() - read_at;
   metrics.batch_latency_ns.Observe(static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(latency).count()));
-  metrics.batch_size.Observe(static_cast<uint64_t>(queries.size()));
+  metrics.batch_size.Observe(static_cast<uint64_t>(query_count));
+}
+
+using OutcomeTally = std::array<uint32_t, kQueryOutcomeCount>;
+
+void AddTally(size_t kind, const OutcomeTally& tally) {
+  for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
+    if (tally[outcome] != 0) Metrics().queries[kind][outcome].Add(tally[outcome]);
+  }
+}
+
+QueryOutcome FromVerdict(int verdict) {
+  switch (verdict) {
+    case v1::MOVE_VERDICT_BLOCKED:
+      return QueryOutcome::kHit;
+    case v1::MOVE_VERDICT_STARTS_INSIDE:
+      return QueryOutcome::kStartOverlap;
+    default:
+      return QueryOutcome::kMiss;
+  }
+}
+
+QueryOutcome FromPackedHitStatus(int status) {
+  return status == v1::HIT_STATUS_UNSPECIFIED
+             ? QueryOutcome::kMiss
+             : FromHitStatus(static_cast<v1::HitStatus>(status));
+}
+
+// Rows of a packed result: their column's outcome, except the rows in
+// `errors` (whose columns hold a miss), which are refused or stopped.
+template <typename Column, typename Outcome>
+OutcomeTally TallyRows(
+    const Column& column,
+    const google::protobuf::RepeatedPtrField<v1::PackedQueryError>& errors,
+    Outcome outcome_of) {
+  OutcomeTally tally{};
+  for (const auto value : column) {
+    ++tally[static_cast<size_t>(outcome_of(value))];
+  }
+  for (const v1::PackedQueryError& error : errors) {
+    const int32_t code = error.status().code();
+    const QueryOutcome outcome =
+        code == kCodeCancelled || code == kCodeDeadlineExceeded
+            ? QueryOutcome::kStopped
+            : QueryOutcome::kRefused;
+    --tally[static_cast<size_t>(QueryOutcome::kMiss)];
+    ++tally[static_cast<size_t>(outcome)];
+  }
+  return tally;
+}
+
+template <typename Request, typename Response>
+void RecordRequest(const Request& request, const Response& response,
+                   std::chrono::steady_clock::time_point read_at) {
+  size_t kind = 0;
+  int count = 0;
+  switch (request.packed_case()) {
+    case Request::PACKED_NOT_SET:
+      RecordBatch(request.queries(), response.results(), read_at);
+      return;
+    case Request::kPackedRays:
+      kind = v1::Query::kRayCast;
+      count = request.packed_rays().origin_x_size();
+      break;
+    case Request::kPackedCircles:
+      kind = v1::Query::kCircleCast;
+      count = request.packed_circles().center_x_size();
+      break;
+    case Request::kPackedMoves:
+      kind = v1::Query::kMoveValidation;
+      count = request.packed_moves().center_x_size();
+      break;
+  }
+  ObserveBatch(count, read_at);
+  OutcomeTally tally{};
+  switch (response.packed_results_case()) {
+    case Response::kPackedCasts:
+      tally = TallyRows(response.packed_casts().hit_status(),
+                        response.packed_casts().errors(), FromPackedHitStatus);
+      break;
+    case Response::kPackedMoves:
+      tally = TallyRows(response.packed_moves().verdict(),
+                        response.packed_moves().errors(), FromVerdict);
+      break;
+    case Response::PACKED_RESULTS_NOT_SET:
+      // Refused as a whole.
+      tally[static_cast<size_t>(QueryOutcome::kRefused)] =
+          static_cast<uint32_t>(count);
+      break;
+  }
+  AddTally(kind, tally);
+}
+
+}  // namespace
+
+void RecordBatch(
+    const google::protobuf::RepeatedPtrField<v1::Query>& queries,
+    const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
+    std::chrono::steady_clock::time_point read_at) {
+  ObserveBatch(queries.size(), read_at);
   // Tallied here, added once per kind and outcome seen: only the kinds
   // the batch has (the bits of `seen`) are visited.
-  std::array<std::array<uint32_t, kQueryOutcomeCount>,
-             ServerMetrics::kQueryKindSlots>
+  std::array<OutcomeTally, ServerMetrics::kQueryKindSlots>
       tally{};
   uint32_t seen = 0;
   static_assert(ServerMetrics::kQueryKindSlots <= 32);
@@ -120,12 +218,20 @@ void RecordBatch(
   }
   for (; seen != 0; seen &= seen - 1) {
     const size_t kind = static_cast<size_t>(std::countr_zero(seen));
-    for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
-      if (tally[kind][outcome] != 0) {
-        metrics.queries[kind][outcome].Add(tally[kind][outcome]);
-      }
-    }
+    AddTally(kind, tally[kind]);
   }
+}
+
+void RecordBatch(const v1::StreamQueriesRequest& request,
+                 const v1::StreamQueriesResponse& response,
+                 std::chrono::steady_clock::time_point read_at) {
+  RecordRequest(request, response, read_at);
+}
+
+void RecordBatch(const v1::RunQueriesRequest& request,
+                 const v1::RunQueriesResponse& response,
+                 std::chrono::steady_clock::time_point read_at) {
+  RecordRequest(request, response, read_at);
 }
 
 }  // namespace collide::server
