@@ -23,6 +23,17 @@ QueryOutcome FromHitStatus(v1::HitStatus status) {
                                                   : QueryOutcome::kHit;
 }
 
+QueryOutcome FromVerdict(int verdict) {
+  switch (verdict) {
+    case v1::MOVE_VERDICT_BLOCKED:
+      return QueryOutcome::kHit;
+    case v1::MOVE_VERDICT_STARTS_INSIDE:
+      return QueryOutcome::kStartOverlap;
+    default:
+      return QueryOutcome::kMiss;
+  }
+}
+
 size_t KindSlot(const v1::Query& query) {
   const size_t kind = static_cast<size_t>(query.query_case());
   return kind < ServerMetrics::kQueryKindSlots ? kind : 0;
@@ -65,14 +76,7 @@ QueryOutcome OutcomeOf(const v1::QueryResult& result) {
       return result.closest_point().found() ? QueryOutcome::kHit
                                             : QueryOutcome::kMiss;
     case v1::QueryResult::kMoveValidation:
-      switch (result.move_validation().verdict()) {
-        case v1::MOVE_VERDICT_BLOCKED:
-          return QueryOutcome::kHit;
-        case v1::MOVE_VERDICT_STARTS_INSIDE:
-          return QueryOutcome::kStartOverlap;
-        default:
-          return QueryOutcome::kMiss;
-      }
+      return FromVerdict(result.move_validation().verdict());
     case v1::QueryResult::kHitValidation:
       return result.hit_validation().outcome() == v1::SHOT_OUTCOME_MISS ||
                      result.hit_validation().outcome() ==
@@ -109,17 +113,6 @@ using OutcomeTally = std::array<uint32_t, kQueryOutcomeCount>;
 void AddTally(size_t kind, const OutcomeTally& tally) {
   for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
     if (tally[outcome] != 0) Metrics().queries[kind][outcome].Add(tally[outcome]);
-  }
-}
-
-QueryOutcome FromVerdict(int verdict) {
-  switch (verdict) {
-    case v1::MOVE_VERDICT_BLOCKED:
-      return QueryOutcome::kHit;
-    case v1::MOVE_VERDICT_STARTS_INSIDE:
-      return QueryOutcome::kStartOverlap;
-    default:
-      return QueryOutcome::kMiss;
   }
 }
 

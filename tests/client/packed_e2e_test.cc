@@ -186,7 +186,7 @@ CastCounts ExpectSameCasts(const v1::PackedCastResults& packed,
   for (int i = 0; i < n; ++i) {
     SCOPED_TRACE(absl::StrCat(arm, " query ", i));
     const v1::QueryResult& expected = per_query[static_cast<size_t>(i)];
-    const PackedCastView::Row row = view->row(i);
+    const PackedCastRow row = view->row(i);
     if (expected.status().code() != 0) {
       ++counts.refused;
       ExpectSameRefusal(view->status(i), expected.status(), arm, i);
