@@ -17,8 +17,7 @@ void ReserveCircles(int count, Circles* circles) {
 }
 
 template <typename Circles>
-void AddCircle(Vec2 center, double radius, Vec2 translation,
-               Circles* circles) {
+void AddCircle(Vec2 center, double radius, Vec2 translation, Circles* circles) {
   circles->add_center_x(center.x);
   circles->add_center_y(center.y);
   circles->add_radius(radius);

@@ -19,9 +19,9 @@ absl::Status CheckColumns(
     std::initializer_list<std::pair<absl::string_view, int>> columns) {
   for (const auto& [name, size] : columns) {
     if (size != count) {
-      return absl::InternalError(
-          absl::StrCat("the server answered ", size, " values in ", message,
-                       ".", name, " for ", count, " queries"));
+      return absl::InternalError(absl::StrCat("the server answered ", size,
+                                              " values in ", message, ".", name,
+                                              " for ", count, " queries"));
     }
   }
   return absl::OkStatus();
@@ -42,19 +42,18 @@ absl::Status PackedQueryStatus(
 
 absl::StatusOr<PackedCastView> PackedCastView::Read(
     const v1::PackedCastResults& r, int count) {
-  if (absl::Status s = CheckColumns(
-          "packed_casts", count,
-          {{"hit_status", r.hit_status_size()},
-           {"fraction", r.fraction_size()},
-           {"point_x", r.point_x_size()},
-           {"point_y", r.point_y_size()},
-           {"normal_x", r.normal_x_size()},
-           {"normal_y", r.normal_y_size()},
-           {"shape_id", r.shape_id_size()},
-           {"user_data", r.user_data_size()},
-           {"feature_type", r.feature_type_size()},
-           {"feature_index", r.feature_index_size()},
-           {"depth", r.depth_size()}});
+  if (absl::Status s = CheckColumns("packed_casts", count,
+                                    {{"hit_status", r.hit_status_size()},
+                                     {"fraction", r.fraction_size()},
+                                     {"point_x", r.point_x_size()},
+                                     {"point_y", r.point_y_size()},
+                                     {"normal_x", r.normal_x_size()},
+                                     {"normal_y", r.normal_y_size()},
+                                     {"shape_id", r.shape_id_size()},
+                                     {"user_data", r.user_data_size()},
+                                     {"feature_type", r.feature_type_size()},
+                                     {"feature_index", r.feature_index_size()},
+                                     {"depth", r.depth_size()}});
       !s.ok()) {
     return s;
   }

@@ -44,8 +44,8 @@ void AnswerRows(int count, absl::string_view field, StopCheck stop,
   for (; i < count; ++i) {
     AddError(i,
              absl::Status(stopped.code(),
-                          absl::StrCat(field, "[", i, "]: not answered: ",
-                                       stopped.message())),
+                          absl::StrCat(field, "[", i,
+                                       "]: not answered: ", stopped.message())),
              results);
   }
 }
@@ -178,8 +178,7 @@ int PackedQueryCount(const v1::RunQueriesRequest& request) {
 absl::Status AnswerPacked(const Level& level,
                           const v1::StreamQueriesRequest& request,
                           const formats::InputLimits& limits,
-                          v1::StreamQueriesResponse* response,
-                          StopCheck stop) {
+                          v1::StreamQueriesResponse* response, StopCheck stop) {
   return AnswerPackedRequest(level, request, limits, response, stop);
 }
 

@@ -297,13 +297,11 @@ absl::Status AnswerBatch(
 absl::Status NeverStop() { return absl::OkStatus(); }
 
 int BatchQueryCount(const v1::RunQueriesRequest& request) {
-  return IsPacked(request) ? PackedQueryCount(request)
-                           : request.queries_size();
+  return IsPacked(request) ? PackedQueryCount(request) : request.queries_size();
 }
 
 int BatchQueryCount(const v1::StreamQueriesRequest& request) {
-  return IsPacked(request) ? PackedQueryCount(request)
-                           : request.queries_size();
+  return IsPacked(request) ? PackedQueryCount(request) : request.queries_size();
 }
 
 absl::Status CheckBatchSize(int query_count,
@@ -367,8 +365,8 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = AnswerEitherForm(snapshot, request, limits, response,
-                                        stop);
+  if (absl::Status s =
+          AnswerEitherForm(snapshot, request, limits, response, stop);
       !s.ok()) {
     response->Clear();
     return s;
@@ -399,8 +397,8 @@ absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = AnswerEitherForm(snapshot, request, limits, response,
-                                        stop);
+  if (absl::Status s =
+          AnswerEitherForm(snapshot, request, limits, response, stop);
       !s.ok()) {
     response->Clear();
     return s;

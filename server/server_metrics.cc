@@ -112,7 +112,8 @@ using OutcomeTally = std::array<uint32_t, kQueryOutcomeCount>;
 
 void AddTally(size_t kind, const OutcomeTally& tally) {
   for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
-    if (tally[outcome] != 0) Metrics().queries[kind][outcome].Add(tally[outcome]);
+    if (tally[outcome] != 0)
+      Metrics().queries[kind][outcome].Add(tally[outcome]);
   }
 }
 
@@ -196,8 +197,7 @@ void RecordBatch(
   ObserveBatch(queries.size(), read_at);
   // Tallied here, added once per kind and outcome seen: only the kinds
   // the batch has (the bits of `seen`) are visited.
-  std::array<OutcomeTally, ServerMetrics::kQueryKindSlots>
-      tally{};
+  std::array<OutcomeTally, ServerMetrics::kQueryKindSlots> tally{};
   uint32_t seen = 0;
   static_assert(ServerMetrics::kQueryKindSlots <= 32);
   const bool refused = results.empty();

@@ -33,7 +33,6 @@
 #include "absl/flags/parse.h"
 #include "collide/query.h"
 #include "collide/v1/collision_service.pb.h"
-#include "collide/query.h"
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
@@ -152,8 +151,7 @@ __attribute__((noinline)) void ServerEncode(Context&, Batch& b, int) {
                                         &results);
   for (size_t q = 0; q < b.hits.size(); ++q) {
     if (b.hits[q]) {
-      collide::formats::SetPackedHit(static_cast<int>(q), *b.hits[q],
-                                     &results);
+      collide::formats::SetPackedHit(static_cast<int>(q), *b.hits[q], &results);
     }
   }
   g_timing_sink = g_timing_sink + results.hit_status_size();

@@ -272,8 +272,7 @@ int Main() {
       "scene S1 (%zu segments), query set R20 (%zu rays); "
       "lib/ in process, 1 thread: %.0f queries/s (%.0f ns per query); "
       "server worker_threads %d (0: one per core)\n\n",
-      scene.size(), set.size(), lib_qps, 1e9 / lib_qps,
-      options.worker_threads);
+      scene.size(), set.size(), lib_qps, 1e9 / lib_qps, options.worker_threads);
   std::printf(
       "| batch | form | streams x window | collide queries/s | echo "
       "queries/s | collide / echo | collide / lib | collide p50 / p99 us "
@@ -321,9 +320,9 @@ int Main() {
                 },
                 requests,
                 [batch, packed](const v1::StreamQueriesResponse& r) {
-                  const int answered =
-                      packed ? r.packed_casts().hit_status_size()
-                             : r.results_size();
+                  const int answered = packed
+                                           ? r.packed_casts().hit_status_size()
+                                           : r.results_size();
                   return r.status().code() == 0 && answered == batch;
                 });
           });
@@ -344,8 +343,8 @@ int Main() {
           batch, form.c_str(), shape.streams, shape.window,
           collide.queries_per_second, echo.queries_per_second,
           collide.queries_per_second / echo.queries_per_second,
-          collide.queries_per_second / lib_qps, collide.p50_us,
-          collide.p99_us, echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
+          collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
+          echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
           echo.cpu_us_per_batch,
           collide.cpu_us_per_batch / batch / (1e6 / lib_qps));
       std::fflush(stdout);

@@ -35,10 +35,10 @@ absl::StatusOr<int> CountQueries(absl::string_view field,
   const Column& first = *columns.begin();
   for (const Column& column : columns) {
     if (column.size != first.size) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ".", column.name, " holds ", column.size, " values, but ",
-          first.name, " holds ", first.size,
-          ": every column holds one value per query"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".", column.name, " holds ", column.size,
+                       " values, but ", first.name, " holds ", first.size,
+                       ": every column holds one value per query"));
     }
   }
   if (first.size == 0) {
@@ -46,10 +46,9 @@ absl::StatusOr<int> CountQueries(absl::string_view field,
         absl::StrCat(field, ".", first.name, " must not be empty"));
   }
   if (first.size > limits.max_batch_size) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(field, " holds ", first.size,
-                     " queries, more than max_batch_size ",
-                     limits.max_batch_size));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        field, " holds ", first.size, " queries, more than max_batch_size ",
+        limits.max_batch_size));
   }
   return first.size;
 }

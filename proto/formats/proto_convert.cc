@@ -758,9 +758,9 @@ absl::StatusOr<MoveSettings> MoveSettingsFromProto(
   const int32_t slide_limit =
       std::min(limits.max_slide_iterations, kMaxSlideIterations);
   if (max_slide_iterations < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field.ToString(), ".max_slide_iterations must be >= 0, got ",
-                     max_slide_iterations));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), ".max_slide_iterations must be >= 0, got ",
+        max_slide_iterations));
   }
   if (max_slide_iterations > slide_limit) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -768,9 +768,9 @@ absl::StatusOr<MoveSettings> MoveSettingsFromProto(
         " is more than max_slide_iterations ", slide_limit));
   }
   if (max_exit_iterations < 0 || max_exit_iterations > kMaxExitIterations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field.ToString(), ".max_exit_iterations must be in [0, ",
-        kMaxExitIterations, "], got ", max_exit_iterations));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), ".max_exit_iterations must be in [0, ",
+                     kMaxExitIterations, "], got ", max_exit_iterations));
   }
   absl::StatusOr<QueryFilter> query_filter =
       FilterFromProto(filter, limits, FieldPath(field, ".filter"));

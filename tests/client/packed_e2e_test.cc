@@ -62,7 +62,8 @@ std::vector<Motion> TestMotions(const v1::Aabb& bounds, int count,
                      random.Uniform(bounds.lower().y(), bounds.upper().y())};
     const double angle = random.Uniform(0, 2 * M_PI);
     const double length = random.Uniform(0, 25);
-    motions.push_back({start, with_radius ? random.Uniform(0, 2) : 0.0,
+    motions.push_back({start,
+                       with_radius ? random.Uniform(0, 2) : 0.0,
                        {length * std::cos(angle), length * std::sin(angle)}});
   }
   // Far outside: a sure miss; zero translation; exact integer values.
@@ -82,9 +83,9 @@ class PackedE2eTest : public ::testing::Test {
   void SetUp() override {
     server_ = std::make_unique<collide::testing::ServerProcess>(
         COLLIDE_SERVER_BINARY);
-    ASSERT_TRUE(server_->Start(
-        {"--listen=127.0.0.1:0", "--shutdown_grace=2s",
-         absl::StrCat("--max_batch_size=", kMaxBatchSize)}))
+    ASSERT_TRUE(
+        server_->Start({"--listen=127.0.0.1:0", "--shutdown_grace=2s",
+                        absl::StrCat("--max_batch_size=", kMaxBatchSize)}))
         << "collide_server did not start";
     ClientOptions options;
     options.target = absl::StrCat("127.0.0.1:", server_->port());
@@ -158,8 +159,7 @@ void ExpectSameRefusal(const absl::Status& packed,
                        const v1::ResultStatus& per_query,
                        const std::string& arm, int index) {
   EXPECT_EQ(static_cast<int>(packed.code()), per_query.code());
-  EXPECT_THAT(std::string(packed.message()),
-              HasSubstr(absl::StrCat(arm, ".")));
+  EXPECT_THAT(std::string(packed.message()), HasSubstr(absl::StrCat(arm, ".")));
   EXPECT_THAT(std::string(packed.message()),
               HasSubstr(absl::StrCat("[", index, "] must be")));
   const std::string& expected = per_query.message();
@@ -254,7 +254,8 @@ TEST_F(PackedE2eTest, RaysAreAnsweredBitwiseAsPerQuery) {
   const absl::StatusOr<PackedCastView> view =
       PackedCastView::Read(answers[0].packed_casts(), rays.size());
   ASSERT_TRUE(view.ok());
-  EXPECT_EQ(view->status(402).message(), "packed_rays.origin_x[402] must be finite");
+  EXPECT_EQ(view->status(402).message(),
+            "packed_rays.origin_x[402] must be finite");
   EXPECT_EQ(view->status(404).message(),
             "packed_rays.translation_x[404] must be within +-1e60, got 1e+61");
 }
@@ -300,8 +301,7 @@ TEST_F(PackedE2eTest, MovesAreAnsweredBitwiseAsPerQuery) {
   moves.message()->set_skin(0.01);
   moves.message()->set_max_slide_iterations(4);
   for (const Motion& m : motions) {
-    queries.push_back(
-        MoveCircle(m.start, m.radius, m.translation, 0.01, 4));
+    queries.push_back(MoveCircle(m.start, m.radius, m.translation, 0.01, 4));
     moves.Add(m.start, m.radius, m.translation);
   }
   const std::vector<v1::QueryResult> expected = PerQuery(queries);
@@ -341,7 +341,8 @@ TEST_F(PackedE2eTest, MovesAreAnsweredBitwiseAsPerQuery) {
                      "first_hit.depth");
       EXPECT_EQ(packed.first_hit_shape_id(i), m.first_hit().shape_id());
       EXPECT_EQ(packed.first_hit_user_data(i), m.first_hit().user_data());
-      EXPECT_EQ(packed.first_hit_feature_type(i), m.first_hit().feature().type());
+      EXPECT_EQ(packed.first_hit_feature_type(i),
+                m.first_hit().feature().type());
       EXPECT_EQ(packed.first_hit_feature_index(i),
                 m.first_hit().feature().index());
       ExpectSameBits(packed.safe_fraction(i), m.safe_fraction(),
