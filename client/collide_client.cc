@@ -343,6 +343,12 @@ absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
   request.set_expected_content_hash(std::string(expected_content_hash));
   request.mutable_queries()->Reserve(static_cast<int>(queries.size()));
   for (const v1::Query& query : queries) *request.add_queries() = query;
+  return RunQueries(level_id, std::move(request));
+}
+
+absl::StatusOr<v1::RunQueriesResponse> CollideClient::RunQueries(
+    absl::string_view level_id, v1::RunQueriesRequest request) {
+  request.set_level(LevelName(level_id));
   grpc::Status status;
   // gRPC's retry policy already retries attempts the server never started;
   // this loop covers the rest (a connection lost mid-call). Bounded by

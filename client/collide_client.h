@@ -170,6 +170,10 @@ class CollideClient {
   absl::StatusOr<v1::RunQueriesResponse> RunQueries(
       absl::string_view level_id, absl::Span<const v1::Query> queries,
       absl::string_view expected_content_hash = "");
+  // A prepared request, e.g. a packed batch (client/packed_batch.h); its
+  // level is set here. Retried as above.
+  absl::StatusOr<v1::RunQueriesResponse> RunQueries(
+      absl::string_view level_id, v1::RunQueriesRequest request);
   // One query; its own status, when not OK, becomes the error.
   absl::StatusOr<v1::QueryResult> RunQuery(absl::string_view level_id,
                                            const v1::Query& query);

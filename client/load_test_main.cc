@@ -21,7 +21,9 @@
 // --metadata=key:value (repeatable, sent on every call and stream, e.g.
 // "authorization:Bearer TOKEN"), and TLS (--tls, --tls_ca_file,
 // --tls_cert_file, --tls_key_file, --tls_server_name). The level is named
-// by id (arena) or full name (levels/arena).
+// by id (arena) or full name (levels/arena). --packed sends every batch in
+// the packed form (packed_rays / packed_circles columns; the mix must then
+// be one kind, ray or circle).
 //
 // Ctrl-C (SIGINT) or SIGTERM stops sending, waits for the answers in
 // flight, and reports the run so far.
@@ -77,6 +79,11 @@ ABSL_FLAG(int, streams, 4, "Streams per connection.");
 ABSL_FLAG(int, window, 4,
           "Batches in flight per stream at most (closed loop: always).");
 ABSL_FLAG(int, batch_size, 16, "Queries per batch.");
+ABSL_FLAG(bool, packed, false,
+          "Send each batch in the packed form (packed_rays or packed_circles "
+          "columns instead of one Query message per query); the --mix or "
+          "--queries file must then hold one kind, ray or circle, e.g. "
+          "--mix=ray.");
 ABSL_FLAG(double, rate, 0,
           "Open loop: batches per second over all streams (queries/s = rate "
           "x batch_size). 0: closed loop.");
@@ -290,6 +297,7 @@ int main(int argc, char** argv) {
   options.streams_per_connection = absl::GetFlag(FLAGS_streams);
   options.window = absl::GetFlag(FLAGS_window);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
+  options.packed = absl::GetFlag(FLAGS_packed);
   options.plan.rate = absl::GetFlag(FLAGS_rate);
   absl::StatusOr<load::RateRamp> ramp = RampFromFlags();
   if (!ramp.ok()) return Fail("bad flag --", ramp.status());
@@ -389,6 +397,7 @@ int main(int argc, char** argv) {
                 : absl::StrCat("replay ", queries_file, " (",
                                options.replay_queries.size(), " queries)");
   run.seed = options.seed;
+  run.packed = options.packed;
 
   const absl::Duration warmup = run.warmup;
   load::ProgressSnapshot previous;

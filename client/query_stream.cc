@@ -67,7 +67,8 @@ class QueryStream::Call final
   }
 
   absl::StatusOr<uint64_t> Send(v1::StreamQueriesRequest request) {
-    if (request.queries().empty()) {
+    if (request.queries().empty() &&
+        request.packed_case() == v1::StreamQueriesRequest::PACKED_NOT_SET) {
       return absl::InvalidArgumentError("queries must not be empty");
     }
     request.set_level(level_);
@@ -297,7 +298,8 @@ class QueryStream::Session {
   }
 
   absl::StatusOr<uint64_t> Send(v1::StreamQueriesRequest request) {
-    if (request.queries().empty()) {
+    if (request.queries().empty() &&
+        request.packed_case() == v1::StreamQueriesRequest::PACKED_NOT_SET) {
       return absl::InvalidArgumentError("queries must not be empty");
     }
     Call* call = nullptr;

@@ -102,7 +102,7 @@ void AnswerBatch(const SnapshotOrError& snapshot,
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
   }
-  RecordBatch(request.queries(), batch.response()->results(), read_at);
+  RecordBatch(request, *batch.response(), read_at);
   Metrics().batches_in_flight.Add(-1);
 }
 
@@ -183,7 +183,7 @@ class QueryStreamReactor final
     // and a context switch on a busy machine), so it is answered right
     // here; only big batches go to the workers.
     const bool answer_here =
-        batch->request()->queries_size() <= kMaxInlineQueries;
+        BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
     if (answer_here)
@@ -395,7 +395,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     }
     read_at_ = std::chrono::steady_clock::now();
     Metrics().batches_in_flight.Add(1);
-    if (request_->queries_size() <= kMaxInlineQueries) {
+    if (BatchQueryCount(*request_) <= kMaxInlineQueries) {
       Answer();
     } else {
       workers_.Submit([this] { Answer(); });
@@ -426,7 +426,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     }
     // Before Finish, which may delete the reactor. A refused batch left
     // the response empty: its queries count as refused.
-    RecordBatch(request_->queries(), response_->results(), read_at_);
+    RecordBatch(*request_, *response_, read_at_);
     Metrics().batches_in_flight.Add(-1);
     if (!status.ok()) {
       Finish(ToGrpcStatus(status));

@@ -16,6 +16,7 @@
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
 #include "server/level_snapshot.h"
+#include "server/packed_handler.h"
 #include "server/status_convert.h"
 
 namespace collide::server {
@@ -295,6 +296,14 @@ absl::Status AnswerBatch(
 
 absl::Status NeverStop() { return absl::OkStatus(); }
 
+int BatchQueryCount(const v1::RunQueriesRequest& request) {
+  return IsPacked(request) ? PackedQueryCount(request) : request.queries_size();
+}
+
+int BatchQueryCount(const v1::StreamQueriesRequest& request) {
+  return IsPacked(request) ? PackedQueryCount(request) : request.queries_size();
+}
+
 absl::Status CheckBatchSize(int query_count,
                             const formats::InputLimits& limits) {
   if (query_count == 0) {
@@ -309,6 +318,22 @@ absl::Status CheckBatchSize(int query_count,
 }
 
 namespace {
+
+// A request's queries, per query or packed, into `response`.
+template <typename Request, typename Response>
+absl::Status AnswerEitherForm(const LevelSnapshot& snapshot,
+                              const Request& request,
+                              const formats::InputLimits& limits,
+                              Response* response, StopCheck stop) {
+  if (!IsPacked(request)) {
+    return AnswerBatch(snapshot, request.queries(), limits,
+                       response->mutable_results(), stop);
+  }
+  if (snapshot.level == nullptr) {
+    return absl::InternalError("level snapshot has no level");
+  }
+  return AnswerPacked(*snapshot.level, request, limits, response, stop);
+}
 
 // FAILED_PRECONDITION when a batch names content the snapshot does not hold.
 absl::Status CheckContentHash(const LevelSnapshot& snapshot,
@@ -340,8 +365,8 @@ absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response->mutable_results(), stop);
+  if (absl::Status s =
+          AnswerEitherForm(snapshot, request, limits, response, stop);
       !s.ok()) {
     response->Clear();
     return s;
@@ -372,8 +397,8 @@ absl::Status AnswerStreamQueries(const LevelSnapshot& snapshot,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = AnswerBatch(snapshot, request.queries(), limits,
-                                   response->mutable_results(), stop);
+  if (absl::Status s =
+          AnswerEitherForm(snapshot, request, limits, response, stop);
       !s.ok()) {
     response->Clear();
     return s;

@@ -5,30 +5,15 @@
 #ifndef COLLIDE_SERVER_QUERY_HANDLER_H_
 #define COLLIDE_SERVER_QUERY_HANDLER_H_
 
-#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "collide/level.h"
 #include "collide/v1/collision_service.pb.h"
 #include "proto/formats/input_limits.h"
 #include "server/level_snapshot.h"
+#include "server/stop_check.h"
 
 namespace collide::server {
-
-// Whether a batch must stop before its next query: OK to go on, else the
-// status (DEADLINE_EXCEEDED, CANCELLED) that every query not yet answered
-// gets in its own result. The service makes one from its call's deadline
-// and cancellation (collision_service.cc).
-using StopCheck = absl::FunctionRef<absl::Status()>;
-
-// A StopCheck that never stops (direct callers, tests, benchmarks).
-absl::Status NeverStop();
-
-// Queries answered between two StopChecks (one check before the first): a
-// check reads the clock and the call's state, a few tens of ns, so a batch
-// stops within this many queries' work of its deadline, at a cost of a few
-// ns per query.
-inline constexpr int kQueriesPerStopCheck = 8;
 
 // The batch-level check: INVALID_ARGUMENT "queries must not be empty" for 0
 // queries, RESOURCE_EXHAUSTED naming max_batch_size above it, else OK.
@@ -44,11 +29,19 @@ v1::QueryResult HandleQuery(const Level& level, const v1::Query& query,
 
 // Answers a unary batch on `snapshot`: CheckBatchSize's error for the batch
 // as a whole, else one result per query in order (each as HandleQuery) and
-// snapshot.version. request.level is not read: the caller resolved it to
+// snapshot.version. A packed request (packed_rays, packed_circles,
+// packed_moves) is answered in the response's packed results instead
+// (packed_handler.h); queries and a packed form both set is
+// INVALID_ARGUMENT. request.level is not read: the caller resolved it to
 // `snapshot`.
 absl::StatusOr<v1::RunQueriesResponse> HandleRunQueries(
     const LevelSnapshot& snapshot, const v1::RunQueriesRequest& request,
     const formats::InputLimits& limits);
+
+// The number of queries a request carries: queries_size(), or the length
+// of its packed form's first column (the workers take big batches).
+int BatchQueryCount(const v1::RunQueriesRequest& request);
+int BatchQueryCount(const v1::StreamQueriesRequest& request);
 
 // HandleRunQueries into `response`, which the caller owns and passes in
 // empty (the unary call keeps it on the call's arena). On a batch-level

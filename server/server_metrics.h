@@ -100,6 +100,17 @@ void RecordBatch(
     const google::protobuf::RepeatedPtrField<v1::QueryResult>& results,
     std::chrono::steady_clock::time_point read_at);
 
+// The same for a whole request and its response, per query or packed (a
+// packed batch's queries count under their kind, ray_cast, circle_cast or
+// move_validation, with outcomes read from the result columns: a row in
+// errors is refused or stopped).
+void RecordBatch(const v1::StreamQueriesRequest& request,
+                 const v1::StreamQueriesResponse& response,
+                 std::chrono::steady_clock::time_point read_at);
+void RecordBatch(const v1::RunQueriesRequest& request,
+                 const v1::RunQueriesResponse& response,
+                 std::chrono::steady_clock::time_point read_at);
+
 }  // namespace collide::server
 
 #endif  // COLLIDE_SERVER_SERVER_METRICS_H_

@@ -4,6 +4,7 @@
 // `valgrind --tool=callgrind`: every phase is its own non-inlined function).
 // The phases are what the loopback benchmark's client and server do per
 // batch, with the same gRPC serialization calls:
+//   client_build      the client fills its request (reused) with the rays
 //   client_serialize  the client's request message -> gRPC byte buffer
 //   server_parse      byte buffer -> the server's request message
 //   server_answer     validate, convert, query lib/, build the response
@@ -11,12 +12,21 @@
 //   client_parse      byte buffer -> a response on the client's arena
 //   server_release    freeing the batch's request and response
 // and, for scale, lib_only: the same rays through lib/ CastRay directly.
+// With --form=packed the request carries packed_rays and the response
+// packed_casts (collision_service.proto), and server_answer is also shown
+// broken down (not added to the total again):
+//   server_decode     columns -> lib/ RayInputs (checked as the server does)
+//   server_geometry   lib/ CastRay on them, with the batch's options
+//   server_encode     the hits -> result columns
 //
 // Usage: collide_batch_cost [--batch=256] [--batches=200] [--repeats=5]
+//        [--form=per_query|packed]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -27,6 +37,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "proto/formats/input_limits.h"
+#include "proto/formats/packed_convert.h"
 #include "scenes.h"
 #include "server/level_snapshot.h"
 #include "server/query_handler.h"
@@ -37,6 +48,8 @@
 ABSL_FLAG(int, batch, 256, "Queries per batch.");
 ABSL_FLAG(int, batches, 200, "Batches per timed pass of each phase.");
 ABSL_FLAG(int, repeats, 5, "Timed passes per phase (the median is shown).");
+ABSL_FLAG(std::string, form, "per_query",
+          "per_query: one Query message per ray; packed: packed_rays columns.");
 
 namespace collide_bench {
 namespace {
@@ -49,28 +62,47 @@ using Traits = grpc::SerializationTraits<T>;
 
 // The state the phases pass along, one entry per batch of a pass.
 struct Batch {
+  // The client's request, reused from batch to batch as a client would.
+  Request client_request;
   grpc::ByteBuffer request_bytes;
   // What the stream reactor reads into, answers in and writes from.
   collide::server::StreamBatch server;
   grpc::ByteBuffer response_bytes;
+  // The packed breakdown's intermediate state.
+  std::vector<collide::RayInput> rays;
+  std::vector<std::optional<collide::WorldHit>> hits;
 };
 
 struct Context {
   const collide::server::LevelSnapshot* snapshot = nullptr;
   collide::formats::InputLimits limits;
-  const std::vector<Request>* requests = nullptr;
   const QuerySet* set = nullptr;
   int batch = 0;
+  bool packed = false;
+  // The packed batches' shared options (all batches have the same).
+  collide::formats::PackedCastBatch packed_batch;
   // The client reads each response into a message on its arena and resets
   // the arena after it, as the loopback benchmark's driver does.
   google::protobuf::Arena* client_arena = nullptr;
 };
 
-__attribute__((noinline)) void ClientSerialize(Context& c, Batch& b, int i) {
+__attribute__((noinline)) void ClientBuild(Context& c, Batch& b, int i) {
+  // Clear keeps the cleared Query messages (and column capacity) for reuse.
+  b.client_request.Clear();
+  b.client_request.set_level("levels/s1");
+  b.client_request.set_batch_id(static_cast<uint64_t>(i));
+  const size_t first = static_cast<size_t>(i) * c.batch;
+  if (c.packed) {
+    AddPackedRays(*c.set, first, c.batch, &b.client_request);
+  } else {
+    AddRayQueries(*c.set, first, c.batch, &b.client_request);
+  }
+}
+
+__attribute__((noinline)) void ClientSerialize(Context&, Batch& b, int) {
   bool own = false;
   b.request_bytes.Clear();  // the writer wants an empty buffer
-  Traits<Request>::Serialize((*c.requests)[i % c.requests->size()],
-                             &b.request_bytes, &own);
+  Traits<Request>::Serialize(b.client_request, &b.request_bytes, &own);
 }
 
 __attribute__((noinline)) void ServerParse(Context&, Batch& b, int) {
@@ -88,6 +120,43 @@ __attribute__((noinline)) void ServerAnswer(Context& c, Batch& b, int) {
   }
 }
 
+// server_answer's packed work, one part at a time.
+__attribute__((noinline)) void ServerDecode(Context& c, Batch& b, int) {
+  const v1::PackedRayCasts& packed = b.server.request()->packed_rays();
+  absl::StatusOr<collide::formats::PackedCastBatch> batch =
+      collide::formats::PackedRaysFromProto(packed, c.limits, "packed_rays");
+  if (!batch.ok()) std::abort();
+  c.packed_batch = *batch;
+  b.rays.clear();
+  for (int q = 0; q < batch->count; ++q) {
+    absl::StatusOr<collide::RayInput> ray =
+        collide::formats::PackedRayAt(packed, q, "packed_rays");
+    if (!ray.ok()) std::abort();
+    b.rays.push_back(*ray);
+  }
+}
+
+__attribute__((noinline)) void ServerGeometry(Context& c, Batch& b, int) {
+  b.hits.clear();
+  for (const collide::RayInput& ray : b.rays) {
+    b.hits.push_back(collide::CastRay(ray, *c.snapshot->level,
+                                      c.packed_batch.settings.filter,
+                                      c.packed_batch.settings.options));
+  }
+}
+
+__attribute__((noinline)) void ServerEncode(Context&, Batch& b, int) {
+  v1::PackedCastResults results;
+  collide::formats::ResizePackedResults(static_cast<int>(b.hits.size()),
+                                        &results);
+  for (size_t q = 0; q < b.hits.size(); ++q) {
+    if (b.hits[q]) {
+      collide::formats::SetPackedHit(static_cast<int>(q), *b.hits[q], &results);
+    }
+  }
+  g_timing_sink = g_timing_sink + results.hit_status_size();
+}
+
 __attribute__((noinline)) void ServerSerialize(Context&, Batch& b, int) {
   bool own = false;
   b.response_bytes.Clear();
@@ -99,7 +168,8 @@ __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
   Response* response =
       google::protobuf::Arena::CreateMessage<Response>(c.client_arena);
   if (!Traits<Response>::Deserialize(&bytes, response).ok() ||
-      response->results_size() != c.batch) {
+      (c.packed ? response->packed_casts().hit_status_size()
+                : response->results_size()) != c.batch) {
     std::abort();
   }
   c.client_arena->Reset();
@@ -146,22 +216,36 @@ int Main() {
     return 1;
   }
   c.snapshot = &*snapshot;
-  const std::vector<Request> requests = RayBatches(set, batch);
-  c.requests = &requests;
+  const std::string form = absl::GetFlag(FLAGS_form);
+  if (form != "per_query" && form != "packed") {
+    std::fprintf(stderr, "--form must be per_query or packed, got \"%s\"\n",
+                 form.c_str());
+    return 2;
+  }
+  c.packed = form == "packed";
 
   struct Named {
     const char* name;
     Phase phase;
+    // Counted in "all but lib_only" (the breakdown of server_answer and
+    // lib_only are not).
+    bool in_total;
   };
-  const Named phases[] = {
-      {"client_serialize", ClientSerialize},
-      {"server_parse", ServerParse},
-      {"server_answer", ServerAnswer},
-      {"server_serialize", ServerSerialize},
-      {"client_parse", ClientParse},
-      {"server_release", ServerRelease},
-      {"lib_only", LibOnly},
+  std::vector<Named> phases = {
+      {"client_build", ClientBuild, true},
+      {"client_serialize", ClientSerialize, true},
+      {"server_parse", ServerParse, true},
+      {"server_answer", ServerAnswer, true},
   };
+  if (c.packed) {
+    phases.push_back({"  server_decode", ServerDecode, false});
+    phases.push_back({"  server_geometry", ServerGeometry, false});
+    phases.push_back({"  server_encode", ServerEncode, false});
+  }
+  phases.push_back({"server_serialize", ServerSerialize, true});
+  phases.push_back({"client_parse", ClientParse, true});
+  phases.push_back({"server_release", ServerRelease, true});
+  phases.push_back({"lib_only", LibOnly, false});
   std::vector<std::vector<double>> us(std::size(phases));
   std::vector<Batch> state(static_cast<size_t>(batches));
   int next = 0;
@@ -176,14 +260,14 @@ int Main() {
     }
     next += batches;
   }
-  std::printf("batch %d, %d batches per pass, median of %d passes\n\n", batch,
-              batches, repeats);
+  std::printf("%s, batch %d, %d batches per pass, median of %d passes\n\n",
+              form.c_str(), batch, batches, repeats);
   std::printf("| phase | us per batch | ns per query |\n|---|---:|---:|\n");
   double total = 0.0;
   for (size_t p = 0; p < std::size(phases); ++p) {
     std::sort(us[p].begin(), us[p].end());
     const double median = us[p][us[p].size() / 2];
-    if (phases[p].phase != LibOnly) total += median;
+    if (phases[p].in_total) total += median;
     std::printf("| %s | %.1f | %.0f |\n", phases[p].name, median,
                 median * 1000 / batch);
   }

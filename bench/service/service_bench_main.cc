@@ -6,10 +6,13 @@
 // queries (one thread) and a bare gRPC echo stream carrying messages of
 // the same size with the same streams and windows; and the process CPU
 // time per batch of each (client and server together), which a busy
-// machine changes far less than the rates. Prints a markdown table.
+// machine changes far less than the rates. Each batch size runs the
+// per-query form (one Query message per ray) and the packed form
+// (packed_rays columns, collision_service.proto). Prints a markdown table.
 //
 // Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
 //        [--streams=0] [--window=0]   (0: per batch size defaults below)
+//        [--forms=per_query,packed] [--worker_threads=0]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -48,6 +51,13 @@ ABSL_FLAG(bool, latency, true,
           "Measure latency at half rate; false: closed loops only (e.g. to "
           "profile the throughput run alone).");
 ABSL_FLAG(bool, echo, true, "Run the echo stream beside the service.");
+ABSL_FLAG(std::vector<std::string>, forms,
+          (std::vector<std::string>{"per_query", "packed"}),
+          "Wire forms to run: per_query (one Query message per ray), packed "
+          "(packed_rays columns).");
+ABSL_FLAG(int, worker_threads, 0,
+          "The server's --worker_threads (threads answering batches of more "
+          "than 16 queries); 0: one per core.");
 
 namespace collide_bench {
 namespace {
@@ -219,6 +229,7 @@ int Main() {
   options.admin_listen = "";
   options.load_default_level = false;
   options.shutdown_grace = absl::Seconds(1);
+  options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
       collide::server::CollideServer::Start(options);
   if (!server.ok()) {
@@ -247,15 +258,27 @@ int Main() {
       StreamDriver<v1::StreamQueriesRequest, v1::StreamQueriesResponse>;
   using EchoDriver = StreamDriver<StreamEchoRequest, StreamEchoResponse>;
 
+  const std::vector<std::string> forms = absl::GetFlag(FLAGS_forms);
+  for (const std::string& form : forms) {
+    if (form != "per_query" && form != "packed") {
+      std::fprintf(stderr,
+                   "collide_service_bench: --forms: \"%s\" is not a form "
+                   "(per_query or packed)\n",
+                   form.c_str());
+      return 2;
+    }
+  }
   std::printf(
       "scene S1 (%zu segments), query set R20 (%zu rays); "
-      "lib/ in process, 1 thread: %.0f queries/s\n\n",
-      scene.size(), set.size(), lib_qps);
+      "lib/ in process, 1 thread: %.0f queries/s (%.0f ns per query); "
+      "server worker_threads %d (0: one per core)\n\n",
+      scene.size(), set.size(), lib_qps, 1e9 / lib_qps, options.worker_threads);
   std::printf(
-      "| batch | streams x window | collide queries/s | echo queries/s | "
-      "collide / echo | collide / lib | collide p50 / p99 us (half rate) | "
-      "echo p50 / p99 us (half rate) | CPU us per batch, collide / echo |\n"
-      "|---|---|---|---|---|---|---|---|---|\n");
+      "| batch | form | streams x window | collide queries/s | echo "
+      "queries/s | collide / echo | collide / lib | collide p50 / p99 us "
+      "(half rate) | echo p50 / p99 us (half rate) | CPU us per batch, "
+      "collide / echo | CPU per query / lib's time per query |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& text : absl::GetFlag(FLAGS_batch_sizes)) {
     int batch = 0;
     if (!absl::SimpleAtoi(text, &batch) || batch < 1) {
@@ -271,15 +294,6 @@ int Main() {
     if (absl::GetFlag(FLAGS_window) > 0)
       shape.window = absl::GetFlag(FLAGS_window);
 
-    // Distinct batches cycling through the query set; echo messages of
-    // the same sizes.
-    const std::vector<v1::StreamQueriesRequest> requests =
-        RayBatches(set, batch);
-    std::vector<StreamEchoRequest> echoes(requests.size());
-    for (size_t b = 0; b < requests.size(); ++b) {
-      echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
-    }
-
     std::vector<std::unique_ptr<v1::CollisionService::Stub>> stubs;
     std::vector<std::unique_ptr<collide::bench::v1::EchoService::Stub>>
         echo_stubs;
@@ -288,42 +302,57 @@ int Main() {
       echo_stubs.push_back(
           collide::bench::v1::EchoService::NewStub(Channel(echo_port, i)));
     }
-    const Measurement collide = Measure<QueryDriver>(
-        shape.streams, shape.window, batch, seconds, [&](int i) {
-          return std::make_unique<QueryDriver>(
-              [&, i](grpc::ClientContext* c, QueryDriver* r) {
-                stubs[i]->async()->StreamQueries(c, r);
-              },
-              requests,
-              [batch](const v1::StreamQueriesResponse& r) {
-                return r.status().code() == 0 && r.results_size() == batch;
-              });
-        });
-    Measurement echo;
-    if (absl::GetFlag(FLAGS_echo)) {
-      echo = Measure<EchoDriver>(
+    for (const std::string& form : forms) {
+      const bool packed = form == "packed";
+      // Distinct batches cycling through the query set; echo messages of
+      // the same sizes as this form's requests.
+      const std::vector<v1::StreamQueriesRequest> requests =
+          packed ? PackedRayBatches(set, batch) : RayBatches(set, batch);
+      std::vector<StreamEchoRequest> echoes(requests.size());
+      for (size_t b = 0; b < requests.size(); ++b) {
+        echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
+      }
+      const Measurement collide = Measure<QueryDriver>(
           shape.streams, shape.window, batch, seconds, [&](int i) {
-            return std::make_unique<EchoDriver>(
-                [&, i](grpc::ClientContext* c, EchoDriver* r) {
-                  echo_stubs[i]->async()->StreamEcho(c, r);
+            return std::make_unique<QueryDriver>(
+                [&, i](grpc::ClientContext* c, QueryDriver* r) {
+                  stubs[i]->async()->StreamQueries(c, r);
                 },
-                echoes, [](const StreamEchoResponse&) { return true; });
+                requests,
+                [batch, packed](const v1::StreamQueriesResponse& r) {
+                  const int answered = packed
+                                           ? r.packed_casts().hit_status_size()
+                                           : r.results_size();
+                  return r.status().code() == 0 && answered == batch;
+                });
           });
-    }
-    std::printf(
-        "| %d | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
-        "%.0f / %.0f | %.0f / %.0f |\n",
-        batch, shape.streams, shape.window, collide.queries_per_second,
-        echo.queries_per_second,
-        collide.queries_per_second / echo.queries_per_second,
-        collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
-        echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
-        echo.cpu_us_per_batch);
-    std::fflush(stdout);
-    if (collide.errors + echo.errors > 0) {
-      std::fprintf(stderr, "errors: collide %lld, echo %lld\n",
-                   static_cast<long long>(collide.errors),
-                   static_cast<long long>(echo.errors));
+      Measurement echo;
+      if (absl::GetFlag(FLAGS_echo)) {
+        echo = Measure<EchoDriver>(
+            shape.streams, shape.window, batch, seconds, [&](int i) {
+              return std::make_unique<EchoDriver>(
+                  [&, i](grpc::ClientContext* c, EchoDriver* r) {
+                    echo_stubs[i]->async()->StreamEcho(c, r);
+                  },
+                  echoes, [](const StreamEchoResponse&) { return true; });
+            });
+      }
+      std::printf(
+          "| %d | %s | %d x %d | %.0f | %.0f | %.2f | %.2f | %.0f / %.0f | "
+          "%.0f / %.0f | %.1f / %.1f | %.2f |\n",
+          batch, form.c_str(), shape.streams, shape.window,
+          collide.queries_per_second, echo.queries_per_second,
+          collide.queries_per_second / echo.queries_per_second,
+          collide.queries_per_second / lib_qps, collide.p50_us, collide.p99_us,
+          echo.p50_us, echo.p99_us, collide.cpu_us_per_batch,
+          echo.cpu_us_per_batch,
+          collide.cpu_us_per_batch / batch / (1e6 / lib_qps));
+      std::fflush(stdout);
+      if (collide.errors + echo.errors > 0) {
+        std::fprintf(stderr, "errors: collide %lld, echo %lld\n",
+                     static_cast<long long>(collide.errors),
+                     static_cast<long long>(echo.errors));
+      }
     }
   }
   echo_server->Shutdown(std::chrono::system_clock::now() +

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "client/packed_batch.h"
+
 namespace collide_bench {
 
 namespace v1 = collide::v1;
@@ -23,8 +25,13 @@ v1::Level LevelProto(const Scene& scene) {
   return level;
 }
 
-std::vector<v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
-                                                 int batch) {
+namespace {
+
+// Distinct batches cycling through `set` (at most 512), each filled by
+// `add`.
+template <typename Add>
+std::vector<v1::StreamQueriesRequest> Batches(const QuerySet& set, int batch,
+                                              Add add) {
   batch = std::max(1, batch);
   const int pool = static_cast<int>(std::max<size_t>(
       1, std::min<size_t>(512, set.size() / static_cast<size_t>(batch))));
@@ -33,18 +40,45 @@ std::vector<v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
     v1::StreamQueriesRequest& request = requests[static_cast<size_t>(b)];
     request.set_level("levels/s1");
     request.set_batch_id(b);
-    for (int q = 0; q < batch; ++q) {
-      const size_t i = static_cast<size_t>(b) * batch + q;
-      v1::Query* query = request.add_queries();
-      query->set_request_id(i);
-      v1::RayCastQuery* ray = query->mutable_ray_cast();
-      ray->mutable_origin()->set_x(set.origins[i].x);
-      ray->mutable_origin()->set_y(set.origins[i].y);
-      ray->mutable_translation()->set_x(set.translations[i].x);
-      ray->mutable_translation()->set_y(set.translations[i].y);
-    }
+    add(set, static_cast<size_t>(b) * batch, batch, &request);
   }
   return requests;
+}
+
+}  // namespace
+
+void AddRayQueries(const QuerySet& set, size_t first, int count,
+                   v1::StreamQueriesRequest* request) {
+  for (int q = 0; q < count; ++q) {
+    const size_t i = (first + q) % set.size();
+    v1::Query* query = request->add_queries();
+    query->set_request_id(i);
+    v1::RayCastQuery* ray = query->mutable_ray_cast();
+    ray->mutable_origin()->set_x(set.origins[i].x);
+    ray->mutable_origin()->set_y(set.origins[i].y);
+    ray->mutable_translation()->set_x(set.translations[i].x);
+    ray->mutable_translation()->set_y(set.translations[i].y);
+  }
+}
+
+void AddPackedRays(const QuerySet& set, size_t first, int count,
+                   v1::StreamQueriesRequest* request) {
+  collide::client::PackedRayBuilder rays(request->mutable_packed_rays());
+  rays.Reserve(count);
+  for (int q = 0; q < count; ++q) {
+    const size_t i = (first + q) % set.size();
+    rays.Add(set.origins[i], set.translations[i]);
+  }
+}
+
+std::vector<v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
+                                                 int batch) {
+  return Batches(set, batch, AddRayQueries);
+}
+
+std::vector<v1::StreamQueriesRequest> PackedRayBatches(const QuerySet& set,
+                                                       int batch) {
+  return Batches(set, batch, AddPackedRays);
 }
 
 }  // namespace collide_bench

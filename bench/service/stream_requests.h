@@ -22,6 +22,18 @@ collide::v1::Level LevelProto(const Scene& scene);
 std::vector<collide::v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
                                                           int batch);
 
+// The same batches in the packed form (packed_rays, default options).
+std::vector<collide::v1::StreamQueriesRequest> PackedRayBatches(
+    const QuerySet& set, int batch);
+
+// Adds rays first..first+count-1 of `set` (wrapping round) to `request`:
+// one Query each (request ids their index in the set), or onto the packed
+// columns (client/packed_batch.h). What a client does per batch.
+void AddRayQueries(const QuerySet& set, size_t first, int count,
+                   collide::v1::StreamQueriesRequest* request);
+void AddPackedRays(const QuerySet& set, size_t first, int count,
+                   collide::v1::StreamQueriesRequest* request);
+
 }  // namespace collide_bench
 
 #endif  // COLLIDE_BENCH_SERVICE_STREAM_REQUESTS_H_

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "client/load/packed_batches.h"
+#include "collide/v1/collision_service.pb.h"
+
 namespace collide::client::load {
 
 namespace {
@@ -93,7 +96,7 @@ void LoadRecorder::RecordOutcome(
   if (outcome.ok()) {
     ++all_batches_answered_;
     if (outcome->status().code() == 0) {
-      all_queries_answered_ += outcome->results_size();
+      all_queries_answered_ += CountAnswered(*outcome).answered;
     }
   }
   if (!batch.measured) return;
@@ -118,7 +121,7 @@ void LoadRecorder::RecordOutcome(
                    outcome->status().message(), 1);
     return;
   }
-  const int64_t answered_queries = outcome->results_size();
+  const int64_t answered_queries = CountAnswered(*outcome).answered;
   result_.queries_answered += answered_queries;
   if (IntervalStats* slot = IntervalAtLocked(answered)) {
     ++slot->batches_answered;
@@ -130,6 +133,18 @@ void LoadRecorder::RecordOutcome(
     } else {
       AddErrorLocked(batch, ErrorOrigin::kQuery, query.status().code(),
                      query.status().message(), 1);
+    }
+  }
+  // A packed answer: its refused queries are listed, the rest are OK.
+  const google::protobuf::RepeatedPtrField<v1::PackedQueryError>* errors =
+      outcome->has_packed_casts()   ? &outcome->packed_casts().errors()
+      : outcome->has_packed_moves() ? &outcome->packed_moves().errors()
+                                    : nullptr;
+  if (errors != nullptr) {
+    result_.queries_ok += answered_queries - errors->size();
+    for (const v1::PackedQueryError& error : *errors) {
+      AddErrorLocked(batch, ErrorOrigin::kQuery, error.status().code(),
+                     error.status().message(), 1);
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "client/load/packed_batches.h"
 #include "client/load/query_file.h"
 
 namespace collide::client::load {
@@ -58,7 +59,7 @@ class StreamWorker {
       batch.measured = slot == RunPlan::Slot::kMeasured;
       const v1::StreamQueriesRequest& request =
           batches_[next_batch++ % batches_.size()];
-      batch.queries = request.queries_size();
+      batch.queries = QueryCount(request);
 
       if (stream_ == nullptr) OpenStream();
       batch.sent = Clock::now();
@@ -256,6 +257,18 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
                          ? mix.NextBatch(options.batch_size, rng)
                          : ReplayBatch(options.replay_queries,
                                        options.batch_size, &next_replayed));
+    }
+  }
+  if (options.packed) {
+    for (std::vector<v1::StreamQueriesRequest>& pool : pools) {
+      for (v1::StreamQueriesRequest& batch : pool) {
+        absl::StatusOr<v1::StreamQueriesRequest> packed = PackBatch(batch);
+        if (!packed.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("packed: ", packed.status().message()));
+        }
+        batch = *std::move(packed);
+      }
     }
   }
 

@@ -47,6 +47,10 @@ struct LoadOptions {
   // the mix's; streams take their batches from it one after the other,
   // each at least batches_per_stream, enough to hold every query.
   std::vector<v1::Query> replay_queries;
+  // Send every batch in the packed form (packed_batches.h): the mix (or
+  // file) must then hold one kind, ray or circle casts with the same
+  // options; anything else is INVALID_ARGUMENT "packed: ...".
+  bool packed = false;
   uint64_t seed = 1;
   // After the last measured send, how long answers in flight are awaited;
   // then streams are cancelled and those batches count as stream errors

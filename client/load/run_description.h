@@ -30,6 +30,8 @@ struct RunDescription {
   // replayed ("replay FILE (N queries)").
   std::string mix;
   uint64_t seed = 0;
+  // Batches sent in the packed form (--packed).
+  bool packed = false;
 };
 
 }  // namespace collide::client::load

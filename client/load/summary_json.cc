@@ -44,6 +44,7 @@ std::string SummaryJson(const RunDescription& run, const LoadResult& result) {
   settings["streams_per_connection"] = run.streams_per_connection;
   settings["window"] = run.window;
   settings["batch_size"] = run.batch_size;
+  settings["packed"] = run.packed;
   settings["warmup_s"] = absl::ToDoubleSeconds(run.warmup);
   settings["duration_s"] =
       run.count > 0 ? 0.0 : absl::ToDoubleSeconds(run.duration);

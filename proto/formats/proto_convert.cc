@@ -29,6 +29,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
+#include "proto/formats/field_checks.h"
 #include "proto/formats/input_limits.h"
 
 namespace collide::formats {
@@ -44,55 +45,6 @@ std::string Echo(absl::string_view text) {
   return escaped;
 }
 
-// A field path built only when an error names it, so that validating good
-// input allocates nothing: a chain of segments living on the caller's stack.
-class FieldPath {
- public:
-  FieldPath(absl::string_view root) : root_(root) {}   // NOLINT: implicit
-  FieldPath(const char* root) : root_(root) {}         // NOLINT: implicit
-  FieldPath(const std::string& root) : root_(root) {}  // NOLINT: implicit
-  // parent + name, name starting with '.'.
-  FieldPath(const FieldPath& parent, absl::string_view name)
-      : parent_(&parent), root_(name) {}
-  // parent + "[index]".
-  FieldPath(const FieldPath& parent, int index)
-      : parent_(&parent), index_(index) {}
-
-  std::string ToString() const {
-    std::string path = parent_ != nullptr ? parent_->ToString() : std::string();
-    if (index_ >= 0) {
-      absl::StrAppend(&path, "[", index_, "]");
-    } else {
-      absl::StrAppend(&path, root_);
-    }
-    return path;
-  }
-
- private:
-  const FieldPath* parent_ = nullptr;
-  absl::string_view root_;
-  int index_ = -1;
-};
-
-// Finite and within the core's coordinate limit (products of four lengths
-// must not overflow; see collide/vec2.h).
-absl::Status CheckFinite(double value, const FieldPath& field) {
-  // The common case first, one compare (false for NaN and infinities);
-  // the checks below only tell which message an error gets.
-  if (ABSL_PREDICT_TRUE(std::abs(value) <= kMaxCoordinate)) {
-    return absl::OkStatus();
-  }
-  if (!std::isfinite(value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field.ToString(), " must be finite"));
-  }
-  if (std::abs(value) > kMaxCoordinate) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field.ToString(), " must be within +-1e60, got ", value));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {
   if (ABSL_PREDICT_TRUE(std::abs(value.x()) <= kMaxCoordinate &&
                         std::abs(value.y()) <= kMaxCoordinate)) {
@@ -103,13 +55,6 @@ absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {
     return s;
   }
   return CheckFinite(value.y(), FieldPath(field, ".y"));
-}
-
-absl::Status CheckNonNegative(double value, const FieldPath& field) {
-  if (absl::Status s = CheckFinite(value, field); !s.ok()) return s;
-  if (value >= 0.0) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(field.ToString(), " must be >= 0, got ", value));
 }
 
 absl::Status CheckVertices(
@@ -251,6 +196,25 @@ absl::StatusOr<int32_t> ListCapacity(int32_t requested,
   return requested == 0 ? limits.max_results_per_query : requested;
 }
 
+// Rewrites an error of Level::Create (paths relative to its arguments) to the
+// request's field paths.
+absl::Status LevelCreateError(const absl::Status& status) {
+  const absl::string_view message = status.message();
+  if (absl::StartsWith(message, "shapes[")) {
+    return absl::Status(status.code(), absl::StrCat("level.", message));
+  }
+  if (absl::StartsWith(message, "options.cell_size")) {
+    return absl::Status(
+        status.code(),
+        absl::StrCat("level.",
+                     message.substr(absl::string_view("options.").size())));
+  }
+  // Anything else concerns the level as a whole.
+  return absl::Status(status.code(), absl::StrCat("level: ", message));
+}
+
+}  // namespace
+
 absl::StatusOr<CastSettings> CastSettingsFromProto(
     const v1::CastOptions& options, const InputLimits& limits,
     const FieldPath& field) {
@@ -296,25 +260,6 @@ absl::StatusOr<CastSettings> CastSettingsFromProto(
   settings.max_hits = *max_hits;
   return settings;
 }
-
-// Rewrites an error of Level::Create (paths relative to its arguments) to the
-// request's field paths.
-absl::Status LevelCreateError(const absl::Status& status) {
-  const absl::string_view message = status.message();
-  if (absl::StartsWith(message, "shapes[")) {
-    return absl::Status(status.code(), absl::StrCat("level.", message));
-  }
-  if (absl::StartsWith(message, "options.cell_size")) {
-    return absl::Status(
-        status.code(),
-        absl::StrCat("level.",
-                     message.substr(absl::string_view("options.").size())));
-  }
-  // Anything else concerns the level as a whole.
-  return absl::Status(status.code(), absl::StrCat("level: ", message));
-}
-
-}  // namespace
 
 absl::Status ValidateLevelId(absl::string_view id, absl::string_view field) {
   if (id.empty()) {
@@ -802,6 +747,43 @@ absl::StatusOr<MovingShape> MovingShapeFromProto(const v1::MovingShape& shape,
 
 }  // namespace
 
+absl::StatusOr<MoveSettings> MoveSettingsFromProto(
+    double skin, int32_t max_slide_iterations, int32_t max_exit_iterations,
+    const v1::QueryFilter& filter, const InputLimits& limits,
+    const FieldPath& field) {
+  if (absl::Status s = CheckNonNegative(skin, FieldPath(field, ".skin"));
+      !s.ok()) {
+    return s;
+  }
+  const int32_t slide_limit =
+      std::min(limits.max_slide_iterations, kMaxSlideIterations);
+  if (max_slide_iterations < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), ".max_slide_iterations must be >= 0, got ",
+        max_slide_iterations));
+  }
+  if (max_slide_iterations > slide_limit) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), ".max_slide_iterations ", max_slide_iterations,
+        " is more than max_slide_iterations ", slide_limit));
+  }
+  if (max_exit_iterations < 0 || max_exit_iterations > kMaxExitIterations) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(), ".max_exit_iterations must be in [0, ",
+                     kMaxExitIterations, "], got ", max_exit_iterations));
+  }
+  absl::StatusOr<QueryFilter> query_filter =
+      FilterFromProto(filter, limits, FieldPath(field, ".filter"));
+  if (!query_filter.ok()) return query_filter.status();
+  MoveSettings settings{
+      .filter = *query_filter,
+      .options = {.skin = skin, .max_slide_iterations = max_slide_iterations}};
+  if (max_exit_iterations > 0) {
+    settings.options.max_exit_iterations = max_exit_iterations;
+  }
+  return settings;
+}
+
 absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
     const v1::MoveValidationQuery& query, const InputLimits& limits,
     absl::string_view field) {
@@ -812,41 +794,14 @@ absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
       !s.ok()) {
     return s;
   }
-  if (absl::Status s =
-          CheckNonNegative(query.skin(), FieldPath(field, ".skin"));
-      !s.ok()) {
-    return s;
-  }
-  const int32_t slide_limit =
-      std::min(limits.max_slide_iterations, kMaxSlideIterations);
-  if (query.max_slide_iterations() < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ".max_slide_iterations must be >= 0, got ",
-                     query.max_slide_iterations()));
-  }
-  if (query.max_slide_iterations() > slide_limit) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, ".max_slide_iterations ", query.max_slide_iterations(),
-        " is more than max_slide_iterations ", slide_limit));
-  }
-  if (query.max_exit_iterations() < 0 ||
-      query.max_exit_iterations() > kMaxExitIterations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, ".max_exit_iterations must be in [0, ", kMaxExitIterations,
-        "], got ", query.max_exit_iterations()));
-  }
-  absl::StatusOr<QueryFilter> filter =
-      FilterFromProto(query.filter(), limits, FieldPath(field, ".filter"));
-  if (!filter.ok()) return filter.status();
-  MoveValidationArgs args{
+  absl::StatusOr<MoveSettings> settings = MoveSettingsFromProto(
+      query.skin(), query.max_slide_iterations(), query.max_exit_iterations(),
+      query.filter(), limits, field);
+  if (!settings.ok()) return settings.status();
+  return MoveValidationArgs{
       .claim = {*std::move(mover), FromProto(query.translation())},
-      .filter = *filter,
-      .options = {.skin = query.skin(),
-                  .max_slide_iterations = query.max_slide_iterations()}};
-  if (query.max_exit_iterations() > 0) {
-    args.options.max_exit_iterations = query.max_exit_iterations();
-  }
-  return args;
+      .filter = settings->filter,
+      .options = settings->options};
 }
 
 absl::StatusOr<HitValidationArgs> HitValidationFromProto(

@@ -28,6 +28,7 @@
 #include "collide/v1/geometry.pb.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
+#include "proto/formats/field_checks.h"
 #include "proto/formats/input_limits.h"
 
 namespace collide::formats {
@@ -85,6 +86,14 @@ struct CastSettings {
   // For all_hits: the list capacity, 1..max_results_per_query.
   int32_t max_hits = 0;
 };
+
+// A cast's CastOptions (mode, filter, max_fraction, target_distance,
+// stop_at_penetration, max_hits) with errors under `field` (e.g.
+// "queries[3].ray_cast.options"). Shared by the per-query and the packed
+// forms, so both refuse the same options.
+absl::StatusOr<CastSettings> CastSettingsFromProto(
+    const v1::CastOptions& options, const InputLimits& limits,
+    const FieldPath& field);
 
 struct RayCastArgs {
   RayInput ray;
@@ -163,6 +172,20 @@ struct PairToiArgs {
   // Set when a segment of the pair deforms; a and b are then unused.
   std::optional<DeformingPair> deforming;
 };
+
+// A move validation's options: skin (>= 0), max_slide_iterations
+// (0..limits.max_slide_iterations, at most kMaxSlideIterations),
+// max_exit_iterations (0 means 4; at most kMaxExitIterations) and the
+// filter, with errors under `field` (".skin", ".max_slide_iterations", ...).
+// Shared by the per-query and the packed forms.
+struct MoveSettings {
+  QueryFilter filter;
+  MoveOptions options;
+};
+absl::StatusOr<MoveSettings> MoveSettingsFromProto(
+    double skin, int32_t max_slide_iterations, int32_t max_exit_iterations,
+    const v1::QueryFilter& filter, const InputLimits& limits,
+    const FieldPath& field);
 
 // The mover (exactly one of circle, capsule, polygon), translation, skin
 // (>= 0), max_slide_iterations (0..limits.max_slide_iterations, at most

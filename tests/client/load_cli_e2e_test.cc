@@ -114,6 +114,22 @@ TEST_F(LoadCliE2eTest, Issue17ReplaysQueriesFromAFile) {
   EXPECT_EQ(json["queries_ok"], 40);
 }
 
+// Issue 15: --packed sends the same mix as packed_rays columns; every
+// query is answered and counted, and a mix of kinds is refused by name.
+TEST_F(LoadCliE2eTest, Issue15PackedRaysAreAnsweredAndCounted) {
+  Outcome run = Load("--packed --mix=ray --count=10 --batch_size=32 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << run.out;
+  EXPECT_EQ(json["run"]["packed"], true);
+  EXPECT_EQ(json["queries_ok"], 320);
+  EXPECT_EQ(json["queries_answered"], 320);
+
+  Outcome mixed = Load("--packed --mix=ray=1,polygon=1 --count=1 2>&1");
+  EXPECT_EQ(mixed.exit_code, 1) << mixed.out;
+  EXPECT_THAT(mixed.out, HasSubstr("packed"));
+}
+
 // A bad flag is exit status 1 with the flag named (README: 1 for a bad
 // flag, 2 for a run with errors), never a run of something else.
 TEST_F(LoadCliE2eTest, Issue17BadFlagsAreRefusedByName) {

@@ -1,6 +1,7 @@
 // Command collide_example calls a collide server from Go: it puts a level,
-// streams one batch of mixed queries, checks every result against an answer
-// worked out by hand, then deletes the level.
+// streams one batch of mixed queries and one packed batch of rays, checks
+// every result against an answer worked out by hand, then deletes the
+// level.
 //
 // It builds from Debian 12's packages alone (no module downloads); see
 // README.md next to this file:
@@ -132,6 +133,9 @@ func run() (int, error) {
 		put.Summary.Version, put.Summary.ShapeCount)
 
 	code, streamErr := streamAndCheck(collisions, put.Summary.Version)
+	if streamErr == nil && code == 0 {
+		code, streamErr = packedRaysAndCheck(collisions)
+	}
 	if streamErr != nil {
 		code = 2
 		streamErr = callFailed(*address, "StreamQueries", streamErr)
@@ -155,6 +159,38 @@ func callFailed(target, method string, err error) error {
 	return fmt.Errorf("%s: %s: %s: %s", target, method, s.Code(), s.Message())
 }
 
+// streamBatch sends one batch on a StreamQueries call and returns every
+// response once the server ends the call.
+func streamBatch(collisions collidev1.CollisionServiceClient,
+	batch *collidev1.StreamQueriesRequest) (
+	[]*collidev1.StreamQueriesResponse, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	stream, err := collisions.StreamQueries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// One batch, then the request side closes; the server answers it and
+	// ends the call. A game keeps the stream open and sends a batch a tick.
+	if err := stream.Send(batch); err != nil && err != io.EOF {
+		return nil, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return nil, err
+	}
+	var responses []*collidev1.StreamQueriesResponse
+	for {
+		response, err := stream.Recv()
+		if err == io.EOF {
+			return responses, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		responses = append(responses, response)
+	}
+}
+
 // streamAndCheck sends the example batch on one StreamQueries call and
 // checks the answers. Returns 0 when all match, 1 on a mismatch (each
 // reported on stderr), or the error of a failed call.
@@ -167,30 +203,9 @@ func streamAndCheck(collisions collidev1.CollisionServiceClient,
 		batch.Queries = append(batch.Queries, example.query)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	stream, err := collisions.StreamQueries(ctx)
+	responses, err := streamBatch(collisions, batch)
 	if err != nil {
 		return 0, err
-	}
-	// One batch, then the request side closes; the server answers it and
-	// ends the call. A game keeps the stream open and sends a batch a tick.
-	if err := stream.Send(batch); err != nil && err != io.EOF {
-		return 0, err
-	}
-	if err := stream.CloseSend(); err != nil {
-		return 0, err
-	}
-	var responses []*collidev1.StreamQueriesResponse
-	for {
-		response, err := stream.Recv()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		responses = append(responses, response)
 	}
 
 	if err := checkBatch(responses, batch, levelVersion,

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	collidev1 "collide.example/gen/collide/v1"
+)
+
+// packedRay is one ray of the packed batch and its known answer (hit false:
+// a miss).
+type packedRay struct {
+	origin, translation xy
+	hit                 bool
+	fraction            float64
+	point, normal       xy
+	shapeID             uint64
+}
+
+// packedRaysAndCheck sends three rays as one packed batch (columns instead
+// of one Query message each: much cheaper to encode and parse for big
+// batches) and checks the result columns. Returns 0 when all match, 1 on a
+// mismatch, or the error of a failed call.
+func packedRaysAndCheck(collisions collidev1.CollisionServiceClient) (int, error) {
+	rays := []packedRay{
+		{origin: xy{0, 0}, translation: xy{20, 0}, hit: true, fraction: 0.5,
+			point: xy{10, 0}, normal: xy{-1, 0}, shapeID: 1}, // the wall
+		{origin: xy{0, -10}, translation: xy{5, 0}}, // nothing
+		{origin: xy{0, 10}, translation: xy{0, 20}, hit: true, fraction: 0.4,
+			point: xy{0, 18}, normal: xy{0, -1}, shapeID: 2}, // the pillar
+	}
+	columns := &collidev1.PackedRayCasts{}
+	for _, ray := range rays {
+		columns.OriginX = append(columns.OriginX, ray.origin[0])
+		columns.OriginY = append(columns.OriginY, ray.origin[1])
+		columns.TranslationX = append(columns.TranslationX, ray.translation[0])
+		columns.TranslationY = append(columns.TranslationY, ray.translation[1])
+	}
+	batch := &collidev1.StreamQueriesRequest{Level: level, BatchId: 8,
+		Packed: &collidev1.StreamQueriesRequest_PackedRays{PackedRays: columns}}
+	responses, err := streamBatch(collisions, batch)
+	if err != nil {
+		return 0, err
+	}
+	var hits *collidev1.PackedCastResults
+	err = expectEqual("number of responses", len(responses), 1)
+	if err == nil {
+		hits = responses[0].GetPackedCasts()
+		err = firstError(
+			expectEqual("batch status", responses[0].GetStatus().GetCode(), 0),
+			expectEqual("refused queries", len(hits.GetErrors()), 0),
+			expectEqual("number of rows", len(hits.GetHitStatus()), len(rays)))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "collide_example: packed: %v\n", err)
+		return 1, nil
+	}
+	failures := 0
+	for i, ray := range rays {
+		var err error
+		text := "miss"
+		if !ray.hit {
+			err = expectEqual("hit_status", hits.HitStatus[i],
+				collidev1.HitStatus_HIT_STATUS_UNSPECIFIED)
+		} else {
+			err = firstError(
+				expectEqual("hit_status", hits.HitStatus[i],
+					collidev1.HitStatus_HIT_STATUS_HIT),
+				expectNear("fraction", hits.Fraction[i], ray.fraction),
+				expectNear("point.x", hits.PointX[i], ray.point[0]),
+				expectNear("point.y", hits.PointY[i], ray.point[1]),
+				expectNear("normal.x", hits.NormalX[i], ray.normal[0]),
+				expectNear("normal.y", hits.NormalY[i], ray.normal[1]),
+				expectEqual("shape_id", hits.ShapeId[i], ray.shapeID))
+			text = fmt.Sprintf("hit shape %d at fraction %s", hits.ShapeId[i],
+				number(hits.Fraction[i]))
+		}
+		if err != nil {
+			failures++
+			fmt.Fprintf(os.Stderr, "collide_example: packed ray %d: %v\n", i, err)
+			text = "MISMATCH"
+		}
+		fmt.Printf("  packed ray %d %s\n", i, text)
+	}
+	if failures > 0 {
+		return 1, nil
+	}
+	fmt.Printf("all %d packed ray results match the known answers\n", len(rays))
+	return 0, nil
+}
