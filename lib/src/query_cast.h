@@ -204,7 +204,9 @@ class Caster {
   // The cast against a convex polygon primitive: a skinless ray's closed
   // form on the primitive's own bounds for an axis-aligned box, or on the
   // level's packed copy (the same arithmetic on the same values, so the
-  // same bits), anything else on the ConvexPolygon.
+  // same bits); any other cast on the ConvexPolygon, rebuilt from the
+  // bounds for a box (the same values: on levels larger than the cache the
+  // polygon record's three lines cost more than the cast).
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
     const auto general = [&] {
@@ -223,6 +225,10 @@ class Caster {
                              p.vertex_count},
             options.max_fraction, options_.max_fraction, general);
       }
+    }
+    if (p.box_start >= 0) {
+      return CastTo(cast_, ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start}),
+                    options);
     }
     return general();
   }

@@ -382,11 +382,12 @@ TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
              600);
 }
 
-// Axis-aligned boxes (a city, a tile map) are read by skinless rays from
-// their bounds (Level::Primitive::box_start): boxes on a half-unit lattice,
-// given as BoxDesc and as 4-corner polygons from every corner in both
-// windings, many touching or duplicated, hit by rays from lattice points,
-// box corners and edges, along the axes, the diagonals and anywhere.
+// Axis-aligned boxes (a city, a tile map) are read from their bounds
+// (Level::Primitive::box_start): by skinless rays' closed form, and rebuilt
+// as polygons for every other cast. Boxes on a half-unit lattice, given as
+// BoxDesc and as 4-corner polygons from every corner in both windings, many
+// touching or duplicated, hit by rays and circles from lattice points, box
+// corners and edges, along the axes, the diagonals and anywhere.
 TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   SplitMix64 rng(0xB0C5);
   std::vector<ShapeDesc> shapes;
@@ -432,6 +433,7 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   const Vec2 kDirections[] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                               {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
   int hits = 0;
+  int circle_hits = 0;
   for (int q = 0; q < 1500; ++q) {
     Vec2 start{lattice(-2.0, 46.0), lattice(-2.0, 46.0)};
     if (q % 3 == 1) start = start + Vec2{rng.Uniform(0.0, 0.5), 0.0};
@@ -448,8 +450,19 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
         ray, levels, QueryFilter{}, options,
         [](auto&&... a) { return CastRayAll(a...); },
         absl::StrCat("axis box query ", q));
+    // Radius 0 to 1 in half-unit steps too: circles that fit the gaps
+    // exactly, or touch the boxes from lattice points.
+    const double radius =
+        q % 2 == 0 ? 0.5 * rng.Below(3) : rng.Uniform(0.0, 1.0);
+    const CircleCast circle{{start, radius}, translation};
+    if (CastCircle(circle, levels[0], {}, options)) ++circle_hits;
+    CheckCast(
+        circle, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastCircleAll(a...); },
+        absl::StrCat("axis box circle query ", q));
   }
   EXPECT_GT(hits, 300);
+  EXPECT_GT(circle_hits, 300);
 }
 
 // --- Unit tests of the contract on small hand-made levels.
