@@ -180,6 +180,13 @@ class Caster {
                         cast_.translation, slab.inverse, options_.max_fraction);
       SweptColumn column;
       while (walk.Next(reach, column)) {
+        // A column's cells lie a grid row apart, and its candidates are
+        // tested cell by cell: on levels larger than the cache, start
+        // loading every cell's candidates now, all at once, rather than
+        // each after the previous cell's tests.
+        for (int32_t v = column.v0; v <= column.v1; ++v) {
+          __builtin_prefetch(entries + offsets[column.Cell(v)]);
+        }
         for (int32_t v = column.v0; v <= column.v1; ++v) {
           const int64_t cell = column.Cell(v);
           const int32_t end = offsets[cell + 1];
