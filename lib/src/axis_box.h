@@ -35,6 +35,24 @@ struct AxisBoxView {
   Vec2 normal(int i) const { return kAxisBoxNormals[(i + start) & 3]; }
 };
 
+// The polygon `box` stands for, bit for bit (count 4, unused slots zero):
+// a cast other than a skinless ray's takes a ConvexPolygon, and building it
+// from the primitive's bounds reads one cache line where the level's
+// polygon record spans three.
+inline ConvexPolygon ToConvexPolygon(const AxisBoxView& box) {
+  const Vec2 corners[4] = {box.lower,
+                           {box.upper.x, box.lower.y},
+                           box.upper,
+                           {box.lower.x, box.upper.y}};
+  ConvexPolygon polygon;
+  polygon.count = 4;
+  for (int i = 0; i < 4; ++i) {
+    polygon.vertices[i] = corners[(i + box.start) & 3];
+    polygon.normals[i] = kAxisBoxNormals[(i + box.start) & 3];
+  }
+  return polygon;
+}
+
 // The start for which AxisBoxView{box.lower, box.upper, start} gives
 // exactly (bit for bit) the vertices and normals of `polygon`, or -1 when
 // none does; box is the polygon's bounding box.

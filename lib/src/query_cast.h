@@ -18,6 +18,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "motion_band.h"
 #include "query_common.h"
 #include "swept_cells.h"
 #include "toi_ray_fast.h"
@@ -105,6 +106,7 @@ class Caster {
         filter_(filter),
         options_(options),
         start_(StartBounds()),
+        band_(MoverBand(cast, options)),
         filter_passes_all_(removed == nullptr && filter.ignore_ids.empty() &&
                            level.EveryShapeShares(filter.mask_bits)) {
     const double scale =
@@ -121,6 +123,18 @@ class Caster {
                   slab_.negative_y ? lower.y : upper.y};
     slab_.trail = {slab_.negative_x ? upper.x : lower.x,
                    slab_.negative_y ? upper.y : lower.y};
+  }
+
+  // The stadium the mover and its skin sweep; none for a ray, whose
+  // per-shape casts cost little more than the band's test.
+  static MotionBand MoverBand(const Cast& cast, const CastOptions& options) {
+    if constexpr (std::is_same_v<Cast, RayInput>) {
+      return {};
+    } else {
+      const Disc disc = BoundingDisc(Shape(cast));
+      return {disc.center, disc.radius + options.target_distance,
+              cast.translation};
+    }
   }
 
   // The swept region: the mover's bounds grown by the skin.
@@ -166,6 +180,13 @@ class Caster {
                         cast_.translation, slab.inverse, options_.max_fraction);
       SweptColumn column;
       while (walk.Next(reach, column)) {
+        // A column's cells lie a grid row apart, and its candidates are
+        // tested cell by cell: on levels larger than the cache, start
+        // loading every cell's candidates now, all at once, rather than
+        // each after the previous cell's tests.
+        for (int32_t v = column.v0; v <= column.v1; ++v) {
+          __builtin_prefetch(entries + offsets[column.Cell(v)]);
+        }
         for (int32_t v = column.v0; v <= column.v1; ++v) {
           const int64_t cell = column.Cell(v);
           const int32_t end = offsets[cell + 1];
@@ -208,7 +229,9 @@ class Caster {
   // The cast against a convex polygon primitive: a skinless ray's closed
   // form on the primitive's own bounds for an axis-aligned box, or on the
   // level's packed copy (the same arithmetic on the same values, so the
-  // same bits), anything else on the ConvexPolygon.
+  // same bits); any other cast on the ConvexPolygon, rebuilt from the
+  // bounds for a box (the same values: on levels larger than the cache the
+  // polygon record's three lines cost more than the cast).
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
     const auto general = [&] {
@@ -228,6 +251,10 @@ class Caster {
             options.max_fraction, options_.max_fraction, general);
       }
     }
+    if (p.box_start >= 0) {
+      return CastTo(cast_, ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start}),
+                    options);
+    }
     return general();
   }
 
@@ -239,6 +266,9 @@ class Caster {
   template <typename Offer>
   void Test(const Level::CellEntry& e, double limit, Offer&& offer) const {
     const Level::Primitive& p = level_.primitive(e.primitive);
+    if constexpr (!std::is_same_v<Cast, RayInput>) {
+      if (BandMisses(p, limit)) return;
+    }
     CastOptions options = options_;
     options.max_fraction = limit;
     std::optional<Hit> hit;
@@ -279,12 +309,33 @@ class Caster {
     offer(Candidate{*hit, p.shape, part});
   }
 
+  // Whether the mover's stadium (band_) misses the primitive, so its cast
+  // need not run. Not asked of convex polygons (their swept box test was
+  // about as tight), nor of a concave polygon's edge, whose entry stands
+  // for the whole polygon.
+  bool BandMisses(const Level::Primitive& p, double limit) const {
+    switch (p.kind) {
+      case Level::PrimitiveKind::kSegment:
+      case Level::PrimitiveKind::kPolylineEdge:
+        return band_.MissesSegment(p.a, p.b, 0.0, limit);
+      case Level::PrimitiveKind::kCircle:
+        return band_.MissesSegment(p.a, p.a, p.radius, limit);
+      case Level::PrimitiveKind::kCapsule:
+        return band_.MissesSegment(p.a, p.b, p.radius, limit);
+      case Level::PrimitiveKind::kConvexPolygon:
+      case Level::PrimitiveKind::kConcaveEdge:
+        break;
+    }
+    return false;
+  }
+
   const Level& level_;
   const uint64_t* removed_;
   const Cast& cast_;
   const QueryFilter& filter_;
   CastOptions options_;
   Aabb start_;
+  MotionBand band_;
   // Whether every shape passes filter_ and none is removed, so hits need
   // not read their shape.
   bool filter_passes_all_;

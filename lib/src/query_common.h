@@ -139,6 +139,25 @@ inline Aabb BoundsOf(const ConvexPolygon& polygon) {
   return box;
 }
 
+// A disc holding a shape at rest (up to the rounding of its centre and
+// radius, which MotionBand's margin covers).
+struct Disc {
+  Vec2 center;
+  double radius = 0.0;
+};
+inline Disc BoundingDisc(Vec2 point) { return {point, 0.0}; }
+inline Disc BoundingDisc(Circle circle) {
+  return {circle.center, circle.radius};
+}
+inline Disc BoundingDisc(const Capsule& capsule) {
+  return {0.5 * (capsule.p1 + capsule.p2),
+          0.5 * Length(capsule.p2 - capsule.p1) + capsule.radius};
+}
+inline Disc BoundingDisc(const ConvexPolygon& polygon) {
+  const Aabb box = BoundsOf(polygon);
+  return {0.5 * (box.lower + box.upper), 0.5 * Length(box.upper - box.lower)};
+}
+
 inline Vec2 ReferencePoint(Vec2 point) { return point; }
 inline Vec2 ReferencePoint(Circle circle) { return circle.center; }
 inline Vec2 ReferencePoint(const Capsule& capsule) { return capsule.p1; }

@@ -383,11 +383,12 @@ TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
              600);
 }
 
-// Axis-aligned boxes (a city, a tile map) are read by skinless rays from
-// their bounds (Level::Primitive::box_start): boxes on a half-unit lattice,
-// given as BoxDesc and as 4-corner polygons from every corner in both
-// windings, many touching or duplicated, hit by rays from lattice points,
-// box corners and edges, along the axes, the diagonals and anywhere.
+// Axis-aligned boxes (a city, a tile map) are read from their bounds
+// (Level::Primitive::box_start): by skinless rays' closed form, and rebuilt
+// as polygons for every other cast. Boxes on a half-unit lattice, given as
+// BoxDesc and as 4-corner polygons from every corner in both windings, many
+// touching or duplicated, hit by rays and circles from lattice points, box
+// corners and edges, along the axes, the diagonals and anywhere.
 TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   SplitMix64 rng(0xB0C5);
   std::vector<ShapeDesc> shapes;
@@ -433,6 +434,7 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   const Vec2 kDirections[] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                               {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
   int hits = 0;
+  int circle_hits = 0;
   for (int q = 0; q < 1500; ++q) {
     Vec2 start{lattice(-2.0, 46.0), lattice(-2.0, 46.0)};
     if (q % 3 == 1) start = start + Vec2{rng.Uniform(0.0, 0.5), 0.0};
@@ -449,6 +451,86 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
         ray, levels, QueryFilter{}, options,
         [](auto&&... a) { return CastRayAll(a...); },
         absl::StrCat("axis box query ", q));
+    // Radius 0 to 1 in half-unit steps too: circles that fit the gaps
+    // exactly, or touch the boxes from lattice points.
+    const double radius =
+        q % 2 == 0 ? 0.5 * rng.Below(3) : rng.Uniform(0.0, 1.0);
+    const CircleCast circle{{start, radius}, translation};
+    if (CastCircle(circle, levels[0], {}, options)) ++circle_hits;
+    CheckCast(
+        circle, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastCircleAll(a...); },
+        absl::StrCat("axis box circle query ", q));
+  }
+  EXPECT_GT(hits, 300);
+  EXPECT_GT(circle_hits, 300);
+}
+
+// Round movers' candidates pass a stadium test (motion_band.h) before their
+// per-shape cast: it must keep every grazing contact. Segments, circles and
+// capsules on a half-unit lattice, swept by circles, capsules and boxes from
+// lattice points by lattice translations, so that many casts pass exactly
+// tangent to a target or end exactly touching one.
+TEST(QueryPropertyTest, RoundMoversGrazingTheirTargetsMatchBruteForce) {
+  SplitMix64 rng(0x6A2E);
+  const auto lattice = [&](double lo, double hi) {
+    return 0.5 *
+           static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
+  };
+  const Vec2 kDirections[] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
+                              {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+  std::vector<ShapeDesc> shapes;
+  for (int i = 0; i < 150; ++i) {
+    ShapeDesc desc;
+    desc.id = 7000 + static_cast<uint64_t>(i);
+    const Vec2 a{lattice(0.0, 30.0), lattice(0.0, 30.0)};
+    const Vec2 b = a + lattice(0.0, 4.0) * kDirections[rng.Below(8)];
+    switch (rng.Below(3)) {
+      case 0:
+        desc.geometry = Segment{a, b};
+        break;
+      case 1:
+        desc.geometry = Circle{a, lattice(0.0, 2.0)};
+        break;
+      default:
+        desc.geometry = Capsule{a, b, lattice(0.0, 1.5)};
+        break;
+    }
+    shapes.push_back(desc);
+  }
+  std::vector<Level> levels;
+  for (const double cell : {0.0, 1.0, 2.5}) {
+    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
+    ASSERT_TRUE(level.ok()) << level.status();
+    levels.push_back(*std::move(level));
+  }
+  int hits = 0;
+  for (int q = 0; q < 1500; ++q) {
+    const Vec2 start{lattice(-2.0, 32.0), lattice(-2.0, 32.0)};
+    const Vec2 translation =
+        (0.5 + lattice(0.0, 8.0)) * kDirections[rng.Below(8)];
+    const double radius = 0.5 * static_cast<double>(1 + rng.Below(3));
+    CastOptions options;
+    if (rng.Chance(0.3)) options.max_fraction = 0.25 * rng.Below(4);
+    if (rng.Chance(0.2)) options.target_distance = 0.5;
+    const std::string what = absl::StrCat("grazing query ", q);
+    const CircleCast circle{{start, radius}, translation};
+    if (CastCircle(circle, levels[0], {}, options)) ++hits;
+    CheckCast(
+        circle, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastCircleAll(a...); }, what + " circle");
+    const CapsuleCast capsule{
+        {start, start + radius * kDirections[rng.Below(8)], radius},
+        translation};
+    CheckCast(
+        capsule, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastCapsuleAll(a...); }, what + " capsule");
+    absl::StatusOr<ConvexPolygon> box =
+        MakeBox(start, {radius, 0.5 * radius}, 0.0);
+    ASSERT_TRUE(box.ok());
+    CheckCast(
+        PolygonCast{*box, translation}, levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastPolygonAll(a...); }, what + " box");
   }
   EXPECT_GT(hits, 300);
 }
