@@ -253,7 +253,7 @@ class Caster {
     }
     if (p.box_start >= 0) {
       return CastTo(cast_, ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start}),
-                    options);
+                    options_);
     }
     return general();
   }
