@@ -50,36 +50,22 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   double t = -cm / cd;
-  // The rounded t decides unless the ray's end (at exact_limit) is within
-  // rounding of the line: then a contact exactly at exact_limit (a move
-  // ending on the wall: a hit) and one just after it are told apart
-  // exactly. Most candidates reach the line after max_fraction, so the end
-  // is looked at there only while max_fraction is the sweep's own limit,
-  // and for a contact before it only once it is a hit (below).
-  const auto end_is_near = [&] {
-    const double end = cm + exact_limit * cd;
-    return std::abs(end) <=
-           kFilterRoundings *
-               (std::abs(cm_left) + std::abs(cm_right) +
-                exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
-  };
-  // Whether the ray reaches the line by exact_limit, exactly (where
-  // end_is_near, OrientAfter's filter would fail: it is the same bound).
-  const auto reaches_by_end = [&] {
-    return OrientAfterExact(segment.p1, segment.p2, ray.origin, d,
-                            exact_limit) != (cm > 0.0 ? 1 : -1);
-  };
-  bool decided = false;  // the end was decided exactly
-  if (t > max_fraction) {
-    if (max_fraction < exact_limit || !end_is_near() || !reaches_by_end()) {
-      return std::nullopt;
-    }
-    t = exact_limit;
-    decided = true;
+  // Where the ray's end (at exact_limit) is within rounding of the line,
+  // the rounded t cannot tell a contact exactly at exact_limit (a move
+  // ending on the wall: a hit) from one just after it: decide exactly.
+  const double end = cm + exact_limit * cd;
+  if (std::abs(end) <=
+      kFilterRoundings *
+          (std::abs(cm_left) + std::abs(cm_right) +
+           exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))) {
+    const int end_side =
+        OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
+    if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
+    t = std::min(t, exact_limit);
   }
+  if (t > max_fraction) return std::nullopt;
   const double along = Dot(m + t * d, e);
   if (along < 0.0 || along > length_squared) return std::nullopt;
-  if (!decided && end_is_near() && !reaches_by_end()) return std::nullopt;
   return Hit{.fraction = t,
              .point = segment.p1 + (along / length_squared) * e,
              .normal = (1.0 / std::sqrt(length_squared)) *
