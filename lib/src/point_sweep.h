@@ -182,10 +182,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
   // Dot(p - a, RightPerp(e)) = -cm: the point starts on b.normal(0)'s side
   // when it starts to the right of a -> c.
   const double side = start_side < 0 ? 1.0 : -1.0;
-  if (side_a == 0)
+  if (side_a == 0) {
     return PointHit{t, side * b.normal(0), a, b.VertexFeature(0)};
-  if (side_c == 0)
+  }
+  if (side_c == 0) {
     return PointHit{t, side * b.normal(0), c, b.VertexFeature(1)};
+  }
   const double length_squared = Dot(e, e);
   const double along = Dot(m + t * d, e);
   const double s =

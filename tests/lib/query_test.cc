@@ -34,10 +34,11 @@ using testing::SplitMix64;
 
 std::string Describe(const std::optional<WorldHit>& h) {
   if (!h) return "miss";
-  return absl::StrCat("id ", h->shape_id, " fraction ", absl::StrFormat("%.17g", h->hit.fraction),
-                      " point (", h->hit.point.x, ", ", h->hit.point.y,
-                      ") normal (", h->hit.normal.x, ", ", h->hit.normal.y,
-                      ") feature ", static_cast<int>(h->hit.feature.type), ":",
+  return absl::StrCat("id ", h->shape_id, " fraction ",
+                      absl::StrFormat("%.17g", h->hit.fraction), " point (",
+                      h->hit.point.x, ", ", h->hit.point.y, ") normal (",
+                      h->hit.normal.x, ", ", h->hit.normal.y, ") feature ",
+                      static_cast<int>(h->hit.feature.type), ":",
                       h->hit.feature.index, " status ",
                       static_cast<int>(h->hit.status), " depth ", h->hit.depth);
 }
