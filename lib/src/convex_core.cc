@@ -706,6 +706,49 @@ bool BetterStart(const StartState& x, const StartState& y) {
   return x.gap < y.gap;
 }
 
+// A contact normal for cores a (moved by `shift`) and b touching at a's
+// vertex i and b's vertex j, both without radius: a point contact between
+// two corners, where the normal is not given by an edge and must be one that
+// separates the pair (every normal of the cone both vertices share is a
+// valid answer) and face a's motion d (one that does exists, as a was
+// outside b before). The sweep's own normal is kept when it does both;
+// otherwise the edge normal at either corner that separates best, one of
+// which separates (the separating axis theorem).
+Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
+                  int j, Vec2 normal) {
+  const Vec2 q = b.vertex(j);
+  const Vec2 shift = fraction * d;
+  const auto separation = [&](Vec2 n) {
+    if (Dot(n, d) > 0.0) return -kInfinity;
+    double worst = kInfinity;
+    for (int k = 0; k < a.count(); ++k) {
+      worst = std::min(worst, Dot((a.vertex(k) + shift) - q, n));
+    }
+    for (int k = 0; k < b.count(); ++k) {
+      worst = std::min(worst, Dot(q - b.vertex(k), n));
+    }
+    return worst;
+  };
+  double best = separation(normal);
+  if (best >= 0.0) return normal;
+  const auto consider = [&](Vec2 n) {
+    const double s = separation(n);
+    if (s > best) {
+      best = s;
+      normal = n;
+    }
+  };
+  if (b.count() >= 2) {
+    consider(b.normal(j));
+    consider(b.normal(b.previous(j)));
+  }
+  if (a.count() >= 2) {
+    consider(-a.normal(i));
+    consider(-a.normal(a.previous(i)));
+  }
+  return normal;
+}
+
 // The sweep of a pair known to start farther apart than grow: each vertex
 // of a moving by d against b grown, and each vertex of b moving by -d
 // against a grown (in a's frame); the earliest contact wins.
@@ -725,19 +768,32 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   };
   // A contact of a's vertex with b, and of b's vertex j with a (seen from
   // b: the normal turns round).
-  const auto keep_a = [&](const PointHit& h) {
+  int corner_a = -1;  // a's vertex in a corner-to-corner best contact
+  const auto keep_a = [&](const PointHit& h, int i) {
     keep(h.fraction, h.core_point, h.normal, h.feature);
+    corner_a = h.feature.type == FeatureType::kVertex ? i : -1;
   };
   const auto keep_b = [&](const PointHit& h, int j) {
     keep(h.fraction, b.vertex(j), -h.normal, b.VertexFeature(j));
+    corner_a = h.feature.type == FeatureType::kVertex ? h.feature.index : -1;
+  };
+  // Without radii, a corner-to-corner contact's normal is chosen after the
+  // sweep (CornerNormal), once.
+  const auto settle_corner = [&] {
+    if (corner_a >= 0 && grow.value == 0.0) {
+      const int j = b.count() == 1 ? 0 : best->feature.index;
+      best->normal =
+          CornerNormal(a, d, best->fraction, corner_a, b, j, best->normal);
+    }
   };
   // A point core's one sweep against all of the other core is the whole
   // answer.
   if (a.count() == 1) {
     if (const std::optional<PointHit> h =
             SweepPoint(a.vertex(0), d, b, grow, limit)) {
-      keep_a(*h);
+      keep_a(*h, 0);
     }
+    settle_corner();
     return best;
   }
   if (b.count() == 1) {
@@ -745,6 +801,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
             SweepPoint(b.vertex(0), -d, a, grow, limit)) {
       keep_b(*h, 0);
     }
+    settle_corner();
     return best;
   }
   // Edge lines are made only for polygon cores (and left unset otherwise);
@@ -760,7 +817,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
         b.count() >= 3
             ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
             : SweepPoint(a.vertex(i), d, b, grow, limit);
-    if (h && (!best || h->fraction < limit)) keep_a(*h);
+    if (h && (!best || h->fraction < limit)) keep_a(*h, i);
   }
   for (int j = 0; j < b.count(); ++j) {
     if (b.count() >= 3 && IsBackVertex(b, b_lines, j)) continue;
@@ -776,6 +833,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     const bool duplicate = h && h->feature.type != FeatureType::kEdge;
     if (h && !duplicate && (!best || h->fraction < limit)) keep_b(*h, j);
   }
+  settle_corner();
   return best;
 }
 

@@ -138,25 +138,25 @@ SweepPointSegmentParallel(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
   return std::nullopt;
 }
 
-// SweepPointSegment for grow 0: the point meets the segment itself, every
-// choice made exactly. It crosses the segment's line when it starts off it
-// and closes on it, by max_fraction when its position then is on or past
-// the line, and on the segment when its own line of motion separates the
-// ends (or passes through one: a vertex). Only the time is rounded, from
-// the two cross products of the crossing, taken exactly when rounding
-// could move it by more than a trillionth of the sweep.
-ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
-    Vec2 p, Vec2 d, const Core& b, double max_fraction) {
-  const Vec2 a = b.vertex(0);
-  const Vec2 c = b.vertex(1);
-  const int start_side = Orient(a, c, p);
-  if (start_side == 0) {
-    // On the line, off the segment (the start is clear): only motion along
-    // the line can meet it, at an end.
-    if (CrossSign(a, c, {}, d) != 0) return std::nullopt;
-    return SweepPointSegmentParallel(p, d, b, Grow::Of(0.0, 0.0, 0.0),
-                                     max_fraction);
-  }
+// Where a point sweep crosses a segment: inside it or at one of its ends.
+enum class SegmentSpot { kInterior, kFirstEnd, kSecondEnd };
+
+struct SegmentCrossing {
+  double fraction;
+  SegmentSpot spot;
+};
+
+// The crossing of segment [a, c] by a point p + t d that starts strictly on
+// side `start_side` (Orient(a, c, p), not 0) of its line, for t in
+// [0, max_fraction], every choice made exactly: it crosses when it closes on
+// the line, by max_fraction when its position then is on or past the line,
+// and on the segment when its own line of motion separates the ends (or
+// passes through one). Only the time is rounded, from the two cross
+// products of the crossing, taken exactly when rounding could move it by
+// more than a trillionth of the sweep.
+inline std::optional<SegmentCrossing> CrossSegmentZero(Vec2 a, Vec2 c, Vec2 p,
+                                                       Vec2 d, int start_side,
+                                                       double max_fraction) {
   if (CrossSign(a, c, {}, d) != -start_side) return std::nullopt;
   if (OrientAfter(a, c, p, d, max_fraction) == start_side) return std::nullopt;
   const int side_a = CrossSign({}, d, p, a);
@@ -178,22 +178,53 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
     cd = CrossEstimate(a, c, {}, d);
     t = -cm / cd;
   }
-  t = std::clamp(t, 0.0, max_fraction);
-  // Dot(p - a, RightPerp(e)) = -cm: the point starts on b.normal(0)'s side
-  // when it starts to the right of a -> c.
-  const double side = start_side < 0 ? 1.0 : -1.0;
-  if (side_a == 0) {
-    return PointHit{t, side * b.normal(0), a, b.VertexFeature(0)};
-  }
-  if (side_c == 0) {
-    return PointHit{t, side * b.normal(0), c, b.VertexFeature(1)};
-  }
+  return SegmentCrossing{std::clamp(t, 0.0, max_fraction),
+                         side_a == 0   ? SegmentSpot::kFirstEnd
+                         : side_c == 0 ? SegmentSpot::kSecondEnd
+                                       : SegmentSpot::kInterior};
+}
+
+// The point of segment [a, c] that a crossing meets.
+inline Vec2 CrossingPoint(Vec2 a, Vec2 c, Vec2 p, Vec2 d,
+                          const SegmentCrossing& crossing) {
+  if (crossing.spot == SegmentSpot::kFirstEnd) return a;
+  if (crossing.spot == SegmentSpot::kSecondEnd) return c;
+  const Vec2 e = c - a;
   const double length_squared = Dot(e, e);
-  const double along = Dot(m + t * d, e);
+  const double along = Dot((p - a) + crossing.fraction * d, e);
+  // A zero length squared is an edge whose square underflows (0 / 0).
   const double s =
       length_squared > 0.0 ? std::clamp(along / length_squared, 0.0, 1.0) : 0.0;
-  return PointHit{t, side * b.normal(0), a + s * e,
-                  b.EdgeFeature(side > 0.0 ? 0 : 1)};
+  return a + s * e;
+}
+
+// SweepPointSegment for grow 0: the point meets the segment itself, every
+// choice made exactly (CrossSegmentZero), or, starting on its line off it,
+// runs along the line onto an end.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
+    Vec2 p, Vec2 d, const Core& b, double max_fraction) {
+  const Vec2 a = b.vertex(0);
+  const Vec2 c = b.vertex(1);
+  const int start_side = Orient(a, c, p);
+  if (start_side == 0) {
+    // On the line, off the segment (the start is clear): only motion along
+    // the line can meet it, at an end.
+    if (CrossSign(a, c, {}, d) != 0) return std::nullopt;
+    return SweepPointSegmentParallel(p, d, b, Grow::Of(0.0, 0.0, 0.0),
+                                     max_fraction);
+  }
+  const std::optional<SegmentCrossing> crossing =
+      CrossSegmentZero(a, c, p, d, start_side, max_fraction);
+  if (!crossing) return std::nullopt;
+  // Dot(p - a, RightPerp(c - a)) = -Cross(c - a, p - a): the point starts on
+  // b.normal(0)'s side when it starts to the right of a -> c.
+  const double side = start_side < 0 ? 1.0 : -1.0;
+  const Feature feature =
+      crossing->spot == SegmentSpot::kFirstEnd    ? b.VertexFeature(0)
+      : crossing->spot == SegmentSpot::kSecondEnd ? b.VertexFeature(1)
+                                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
+  return PointHit{crossing->fraction, side * b.normal(0),
+                  CrossingPoint(a, c, p, d, *crossing), feature};
 }
 
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
@@ -270,9 +301,12 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
 // rate at which the signed distance changes, and the line's offset from a
 // local origin (offsets from the origin, not from zero, keep the
 // far-from-origin precision of subtracting coordinates first). Computed
-// once per sweep instead of once per swept vertex.
+// once per sweep instead of once per swept vertex. `extent` is the largest
+// |vertex - origin| (1-norm), which with the swept point's own bounds the
+// offsets' rounding.
 struct EdgeLines {
   Vec2 origin;
+  double extent;
   double offset[kMaxPolygonVertices];
   double rate[kMaxPolygonVertices];
 };
@@ -280,9 +314,12 @@ struct EdgeLines {
 inline EdgeLines LinesOf(const Core& b, Vec2 d) {
   EdgeLines lines;  // only the first b.count() entries are used
   lines.origin = b.vertex(0);
+  lines.extent = 0.0;
   for (int i = 0; i < b.count(); ++i) {
-    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
+    const Vec2 v = b.vertex(i) - lines.origin;
+    lines.offset[i] = Dot(v, b.normal(i));
     lines.rate[i] = Dot(d, b.normal(i));
+    lines.extent = std::max(lines.extent, std::abs(v.x) + std::abs(v.y));
   }
   return lines;
 }
@@ -295,18 +332,135 @@ inline bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
   return lines.rate[b.previous(i)] >= 0.0 && lines.rate[i] >= 0.0;
 }
 
+// SweepPointPolygonZero's exact answer: a point starting outside a convex
+// polygon first meets it on an edge whose line it starts strictly outside
+// of (approaching an edge's inside from its line's inner side, it would
+// already be inside the polygon; at a vertex, it is outside one of the two
+// lines), so the earliest exact crossing of those edges is the contact.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
+    Vec2 p, Vec2 d, const Core& b, double max_fraction) {
+  std::optional<PointHit> best;
+  for (int i = 0; i < b.count(); ++i) {
+    const int next = b.next(i);
+    const Vec2 a = b.vertex(i);
+    const Vec2 c = b.vertex(next);
+    // The outward normal points to the right of a -> c.
+    if (Orient(a, c, p) >= 0) continue;
+    const std::optional<SegmentCrossing> crossing = CrossSegmentZero(
+        a, c, p, d, -1, best ? best->fraction : max_fraction);
+    if (!crossing || (best && crossing->fraction >= best->fraction)) continue;
+    best = PointHit{crossing->fraction, b.normal(i),
+                    CrossingPoint(a, c, p, d, *crossing),
+                    crossing->spot == SegmentSpot::kFirstEnd ? b.VertexFeature(i)
+                    : crossing->spot == SegmentSpot::kSecondEnd
+                        ? b.VertexFeature(next)
+                        : b.EdgeFeature(i)};
+  }
+  return best;
+}
+
+// SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
+// entering side only. The point meets the polygon, if at all, where it
+// crosses the last of the lines it starts outside of (edge `enter`), if it
+// is then on that edge; it misses when it starts outside a line it does not
+// close on, reaches one only after max_fraction, or is beside the edge then
+// (outside a neighbour's line, which it must have crossed on its way out).
+// Every decision is taken in double only when it is farther from its
+// threshold than the rounding of the rounded normals and products can
+// move it; a closer one (a start on a line's extension, motion along an
+// edge, a graze of a vertex, an end on the surface) goes to
+// SweepPointPolygonExact.
+inline std::optional<PointHit> SweepPointPolygonZero(Vec2 p, Vec2 d,
+                                                     const Core& b,
+                                                     const EdgeLines& lines,
+                                                     double max_fraction) {
+  const Vec2 local = p - lines.origin;
+  // Bounds on the rounding of a line's distance and of its rate.
+  const double distance_slack =
+      kFilterRoundings * (std::abs(local.x) + std::abs(local.y) + lines.extent);
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const double rate_slack = kFilterRoundings * speed;
+  const auto exact = [&] {
+    return SweepPointPolygonExact(p, d, b, max_fraction);
+  };
+  double t_enter = -kInfinity;
+  double t_second = -kInfinity;  // the next latest entry, for ties
+  double slack_enter = 0.0;
+  double slack_second = 0.0;
+  int enter = -1;
+  for (int i = 0; i < b.count(); ++i) {
+    const double distance = Dot(local, b.normal(i)) - lines.offset[i];
+    const double rate = lines.rate[i];
+    if (std::abs(distance) <= distance_slack) return exact();
+    if (distance < 0.0) continue;  // inside: the entry is another line's
+    if (rate >= -rate_slack) {
+      if (rate > rate_slack) return std::nullopt;  // outside, moving away
+      return exact();  // along the line, or nearly
+    }
+    // Where it is against the line at max_fraction: > 0 not yet reached.
+    const double after = distance + max_fraction * rate;
+    const double after_slack = distance_slack + max_fraction * rate_slack;
+    if (after > after_slack) return std::nullopt;  // enters too late
+    if (after >= -after_slack) return exact();
+    const double t = distance / -rate;
+    // The bound on t's rounding: its numerator's and denominator's, and
+    // the division's.
+    const double slack = (distance_slack + t * rate_slack) / -rate +
+                         kFilterRoundings * t;
+    if (t > t_enter) {
+      t_second = t_enter;
+      slack_second = slack_enter;
+      t_enter = t;
+      slack_enter = slack;
+      enter = i;
+    } else if (t > t_second) {
+      t_second = t;
+      slack_second = slack;
+    }
+  }
+  // Inside every line (not a clear start), or two lines reached at nearly
+  // the same time (near a vertex): exactly.
+  if (enter < 0 || t_enter - t_second <= slack_enter + slack_second) {
+    return exact();
+  }
+  const int next = b.next(enter);
+  const Vec2 a = b.vertex(enter);
+  const Vec2 e = b.vertex(next) - a;
+  const Vec2 m = p - a;
+  const Vec2 entry = m + t_enter * d;
+  const double along = Dot(entry, e);
+  const double length_squared = Dot(e, e);
+  // Bound on along's rounding, entry's time included.
+  const double along_slack =
+      (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) +
+       slack_enter * speed) *
+      (std::abs(e.x) + std::abs(e.y));
+  // Clearly beyond the edge's start or end: beside the polygon (outside the
+  // neighbour's line).
+  if (along < -along_slack || along > length_squared + along_slack) {
+    return std::nullopt;
+  }
+  if (along <= along_slack || along >= length_squared - along_slack) {
+    return exact();
+  }
+  return PointHit{t_enter, b.normal(enter), a + (along / length_squared) * e,
+                  b.EdgeFeature(enter)};
+}
+
 // SweepPoint against a polygon core (count >= 3) with its lines known.
 inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
                                                  const EdgeLines& lines,
                                                  const Grow& grow,
                                                  double max_fraction) {
+  if (grow.value == 0.0) {
+    return SweepPointPolygonZero(p, d, b, lines, max_fraction);
+  }
   // Cyrus-Beck clipping against b's edge lines moved out by grow, entering
   // side only: the grown polygon lies inside the clipped region and differs
   // from it only in the corner zones, where the vertex circles decide. The
   // point meets it, if at all, where it crosses the last of the lines it
-  // starts outside of (edge `enter`): on that edge's flat part, at a vertex
-  // circle when beyond it, and for grow 0 at the vertex itself unless it
-  // has passed beside (below). So the exit lines' times are not needed.
+  // starts outside of (edge `enter`): on that edge's flat part, or at a
+  // vertex circle when beyond it. So the exit lines' times are not needed.
   const Vec2 local = p - lines.origin;
   double t_enter = -std::numeric_limits<double>::infinity();
   int enter = -1;
@@ -325,7 +479,6 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
   }
   if (enter < 0) {
     // Already inside every moved edge line: in a corner zone.
-    if (grow.value == 0.0) return std::nullopt;
     std::optional<PointHit> best;
     for (int j = 0; j < b.count(); ++j) {
       const std::optional<PointHit> h =
@@ -339,20 +492,9 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
   const Vec2 e = b.vertex(next) - a;
   const double along = Dot((p - a) + t_enter * d, e);
   const double length_squared = Dot(e, e);
-  if (grow.value > 0.0 && along < 0.0) {
-    return SweepPointVertex(p, d, b, enter, grow, max_fraction);
-  }
-  if (grow.value > 0.0 && along > length_squared) {
+  if (along < 0.0) return SweepPointVertex(p, d, b, enter, grow, max_fraction);
+  if (along > length_squared) {
     return SweepPointVertex(p, d, b, next, grow, max_fraction);
-  }
-  // grow 0: entering line `enter` before its edge starts (past its end) is
-  // being outside the previous (next) edge's line, which the point must
-  // then be moving out of (a line it closes on, it would cross before): it
-  // has passed beside. Moving into that line instead, the point is at the
-  // shared vertex and along's sign only rounding.
-  if ((along < 0.0 && lines.rate[b.previous(enter)] > 0.0) ||
-      (along > length_squared && lines.rate[next] > 0.0)) {
-    return std::nullopt;
   }
   // A zero length squared is an edge whose square underflows (0 / 0).
   const double s =
