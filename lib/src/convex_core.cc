@@ -768,22 +768,24 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   };
   // A contact of a's vertex with b, and of b's vertex j with a (seen from
   // b: the normal turns round).
-  int corner_a = -1;  // a's vertex in a corner-to-corner best contact
+  // a's vertex in the best contact when that is one of a's vertices
+  // meeting b (on a vertex of b: a corner-to-corner contact), else -1.
+  int corner_a = -1;
   const auto keep_a = [&](const PointHit& h, int i) {
     keep(h.fraction, h.core_point, h.normal, h.feature);
-    corner_a = h.feature.type == FeatureType::kVertex ? i : -1;
+    corner_a = i;
   };
   const auto keep_b = [&](const PointHit& h, int j) {
     keep(h.fraction, b.vertex(j), -h.normal, b.VertexFeature(j));
-    corner_a = h.feature.type == FeatureType::kVertex ? h.feature.index : -1;
+    corner_a = -1;
   };
   // Without radii, a corner-to-corner contact's normal is chosen after the
   // sweep (CornerNormal), once.
   const auto settle_corner = [&] {
-    if (corner_a >= 0 && grow.value == 0.0) {
-      const int j = b.count() == 1 ? 0 : best->feature.index;
-      best->normal =
-          CornerNormal(a, d, best->fraction, corner_a, b, j, best->normal);
+    if (grow.value == 0.0 && corner_a >= 0 &&
+        best->feature.type == FeatureType::kVertex) {
+      best->normal = CornerNormal(a, d, best->fraction, corner_a, b,
+                                  best->feature.index, best->normal);
     }
   };
   // A point core's one sweep against all of the other core is the whole
@@ -800,6 +802,8 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     if (const std::optional<PointHit> h =
             SweepPoint(b.vertex(0), -d, a, grow, limit)) {
       keep_b(*h, 0);
+      // b's one vertex on one of a's: a corner-to-corner contact.
+      if (h->feature.type == FeatureType::kVertex) corner_a = h->feature.index;
     }
     settle_corner();
     return best;

@@ -219,10 +219,11 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
   // Dot(p - a, RightPerp(c - a)) = -Cross(c - a, p - a): the point starts on
   // b.normal(0)'s side when it starts to the right of a -> c.
   const double side = start_side < 0 ? 1.0 : -1.0;
-  const Feature feature =
-      crossing->spot == SegmentSpot::kFirstEnd    ? b.VertexFeature(0)
-      : crossing->spot == SegmentSpot::kSecondEnd ? b.VertexFeature(1)
-                                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
+  const Feature feature = crossing->spot == SegmentSpot::kFirstEnd
+                              ? b.VertexFeature(0)
+                          : crossing->spot == SegmentSpot::kSecondEnd
+                              ? b.VertexFeature(1)
+                              : b.EdgeFeature(side > 0.0 ? 0 : 1);
   return PointHit{crossing->fraction, side * b.normal(0),
                   CrossingPoint(a, c, p, d, *crossing), feature};
 }
@@ -301,12 +302,9 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
 // rate at which the signed distance changes, and the line's offset from a
 // local origin (offsets from the origin, not from zero, keep the
 // far-from-origin precision of subtracting coordinates first). Computed
-// once per sweep instead of once per swept vertex. `extent` is the largest
-// |vertex - origin| (1-norm), which with the swept point's own bounds the
-// offsets' rounding.
+// once per sweep instead of once per swept vertex.
 struct EdgeLines {
   Vec2 origin;
-  double extent;
   double offset[kMaxPolygonVertices];
   double rate[kMaxPolygonVertices];
 };
@@ -314,12 +312,9 @@ struct EdgeLines {
 inline EdgeLines LinesOf(const Core& b, Vec2 d) {
   EdgeLines lines;  // only the first b.count() entries are used
   lines.origin = b.vertex(0);
-  lines.extent = 0.0;
   for (int i = 0; i < b.count(); ++i) {
-    const Vec2 v = b.vertex(i) - lines.origin;
-    lines.offset[i] = Dot(v, b.normal(i));
+    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
     lines.rate[i] = Dot(d, b.normal(i));
-    lines.extent = std::max(lines.extent, std::abs(v.x) + std::abs(v.y));
   }
   return lines;
 }
@@ -346,15 +341,14 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
     const Vec2 c = b.vertex(next);
     // The outward normal points to the right of a -> c.
     if (Orient(a, c, p) >= 0) continue;
-    const std::optional<SegmentCrossing> crossing = CrossSegmentZero(
-        a, c, p, d, -1, best ? best->fraction : max_fraction);
+    const std::optional<SegmentCrossing> crossing =
+        CrossSegmentZero(a, c, p, d, -1, best ? best->fraction : max_fraction);
     if (!crossing || (best && crossing->fraction >= best->fraction)) continue;
-    best = PointHit{crossing->fraction, b.normal(i),
-                    CrossingPoint(a, c, p, d, *crossing),
-                    crossing->spot == SegmentSpot::kFirstEnd ? b.VertexFeature(i)
-                    : crossing->spot == SegmentSpot::kSecondEnd
-                        ? b.VertexFeature(next)
-                        : b.EdgeFeature(i)};
+    best = PointHit{
+        crossing->fraction, b.normal(i), CrossingPoint(a, c, p, d, *crossing),
+        crossing->spot == SegmentSpot::kFirstEnd    ? b.VertexFeature(i)
+        : crossing->spot == SegmentSpot::kSecondEnd ? b.VertexFeature(next)
+                                                    : b.EdgeFeature(i)};
   }
   return best;
 }
@@ -370,14 +364,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
 // move it; a closer one (a start on a line's extension, motion along an
 // edge, a graze of a vertex, an end on the surface) goes to
 // SweepPointPolygonExact.
-inline std::optional<PointHit> SweepPointPolygonZero(Vec2 p, Vec2 d,
-                                                     const Core& b,
-                                                     const EdgeLines& lines,
-                                                     double max_fraction) {
-  const Vec2 local = p - lines.origin;
-  // Bounds on the rounding of a line's distance and of its rate.
-  const double distance_slack =
-      kFilterRoundings * (std::abs(local.x) + std::abs(local.y) + lines.extent);
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
+    Vec2 p, Vec2 d, const Core& b, const EdgeLines& lines,
+    double max_fraction) {
+  // Bounds on the rounding of a line's rate, and below of its distance
+  // (taken from the edge's own vertex, not the lines' offsets, to bound it
+  // by |p - vertex|).
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
   const auto exact = [&] {
@@ -389,13 +381,16 @@ inline std::optional<PointHit> SweepPointPolygonZero(Vec2 p, Vec2 d,
   double slack_second = 0.0;
   int enter = -1;
   for (int i = 0; i < b.count(); ++i) {
-    const double distance = Dot(local, b.normal(i)) - lines.offset[i];
+    const Vec2 m = p - b.vertex(i);
+    const double distance = Dot(m, b.normal(i));
+    const double distance_slack =
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
     const double rate = lines.rate[i];
     if (std::abs(distance) <= distance_slack) return exact();
     if (distance < 0.0) continue;  // inside: the entry is another line's
     if (rate >= -rate_slack) {
       if (rate > rate_slack) return std::nullopt;  // outside, moving away
-      return exact();  // along the line, or nearly
+      return exact();                              // along the line, or nearly
     }
     // Where it is against the line at max_fraction: > 0 not yet reached.
     const double after = distance + max_fraction * rate;
@@ -405,8 +400,8 @@ inline std::optional<PointHit> SweepPointPolygonZero(Vec2 p, Vec2 d,
     const double t = distance / -rate;
     // The bound on t's rounding: its numerator's and denominator's, and
     // the division's.
-    const double slack = (distance_slack + t * rate_slack) / -rate +
-                         kFilterRoundings * t;
+    const double slack =
+        (distance_slack + t * rate_slack) / -rate + kFilterRoundings * t;
     if (t > t_enter) {
       t_second = t_enter;
       slack_second = slack_enter;

@@ -149,133 +149,134 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     double exact_limit, General&& general) {
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
-  // Cyrus-Beck clipping, entering side only. A ray that starts outside an
-  // edge's line and does not close on it, or reaches it only after
-  // max_fraction, misses. Otherwise it meets the polygon, if at all, where
-  // it crosses the last of the lines it starts outside of (edge `enter`).
-  // These answers are final only for a ray that certainly starts outside:
-  // more than its rounding bound (the rounded normal's and the dot
-  // product's few ulps of the offset, ClearMargin) outside some line, which
-  // edge `enter` usually shows, else all the lines are looked at again.
-  const auto clear_margin = [](Vec2 m) {
+  // Cyrus-Beck clipping, entering side only (as SweepPointPolygonZero). A
+  // ray that starts outside an edge's line and does not close on it, or
+  // reaches it only after max_fraction, misses. Otherwise let edge `enter`
+  // be the last of the lines it starts outside of to be crossed: it hits
+  // when it is then on that edge, and misses when it is then beside it.
+  // Each decision is final only when it is farther from its threshold than
+  // rounding can move it (the rounded normal's and the products' few ulps,
+  // `slack`); a closer one (a start on or next to a line, motion along an
+  // edge, a graze of a vertex) is the general machinery's, which decides it
+  // exactly.
+  const auto slack = [](Vec2 m) {
     return kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
   };
-  // Whether line i's closing ray ends (at exact_limit) within rounding of
-  // it, where the rounded t cannot tell a contact exactly at exact_limit (a
-  // move ending on the polygon: a hit) from one just after it; and whether
-  // it reaches the line by then, decided exactly on the edge's vertices.
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const double closing_slack = kFilterRoundings * speed;
+  // Whether the ray reaches line i by exact_limit, decided exactly on the
+  // edge's vertices.
   const int count = polygon.count();
-  const double end_margin = exact_limit * clear_margin(d);
-  const auto end_is_near = [&](double distance, double closing, Vec2 m) {
-    return std::abs(distance - exact_limit * closing) <=
-           clear_margin(m) + end_margin;
-  };
   const auto reaches_by_end = [&](int i) {
     return OrientAfterExact(polygon.vertex(i),
                             polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
                             exact_limit) >= 0;
   };
+  // The bound on an entry time's rounding: its numerator's and
+  // denominator's, and the division's.
+  const auto t_slack = [&](double t, double distance_slack, double closing) {
+    return (distance_slack + t * closing_slack) / closing +
+           kFilterRoundings * t;
+  };
   double t_enter = 0.0;
-  double enter_distance = 0.0;
+  double enter_slack = 0.0;  // the entering line's distance slack
+  double enter_closing = 0.0;
   int enter = -1;
-  bool misses = false;     // a miss, once the start is known to be clear
-  bool ends_near = false;  // some line reached in time is near the end
   for (int i = 0; i < count; ++i) {
     const Vec2 n = polygon.normal(i);
     const Vec2 m = p - polygon.vertex(i);
     const double distance = Dot(m, n);
-    if (distance <= 0.0) continue;
+    if (distance <= 0.0) continue;  // inside (or on): another line's entry
+    const double distance_slack = slack(m);
+    if (distance <= distance_slack) return general();  // on or next to it
     // Divided before the closing rate's sign is tested, so that the only
     // branch a random ray makes unpredictable is the one above: t is a time
     // only where the ray closes on the line.
     const double closing = -Dot(d, n);
     double t = distance / closing;
-    if (closing <= 0.0 || t > max_fraction) {
-      // Past max_fraction is final unless that is the sweep's own limit and
-      // the end is near the line (then decided exactly here; before it,
-      // once the rest makes a hit, below).
-      if (closing > 0.0 && max_fraction >= exact_limit &&
-          end_is_near(distance, closing, m) && reaches_by_end(i)) {
-        t = exact_limit;
-      } else {
-        if (distance > clear_margin(m)) return std::nullopt;
-        misses = true;
-        continue;
+    if (closing <= closing_slack) {
+      // Moving away, or so nearly along the line that even the fastest
+      // closing rounding allows reaches it only after max_fraction.
+      if (distance - distance_slack > 2.0 * closing_slack * max_fraction) {
+        return std::nullopt;
       }
-    } else {
-      ends_near |= end_is_near(distance, closing, m);
+      return general();
+    }
+    // Where the ray is against the line at max_fraction: > 0 still
+    // outside it.
+    const double over = distance - max_fraction * closing;
+    const double over_slack = distance_slack + max_fraction * closing_slack;
+    if (over > over_slack) return std::nullopt;  // reached only after
+    if (over >= -over_slack) {
+      // Reached within rounding of max_fraction. At the sweep's own limit,
+      // a move ending on the polygon is a hit and one ending just before it
+      // a miss: decided exactly. Below it (a walk's best so far), the cast
+      // goes on: its answer may be another rounding of the same time,
+      // which the caller ranks, as it does the same shape's answer to a
+      // cast without that limit.
+      if (max_fraction >= exact_limit) {
+        if (!reaches_by_end(i)) return std::nullopt;
+        t = std::min(t, exact_limit);
+      }
     }
     if (t > t_enter) {
       t_enter = t;
-      enter_distance = distance;
+      enter_slack = distance_slack;
+      enter_closing = closing;
       enter = i;
     }
   }
-  if (misses || enter < 0 ||
-      !(enter_distance > clear_margin(p - polygon.vertex(enter)))) {
-    bool clear = false;  // some line certainly has the start outside
-    for (int i = 0; i < count; ++i) {
-      const Vec2 m = p - polygon.vertex(i);
-      clear |= Dot(m, polygon.normal(i)) > clear_margin(m);
-    }
-    if (!clear) return general();
-    if (misses) return std::nullopt;
-    // Clear, yet every line it is outside of gave t = 0: the distance over
-    // the closing rate underflowed (subnormal offsets).
-    if (enter < 0) return general();
-  }
-  // The start is clear (some line is certainly out) and the ray
-  // closes on every line it starts outside of, in time: the farthest out
-  // set a positive t_enter.
-  COLLIDE_DCHECK(enter >= 0);
-  const int previous = enter == 0 ? count - 1 : enter - 1;
+  // Inside every line (a start inside or on the boundary), or every entry
+  // rounded to 0 (subnormal offsets): the general machinery's.
+  if (enter < 0) return general();
   const int next = enter + 1 == count ? 0 : enter + 1;
   const Vec2 a = polygon.vertex(enter);
   const Vec2 e = polygon.vertex(next) - a;
-  const Vec2 entry = (p - a) + t_enter * d;  // relative to a
+  const Vec2 m = p - a;
+  const Vec2 entry = m + t_enter * d;  // relative to a
   const double along = Dot(entry, e);
   const double length_squared = Dot(e, e);
-  // Entering line `enter` before its edge starts (or past its end) is being
-  // outside the previous (next) edge's line, which the ray must then be
-  // moving out of (a line it closes on, it would cross before): it has
-  // passed beside the polygon. Moving into that line instead, the point is
-  // the shared vertex and along's sign only rounding.
-  if ((along < 0.0 && Dot(d, polygon.normal(previous)) > 0.0) ||
-      (along > length_squared && Dot(d, polygon.normal(next)) > 0.0)) {
+  // Bound on along's rounding, the entry time's included.
+  const double entry_slack = t_slack(t_enter, enter_slack, enter_closing);
+  const double along_slack =
+      (slack(m) + kFilterRoundings * t_enter * speed + entry_slack * speed) *
+      (std::abs(e.x) + std::abs(e.y));
+  if (along < -along_slack || along > length_squared + along_slack) {
+    // Beside the edge when crossing its line: outside a neighbour's line
+    // there, which it crossed on its way out, so a miss, if `enter` is the
+    // last line crossed. Certain unless a line it starts next to or on
+    // (which might be one it starts outside of) or a near tie could make
+    // another line the last.
+    for (int i = 0; i < count; ++i) {
+      if (i == enter) continue;
+      const Vec2 n = polygon.normal(i);
+      const Vec2 mi = p - polygon.vertex(i);
+      const double distance = Dot(mi, n);
+      const double distance_slack = slack(mi);
+      if (std::abs(distance) <= distance_slack) return general();
+      if (distance < 0.0) continue;
+      const double closing = -Dot(d, n);
+      const double t = distance / closing;
+      if (t_enter - t <= entry_slack + t_slack(t, distance_slack, closing)) {
+        return general();
+      }
+    }
     return std::nullopt;
   }
-  // A hit: each line the ray starts outside of is reached by t_enter <=
-  // max_fraction as rounded; where the end is near a line, check that it is
-  // reached by exact_limit exactly.
-  for (int i = 0; ends_near && i < count; ++i) {
-    const Vec2 n = polygon.normal(i);
-    const Vec2 m = p - polygon.vertex(i);
-    const double distance = Dot(m, n);
-    if (distance > 0.0 && end_is_near(distance, -Dot(d, n), m) &&
-        !reaches_by_end(i)) {
-      return std::nullopt;
-    }
+  // Near the edge's start or end: at a vertex, or grazing it.
+  if (along <= along_slack || along >= length_squared - along_slack) {
+    return general();
   }
+  // A hit, whichever line is the last crossed: outside line `enter` until
+  // t_enter, the ray is outside the polygon, and it is then on the edge.
   const Vec2 normal = polygon.normal(enter);
-  Vec2 point;
-  Feature feature;
-  if (along <= 0.0) {
-    point = a;
-    feature = {FeatureType::kVertex, enter};
-  } else if (along >= length_squared) {
-    point = polygon.vertex(next);
-    feature = {FeatureType::kVertex, next};
-  } else {
-    // The entry point projected onto the edge's line (no division by the
-    // edge's length).
-    point = a + (entry - Dot(entry, normal) * normal);
-    feature = {FeatureType::kEdge, enter};
-  }
+  // The entry point projected onto the edge's line (no division by the
+  // edge's length).
   return Hit{.fraction = t_enter,
-             .point = point,
+             .point = a + (entry - Dot(entry, normal) * normal),
              .normal = normal,
              .depth = 0.0,
-             .feature = feature,
+             .feature = {FeatureType::kEdge, enter},
              .status = HitStatus::kHit};
 }
 
