@@ -299,23 +299,16 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
 }
 
 // A polygon core's edge lines as seen by points moving by d: per edge, the
-// rate at which the signed distance changes, and the line's offset from a
-// local origin (offsets from the origin, not from zero, keep the
-// far-from-origin precision of subtracting coordinates first). Computed
-// once per sweep instead of once per swept vertex.
+// rate at which a point's signed distance changes. Computed once per sweep
+// instead of once per swept vertex. (A point's distance is taken from the
+// edge's own vertex, which bounds its rounding by their distance.)
 struct EdgeLines {
-  Vec2 origin;
-  double offset[kMaxPolygonVertices];
   double rate[kMaxPolygonVertices];
 };
 
 inline EdgeLines LinesOf(const Core& b, Vec2 d) {
   EdgeLines lines;  // only the first b.count() entries are used
-  lines.origin = b.vertex(0);
-  for (int i = 0; i < b.count(); ++i) {
-    lines.offset[i] = Dot(b.vertex(i) - lines.origin, b.normal(i));
-    lines.rate[i] = Dot(d, b.normal(i));
-  }
+  for (int i = 0; i < b.count(); ++i) lines.rate[i] = Dot(d, b.normal(i));
   return lines;
 }
 
@@ -367,9 +360,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
     Vec2 p, Vec2 d, const Core& b, const EdgeLines& lines,
     double max_fraction) {
-  // Bounds on the rounding of a line's rate, and below of its distance
-  // (taken from the edge's own vertex, not the lines' offsets, to bound it
-  // by |p - vertex|).
+  // Bounds on the rounding of a line's rate, and below of its distance.
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
   const auto exact = [&] {
@@ -442,6 +433,29 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
                   b.EdgeFeature(enter)};
 }
 
+// SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
+// union of its edges' capsules (the polygon itself lies inside that
+// union's outline), so a point starting outside it meets it first on one
+// of them, each swept with its exact decisions (SweepPointSegment).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit>
+SweepPointPolygonGrownExact(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
+                            double max_fraction) {
+  std::optional<PointHit> best;
+  for (int i = 0; i < b.count(); ++i) {
+    const int next = b.next(i);
+    // Its normals are the polygon's, bit for bit (the same formula).
+    const Core edge(b.vertex(i), b.vertex(next), 0.0, FeatureMap::kSegment);
+    std::optional<PointHit> h = SweepPointSegment(
+        p, d, edge, grow, best ? best->fraction : max_fraction);
+    if (!h || (best && h->fraction >= best->fraction)) continue;
+    h->feature = h->feature.type == FeatureType::kVertex
+                     ? b.VertexFeature(h->feature.index == 0 ? i : next)
+                     : b.EdgeFeature(i);
+    best = h;
+  }
+  return best;
+}
+
 // SweepPoint against a polygon core (count >= 3) with its lines known.
 inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
                                                  const EdgeLines& lines,
@@ -456,17 +470,37 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
   // point meets it, if at all, where it crosses the last of the lines it
   // starts outside of (edge `enter`): on that edge's flat part, or at a
   // vertex circle when beyond it. So the exit lines' times are not needed.
-  const Vec2 local = p - lines.origin;
+  // As in SweepPointPolygonZero, a decision within its rounding bound of
+  // its threshold (a start on a moved line, a slide along one, an end on
+  // one) goes to the exact answer.
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const double rate_slack = kFilterRoundings * speed;
+  const double grow_slack = kFilterRoundings * grow.value;
   double t_enter = -std::numeric_limits<double>::infinity();
   int enter = -1;
   for (int i = 0; i < b.count(); ++i) {
-    const double distance =
-        Dot(local, b.normal(i)) - lines.offset[i] - grow.value;
+    const Vec2 m = p - b.vertex(i);
+    const double distance = Dot(m, b.normal(i)) - grow.value;
     const double rate = lines.rate[i];
     if (distance <= 0.0) continue;  // inside: the entry is another line's
-    if (rate >= 0.0) return std::nullopt;  // outside, not closing on it
+    const double distance_slack =
+        grow_slack + kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    if (distance <= distance_slack) {
+      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+    }
+    if (rate >= -rate_slack) {
+      if (rate > rate_slack) return std::nullopt;  // outside, moving away
+      // Along the line, or nearly: a slide at exactly grow.
+      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+    }
+    // Where it is against the line at max_fraction: > 0 not yet reached.
+    const double after = distance + max_fraction * rate;
+    const double after_slack = distance_slack + max_fraction * rate_slack;
+    if (after > after_slack) return std::nullopt;  // enters too late
+    if (after >= -after_slack) {
+      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+    }
     const double t = distance / -rate;
-    if (t > max_fraction) return std::nullopt;  // enters too late
     if (t > t_enter) {
       t_enter = t;
       enter = i;
