@@ -224,6 +224,18 @@ int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
+int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
+                             double r1, double r2, double r3) {
+  const Expansion ux = Expansion::Difference(b.x, a.x);
+  const Expansion uy = Expansion::Difference(b.y, a.y);
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, a.x) + scale * Expansion(d.x);
+  const Expansion my = Expansion::Difference(p.y, a.y) + scale * Expansion(d.y);
+  const Expansion cross = ux * my - uy * mx;
+  const Expansion r = RadiusSum(r1, r2, r3);
+  return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
+}
+
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                   double r3) {
   return -DirectionDistanceExact(a, u, p, r1, r2, r3).Estimate();

@@ -82,6 +82,8 @@ int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                   double r3);
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
+int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
+                             double r1, double r2, double r3);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.
@@ -182,6 +184,32 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
     return -1;
   }
   return LineDistanceVsExact(a, b, p, r1, r2, r3);
+}
+
+// LineDistanceVs for the point p + f d that a mover starting at p reaches at
+// fraction f of translation d (not a double): whether a sweep is within
+// the radii of a line by exactly max_fraction.
+inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
+                               double r1, double r2, double r3) {
+  const Vec2 e = b - a;
+  const Vec2 m = p - a;
+  const double cross = Cross(e, m) + f * Cross(e, d);
+  const double cross_bound =
+      kFilterRoundings *
+      (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
+       std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
+  const double r = r1 + r2 + r3;
+  const double rree = r * r * (e.x * e.x + e.y * e.y);
+  const double low = std::max(0.0, std::abs(cross) - cross_bound);
+  const double high = std::abs(cross) + cross_bound;
+  if (low * low * (1.0 - kFilterRoundings) > rree * (1.0 + kFilterRoundings)) {
+    return 1;
+  }
+  if (high * high * (1.0 + kFilterRoundings) <
+      rree * (1.0 - kFilterRoundings)) {
+    return -1;
+  }
+  return LineDistanceAfterVsExact(a, b, p, d, f, r1, r2, r3);
 }
 
 // Sign of Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2, radii >= 0 (the sum

@@ -258,8 +258,24 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
   };
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
-    const double t = (side * distance - grow.value) / (-side * rate);
-    if (t > max_fraction) {
+    double t = (side * distance - grow.value) / (-side * rate);
+    // Where it is against the moved line at max_fraction (> 0: not yet
+    // reached). Within rounding of it (a move ending on the capsule's
+    // side), decided exactly.
+    const double after =
+        side * distance - grow.value + max_fraction * side * rate;
+    if (std::abs(after) <=
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value +
+                            max_fraction * (std::abs(d.x) + std::abs(d.y)))) {
+      if (LineDistanceAfterVs(a, b.vertex(1), p, d, max_fraction, grow.parts[0],
+                              grow.parts[1], grow.parts[2]) > 0) {
+        if (parallel()) {
+          return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+        }
+        return std::nullopt;
+      }
+      t = std::min(t, max_fraction);
+    } else if (t > max_fraction) {
       if (parallel())
         return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
       return std::nullopt;
