@@ -35,21 +35,32 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
   const double length_squared = Dot(e, e);
-  // |e| times the signed distance of the origin from the line, and its rate.
+  // |e| times the signed distance of the origin from the line, and its
+  // rate, each with its rounding bound (orient2d's filter, exact_sign.h).
   const double cm_left = e.x * m.y;
   const double cm_right = e.y * m.x;
   const double cm = cm_left - cm_right;
-  const double cd = Cross(e, d);
-  // The start is certainly off the segment's line when cm exceeds its
-  // rounding bound (orient2d's filter, exact_sign.h); otherwise (a point, or
-  // on or next to the line) the general machinery decides exactly.
-  if (length_squared == 0.0 ||
-      !(std::abs(cm) >
-        kCrossErrorBound * (std::abs(cm_left) + std::abs(cm_right)))) {
+  const double cm_bound =
+      kCrossErrorBound * (std::abs(cm_left) + std::abs(cm_right));
+  const double cd_left = e.x * d.y;
+  const double cd_right = e.y * d.x;
+  const double cd = cd_left - cd_right;
+  const double cd_bound =
+      kCrossErrorBound * (std::abs(cd_left) + std::abs(cd_right));
+  // Answered here only when each decision is certain in double: the start
+  // off the line, and the motion off parallel (else, for a point, on or
+  // next to the line, or moving along it, the general machinery decides
+  // exactly).
+  if (length_squared == 0.0 || !(std::abs(cm) > cm_bound) ||
+      !(std::abs(cd) > cd_bound)) {
     return general();
   }
   if (cm * cd >= 0.0) return std::nullopt;  // not closing on the line
   double t = -cm / cd;
+  // Where rounding could move t by more than a trillionth of the sweep
+  // (long or nearly parallel motion), the general machinery takes the two
+  // cross products exactly.
+  if (cm_bound + t * cd_bound > 1e-12 * std::abs(cd)) return general();
   // Where the ray's end (at exact_limit) is within rounding of the line,
   // the rounded t cannot tell a contact exactly at exact_limit (a move
   // ending on the wall: a hit) from one just after it: decide exactly.
@@ -57,24 +68,34 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   if (std::abs(end) <=
       kFilterRoundings *
           (std::abs(cm_left) + std::abs(cm_right) +
-           exact_limit * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))) {
+           exact_limit * (std::abs(cd_left) + std::abs(cd_right)))) {
     const int end_side =
         OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
     if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
     t = std::min(t, exact_limit);
   }
   if (t > max_fraction) return std::nullopt;
-  const double along = Dot(m + t * d, e);
-  if (along < 0.0 || along > length_squared) return std::nullopt;
+  // Where along the segment the line is crossed, with its rounding bound
+  // (t's included): clearly beyond an end is a miss; near one (a vertex
+  // aimed at or grazed), the general machinery decides exactly.
+  const Vec2 entry = m + t * d;
+  const double along = Dot(entry, e);
+  const double along_bound =
+      kFilterRoundings *
+      (std::abs(m.x) + std::abs(m.y) + t * (std::abs(d.x) + std::abs(d.y))) *
+      (std::abs(e.x) + std::abs(e.y));
+  if (along < -along_bound || along > length_squared + along_bound) {
+    return std::nullopt;
+  }
+  if (along <= along_bound || along >= length_squared - along_bound) {
+    return general();
+  }
   return Hit{.fraction = t,
              .point = segment.p1 + (along / length_squared) * e,
              .normal = (1.0 / std::sqrt(length_squared)) *
                        (cm > 0.0 ? LeftPerp(e) : RightPerp(e)),
              .depth = 0.0,
-             .feature = along == 0.0 ? Feature{FeatureType::kVertex, 0}
-                        : along == length_squared
-                            ? Feature{FeatureType::kVertex, 1}
-                            : Feature{FeatureType::kEdge, 0},
+             .feature = {FeatureType::kEdge, 0},
              .status = HitStatus::kHit};
 }
 
