@@ -236,6 +236,22 @@ int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
+int DistanceSquaredAfterVsExact(Vec2 c, Vec2 p, Vec2 d, double f, double r1,
+                                double r2, double r3) {
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, c.x) + scale * Expansion(d.x);
+  const Expansion my = Expansion::Difference(p.y, c.y) + scale * Expansion(d.y);
+  const Expansion r = RadiusSum(r1, r2, r3);
+  return (mx * mx + my * my - r * r).sign();
+}
+
+int RecedingAfterExact(Vec2 c, Vec2 p, Vec2 d, double f) {
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, c.x) + scale * Expansion(d.x);
+  const Expansion my = Expansion::Difference(p.y, c.y) + scale * Expansion(d.y);
+  return (mx * Expansion(d.x) + my * Expansion(d.y)).sign();
+}
+
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                   double r3) {
   return -DirectionDistanceExact(a, u, p, r1, r2, r3).Estimate();

@@ -101,8 +101,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
-    const RayInput& ray, Circle circle, double max_fraction,
-    double /*exact_limit*/, General&& general) {
+    const RayInput& ray, Circle circle, double max_fraction, double exact_limit,
+    General&& general) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -125,20 +125,34 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double near_tangent = 1e-6 * (dd * rr + cross * cross);
   if (discriminant <= near_tangent) {
     if (discriminant < -near_tangent) return std::nullopt;
-    // Near tangency the rounded discriminant's sign is not the line's:
-    // decide whether the ray's line meets the circle exactly (a tangent
-    // line touches, at discriminant 0).
-    const int apart =
-        DirectionDistanceVs(circle.center, d, ray.origin, r, 0.0, 0.0);
-    if (apart > 0) return std::nullopt;
-    discriminant = apart == 0 ? 0.0 : std::max(discriminant, 0.0);
+    // Near tangency the rounded discriminant's sign is not the line's, and
+    // its rounding moves t through the square root: take it exactly (a
+    // tangent line touches, at discriminant 0).
+    discriminant =
+        DirectionDiscriminantExact(circle.center, d, ray.origin, r, 0.0, 0.0);
+    if (discriminant < 0.0) return std::nullopt;
   }
   const double q = -b + std::sqrt(discriminant);
   // t = c0 / q: a contact after max_fraction is a miss, told without the
-  // division (which decides the rounding-level rest).
-  if (c0 > max_fraction * q) return std::nullopt;
-  const double t = c0 / q;
-  if (t > max_fraction) return std::nullopt;
+  // division. Within rounding of max_fraction (c0's and q's, the latter's
+  // bounded by the discriminant's now being exact or far from zero): at
+  // the sweep's own limit, decided exactly where the ray is then (on or
+  // inside the circle, or past its nearest approach, moving away: it has
+  // crossed); below it (a walk's best so far), the cast goes on, its
+  // answer another rounding of the same time that the caller ranks.
+  const double end = c0 - max_fraction * q;
+  if (std::abs(end) <= 2e-9 * (mm + rr + max_fraction * q)) {
+    if (max_fraction >= exact_limit &&
+        DistanceSquaredAfterVsExact(circle.center, ray.origin, d, max_fraction,
+                                    r, 0.0, 0.0) > 0 &&
+        RecedingAfterExact(circle.center, ray.origin, d, max_fraction) <= 0) {
+      return std::nullopt;
+    }
+  } else if (end > 0.0) {
+    return std::nullopt;
+  }
+  const double t =
+      max_fraction >= exact_limit ? std::min(c0 / q, max_fraction) : c0 / q;
   // The contact offset m + t d scaled by q > 0, available without waiting
   // for the division, is of length q r: dividing by that and one Newton
   // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
