@@ -2,54 +2,164 @@
 // move independently. With m(t) = p(t) - a(t) and e(t) = b(t) - a(t), both
 // linear in t, the point is on the segment's line when
 //   f(t) = cross(e(t), m(t)) = A t^2 + B t + C = 0,
-// and on the segment itself when 0 <= s(t) = m.e / e.e <= 1.
+// and on the segment itself when 0 <= m(t).e(t) <= e(t).e(t).
+//
+// Every decision (where the point starts, which root is the contact, whether
+// it is on the segment then, whether it comes by max_fraction) is exact: a
+// double evaluation with certified error bounds decides the common case,
+// and where a bound cannot, exact_deforming.h decides with expansions.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 
 #include "collide/dcheck.h"
 #include "collide/toi.h"
 #include "degenerate_normal.h"
+#include "exact_deforming.h"
+#include "exact_sign.h"
 
 namespace collide {
 namespace {
 
-// Real roots of a t^2 + b t + c = 0 in ascending order, via the stable form
-// (q = -(b + sign(b) sqrt(disc)) / 2, roots q / a and c / q) because the
-// textbook formula loses the small root when b^2 >> 4ac. A zero a gives the
-// linear root; an identically zero polynomial gives none (the caller handles
-// it).
-struct Roots {
-  int count = 0;
-  std::array<double, 2> values{};
-};
+using internal::DeformingContact;
+using internal::DeformingDecision;
+using internal::DeformingPlace;
 
-Roots SolveQuadratic(double a, double b, double c) {
-  Roots roots;
-  if (a == 0.0) {
-    if (b != 0.0) roots.values[roots.count++] = -c / b;
-    return roots;
-  }
-  const double discriminant = b * b - 4.0 * a * c;
-  if (discriminant < 0.0) return roots;
-  const double q = -0.5 * (b + std::copysign(std::sqrt(discriminant), b));
-  if (q == 0.0) {  // b == 0 and c == 0: a double root at zero
-    roots.values[roots.count++] = 0.0;
-    return roots;
-  }
-  double r1 = q / a;
-  double r2 = c / q;
-  if (r1 > r2) std::swap(r1, r2);
-  roots.values[roots.count++] = r1;
-  if (r2 != r1) roots.values[roots.count++] = r2;
-  return roots;
-}
+// Twice the unit roundoff: every bound below is a first-order running error
+// bound, and doubling u covers its second-order terms and the rounding of
+// the bound's own evaluation.
+constexpr double kU = 2.0 * internal::kRoundoff;
 
+// The motion in double, and bounds on its parts: n_* are |x| + |y| of a
+// vector, k_* bound the same for the exact vector and the inputs whose
+// rounding it carries.
 struct Motion {
   Vec2 m0, dm;  // point relative to the segment's first end
   Vec2 e0, de;  // the segment's direction vector
+  Vec2 da;      // the first end's translation
 };
+
+Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
+  Motion m;
+  m.da = segment.end.p1 - segment.start.p1;
+  m.m0 = ray.origin - segment.start.p1;
+  m.dm = ray.translation - m.da;
+  m.e0 = segment.start.p2 - segment.start.p1;
+  m.de = (segment.end.p2 - segment.start.p2) - m.da;
+  return m;
+}
+
+double Norm1(Vec2 v) { return std::abs(v.x) + std::abs(v.y); }
+
+// The certified double decision: nullopt where a bound leaves it open.
+// Handles only starts off the segment's line (C certainly nonzero).
+//
+// Error bounds (first order in u, doubled to kU for the rest): a component
+// of m0 or e0 is off by at most kU times its vector's n, one of dm (a
+// difference of differences) by kU k_dm = kU (n_da + n_dm), one of de by
+// kU k_de = kU (n_da + n_db + n_de); a cross or dot product of vectors x,
+// y then by n_x err_y + err_x n_y + kU n_x n_y.
+std::optional<DeformingDecision> DecideDeformingFiltered(
+    const Motion& m, Vec2 db, double max_fraction) {
+  const double n_m0 = Norm1(m.m0);
+  const double n_e0 = Norm1(m.e0);
+  const double n_da = Norm1(m.da);
+  const double k_dm = n_da + Norm1(m.dm);
+  const double k_de = n_da + Norm1(db) + Norm1(m.de);
+  const double a = Cross(m.de, m.dm);
+  const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
+  const double c = Cross(m.e0, m.m0);
+  const double a_error = 3.0 * kU * k_de * k_dm;
+  const double b_error = 4.0 * kU * (n_e0 * k_dm + k_de * n_m0);
+  const double c_error = 3.0 * kU * n_e0 * n_m0;
+  if (std::abs(c) <= c_error) return std::nullopt;
+  DeformingDecision decision;
+  decision.start_side = c > 0.0 ? 1 : -1;
+
+  // The roots of f (ascending), each within `error` of an exact root, and
+  // f's slope sign there.
+  double roots[2];
+  double errors[2];
+  int slopes[2];
+  int count;
+  if (a == 0.0 && a_error == 0.0) {
+    // de = 0 exactly (a rigid or still segment): f is linear.
+    if (std::abs(b) <= b_error) {
+      if (b == 0.0 && b_error == 0.0) return decision;  // f = C: never 0
+      return std::nullopt;
+    }
+    const double r = -c / b;
+    roots[0] = r;
+    errors[0] = (c_error + std::abs(r) * b_error) / (std::abs(b) - b_error) +
+                kU * std::abs(r);
+    slopes[0] = b > 0.0 ? 1 : -1;
+    count = 1;
+  } else {
+    if (std::abs(a) <= a_error) return std::nullopt;
+    const double bb = b * b;
+    const double ac4 = 4.0 * a * c;
+    const double disc = bb - ac4;
+    const double disc_error =
+        (2.0 * std::abs(b) + b_error) * b_error +
+        4.0 * (std::abs(a) * c_error + std::abs(c) * a_error +
+               a_error * c_error) +
+        2.0 * kU * (bb + std::abs(ac4));
+    if (disc < -disc_error) return decision;      // never on the line
+    if (disc <= disc_error) return std::nullopt;  // perhaps a tangency
+    const double root_low = std::sqrt(disc - disc_error);
+    // Stable form: q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
+    const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+    roots[0] = q / a;
+    roots[1] = c / q;
+    if (roots[0] > roots[1]) std::swap(roots[0], roots[1]);
+    slopes[0] = a > 0.0 ? -1 : 1;
+    slopes[1] = -slopes[0];
+    count = 2;
+    // The formula's own rounding (disc's amplified where |B| dominates),
+    // then the coefficients' errors over f's slope near the root (at least
+    // half of sqrt(disc) within an eighth of the roots' spacing).
+    const double rounding = kU * (4.0 + 3.0 * std::abs(b) / root_low);
+    for (int i = 0; i < 2; ++i) {
+      const double r = std::abs(roots[i]) * (1.0 + 1e-6);
+      errors[i] = rounding * r +
+                  2.0 * (a_error * r * r + b_error * r + c_error) / root_low;
+      if (errors[i] * 8.0 * std::abs(a) > root_low) return std::nullopt;
+    }
+  }
+
+  for (int i = 0; i < count; ++i) {
+    const double t = roots[i];
+    const double error = errors[i];
+    if (t + error < 0.0) continue;
+    if (t - error <= 0.0) return std::nullopt;
+    if (t - error > max_fraction) return decision;
+    if (t + error > max_fraction) return std::nullopt;
+    // m.e and e.e - m.e at t, bounded for the inputs' and the root's
+    // errors: m and e are within err_m, err_e (per component) of the exact
+    // ones at the exact root, and at most k_m, k_e in size.
+    const double span = t + error;
+    const Vec2 mt = m.m0 + t * m.dm;
+    const Vec2 et = m.e0 + t * m.de;
+    const double k_m = n_m0 + span * k_dm;
+    const double k_e = n_e0 + span * k_de;
+    const double err_m = 3.0 * kU * k_m + error * k_dm;
+    const double err_e = 3.0 * kU * k_e + error * k_de;
+    const double dot = Dot(mt, et);
+    const double length_squared = Dot(et, et);
+    const double dot_error = k_m * err_e + err_m * k_e + err_m * err_e +
+                             2.0 * kU * k_m * k_e;
+    const double rest = length_squared - dot;
+    const double rest_error = dot_error + (2.0 * k_e + err_e) * err_e +
+                              3.0 * kU * k_e * k_e +
+                              kU * std::abs(dot);
+    if (dot < -dot_error || rest < -rest_error) continue;  // beside it
+    if (dot <= dot_error || rest <= rest_error) return std::nullopt;
+    decision.hit = true;
+    decision.contact = {t, DeformingPlace::kEdge, slopes[i], false};
+    return decision;
+  }
+  return decision;
+}
 
 }  // namespace
 
@@ -57,94 +167,83 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
                            const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
   COLLIDE_DCHECK(options.target_distance == 0.0);
-  const Vec2 da = segment.end.p1 - segment.start.p1;
-  const Vec2 db = segment.end.p2 - segment.start.p2;
-  const Motion motion{ray.origin - segment.start.p1, ray.translation - da,
-                      segment.start.p2 - segment.start.p1, db - da};
-  const double a = Cross(motion.de, motion.dm);
-  const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
-  const double c = Cross(motion.e0, motion.m0);
+  const Motion motion = MotionOf(ray, segment);
+  const std::optional<DeformingDecision> filtered = DecideDeformingFiltered(
+      motion, segment.end.p2 - segment.start.p2, options.max_fraction);
+  const DeformingDecision decision =
+      filtered ? *filtered
+               : internal::DecideDeformingExact(
+                     {ray.origin, ray.translation, segment.start.p1,
+                      segment.start.p2, segment.end.p1, segment.end.p2},
+                     options.max_fraction);
 
-  // The contact at fraction t, if the point is on the segment then.
-  const auto contact_at = [&](double t, double slope) -> std::optional<Hit> {
+  // The hit at fraction t (rounded; the decisions are made).
+  const auto contact_at = [&](const DeformingContact& contact) {
+    const double t = std::clamp(contact.t, 0.0, options.max_fraction);
     const Vec2 e = motion.e0 + t * motion.de;
     const Vec2 m = motion.m0 + t * motion.dm;
+    const Vec2 a_t = segment.start.p1 + t * motion.da;
+    const Vec2 b_t = segment.start.p2 + t * (segment.end.p2 - segment.start.p2);
     const double length_squared = Dot(e, e);
     Hit hit;
     hit.fraction = t;
-    const Vec2 a_t = segment.start.p1 + t * da;
-    if (length_squared == 0.0) {
-      // The segment has shrunk to a point: contact only if the point is there
-      // (seed 000 calls this no collision; it is a point contact).
-      if (m != Vec2{}) return std::nullopt;
-      hit.point = a_t;
-      hit.normal = internal::DegenerateContactNormal(ray.translation - da);
-      hit.feature = {FeatureType::kVertex, 0};
+    if (contact.collinear || length_squared == 0.0) {
+      // Collinear motion meets an end, and a segment shrunk to a point is
+      // met there: the contact has no side, so the normal faces the
+      // point's motion relative to that end.
+      const bool first = contact.place != DeformingPlace::kEnd1;
+      hit.point = first ? a_t : b_t;
+      hit.normal = internal::DegenerateContactNormal(
+          ray.translation - (first ? motion.da : segment.end.p2 -
+                                                     segment.start.p2));
+      hit.feature = {FeatureType::kVertex, first ? 0 : 1};
       return hit;
     }
-    const double along = Dot(m, e);
-    if (along < 0.0 || along > length_squared) return std::nullopt;
-    const double s = along / length_squared;
-    hit.point = a_t + s * e;
+    switch (contact.place) {
+      case DeformingPlace::kEnd0:
+        hit.point = a_t;
+        hit.feature = {FeatureType::kVertex, 0};
+        break;
+      case DeformingPlace::kEnd1:
+        hit.point = b_t;
+        hit.feature = {FeatureType::kVertex, 1};
+        break;
+      case DeformingPlace::kEdge:
+        hit.point =
+            a_t + std::clamp(Dot(m, e) / length_squared, 0.0, 1.0) * e;
+        hit.feature = {FeatureType::kEdge, 0};
+        break;
+    }
     // Normal towards the side the point came from: f falls through zero
-    // from that side, so the side is the sign opposite to f's slope.
-    const double side =
-        slope != 0.0 ? -slope : (c != 0.0 ? c : -Cross(e, motion.dm));
+    // from that side, so the side is the sign opposite to f's slope (at a
+    // tangency, the side it started on).
+    const double side = contact.slope != 0       ? -contact.slope
+                        : decision.start_side != 0 ? decision.start_side
+                                                   : -Cross(e, motion.dm);
     hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
-    hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, 0}
-                  : s == 1.0 ? Feature{FeatureType::kVertex, 1}
-                             : Feature{FeatureType::kEdge, 0};
     return hit;
   };
 
   // Starting on the segment: it has no inside, so only stop_at_penetration
-  // makes this a hit.
-  if (c == 0.0) {
-    std::optional<Hit> start = contact_at(0.0, b);
-    if (start) {
-      if (!options.stop_at_penetration) return std::nullopt;
-      start->status = HitStatus::kInitialOverlap;
-      return start;
-    }
+  // makes the start a hit; otherwise a later contact may be.
+  if (decision.start_on && options.stop_at_penetration) {
+    const double length_squared = Dot(motion.e0, motion.e0);
+    const double s =
+        length_squared > 0.0
+            ? std::clamp(Dot(motion.m0, motion.e0) / length_squared, 0.0, 1.0)
+            : 0.0;
+    DeformingContact start;
+    start.place = s == 0.0   ? DeformingPlace::kEnd0
+                  : s == 1.0 ? DeformingPlace::kEnd1
+                             : DeformingPlace::kEdge;
+    const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
+    start.slope = b > 0.0 ? 1 : (b < 0.0 ? -1 : 0);
+    Hit hit = contact_at(start);
+    hit.status = HitStatus::kInitialOverlap;
+    return hit;
   }
-  if (a == 0.0 && b == 0.0 && c == 0.0) {
-    // Always on the moving line: contact when the point reaches an end,
-    // where m.e = 0 or (m - e).e = 0, both quadratic in t.
-    const Vec2 me0 = motion.m0 - motion.e0;
-    const Vec2 dme = motion.dm - motion.de;
-    const Roots reach_first =
-        SolveQuadratic(Dot(motion.dm, motion.de),
-                       Dot(motion.m0, motion.de) + Dot(motion.dm, motion.e0),
-                       Dot(motion.m0, motion.e0));
-    const Roots reach_second = SolveQuadratic(
-        Dot(dme, motion.de), Dot(me0, motion.de) + Dot(dme, motion.e0),
-        Dot(me0, motion.e0));
-    std::optional<Hit> best;
-    for (int end = 0; end < 2; ++end) {
-      const Roots& roots = end == 0 ? reach_first : reach_second;
-      // The normal faces the point's motion relative to the end it meets.
-      const Vec2 relative = ray.translation - (end == 0 ? da : db);
-      for (int i = 0; i < roots.count; ++i) {
-        const double t = roots.values[i];
-        if (t <= 0.0 || t > options.max_fraction) continue;
-        if (best && t >= best->fraction) continue;
-        std::optional<Hit> hit = contact_at(t, 0.0);
-        if (hit) {
-          hit->normal = internal::DegenerateContactNormal(relative);
-          best = hit;
-        }
-      }
-    }
-    return best;
-  }
-  const Roots roots = SolveQuadratic(a, b, c);
-  for (int i = 0; i < roots.count; ++i) {
-    const double t = roots.values[i];
-    if (t < 0.0 || t > options.max_fraction) continue;
-    std::optional<Hit> hit = contact_at(t, 2.0 * a * t + b);
-    if (hit) return hit;
-  }
-  return std::nullopt;
+  if (!decision.hit) return std::nullopt;
+  return contact_at(decision.contact);
 }
 
 }  // namespace collide
