@@ -82,6 +82,12 @@ int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                   double r3);
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
+// Whether a point from p by d, approaching a circle around c of radius
+// r1 + r2 + r3 that it starts outside of and whose line of motion meets it
+// (a point sweep's contact exists), has met it by fraction f: it is inside
+// or on the circle then, or already past its closest approach. Exact.
+bool SweepReachedCircleExact(Vec2 p, Vec2 d, double f, Vec2 c, double r1,
+                             double r2, double r3);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.
