@@ -51,16 +51,17 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
 
 double Norm1(Vec2 v) { return std::abs(v.x) + std::abs(v.y); }
 
-// The certified double decision: nullopt where a bound leaves it open.
-// Handles only starts off the segment's line (C certainly nonzero).
+// The certified double decision into *decision; false where a bound leaves
+// it open. Handles only starts off the segment's line (C certainly
+// nonzero).
 //
 // Error bounds (first order in u, doubled to kU for the rest): a component
 // of m0 or e0 is off by at most kU times its vector's n, one of dm (a
 // difference of differences) by kU k_dm = kU (n_da + n_dm), one of de by
 // kU k_de = kU (n_da + n_db + n_de); a cross or dot product of vectors x,
 // y then by n_x err_y + err_x n_y + kU n_x n_y.
-std::optional<DeformingDecision> DecideDeformingFiltered(
-    const Motion& m, Vec2 db, double max_fraction) {
+bool DecideDeformingFiltered(const Motion& m, Vec2 db, double max_fraction,
+                             DeformingDecision* decision) {
   const double n_m0 = Norm1(m.m0);
   const double n_e0 = Norm1(m.e0);
   const double n_da = Norm1(m.da);
@@ -72,30 +73,26 @@ std::optional<DeformingDecision> DecideDeformingFiltered(
   const double a_error = 3.0 * kU * k_de * k_dm;
   const double b_error = 4.0 * kU * (n_e0 * k_dm + k_de * n_m0);
   const double c_error = 3.0 * kU * n_e0 * n_m0;
-  if (std::abs(c) <= c_error) return std::nullopt;
-  DeformingDecision decision;
-  decision.start_side = c > 0.0 ? 1 : -1;
+  if (std::abs(c) <= c_error) return false;
+  decision->start_side = c > 0.0 ? 1 : -1;
 
-  // The roots of f (ascending), each within `error` of an exact root, and
-  // f's slope sign there.
+  // The roots of f (ascending) and f's slope sign at the first. Each root
+  // is within kU (rounding + 2 spread) |t| + 2 error_at(|t|) / slope_low of
+  // an exact one, slope_low bounding |f'| near it.
   double roots[2];
-  double errors[2];
-  int slopes[2];
   int count;
+  int first_slope;
+  double slope_low;
+  double rounding = 0.0;
   if (a == 0.0 && a_error == 0.0) {
     // de = 0 exactly (a rigid or still segment): f is linear.
-    if (std::abs(b) <= b_error) {
-      if (b == 0.0 && b_error == 0.0) return decision;  // f = C: never 0
-      return std::nullopt;
-    }
-    const double r = -c / b;
-    roots[0] = r;
-    errors[0] = (c_error + std::abs(r) * b_error) / (std::abs(b) - b_error) +
-                kU * std::abs(r);
-    slopes[0] = b > 0.0 ? 1 : -1;
+    if (std::abs(b) <= b_error) return b == 0.0 && b_error == 0.0;  // f = C
+    roots[0] = -c / b;
     count = 1;
+    first_slope = b > 0.0 ? 1 : -1;
+    slope_low = 0.5 * (std::abs(b) - b_error);
   } else {
-    if (std::abs(a) <= a_error) return std::nullopt;
+    if (std::abs(a) <= a_error) return false;
     const double bb = b * b;
     const double ac4 = 4.0 * a * c;
     const double disc = bb - ac4;
@@ -104,36 +101,36 @@ std::optional<DeformingDecision> DecideDeformingFiltered(
         4.0 * (std::abs(a) * c_error + std::abs(c) * a_error +
                a_error * c_error) +
         2.0 * kU * (bb + std::abs(ac4));
-    if (disc < -disc_error) return decision;      // never on the line
-    if (disc <= disc_error) return std::nullopt;  // perhaps a tangency
-    const double root_low = std::sqrt(disc - disc_error);
+    if (disc < -disc_error) return true;  // never on the line
+    // Perhaps a tangency; else sqrt(disc - disc_error) >= sqrt(disc) / 2.
+    if (disc <= 4.0 * disc_error) return false;
+    const double root_disc = std::sqrt(disc);
     // Stable form: q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
-    const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+    const double q = -0.5 * (b + std::copysign(root_disc, b));
     roots[0] = q / a;
     roots[1] = c / q;
     if (roots[0] > roots[1]) std::swap(roots[0], roots[1]);
-    slopes[0] = a > 0.0 ? -1 : 1;
-    slopes[1] = -slopes[0];
     count = 2;
-    // The formula's own rounding (disc's amplified where |B| dominates),
-    // then the coefficients' errors over f's slope near the root (at least
-    // half of sqrt(disc) within an eighth of the roots' spacing).
-    const double rounding = kU * (4.0 + 3.0 * std::abs(b) / root_low);
-    for (int i = 0; i < 2; ++i) {
-      const double r = std::abs(roots[i]) * (1.0 + 1e-6);
-      errors[i] = rounding * r +
-                  2.0 * (a_error * r * r + b_error * r + c_error) / root_low;
-      if (errors[i] * 8.0 * std::abs(a) > root_low) return std::nullopt;
-    }
+    first_slope = a > 0.0 ? -1 : 1;
+    // Within an eighth of the roots' spacing sqrt(disc) / |A| of a root,
+    // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
+    slope_low = 0.25 * root_disc;
+    // The formula's own rounding: disc's, amplified where |B| dominates.
+    rounding = 3.0 * std::abs(b) / (0.5 * root_disc);
   }
+  const double spread = 1.0 / slope_low;
+  const double a_abs = std::abs(a);
 
   for (int i = 0; i < count; ++i) {
     const double t = roots[i];
-    const double error = errors[i];
+    const double r = std::abs(t) * (1.0 + 1e-6);
+    const double error = kU * (4.0 + rounding) * r +
+                         (a_error * r * r + b_error * r + c_error) * spread;
+    if (error * 16.0 * a_abs > slope_low) return false;
     if (t + error < 0.0) continue;
-    if (t - error <= 0.0) return std::nullopt;
-    if (t - error > max_fraction) return decision;
-    if (t + error > max_fraction) return std::nullopt;
+    if (t - error <= 0.0) return false;
+    if (t - error > max_fraction) return true;
+    if (t + error > max_fraction) return false;
     // m.e and e.e - m.e at t, bounded for the inputs' and the root's
     // errors: m and e are within err_m, err_e (per component) of the exact
     // ones at the exact root, and at most k_m, k_e in size.
@@ -146,19 +143,19 @@ std::optional<DeformingDecision> DecideDeformingFiltered(
     const double err_e = 3.0 * kU * k_e + error * k_de;
     const double dot = Dot(mt, et);
     const double length_squared = Dot(et, et);
-    const double dot_error = k_m * err_e + err_m * k_e + err_m * err_e +
-                             2.0 * kU * k_m * k_e;
+    const double dot_error =
+        k_m * err_e + err_m * k_e + err_m * err_e + 2.0 * kU * k_m * k_e;
     const double rest = length_squared - dot;
     const double rest_error = dot_error + (2.0 * k_e + err_e) * err_e +
-                              3.0 * kU * k_e * k_e +
-                              kU * std::abs(dot);
+                              3.0 * kU * k_e * k_e + kU * std::abs(dot);
     if (dot < -dot_error || rest < -rest_error) continue;  // beside it
-    if (dot <= dot_error || rest <= rest_error) return std::nullopt;
-    decision.hit = true;
-    decision.contact = {t, DeformingPlace::kEdge, slopes[i], false};
-    return decision;
+    if (dot <= dot_error || rest <= rest_error) return false;
+    decision->hit = true;
+    decision->contact = {t, DeformingPlace::kEdge,
+                         i == 0 ? first_slope : -first_slope, false};
+    return true;
   }
-  return decision;
+  return true;
 }
 
 }  // namespace
@@ -168,14 +165,14 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
   COLLIDE_DCHECK(options.target_distance == 0.0);
   const Motion motion = MotionOf(ray, segment);
-  const std::optional<DeformingDecision> filtered = DecideDeformingFiltered(
-      motion, segment.end.p2 - segment.start.p2, options.max_fraction);
-  const DeformingDecision decision =
-      filtered ? *filtered
-               : internal::DecideDeformingExact(
-                     {ray.origin, ray.translation, segment.start.p1,
-                      segment.start.p2, segment.end.p1, segment.end.p2},
-                     options.max_fraction);
+  DeformingDecision decision;
+  if (!DecideDeformingFiltered(motion, segment.end.p2 - segment.start.p2,
+                               options.max_fraction, &decision)) {
+    decision = internal::DecideDeformingExact(
+        {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
+         segment.end.p1, segment.end.p2},
+        options.max_fraction);
+  }
 
   // The hit at fraction t (rounded; the decisions are made).
   const auto contact_at = [&](const DeformingContact& contact) {
