@@ -34,6 +34,8 @@ struct DeformingContact {
   // motion (f identically zero) always 0.
   int slope = 0;
   bool collinear = false;
+  // m.e / e.e there when already known (kEdge), else negative.
+  double along = -1.0;
 };
 
 struct DeformingDecision {

@@ -30,77 +30,92 @@ using internal::DeformingPlace;
 // the bound's own evaluation.
 constexpr double kU = 2.0 * internal::kRoundoff;
 
-// The motion in double, and bounds on its parts: n_* are |x| + |y| of a
-// vector, k_* bound the same for the exact vector and the inputs whose
-// rounding it carries.
+// The motion in double.
 struct Motion {
   Vec2 m0, dm;  // point relative to the segment's first end
   Vec2 e0, de;  // the segment's direction vector
-  Vec2 da;      // the first end's translation
+  Vec2 da, db;  // the ends' translations
 };
 
 Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
   Motion m;
   m.da = segment.end.p1 - segment.start.p1;
+  m.db = segment.end.p2 - segment.start.p2;
   m.m0 = ray.origin - segment.start.p1;
   m.dm = ray.translation - m.da;
   m.e0 = segment.start.p2 - segment.start.p1;
-  m.de = (segment.end.p2 - segment.start.p2) - m.da;
+  m.de = m.db - m.da;
   return m;
 }
 
-double Norm1(Vec2 v) { return std::abs(v.x) + std::abs(v.y); }
+double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
+// Whether a - b is exactly the double it rounds to (TwoSum's error is 0).
+bool IsExactDifference(double a, double b) {
+  const double x = a - b;
+  const double b_virtual = x - a;
+  return (a - (x - b_virtual)) + (-b - b_virtual) == 0.0;
+}
 
 // The certified double decision into *decision; false where a bound leaves
 // it open. Handles only starts off the segment's line (C certainly
 // nonzero).
 //
-// Error bounds (first order in u, doubled to kU for the rest): a component
-// of m0 or e0 is off by at most kU times its vector's n, one of dm (a
-// difference of differences) by kU k_dm = kU (n_da + n_dm), one of de by
-// kU k_de = kU (n_da + n_db + n_de); a cross or dot product of vectors x,
-// y then by n_x err_y + err_x n_y + kU n_x n_y.
-bool DecideDeformingFiltered(const Motion& m, Vec2 db, double max_fraction,
+// Error bounds, with S the largest component of m0, e0, da, db, dm, de
+// (first order in u, doubled to kU for the rest): each component of those
+// is within eps = 1.5 kU S of the exact one (dm and de are differences of
+// differences: up to three roundings of size <= S); a cross product of two
+// of them within 4 S eps + 2 eps^2 + 2 kU S^2 <= E = 10 kU S^2, so A and C
+// are within E and B within 2 E.
+bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
+                             double max_fraction,
                              DeformingDecision* decision) {
-  const double n_m0 = Norm1(m.m0);
-  const double n_e0 = Norm1(m.e0);
-  const double n_da = Norm1(m.da);
-  const double k_dm = n_da + Norm1(m.dm);
-  const double k_de = n_da + Norm1(db) + Norm1(m.de);
-  const double a = Cross(m.de, m.dm);
-  const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
+  const double scale =
+      std::max(std::max(std::max(MaxAbs(m.m0), MaxAbs(m.e0)),
+                        std::max(MaxAbs(m.da), MaxAbs(m.db))),
+               std::max(MaxAbs(m.dm), MaxAbs(m.de)));
+  const double scale_squared = scale * scale;
+  const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
-  const double a_error = 3.0 * kU * k_de * k_dm;
-  const double b_error = 4.0 * kU * (n_e0 * k_dm + k_de * n_m0);
-  const double c_error = 3.0 * kU * n_e0 * n_m0;
-  if (std::abs(c) <= c_error) return false;
+  if (std::abs(c) <= e) return false;
   decision->start_side = c > 0.0 ? 1 : -1;
 
   // The roots of f (ascending) and f's slope sign at the first. Each root
-  // is within kU (rounding + 2 spread) |t| + 2 error_at(|t|) / slope_low of
-  // an exact one, slope_low bounding |f'| near it.
+  // is within kU (4 + rounding) |t| + error_at(|t|) / slope_low of an exact
+  // one, slope_low bounding |f'| near it.
   double roots[2];
   int count;
   int first_slope;
   double slope_low;
   double rounding = 0.0;
-  if (a == 0.0 && a_error == 0.0) {
-    // de = 0 exactly (a rigid or still segment): f is linear.
-    if (std::abs(b) <= b_error) return b == 0.0 && b_error == 0.0;  // f = C
+  double a = 0.0;
+  double a_error = 0.0;
+  double b_error = e;
+  if (m.de == Vec2{}) {
+    // A rigid or still segment, exactly when both ends' translations are
+    // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
+    if (!IsExactDifference(segment.end.p1.x, segment.start.p1.x) ||
+        !IsExactDifference(segment.end.p1.y, segment.start.p1.y) ||
+        !IsExactDifference(segment.end.p2.x, segment.start.p2.x) ||
+        !IsExactDifference(segment.end.p2.y, segment.start.p2.y)) {
+      return false;
+    }
+    const double b = Cross(m.e0, m.dm);
+    if (std::abs(b) <= e) return b == 0.0 && scale == 0.0;  // f = C
     roots[0] = -c / b;
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
-    slope_low = 0.5 * (std::abs(b) - b_error);
+    slope_low = 0.5 * (std::abs(b) - e);
   } else {
-    if (std::abs(a) <= a_error) return false;
-    const double bb = b * b;
-    const double ac4 = 4.0 * a * c;
-    const double disc = bb - ac4;
-    const double disc_error =
-        (2.0 * std::abs(b) + b_error) * b_error +
-        4.0 * (std::abs(a) * c_error + std::abs(c) * a_error +
-               a_error * c_error) +
-        2.0 * kU * (bb + std::abs(ac4));
+    a = Cross(m.de, m.dm);
+    a_error = e;
+    b_error = 2.0 * e;
+    if (std::abs(a) <= e) return false;
+    const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
+    const double disc = b * b - 4.0 * a * c;
+    // (2|B| + 2E) 2E + 4 (|A| E + |C| E + E^2) + 2 kU (B^2 + 4 |AC|) with
+    // |A|, |C| <= 2 S^2 and |B| <= 4 S^2.
+    const double disc_error = 40.0 * scale_squared * e;
     if (disc < -disc_error) return true;  // never on the line
     // Perhaps a tangency; else sqrt(disc - disc_error) >= sqrt(disc) / 2.
     if (disc <= 4.0 * disc_error) return false;
@@ -116,43 +131,38 @@ bool DecideDeformingFiltered(const Motion& m, Vec2 db, double max_fraction,
     // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
     slope_low = 0.25 * root_disc;
     // The formula's own rounding: disc's, amplified where |B| dominates.
-    rounding = 3.0 * std::abs(b) / (0.5 * root_disc);
+    rounding = 6.0 * std::abs(b) / root_disc;
   }
-  const double spread = 1.0 / slope_low;
   const double a_abs = std::abs(a);
 
   for (int i = 0; i < count; ++i) {
     const double t = roots[i];
     const double r = std::abs(t) * (1.0 + 1e-6);
     const double error = kU * (4.0 + rounding) * r +
-                         (a_error * r * r + b_error * r + c_error) * spread;
+                         (a_error * r * r + b_error * r + e) / slope_low;
     if (error * 16.0 * a_abs > slope_low) return false;
     if (t + error < 0.0) continue;
     if (t - error <= 0.0) return false;
     if (t - error > max_fraction) return true;
     if (t + error > max_fraction) return false;
-    // m.e and e.e - m.e at t, bounded for the inputs' and the root's
-    // errors: m and e are within err_m, err_e (per component) of the exact
-    // ones at the exact root, and at most k_m, k_e in size.
-    const double span = t + error;
+    // m.e and e.e - m.e at t: the components of m and e are at most
+    // k = S (1 + span) and within eps_t = 3 kU k + error S of the exact
+    // ones at the exact root; a dot product of them is then within
+    // 4 k eps_t + 2 eps_t^2 + 2 kU k^2.
+    const double k = scale * (1.0 + t + error);
+    const double eps_t = 3.0 * kU * k + error * scale;
+    const double dot_error = (4.0 * k + 2.0 * eps_t) * eps_t + 2.0 * kU * k * k;
     const Vec2 mt = m.m0 + t * m.dm;
     const Vec2 et = m.e0 + t * m.de;
-    const double k_m = n_m0 + span * k_dm;
-    const double k_e = n_e0 + span * k_de;
-    const double err_m = 3.0 * kU * k_m + error * k_dm;
-    const double err_e = 3.0 * kU * k_e + error * k_de;
     const double dot = Dot(mt, et);
-    const double length_squared = Dot(et, et);
-    const double dot_error =
-        k_m * err_e + err_m * k_e + err_m * err_e + 2.0 * kU * k_m * k_e;
-    const double rest = length_squared - dot;
-    const double rest_error = dot_error + (2.0 * k_e + err_e) * err_e +
-                              3.0 * kU * k_e * k_e + kU * std::abs(dot);
+    const double rest = Dot(et, et) - dot;
+    const double rest_error = 2.0 * dot_error + 2.0 * kU * k * k;
     if (dot < -dot_error || rest < -rest_error) continue;  // beside it
     if (dot <= dot_error || rest <= rest_error) return false;
     decision->hit = true;
     decision->contact = {t, DeformingPlace::kEdge,
-                         i == 0 ? first_slope : -first_slope, false};
+                         i == 0 ? first_slope : -first_slope, false,
+                         dot / (rest + dot)};
     return true;
   }
   return true;
@@ -166,8 +176,8 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   COLLIDE_DCHECK(options.target_distance == 0.0);
   const Motion motion = MotionOf(ray, segment);
   DeformingDecision decision;
-  if (!DecideDeformingFiltered(motion, segment.end.p2 - segment.start.p2,
-                               options.max_fraction, &decision)) {
+  if (!DecideDeformingFiltered(motion, segment, options.max_fraction,
+                               &decision)) {
     decision = internal::DecideDeformingExact(
         {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
          segment.end.p1, segment.end.p2},
@@ -180,7 +190,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
     const Vec2 e = motion.e0 + t * motion.de;
     const Vec2 m = motion.m0 + t * motion.dm;
     const Vec2 a_t = segment.start.p1 + t * motion.da;
-    const Vec2 b_t = segment.start.p2 + t * (segment.end.p2 - segment.start.p2);
+    const Vec2 b_t = segment.start.p2 + t * motion.db;
     const double length_squared = Dot(e, e);
     Hit hit;
     hit.fraction = t;
@@ -191,8 +201,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
       const bool first = contact.place != DeformingPlace::kEnd1;
       hit.point = first ? a_t : b_t;
       hit.normal = internal::DegenerateContactNormal(
-          ray.translation - (first ? motion.da : segment.end.p2 -
-                                                     segment.start.p2));
+          ray.translation - (first ? motion.da : motion.db));
       hit.feature = {FeatureType::kVertex, first ? 0 : 1};
       return hit;
     }
@@ -206,8 +215,11 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
         hit.feature = {FeatureType::kVertex, 1};
         break;
       case DeformingPlace::kEdge:
-        hit.point =
-            a_t + std::clamp(Dot(m, e) / length_squared, 0.0, 1.0) * e;
+        hit.point = a_t + (contact.along >= 0.0
+                               ? contact.along
+                               : std::clamp(Dot(m, e) / length_squared, 0.0,
+                                            1.0)) *
+                              e;
         hit.feature = {FeatureType::kEdge, 0};
         break;
     }
