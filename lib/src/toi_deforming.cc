@@ -87,6 +87,7 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   int count;
   int first_slope;
   double slope_low;
+  double inverse_slope_low;  // taken alongside the roots' own divisions
   double rounding = 0.0;
   double a = 0.0;
   double a_error = 0.0;
@@ -106,6 +107,7 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
     slope_low = 0.5 * (std::abs(b) - e);
+    inverse_slope_low = 1.0 / slope_low;
   } else {
     a = Cross(m.de, m.dm);
     a_error = e;
@@ -130,8 +132,10 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     // Within an eighth of the roots' spacing sqrt(disc) / |A| of a root,
     // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
     slope_low = 0.25 * root_disc;
+    const double inverse_root_disc = 1.0 / root_disc;
+    inverse_slope_low = 4.0 * inverse_root_disc;
     // The formula's own rounding: disc's, amplified where |B| dominates.
-    rounding = 6.0 * std::abs(b) / root_disc;
+    rounding = 6.0 * std::abs(b) * inverse_root_disc;
   }
   const double a_abs = std::abs(a);
 
@@ -139,7 +143,7 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     const double t = roots[i];
     const double r = std::abs(t) * (1.0 + 1e-6);
     const double error = kU * (4.0 + rounding) * r +
-                         (a_error * r * r + b_error * r + e) / slope_low;
+                         (a_error * r * r + b_error * r + e) * inverse_slope_low;
     if (error * 16.0 * a_abs > slope_low) return false;
     if (t + error < 0.0) continue;
     if (t - error <= 0.0) return false;
@@ -184,75 +188,77 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
         options.max_fraction);
   }
 
-  // The hit at fraction t (rounded; the decisions are made).
-  const auto contact_at = [&](const DeformingContact& contact) {
-    const double t = std::clamp(contact.t, 0.0, options.max_fraction);
-    const Vec2 e = motion.e0 + t * motion.de;
-    const Vec2 m = motion.m0 + t * motion.dm;
-    const Vec2 a_t = segment.start.p1 + t * motion.da;
-    const Vec2 b_t = segment.start.p2 + t * motion.db;
-    const double length_squared = Dot(e, e);
-    Hit hit;
-    hit.fraction = t;
-    if (contact.collinear || length_squared == 0.0) {
-      // Collinear motion meets an end, and a segment shrunk to a point is
-      // met there: the contact has no side, so the normal faces the
-      // point's motion relative to that end.
-      const bool first = contact.place != DeformingPlace::kEnd1;
-      hit.point = first ? a_t : b_t;
-      hit.normal = internal::DegenerateContactNormal(
-          ray.translation - (first ? motion.da : motion.db));
-      hit.feature = {FeatureType::kVertex, first ? 0 : 1};
-      return hit;
-    }
-    switch (contact.place) {
-      case DeformingPlace::kEnd0:
-        hit.point = a_t;
-        hit.feature = {FeatureType::kVertex, 0};
-        break;
-      case DeformingPlace::kEnd1:
-        hit.point = b_t;
-        hit.feature = {FeatureType::kVertex, 1};
-        break;
-      case DeformingPlace::kEdge:
-        hit.point = a_t + (contact.along >= 0.0
-                               ? contact.along
-                               : std::clamp(Dot(m, e) / length_squared, 0.0,
-                                            1.0)) *
-                              e;
-        hit.feature = {FeatureType::kEdge, 0};
-        break;
-    }
-    // Normal towards the side the point came from: f falls through zero
-    // from that side, so the side is the sign opposite to f's slope (at a
-    // tangency, the side it started on).
-    const double side = contact.slope != 0       ? -contact.slope
-                        : decision.start_side != 0 ? decision.start_side
-                                                   : -Cross(e, motion.dm);
-    hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
-    return hit;
-  };
-
   // Starting on the segment: it has no inside, so only stop_at_penetration
   // makes the start a hit; otherwise a later contact may be.
+  std::optional<Hit> result;  // filled in place
+  DeformingContact contact;
+  HitStatus status = HitStatus::kHit;
   if (decision.start_on && options.stop_at_penetration) {
     const double length_squared = Dot(motion.e0, motion.e0);
     const double s =
         length_squared > 0.0
             ? std::clamp(Dot(motion.m0, motion.e0) / length_squared, 0.0, 1.0)
             : 0.0;
-    DeformingContact start;
-    start.place = s == 0.0   ? DeformingPlace::kEnd0
-                  : s == 1.0 ? DeformingPlace::kEnd1
-                             : DeformingPlace::kEdge;
+    contact.place = s == 0.0   ? DeformingPlace::kEnd0
+                    : s == 1.0 ? DeformingPlace::kEnd1
+                               : DeformingPlace::kEdge;
+    contact.along = s;
     const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
-    start.slope = b > 0.0 ? 1 : (b < 0.0 ? -1 : 0);
-    Hit hit = contact_at(start);
-    hit.status = HitStatus::kInitialOverlap;
-    return hit;
+    contact.slope = b > 0.0 ? 1 : (b < 0.0 ? -1 : 0);
+    status = HitStatus::kInitialOverlap;
+  } else if (decision.hit) {
+    contact = decision.contact;
+  } else {
+    return result;
   }
-  if (!decision.hit) return std::nullopt;
-  return contact_at(decision.contact);
+
+  // The hit at fraction t (rounded; the decisions are made).
+  Hit& hit = result.emplace();
+  hit.status = status;
+  const double t = std::clamp(contact.t, 0.0, options.max_fraction);
+  hit.fraction = t;
+  const Vec2 e = motion.e0 + t * motion.de;
+  const Vec2 a_t = segment.start.p1 + t * motion.da;
+  const double length_squared = Dot(e, e);
+  if (contact.collinear || length_squared == 0.0) {
+    // Collinear motion meets an end, and a segment shrunk to a point is met
+    // there: the contact has no side, so the normal faces the point's
+    // motion relative to that end.
+    const bool first = contact.place != DeformingPlace::kEnd1;
+    hit.point = first ? a_t : segment.start.p2 + t * motion.db;
+    hit.normal = internal::DegenerateContactNormal(
+        ray.translation - (first ? motion.da : motion.db));
+    hit.feature = {FeatureType::kVertex, first ? 0 : 1};
+    return result;
+  }
+  switch (contact.place) {
+    case DeformingPlace::kEnd0:
+      hit.point = a_t;
+      hit.feature = {FeatureType::kVertex, 0};
+      break;
+    case DeformingPlace::kEnd1:
+      hit.point = segment.start.p2 + t * motion.db;
+      hit.feature = {FeatureType::kVertex, 1};
+      break;
+    case DeformingPlace::kEdge: {
+      const double along =
+          contact.along >= 0.0
+              ? contact.along
+              : std::clamp(Dot(motion.m0 + t * motion.dm, e) / length_squared,
+                           0.0, 1.0);
+      hit.point = a_t + along * e;
+      hit.feature = {FeatureType::kEdge, 0};
+      break;
+    }
+  }
+  // Normal towards the side the point came from: f falls through zero from
+  // that side, so the side is the sign opposite to f's slope (at a
+  // tangency, the side it started on).
+  const double side = contact.slope != 0       ? -contact.slope
+                      : decision.start_side != 0 ? decision.start_side
+                                                 : -Cross(e, motion.dm);
+  hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
+  return result;
 }
 
 }  // namespace collide
