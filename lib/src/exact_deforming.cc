@@ -66,8 +66,7 @@ int SignAt(const Poly& g, const Root& root) {
     return SignWithRoot(w, root.s > 0 ? u : -u, root.disc);
   }
   // h1^2 g(-h0 / h1).
-  return (g.c2 * h.c0 * h.c0 - g.c1 * h.c0 * h.c1 + g.c0 * h.c1 * h.c1)
-      .sign();
+  return (g.c2 * h.c0 * h.c0 - g.c1 * h.c0 * h.c1 + g.c0 * h.c1 * h.c1).sign();
 }
 
 // The real roots of h (not identically zero) in ascending order.

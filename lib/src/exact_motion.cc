@@ -40,7 +40,8 @@ int AfterMotion(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
   const double uy = cross ? e.y * m.x : e.y * m.y;
   const double vx = cross ? e.x * d.y : e.x * d.x;
   const double vy = cross ? e.y * d.x : e.y * d.y;
-  const double value = cross ? (ux - uy) + f * (vx - vy) : (ux + uy) + f * (vx + vy);
+  const double value =
+      cross ? (ux - uy) + f * (vx - vy) : (ux + uy) + f * (vx + vy);
   const double bound =
       kFilterRoundings * (std::abs(ux) + std::abs(uy) +
                           std::abs(f) * (std::abs(vx) + std::abs(vy)));

@@ -26,12 +26,11 @@
 
 namespace collide::internal {
 
-// Whether d1 - d2 is exactly a double (then the shared path is exact).
+// Whether d1 - d2 is exactly a double (then the shared path is exact):
+// TwoSum's error term of each component is zero.
 inline bool IsExactDifference(Vec2 d1, Vec2 d2) {
   const double x = d1.x - d2.x;
   const double y = d1.y - d2.y;
-  // Sterbenz and exact cancellation aside, x is exact when adding back d2
-  // restores d1 and the rounding error of that check is nil (TwoSum).
   const double bx = x - d1.x;
   const double by = y - d1.y;
   return (d1.x - (x - bx)) + (-d2.x - bx) == 0.0 &&

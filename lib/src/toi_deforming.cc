@@ -16,6 +16,7 @@
 #include "collide/toi.h"
 #include "degenerate_normal.h"
 #include "exact_deforming.h"
+#include "exact_motion.h"
 #include "exact_sign.h"
 
 namespace collide {
@@ -50,13 +51,6 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
 
 double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 
-// Whether a - b is exactly the double it rounds to (TwoSum's error is 0).
-bool IsExactDifference(double a, double b) {
-  const double x = a - b;
-  const double b_virtual = x - a;
-  return (a - (x - b_virtual)) + (-b - b_virtual) == 0.0;
-}
-
 // The certified double decision into *decision; false where a bound leaves
 // it open. Handles only starts off the segment's line (C certainly
 // nonzero).
@@ -68,12 +62,10 @@ bool IsExactDifference(double a, double b) {
 // of them within 4 S eps + 2 eps^2 + 2 kU S^2 <= E = 10 kU S^2, so A and C
 // are within E and B within 2 E.
 bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
-                             double max_fraction,
-                             DeformingDecision* decision) {
-  const double scale =
-      std::max(std::max(std::max(MaxAbs(m.m0), MaxAbs(m.e0)),
-                        std::max(MaxAbs(m.da), MaxAbs(m.db))),
-               std::max(MaxAbs(m.dm), MaxAbs(m.de)));
+                             double max_fraction, DeformingDecision* decision) {
+  const double scale = std::max(std::max(std::max(MaxAbs(m.m0), MaxAbs(m.e0)),
+                                         std::max(MaxAbs(m.da), MaxAbs(m.db))),
+                                std::max(MaxAbs(m.dm), MaxAbs(m.de)));
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
@@ -95,14 +87,12 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   if (m.de == Vec2{}) {
     // A rigid or still segment, exactly when both ends' translations are
     // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
-    if (!IsExactDifference(segment.end.p1.x, segment.start.p1.x) ||
-        !IsExactDifference(segment.end.p1.y, segment.start.p1.y) ||
-        !IsExactDifference(segment.end.p2.x, segment.start.p2.x) ||
-        !IsExactDifference(segment.end.p2.y, segment.start.p2.y)) {
+    if (!internal::IsExactDifference(segment.end.p1, segment.start.p1) ||
+        !internal::IsExactDifference(segment.end.p2, segment.start.p2)) {
       return false;
     }
     const double b = Cross(m.e0, m.dm);
-    if (std::abs(b) <= e) return b == 0.0 && scale == 0.0;  // f = C
+    if (std::abs(b) <= e) return false;  // perhaps moving along the line
     roots[0] = -c / b;
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
@@ -142,8 +132,9 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   for (int i = 0; i < count; ++i) {
     const double t = roots[i];
     const double r = std::abs(t) * (1.0 + 1e-6);
-    const double error = kU * (4.0 + rounding) * r +
-                         (a_error * r * r + b_error * r + e) * inverse_slope_low;
+    const double error =
+        kU * (4.0 + rounding) * r +
+        (a_error * r * r + b_error * r + e) * inverse_slope_low;
     if (error * 16.0 * a_abs > slope_low) return false;
     if (t + error < 0.0) continue;
     if (t - error <= 0.0) return false;
@@ -254,7 +245,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   // Normal towards the side the point came from: f falls through zero from
   // that side, so the side is the sign opposite to f's slope (at a
   // tangency, the side it started on).
-  const double side = contact.slope != 0       ? -contact.slope
+  const double side = contact.slope != 0         ? -contact.slope
                       : decision.start_side != 0 ? decision.start_side
                                                  : -Cross(e, motion.dm);
   hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));

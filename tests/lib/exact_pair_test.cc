@@ -74,9 +74,10 @@ TEST(ExactPairTest, DeformingTouchingStartAtLargeOffsetFindsTheLaterContact) {
 TEST(ExactPairTest, DeformingGrazeOneUlpAwayIsAMiss) {
   // The degenerate report's nudged graze: the GMP oracle says miss; rounded
   // arithmetic found a contact at 0.5 at the end.
-  EXPECT_FALSE(CastRay({{0.015625000000000003, 0.01953125}, {-0.015625, -0.03125}},
-                       DeformingSegment{{{0, -0.01171875}, {-0.0078125, 0.0234375}},
-                                        {{0, -0.01171875}, {0.0234375, -0.015625}}}));
+  EXPECT_FALSE(
+      CastRay({{0.015625000000000003, 0.01953125}, {-0.015625, -0.03125}},
+              DeformingSegment{{{0, -0.01171875}, {-0.0078125, 0.0234375}},
+                               {{0, -0.01171875}, {0.0234375, -0.015625}}}));
 }
 
 TEST(ExactPairTest, CirclesMeetingExactlyAtMaxFractionHit) {
@@ -91,8 +92,8 @@ TEST(ExactPairTest, CirclesMissingMaxFractionByATinyOffsetMiss) {
   // The same, the mover 2^-30 off the line of centres: at t = 1 the centres
   // are sqrt(64 + 2^-60) > 8 apart, and they are closest then.
   const double y = std::ldexp(1.0, -30);
-  EXPECT_FALSE(CastCircle({{{10, y}, 4}, {-1, 0}},
-                          Moving<Circle>{{{0, 0}, 4}, {1, 0}}));
+  EXPECT_FALSE(
+      CastCircle({{{10, y}, 4}, {-1, 0}}, Moving<Circle>{{{0, 0}, 4}, {1, 0}}));
   // From the degenerate report: offset 1e6, one ulp off the tangent.
   EXPECT_FALSE(CastCircle({{{1000008, -1.9999999998835847}, 4}, {-2, 0}},
                           Moving<Circle>{{{999998, -2}, 4}, {0, 0}}));
