@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "collide/toi.h"
+#include "collide/validate.h"
 #include "gtest/gtest.h"
 #include "test_shapes.h"
 
@@ -97,6 +98,52 @@ TEST(ExactPairTest, CirclesMissingMaxFractionByATinyOffsetMiss) {
   // From the degenerate report: offset 1e6, one ulp off the tangent.
   EXPECT_FALSE(CastCircle({{{1000008, -1.9999999998835847}, 4}, {-2, 0}},
                           Moving<Circle>{{{999998, -2}, 4}, {0, 0}}));
+}
+
+// A point on a segment's line, off the segment, moving towards it by a long
+// translation relative to the segment's own: the relative translation
+// (2e16, 4.8e16 - 4) is not a double (its rounding, (2e16, 4.8e16), runs
+// exactly along the line (5, 12) onto the near end). Exactly it leaves the
+// line at once: a miss.
+TEST(ExactPairTest, LongRelativeTranslationOffTheLineByLessThanItsRounding) {
+  const Moving<Segment> segment{{{-20, -48}, {120, 288}}, {-128, -172}};
+  EXPECT_FALSE(CastRay({{-140, -336}, {2e16 - 128, 4.8e16 - 176}}, segment));
+  // Through the public pair query too.
+  EXPECT_FALSE(
+      CastPair(MovingShape{Vec2{-140, -336}, {2e16 - 128, 4.8e16 - 176}},
+               MovingShape{Segment{{-20, -48}, {120, 288}}, {-128, -172}}));
+}
+
+TEST(ExactPairTest, LongRelativeTranslationExactlyAlongTheLineMeetsTheEnd) {
+  // Relative translation (2e16, 4.8e16) exactly: along the line, meeting
+  // the near end (-20, -48) after (120, 288), at t = 6e-15.
+  const std::optional<Hit> hit =
+      CastRay({{-140, -336}, {2e16 - 128, 4.8e16 - 176}},
+              Moving<Segment>{{{-20, -48}, {120, 288}}, {-128, -176}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 6e-15, 1e-24);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 0);
+}
+
+TEST(ExactPairTest, LongRelativeTranslationPassingBesideAPointTarget) {
+  // The degenerate report's case (a zero-length segment, offset 1e6): the
+  // GMP oracle says miss; the rounded relative translation ran through it.
+  EXPECT_FALSE(
+      CastRay({{-1000013.5, 999984.5}, {5629499534213111, 13510798882111492}},
+              Moving<Segment>{{{-1000008.5, 999996.5}, {-1000008.5, 999996.5}},
+                              {-9, 3.75}}));
+}
+
+TEST(ExactPairTest, LongRelativeTranslationLeavingATouchingCircle) {
+  // The degenerate report's circle case (offset 1e6, GMP oracle: miss):
+  // the rounded relative translation closed on the circle.
+  const CircleCast mover{{{305, -999944}, 52},
+                         {-11999999999999932, 4999999999999958}};
+  const Moving<Circle> target{{{17, -999993}, 104}, {67, -42}};
+  EXPECT_FALSE(CastCircle(mover, target));
+  EXPECT_FALSE(CastPair(MovingShape{mover.circle, mover.translation},
+                        MovingShape{target.shape, target.translation}));
 }
 
 }  // namespace
