@@ -1,7 +1,8 @@
 // Moving against moving: both shapes translate during the step, which
 // reduces exactly to the mover's motion relative to the target. Where that
 // relative translation is not a double, the pairs of exact_motion.h decide
-// from the two translations (two circles: always).
+// from the two translations (two circles, and a point against a segment
+// without a skin: always).
 #include "cast_dispatch.h"
 #include "collide/toi.h"
 #include "exact_motion.h"
@@ -10,9 +11,9 @@ namespace collide {
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
                            const CastOptions& options) {
+  // Taken apart always (without a skin): every decision exact either way.
   std::optional<Hit> hit;
-  if (!internal::IsExactDifference(ray.translation, segment.translation) &&
-      internal::CastPointVsMovingSegment(ray, segment, options, &hit)) {
+  if (internal::CastPointVsMovingSegment(ray, segment, options, &hit)) {
     return hit;
   }
   return internal::CastShape(ray, segment, options);

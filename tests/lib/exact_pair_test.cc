@@ -146,5 +146,16 @@ TEST(ExactPairTest, LongRelativeTranslationLeavingATouchingCircle) {
                         MovingShape{target.shape, target.translation}));
 }
 
+TEST(ExactPairTest, CollinearArrivalAtTheEndExactlyAtMaxFractionCounts) {
+  // Relative motion (2, 0) along the segment's line from x = -5 onto its
+  // end at x = -3: exactly at t = 1, a hit; one ulp further back, a miss.
+  const Moving<Segment> segment{{{6, 0}, {-3, 0}}, {4, 0}};
+  const std::optional<Hit> hit = CastRay({{-5, 0}, {6, 0}}, segment);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+  EXPECT_EQ(hit->feature.index, 1);
+  EXPECT_FALSE(CastRay({{std::nextafter(-5.0, -6.0), 0}, {6, 0}}, segment));
+}
+
 }  // namespace
 }  // namespace collide
