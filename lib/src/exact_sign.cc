@@ -178,6 +178,19 @@ int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   return (ex * my - ey * mx).sign();
 }
 
+bool SweepReachedCircleExact(Vec2 p, Vec2 d, double f, Vec2 c, double r1,
+                             double r2, double r3) {
+  // w = p + f d - c; reached when |w|^2 <= (r1 + r2 + r3)^2 or w.d >= 0.
+  const Expansion scale(f);
+  const Expansion dx(d.x);
+  const Expansion dy(d.y);
+  const Expansion wx = Expansion::Difference(p.x, c.x) + scale * dx;
+  const Expansion wy = Expansion::Difference(p.y, c.y) + scale * dy;
+  if ((wx * dx + wy * dy).sign() >= 0) return true;
+  const Expansion r = Expansion::Sum(r1, r2) + Expansion(r3);
+  return (wx * wx + wy * wy - r * r).sign() <= 0;
+}
+
 int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);
@@ -234,22 +247,6 @@ int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
   const Expansion cross = ux * my - uy * mx;
   const Expansion r = RadiusSum(r1, r2, r3);
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
-}
-
-int DistanceSquaredAfterVsExact(Vec2 c, Vec2 p, Vec2 d, double f, double r1,
-                                double r2, double r3) {
-  const Expansion scale(f);
-  const Expansion mx = Expansion::Difference(p.x, c.x) + scale * Expansion(d.x);
-  const Expansion my = Expansion::Difference(p.y, c.y) + scale * Expansion(d.y);
-  const Expansion r = RadiusSum(r1, r2, r3);
-  return (mx * mx + my * my - r * r).sign();
-}
-
-int RecedingAfterExact(Vec2 c, Vec2 p, Vec2 d, double f) {
-  const Expansion scale(f);
-  const Expansion mx = Expansion::Difference(p.x, c.x) + scale * Expansion(d.x);
-  const Expansion my = Expansion::Difference(p.y, c.y) + scale * Expansion(d.y);
-  return (mx * Expansion(d.x) + my * Expansion(d.y)).sign();
 }
 
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,

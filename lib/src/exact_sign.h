@@ -84,14 +84,12 @@ double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
 int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
                              double r1, double r2, double r3);
-// Signs for the point p + f d a mover reaches at fraction f of translation
-// d (not a double), against a circle around c: of its squared distance
-// from c minus (r1 + r2 + r3)^2, and of Dot(p + f d - c, d) (> 0: moving
-// away from c then). Exact only, for the rare sweeps that end within
-// rounding of a circle.
-int DistanceSquaredAfterVsExact(Vec2 c, Vec2 p, Vec2 d, double f, double r1,
-                                double r2, double r3);
-int RecedingAfterExact(Vec2 c, Vec2 p, Vec2 d, double f);
+// Whether a point from p by d, approaching a circle around c of radius
+// r1 + r2 + r3 that it starts outside of and whose line of motion meets it
+// (a point sweep's contact exists), has met it by fraction f: it is inside
+// or on the circle then, or already past its closest approach. Exact.
+bool SweepReachedCircleExact(Vec2 p, Vec2 d, double f, Vec2 c, double r1,
+                             double r2, double r3);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.

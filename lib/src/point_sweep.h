@@ -73,6 +73,16 @@ inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
   if (c0 <= 0.0) return 0.0;
   // Smaller root in the stable form c / q (no -b - sqrt cancellation).
   const double t = c0 / (-b + std::sqrt(discriminant));
+  // Near max_fraction (far beyond the rounding of t, which near a tangency
+  // is that of a square root), whether the contact comes by then is
+  // decided exactly: a graze or an arrival exactly at max_fraction counts.
+  if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
+    if (!SweepReachedCircleExact(p, d, max_fraction, c, grow.parts[0],
+                                 grow.parts[1], grow.parts[2])) {
+      return std::nullopt;
+    }
+    return std::min(t, max_fraction);
+  }
   if (t > max_fraction) return std::nullopt;
   return t;
 }

@@ -2,54 +2,166 @@
 // move independently. With m(t) = p(t) - a(t) and e(t) = b(t) - a(t), both
 // linear in t, the point is on the segment's line when
 //   f(t) = cross(e(t), m(t)) = A t^2 + B t + C = 0,
-// and on the segment itself when 0 <= s(t) = m.e / e.e <= 1.
+// and on the segment itself when 0 <= m(t).e(t) <= e(t).e(t).
+//
+// Every decision (where the point starts, which root is the contact, whether
+// it is on the segment then, whether it comes by max_fraction) is exact: a
+// double evaluation with certified error bounds decides the common case,
+// and where a bound cannot, exact_deforming.h decides with expansions.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 
 #include "collide/dcheck.h"
 #include "collide/toi.h"
 #include "degenerate_normal.h"
+#include "exact_deforming.h"
+#include "exact_motion.h"
+#include "exact_sign.h"
 
 namespace collide {
 namespace {
 
-// Real roots of a t^2 + b t + c = 0 in ascending order, via the stable form
-// (q = -(b + sign(b) sqrt(disc)) / 2, roots q / a and c / q) because the
-// textbook formula loses the small root when b^2 >> 4ac. A zero a gives the
-// linear root; an identically zero polynomial gives none (the caller handles
-// it).
-struct Roots {
-  int count = 0;
-  std::array<double, 2> values{};
-};
+using internal::DeformingContact;
+using internal::DeformingDecision;
+using internal::DeformingPlace;
 
-Roots SolveQuadratic(double a, double b, double c) {
-  Roots roots;
-  if (a == 0.0) {
-    if (b != 0.0) roots.values[roots.count++] = -c / b;
-    return roots;
-  }
-  const double discriminant = b * b - 4.0 * a * c;
-  if (discriminant < 0.0) return roots;
-  const double q = -0.5 * (b + std::copysign(std::sqrt(discriminant), b));
-  if (q == 0.0) {  // b == 0 and c == 0: a double root at zero
-    roots.values[roots.count++] = 0.0;
-    return roots;
-  }
-  double r1 = q / a;
-  double r2 = c / q;
-  if (r1 > r2) std::swap(r1, r2);
-  roots.values[roots.count++] = r1;
-  if (r2 != r1) roots.values[roots.count++] = r2;
-  return roots;
-}
+// Twice the unit roundoff: every bound below is a first-order running error
+// bound, and doubling u covers its second-order terms and the rounding of
+// the bound's own evaluation.
+constexpr double kU = 2.0 * internal::kRoundoff;
 
+// The motion in double.
 struct Motion {
   Vec2 m0, dm;  // point relative to the segment's first end
   Vec2 e0, de;  // the segment's direction vector
+  Vec2 da, db;  // the ends' translations
 };
+
+Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
+  Motion m;
+  m.da = segment.end.p1 - segment.start.p1;
+  m.db = segment.end.p2 - segment.start.p2;
+  m.m0 = ray.origin - segment.start.p1;
+  m.dm = ray.translation - m.da;
+  m.e0 = segment.start.p2 - segment.start.p1;
+  m.de = m.db - m.da;
+  return m;
+}
+
+double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+
+// The certified double decision into *decision; false where a bound leaves
+// it open. Handles only starts off the segment's line (C certainly
+// nonzero).
+//
+// Error bounds, with S the largest component of m0, e0, da, db, dm, de
+// (first order in u, doubled to kU for the rest): each component of those
+// is within eps = 1.5 kU S of the exact one (dm and de are differences of
+// differences: up to three roundings of size <= S); a cross product of two
+// of them within 4 S eps + 2 eps^2 + 2 kU S^2 <= E = 10 kU S^2, so A and C
+// are within E and B within 2 E.
+bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
+                             double max_fraction, DeformingDecision* decision) {
+  const double scale = std::max(std::max(std::max(MaxAbs(m.m0), MaxAbs(m.e0)),
+                                         std::max(MaxAbs(m.da), MaxAbs(m.db))),
+                                std::max(MaxAbs(m.dm), MaxAbs(m.de)));
+  const double scale_squared = scale * scale;
+  const double e = 10.0 * kU * scale_squared;
+  const double c = Cross(m.e0, m.m0);
+  if (std::abs(c) <= e) return false;
+  decision->start_side = c > 0.0 ? 1 : -1;
+
+  // The roots of f (ascending) and f's slope sign at the first. Each root
+  // is within kU (4 + rounding) |t| + error_at(|t|) / slope_low of an exact
+  // one, slope_low bounding |f'| near it.
+  double roots[2];
+  int count;
+  int first_slope;
+  double slope_low;
+  double inverse_slope_low;  // taken alongside the roots' own divisions
+  double rounding = 0.0;
+  double a = 0.0;
+  double a_error = 0.0;
+  double b_error = e;
+  if (m.de == Vec2{}) {
+    // A rigid or still segment, exactly when both ends' translations are
+    // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
+    if (!internal::IsExactDifference(segment.end.p1, segment.start.p1) ||
+        !internal::IsExactDifference(segment.end.p2, segment.start.p2)) {
+      return false;
+    }
+    const double b = Cross(m.e0, m.dm);
+    if (std::abs(b) <= e) return false;  // perhaps moving along the line
+    roots[0] = -c / b;
+    count = 1;
+    first_slope = b > 0.0 ? 1 : -1;
+    slope_low = 0.5 * (std::abs(b) - e);
+    inverse_slope_low = 1.0 / slope_low;
+  } else {
+    a = Cross(m.de, m.dm);
+    a_error = e;
+    b_error = 2.0 * e;
+    if (std::abs(a) <= e) return false;
+    const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
+    const double disc = b * b - 4.0 * a * c;
+    // (2|B| + 2E) 2E + 4 (|A| E + |C| E + E^2) + 2 kU (B^2 + 4 |AC|) with
+    // |A|, |C| <= 2 S^2 and |B| <= 4 S^2.
+    const double disc_error = 40.0 * scale_squared * e;
+    if (disc < -disc_error) return true;  // never on the line
+    // Perhaps a tangency; else sqrt(disc - disc_error) >= sqrt(disc) / 2.
+    if (disc <= 4.0 * disc_error) return false;
+    const double root_disc = std::sqrt(disc);
+    // Stable form: q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
+    const double q = -0.5 * (b + std::copysign(root_disc, b));
+    roots[0] = q / a;
+    roots[1] = c / q;
+    if (roots[0] > roots[1]) std::swap(roots[0], roots[1]);
+    count = 2;
+    first_slope = a > 0.0 ? -1 : 1;
+    // Within an eighth of the roots' spacing sqrt(disc) / |A| of a root,
+    // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
+    slope_low = 0.25 * root_disc;
+    const double inverse_root_disc = 1.0 / root_disc;
+    inverse_slope_low = 4.0 * inverse_root_disc;
+    // The formula's own rounding: disc's, amplified where |B| dominates.
+    rounding = 6.0 * std::abs(b) * inverse_root_disc;
+  }
+  const double a_abs = std::abs(a);
+
+  for (int i = 0; i < count; ++i) {
+    const double t = roots[i];
+    const double r = std::abs(t) * (1.0 + 1e-6);
+    const double error =
+        kU * (4.0 + rounding) * r +
+        (a_error * r * r + b_error * r + e) * inverse_slope_low;
+    if (error * 16.0 * a_abs > slope_low) return false;
+    if (t + error < 0.0) continue;
+    if (t - error <= 0.0) return false;
+    if (t - error > max_fraction) return true;
+    if (t + error > max_fraction) return false;
+    // m.e and e.e - m.e at t: the components of m and e are at most
+    // k = S (1 + span) and within eps_t = 3 kU k + error S of the exact
+    // ones at the exact root; a dot product of them is then within
+    // 4 k eps_t + 2 eps_t^2 + 2 kU k^2.
+    const double k = scale * (1.0 + t + error);
+    const double eps_t = 3.0 * kU * k + error * scale;
+    const double dot_error = (4.0 * k + 2.0 * eps_t) * eps_t + 2.0 * kU * k * k;
+    const Vec2 mt = m.m0 + t * m.dm;
+    const Vec2 et = m.e0 + t * m.de;
+    const double dot = Dot(mt, et);
+    const double rest = Dot(et, et) - dot;
+    const double rest_error = 2.0 * dot_error + 2.0 * kU * k * k;
+    if (dot < -dot_error || rest < -rest_error) continue;  // beside it
+    if (dot <= dot_error || rest <= rest_error) return false;
+    decision->hit = true;
+    decision->contact = {t, DeformingPlace::kEdge,
+                         i == 0 ? first_slope : -first_slope, false,
+                         dot / (rest + dot)};
+    return true;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -57,94 +169,87 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
                            const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
   COLLIDE_DCHECK(options.target_distance == 0.0);
-  const Vec2 da = segment.end.p1 - segment.start.p1;
-  const Vec2 db = segment.end.p2 - segment.start.p2;
-  const Motion motion{ray.origin - segment.start.p1, ray.translation - da,
-                      segment.start.p2 - segment.start.p1, db - da};
-  const double a = Cross(motion.de, motion.dm);
-  const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
-  const double c = Cross(motion.e0, motion.m0);
-
-  // The contact at fraction t, if the point is on the segment then.
-  const auto contact_at = [&](double t, double slope) -> std::optional<Hit> {
-    const Vec2 e = motion.e0 + t * motion.de;
-    const Vec2 m = motion.m0 + t * motion.dm;
-    const double length_squared = Dot(e, e);
-    Hit hit;
-    hit.fraction = t;
-    const Vec2 a_t = segment.start.p1 + t * da;
-    if (length_squared == 0.0) {
-      // The segment has shrunk to a point: contact only if the point is there
-      // (seed 000 calls this no collision; it is a point contact).
-      if (m != Vec2{}) return std::nullopt;
-      hit.point = a_t;
-      hit.normal = internal::DegenerateContactNormal(ray.translation - da);
-      hit.feature = {FeatureType::kVertex, 0};
-      return hit;
-    }
-    const double along = Dot(m, e);
-    if (along < 0.0 || along > length_squared) return std::nullopt;
-    const double s = along / length_squared;
-    hit.point = a_t + s * e;
-    // Normal towards the side the point came from: f falls through zero
-    // from that side, so the side is the sign opposite to f's slope.
-    const double side =
-        slope != 0.0 ? -slope : (c != 0.0 ? c : -Cross(e, motion.dm));
-    hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
-    hit.feature = s == 0.0   ? Feature{FeatureType::kVertex, 0}
-                  : s == 1.0 ? Feature{FeatureType::kVertex, 1}
-                             : Feature{FeatureType::kEdge, 0};
-    return hit;
-  };
+  const Motion motion = MotionOf(ray, segment);
+  DeformingDecision decision;
+  if (!DecideDeformingFiltered(motion, segment, options.max_fraction,
+                               &decision)) {
+    decision = internal::DecideDeformingExact(
+        {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
+         segment.end.p1, segment.end.p2},
+        options.max_fraction);
+  }
 
   // Starting on the segment: it has no inside, so only stop_at_penetration
-  // makes this a hit.
-  if (c == 0.0) {
-    std::optional<Hit> start = contact_at(0.0, b);
-    if (start) {
-      if (!options.stop_at_penetration) return std::nullopt;
-      start->status = HitStatus::kInitialOverlap;
-      return start;
+  // makes the start a hit; otherwise a later contact may be.
+  std::optional<Hit> result;  // filled in place
+  DeformingContact contact;
+  HitStatus status = HitStatus::kHit;
+  if (decision.start_on && options.stop_at_penetration) {
+    const double length_squared = Dot(motion.e0, motion.e0);
+    const double s =
+        length_squared > 0.0
+            ? std::clamp(Dot(motion.m0, motion.e0) / length_squared, 0.0, 1.0)
+            : 0.0;
+    contact.place = s == 0.0   ? DeformingPlace::kEnd0
+                    : s == 1.0 ? DeformingPlace::kEnd1
+                               : DeformingPlace::kEdge;
+    contact.along = s;
+    const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
+    contact.slope = b > 0.0 ? 1 : (b < 0.0 ? -1 : 0);
+    status = HitStatus::kInitialOverlap;
+  } else if (decision.hit) {
+    contact = decision.contact;
+  } else {
+    return result;
+  }
+
+  // The hit at fraction t (rounded; the decisions are made).
+  Hit& hit = result.emplace();
+  hit.status = status;
+  const double t = std::clamp(contact.t, 0.0, options.max_fraction);
+  hit.fraction = t;
+  const Vec2 e = motion.e0 + t * motion.de;
+  const Vec2 a_t = segment.start.p1 + t * motion.da;
+  const double length_squared = Dot(e, e);
+  if (contact.collinear || length_squared == 0.0) {
+    // Collinear motion meets an end, and a segment shrunk to a point is met
+    // there: the contact has no side, so the normal faces the point's
+    // motion relative to that end.
+    const bool first = contact.place != DeformingPlace::kEnd1;
+    hit.point = first ? a_t : segment.start.p2 + t * motion.db;
+    hit.normal = internal::DegenerateContactNormal(
+        ray.translation - (first ? motion.da : motion.db));
+    hit.feature = {FeatureType::kVertex, first ? 0 : 1};
+    return result;
+  }
+  switch (contact.place) {
+    case DeformingPlace::kEnd0:
+      hit.point = a_t;
+      hit.feature = {FeatureType::kVertex, 0};
+      break;
+    case DeformingPlace::kEnd1:
+      hit.point = segment.start.p2 + t * motion.db;
+      hit.feature = {FeatureType::kVertex, 1};
+      break;
+    case DeformingPlace::kEdge: {
+      const double along =
+          contact.along >= 0.0
+              ? contact.along
+              : std::clamp(Dot(motion.m0 + t * motion.dm, e) / length_squared,
+                           0.0, 1.0);
+      hit.point = a_t + along * e;
+      hit.feature = {FeatureType::kEdge, 0};
+      break;
     }
   }
-  if (a == 0.0 && b == 0.0 && c == 0.0) {
-    // Always on the moving line: contact when the point reaches an end,
-    // where m.e = 0 or (m - e).e = 0, both quadratic in t.
-    const Vec2 me0 = motion.m0 - motion.e0;
-    const Vec2 dme = motion.dm - motion.de;
-    const Roots reach_first =
-        SolveQuadratic(Dot(motion.dm, motion.de),
-                       Dot(motion.m0, motion.de) + Dot(motion.dm, motion.e0),
-                       Dot(motion.m0, motion.e0));
-    const Roots reach_second = SolveQuadratic(
-        Dot(dme, motion.de), Dot(me0, motion.de) + Dot(dme, motion.e0),
-        Dot(me0, motion.e0));
-    std::optional<Hit> best;
-    for (int end = 0; end < 2; ++end) {
-      const Roots& roots = end == 0 ? reach_first : reach_second;
-      // The normal faces the point's motion relative to the end it meets.
-      const Vec2 relative = ray.translation - (end == 0 ? da : db);
-      for (int i = 0; i < roots.count; ++i) {
-        const double t = roots.values[i];
-        if (t <= 0.0 || t > options.max_fraction) continue;
-        if (best && t >= best->fraction) continue;
-        std::optional<Hit> hit = contact_at(t, 0.0);
-        if (hit) {
-          hit->normal = internal::DegenerateContactNormal(relative);
-          best = hit;
-        }
-      }
-    }
-    return best;
-  }
-  const Roots roots = SolveQuadratic(a, b, c);
-  for (int i = 0; i < roots.count; ++i) {
-    const double t = roots.values[i];
-    if (t < 0.0 || t > options.max_fraction) continue;
-    std::optional<Hit> hit = contact_at(t, 2.0 * a * t + b);
-    if (hit) return hit;
-  }
-  return std::nullopt;
+  // Normal towards the side the point came from: f falls through zero from
+  // that side, so the side is the sign opposite to f's slope (at a
+  // tangency, the side it started on).
+  const double side = contact.slope != 0         ? -contact.slope
+                      : decision.start_side != 0 ? decision.start_side
+                                                 : -Cross(e, motion.dm);
+  hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
+  return result;
 }
 
 }  // namespace collide

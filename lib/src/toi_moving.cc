@@ -1,12 +1,21 @@
 // Moving against moving: both shapes translate during the step, which
-// reduces exactly to the mover's motion relative to the target.
+// reduces exactly to the mover's motion relative to the target. Where that
+// relative translation is not a double, the pairs of exact_motion.h decide
+// from the two translations (two circles, and a point against a segment
+// without a skin: always).
 #include "cast_dispatch.h"
 #include "collide/toi.h"
+#include "exact_motion.h"
 
 namespace collide {
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
                            const CastOptions& options) {
+  // Taken apart always (without a skin): every decision exact either way.
+  std::optional<Hit> hit;
+  if (internal::CastPointVsMovingSegment(ray, segment, options, &hit)) {
+    return hit;
+  }
   return internal::CastShape(ray, segment, options);
 }
 
@@ -46,6 +55,11 @@ std::optional<Hit> CastCircle(const CircleCast& cast,
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Circle>& circle,
                               const CastOptions& options) {
+  // Taken apart always: cheaper than the general sweep, and exact.
+  std::optional<Hit> hit;
+  if (internal::CastCircleVsMovingCircle(cast, circle, options, &hit)) {
+    return hit;
+  }
   return internal::CastShape(cast, circle, options);
 }
 

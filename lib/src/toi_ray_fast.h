@@ -143,9 +143,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double end = c0 - max_fraction * q;
   if (std::abs(end) <= 2e-9 * (mm + rr + max_fraction * q)) {
     if (max_fraction >= exact_limit &&
-        DistanceSquaredAfterVsExact(circle.center, ray.origin, d, max_fraction,
-                                    r, 0.0, 0.0) > 0 &&
-        RecedingAfterExact(circle.center, ray.origin, d, max_fraction) <= 0) {
+        !SweepReachedCircleExact(ray.origin, d, max_fraction, circle.center, r,
+                                 0.0, 0.0)) {
       return std::nullopt;
     }
   } else if (end > 0.0) {

@@ -1,0 +1,279 @@
+#include "exact_motion.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "degenerate_normal.h"
+#include "exact_sign.h"
+
+namespace collide::internal {
+namespace {
+
+// The exact relative translation's components.
+struct ExactMotion {
+  Expansion x, y;
+};
+ExactMotion MotionOf(Vec2 d1, Vec2 d2) {
+  return {Expansion::Difference(d1.x, d2.x), Expansion::Difference(d1.y, d2.y)};
+}
+
+// Sign of Cross(b - a, p - a) + f Cross(b - a, d1 - d2) (cross) or of the
+// same with Dot (along): where p + f (d1 - d2) is against the line a -> b,
+// or along it.
+int AfterMotionExact(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
+                     double f) {
+  const Expansion ex = Expansion::Difference(b.x, a.x);
+  const Expansion ey = Expansion::Difference(b.y, a.y);
+  const ExactMotion d = MotionOf(d1, d2);
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, a.x) + scale * d.x;
+  const Expansion my = Expansion::Difference(p.y, a.y) + scale * d.y;
+  return (cross ? ex * my - ey * mx : ex * mx + ey * my).sign();
+}
+
+int AfterMotion(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
+                double f) {
+  const Vec2 e = b - a;
+  const Vec2 m = p - a;
+  const Vec2 d = d1 - d2;
+  const double ux = cross ? e.x * m.y : e.x * m.x;
+  const double uy = cross ? e.y * m.x : e.y * m.y;
+  const double vx = cross ? e.x * d.y : e.x * d.x;
+  const double vy = cross ? e.y * d.x : e.y * d.y;
+  const double value =
+      cross ? (ux - uy) + f * (vx - vy) : (ux + uy) + f * (vx + vy);
+  const double bound =
+      kFilterRoundings * (std::abs(ux) + std::abs(uy) +
+                          std::abs(f) * (std::abs(vx) + std::abs(vy)));
+  if (value > bound) return 1;
+  if (-value > bound) return -1;
+  return AfterMotionExact(cross, a, b, p, d1, d2, f);
+}
+
+// Cross(d1 - d2, p - c)^2 - (r1 + r2 + r3)^2 |d1 - d2|^2: minus the
+// discriminant of a point sweep against a circle.
+Expansion MotionDistanceExact(Vec2 d1, Vec2 d2, Vec2 p, Vec2 c, double r1,
+                              double r2, double r3) {
+  const ExactMotion d = MotionOf(d1, d2);
+  const Expansion cross = d.x * Expansion::Difference(p.y, c.y) -
+                          d.y * Expansion::Difference(p.x, c.x);
+  const Expansion r = Expansion::Sum(r1, r2) + Expansion(r3);
+  return cross * cross - r * r * (d.x * d.x + d.y * d.y);
+}
+
+// Whether p + f (d1 - d2), approaching c and on a line that meets the
+// circle of radius r1 + r2 + r3 around it, has met it: inside or on it, or
+// past its closest approach.
+bool MotionReachedCircleExact(Vec2 p, Vec2 d1, Vec2 d2, double f, Vec2 c,
+                              double r1, double r2, double r3) {
+  const ExactMotion d = MotionOf(d1, d2);
+  const Expansion scale(f);
+  const Expansion wx = Expansion::Difference(p.x, c.x) + scale * d.x;
+  const Expansion wy = Expansion::Difference(p.y, c.y) + scale * d.y;
+  if ((wx * d.x + wy * d.y).sign() >= 0) return true;
+  const Expansion r = Expansion::Sum(r1, r2) + Expansion(r3);
+  return (wx * wx + wy * wy - r * r).sign() <= 0;
+}
+
+// The hit of a circle sweep of p by d1 - d2 against c grown by r1 + r2 +
+// r3, given that p starts outside and approaches: nullopt if it passes
+// wide or comes after max_fraction, else the fraction.
+std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
+                                        double r1, double r2, double r3,
+                                        double max_fraction) {
+  const Vec2 d = d1 - d2;
+  const Vec2 m = p - c;
+  const double grow = r1 + r2 + r3;
+  const double a = Dot(d, d);
+  const double b = Dot(d, m);
+  const double cross_left = d.x * m.y;
+  const double cross_right = d.y * m.x;
+  const double cross = cross_left - cross_right;
+  const double aa = a * grow * grow;
+  double discriminant = aa - cross * cross;
+  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
+  // d is rounded (one ulp per component): 64 roundings cover it and the
+  // rest; within that, the sign and size are taken exactly.
+  if (std::abs(discriminant) <=
+      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+    discriminant = -MotionDistanceExact(d1, d2, p, c, r1, r2, r3).Estimate();
+  }
+  if (discriminant < 0.0) return std::nullopt;
+  const double c0 = Dot(m, m) - grow * grow;
+  double t = c0 <= 0.0 ? 0.0 : c0 / (-b + std::sqrt(discriminant));
+  if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
+    if (!MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
+      return std::nullopt;
+    }
+    t = std::min(t, max_fraction);
+  } else if (t > max_fraction) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+}  // namespace
+
+bool CastCircleVsMovingCircle(const CircleCast& cast,
+                              const Moving<Circle>& target,
+                              const CastOptions& options,
+                              std::optional<Hit>* hit) {
+  const Vec2 p = cast.circle.center;
+  const Vec2 c = target.shape.center;
+  const double r1 = cast.circle.radius;
+  const double r2 = target.shape.radius;
+  const double skin = options.target_distance;
+  const Vec2 d1 = cast.translation;
+  const Vec2 d2 = target.translation;
+  const int contact = DistanceSquaredVs(p, c, r1, r2, 0.0);
+  // Overlapping, or two points at one place: d plays no part.
+  if (contact < 0 || (contact == 0 && r1 + r2 == 0.0)) return false;
+  // Sign of (d1 - d2).(p - c): < 0 closing.
+  const int closing = DotSign(d2, d1, c, p);
+  const auto start_hit = [&](HitStatus status) {
+    Hit& h = hit->emplace();
+    h.normal = Normalize(p - c);
+    h.point = c + r2 * h.normal;
+    h.feature = {FeatureType::kSurface, 0};
+    h.status = status;
+  };
+  hit->reset();
+  if (contact == 0) {
+    // Touching: moving in, or stopped there; a circle left or slid along is
+    // not met again.
+    if (closing < 0 || options.stop_at_penetration) {
+      start_hit(HitStatus::kInitialOverlap);
+    }
+    return true;
+  }
+  if (skin > 0.0 && DistanceSquaredVs(p, c, r1, r2, skin) <= 0) {
+    if (closing < 0) start_hit(HitStatus::kHit);
+    return true;
+  }
+  if (closing >= 0) return true;
+  const std::optional<double> t =
+      SweepCircleMotion(p, d1, d2, c, r1, r2, skin, options.max_fraction);
+  if (!t) return true;
+  const Vec2 d = d1 - d2;
+  Hit& h = hit->emplace();
+  h.fraction = *t;
+  h.normal = r1 + r2 + skin > 0.0 ? Normalize((p - c) + *t * d)
+                                  : DegenerateContactNormal(d);
+  h.point = c + *t * d2 + r2 * h.normal;
+  h.feature = {FeatureType::kSurface, 0};
+  return true;
+}
+
+bool CastPointVsMovingSegment(const RayInput& ray,
+                              const Moving<Segment>& target,
+                              const CastOptions& options,
+                              std::optional<Hit>* hit) {
+  if (options.target_distance != 0.0) return false;
+  const Vec2 p = ray.origin;
+  const Vec2 a = target.shape.p1;
+  const Vec2 c = target.shape.p2;
+  const Vec2 d1 = ray.translation;
+  const Vec2 d2 = target.translation;
+  const double max_fraction = options.max_fraction;
+  const Vec2 d = d1 - d2;
+  const auto keep = [&](double t, Vec2 core_point, Vec2 normal,
+                        Feature feature) {
+    Hit& h = hit->emplace();
+    h.fraction = t;
+    h.point = core_point + t * d2;
+    h.normal = normal;
+    h.feature = feature;
+  };
+  if (a == c) {
+    // A point target (starting on it is the shared path's start rule): met
+    // only by motion exactly through it.
+    if (p == a) return false;
+    hit->reset();
+    if (CrossSign(d2, d1, p, a) != 0 || DotSign(d2, d1, p, a) <= 0) return true;
+    if (const std::optional<double> t =
+            SweepCircleMotion(p, d1, d2, a, 0.0, 0.0, 0.0, max_fraction)) {
+      keep(*t, a, DegenerateContactNormal(d), {FeatureType::kVertex, 0});
+    }
+    return true;
+  }
+  const int start_side = Orient(a, c, p);
+  // Starting on the segment: a segment has no inside, so the shared path's
+  // exact start rule is the answer.
+  if (start_side == 0 && DotSign(a, c, a, p) >= 0 && DotSign(a, c, c, p) <= 0) {
+    return false;
+  }
+  hit->reset();
+  // Sign of Cross(c - a, d1 - d2): the motion across the segment's line.
+  const int across = CrossSign(a, c, d2, d1);
+  const Vec2 n = Normalize(RightPerp(c - a));
+  if (start_side == 0) {
+    // On the line, off the segment: only motion along the line meets it,
+    // at the near end, if it comes by max_fraction.
+    if (across != 0) return true;
+    const Vec2 e = c - a;
+    const double speed = Dot(d, e);
+    const double along = Dot(p - a, e);
+    double t;
+    int vertex;
+    if (DotSign(a, c, a, p) < 0 && DotSign(a, c, d2, d1) > 0) {
+      if (AfterMotion(false, a, c, p, d1, d2, max_fraction) < 0) return true;
+      t = -along / speed;
+      vertex = 0;
+    } else if (DotSign(a, c, c, p) > 0 && DotSign(a, c, d2, d1) < 0) {
+      if (AfterMotion(false, c, a, p, d1, d2, max_fraction) < 0) return true;
+      t = (along - Dot(e, e)) / -speed;
+      vertex = 1;
+    } else {
+      return true;
+    }
+    keep(std::clamp(t, 0.0, max_fraction), vertex == 0 ? a : c,
+         DegenerateContactNormal(d), {FeatureType::kVertex, vertex});
+    return true;
+  }
+  // Off the line: it must close on the line, reach it by max_fraction, and
+  // its line of motion must separate the ends (or pass through one).
+  if (across != -start_side) return true;
+  if (AfterMotion(true, a, c, p, d1, d2, max_fraction) == start_side) {
+    return true;
+  }
+  const int side_a = CrossSign(d2, d1, p, a);
+  const int side_c = CrossSign(d2, d1, p, c);
+  if (side_a == side_c) return true;  // passes beside
+  // t = -Cross(e, m) / Cross(e, d), taken exactly when rounding could move
+  // it by more than a trillionth of the sweep (as SweepPointSegmentZero).
+  const Vec2 e = c - a;
+  const Vec2 m = p - a;
+  const double cm_left = e.x * m.y;
+  const double cm_right = e.y * m.x;
+  const double cd_left = e.x * d.y;
+  const double cd_right = e.y * d.x;
+  double cm = cm_left - cm_right;
+  double cd = cd_left - cd_right;
+  double t = -cm / cd;
+  if (2.0 * kCrossErrorBound *
+          ((std::abs(cm_left) + std::abs(cm_right)) +
+           std::abs(t) * (std::abs(cd_left) + std::abs(cd_right))) >
+      1e-12 * std::abs(cd)) {
+    cm = CrossEstimate(a, c, a, p);
+    cd = CrossEstimate(a, c, d2, d1);
+    t = -cm / cd;
+  }
+  t = std::clamp(t, 0.0, max_fraction);
+  // p starts on n's side when it starts to the right of a -> c.
+  const Vec2 normal = start_side < 0 ? n : -n;
+  if (side_a == 0) {
+    keep(t, a, normal, {FeatureType::kVertex, 0});
+  } else if (side_c == 0) {
+    keep(t, c, normal, {FeatureType::kVertex, 1});
+  } else {
+    const double length_squared = Dot(e, e);
+    const double s =
+        length_squared > 0.0
+            ? std::clamp(Dot(m + t * d, e) / length_squared, 0.0, 1.0)
+            : 0.0;
+    keep(t, a + s * e, normal, {FeatureType::kEdge, 0});
+  }
+  return true;
+}
+
+}  // namespace collide::internal

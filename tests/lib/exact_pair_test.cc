@@ -1,0 +1,161 @@
+// Pair TOI on degenerate inputs (issue 12): cases whose exact answer is
+// known by construction (or, where marked, the GMP oracle's verdict for
+// dyadic inputs), each one ulp from the other answer where that matters.
+#include <cmath>
+#include <optional>
+
+#include "collide/toi.h"
+#include "collide/validate.h"
+#include "gtest/gtest.h"
+#include "test_shapes.h"
+
+namespace collide {
+namespace {
+
+using testing::kTolerance;
+
+// A segment pinned at the origin whose far end swings from (2, 0) to
+// (0, 2): at t = 1/2 it runs from (0, 0) to (1, 1).
+const DeformingSegment kSwinging{{{0, 0}, {2, 0}}, {{0, 0}, {0, 2}}};
+
+TEST(ExactPairTest, DeformingEndMetExactlyIsAVertexHit) {
+  // (1, 3 - 4t) meets the end (2 - 2t, 2t) at t = 1/2.
+  const std::optional<Hit> hit = CastRay({{1, 3}, {0, -4}}, kSwinging);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 0.5);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 1);
+  EXPECT_VEC2_NEAR(hit->point, (Vec2{1, 1}), kTolerance);
+}
+
+TEST(ExactPairTest, DeformingEndPassedOneUlpOutsideIsAMiss) {
+  // One ulp right of x = 1 the point crosses the line beyond the end.
+  const double x = std::nextafter(1.0, 2.0);
+  EXPECT_FALSE(CastRay({{x, 3}, {0, -4}}, kSwinging));
+}
+
+TEST(ExactPairTest, DeformingEndPassedOneUlpInsideIsAnEdgeHit) {
+  const double x = std::nextafter(1.0, 0.0);
+  const std::optional<Hit> hit = CastRay({{x, 3}, {0, -4}}, kSwinging);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, 1e-9);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+}
+
+TEST(ExactPairTest, DeformingTouchingStartStillFindsTheLaterContact) {
+  // The point starts on the segment at (1, 0) and moves left along it,
+  // leaving it as the segment turns; the pinned end (0, 0) comes to it at
+  // t = 1/2: f(t) = -2t (1 - 2t) has roots 0 and 1/2.
+  const RayInput ray{{1, 0}, {-2, 0}};
+  const std::optional<Hit> hit = CastRay(ray, kSwinging);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_EQ(hit->fraction, 0.5);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 0);
+  // stop_at_penetration makes the touching start itself the answer.
+  const std::optional<Hit> start =
+      CastRay(ray, kSwinging, {.stop_at_penetration = true});
+  ASSERT_TRUE(start);
+  EXPECT_EQ(start->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(start->fraction, 0.0);
+}
+
+TEST(ExactPairTest, DeformingTouchingStartAtLargeOffsetFindsTheLaterContact) {
+  // The degenerate report's case (offset 1e9); the oracle's exact contact
+  // is at t = 5/44 (0.113636...).
+  const std::optional<Hit> hit = CastRay(
+      {{-1000000001, 1000000002.25}, {8, -3}},
+      DeformingSegment{{{-1000000003, 1000000002}, {-999999995, 1000000003}},
+                       {{-999999999, 999999994}, {-999999999, 1000000007}}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 5.0 / 44.0, 1e-9);
+}
+
+TEST(ExactPairTest, DeformingGrazeOneUlpAwayIsAMiss) {
+  // The degenerate report's nudged graze: the GMP oracle says miss; rounded
+  // arithmetic found a contact at 0.5 at the end.
+  EXPECT_FALSE(
+      CastRay({{0.015625000000000003, 0.01953125}, {-0.015625, -0.03125}},
+              DeformingSegment{{{0, -0.01171875}, {-0.0078125, 0.0234375}},
+                               {{0, -0.01171875}, {0.0234375, -0.015625}}}));
+}
+
+TEST(ExactPairTest, CirclesMeetingExactlyAtMaxFractionHit) {
+  // Radii 4 + 4, centres 10 apart closing by 2: touching exactly at t = 1.
+  const std::optional<Hit> hit =
+      CastCircle({{{10, 0}, 4}, {-1, 0}}, Moving<Circle>{{{0, 0}, 4}, {1, 0}});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+}
+
+TEST(ExactPairTest, CirclesMissingMaxFractionByATinyOffsetMiss) {
+  // The same, the mover 2^-30 off the line of centres: at t = 1 the centres
+  // are sqrt(64 + 2^-60) > 8 apart, and they are closest then.
+  const double y = std::ldexp(1.0, -30);
+  EXPECT_FALSE(
+      CastCircle({{{10, y}, 4}, {-1, 0}}, Moving<Circle>{{{0, 0}, 4}, {1, 0}}));
+  // From the degenerate report: offset 1e6, one ulp off the tangent.
+  EXPECT_FALSE(CastCircle({{{1000008, -1.9999999998835847}, 4}, {-2, 0}},
+                          Moving<Circle>{{{999998, -2}, 4}, {0, 0}}));
+}
+
+// A point on a segment's line, off the segment, moving towards it by a long
+// translation relative to the segment's own: the relative translation
+// (2e16, 4.8e16 - 4) is not a double (its rounding, (2e16, 4.8e16), runs
+// exactly along the line (5, 12) onto the near end). Exactly it leaves the
+// line at once: a miss.
+TEST(ExactPairTest, LongRelativeTranslationOffTheLineByLessThanItsRounding) {
+  const Moving<Segment> segment{{{-20, -48}, {120, 288}}, {-128, -172}};
+  EXPECT_FALSE(CastRay({{-140, -336}, {2e16 - 128, 4.8e16 - 176}}, segment));
+  // Through the public pair query too.
+  EXPECT_FALSE(
+      CastPair(MovingShape{Vec2{-140, -336}, {2e16 - 128, 4.8e16 - 176}},
+               MovingShape{Segment{{-20, -48}, {120, 288}}, {-128, -172}}));
+}
+
+TEST(ExactPairTest, LongRelativeTranslationExactlyAlongTheLineMeetsTheEnd) {
+  // Relative translation (2e16, 4.8e16) exactly: along the line, meeting
+  // the near end (-20, -48) after (120, 288), at t = 6e-15.
+  const std::optional<Hit> hit =
+      CastRay({{-140, -336}, {2e16 - 128, 4.8e16 - 176}},
+              Moving<Segment>{{{-20, -48}, {120, 288}}, {-128, -176}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 6e-15, 1e-24);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 0);
+}
+
+TEST(ExactPairTest, LongRelativeTranslationPassingBesideAPointTarget) {
+  // The degenerate report's case (a zero-length segment, offset 1e6): the
+  // GMP oracle says miss; the rounded relative translation ran through it.
+  EXPECT_FALSE(
+      CastRay({{-1000013.5, 999984.5}, {5629499534213111, 13510798882111492}},
+              Moving<Segment>{{{-1000008.5, 999996.5}, {-1000008.5, 999996.5}},
+                              {-9, 3.75}}));
+}
+
+TEST(ExactPairTest, LongRelativeTranslationLeavingATouchingCircle) {
+  // The degenerate report's circle case (offset 1e6, GMP oracle: miss):
+  // the rounded relative translation closed on the circle.
+  const CircleCast mover{{{305, -999944}, 52},
+                         {-11999999999999932, 4999999999999958}};
+  const Moving<Circle> target{{{17, -999993}, 104}, {67, -42}};
+  EXPECT_FALSE(CastCircle(mover, target));
+  EXPECT_FALSE(CastPair(MovingShape{mover.circle, mover.translation},
+                        MovingShape{target.shape, target.translation}));
+}
+
+TEST(ExactPairTest, CollinearArrivalAtTheEndExactlyAtMaxFractionCounts) {
+  // Relative motion (2, 0) along the segment's line from x = -5 onto its
+  // end at x = -3: exactly at t = 1, a hit; one ulp further back, a miss.
+  const Moving<Segment> segment{{{6, 0}, {-3, 0}}, {4, 0}};
+  const std::optional<Hit> hit = CastRay({{-5, 0}, {6, 0}}, segment);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+  EXPECT_EQ(hit->feature.index, 1);
+  EXPECT_FALSE(CastRay({{std::nextafter(-5.0, -6.0), 0}, {6, 0}}, segment));
+}
+
+}  // namespace
+}  // namespace collide
