@@ -22,6 +22,7 @@
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
 #include "server/log.h"
+#include "server/message_bytes.h"
 #include "server/query_handler.h"
 #include "server/server_metrics.h"
 #include "server/status_convert.h"
@@ -307,11 +308,8 @@ class QueryStreamReactor final
     }
     if (write != nullptr) {
       // One write is outstanding at a time, so write_buffer_ is free.
-      bool own_buffer = false;
-      write_buffer_.Clear();  // the serializer wants it empty
       const grpc::Status serialized =
-          grpc::SerializationTraits<StreamResponse>::Serialize(
-              *write, &write_buffer_, &own_buffer);
+          SerializeToByteBuffer(*write, &write_buffer_);
       if (!serialized.ok()) {
         // Only a response over 2 GiB fails here: our bug.
         Log("StreamQueries response failed: %s",
@@ -432,10 +430,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(status));
       return;
     }
-    bool own_buffer = false;
-    response_bytes_->Clear();
-    Finish(grpc::SerializationTraits<v1::RunQueriesResponse>::Serialize(
-        *response_, response_bytes_, &own_buffer));
+    Finish(SerializeToByteBuffer(*response_, response_bytes_));
   }
 
   grpc::CallbackServerContext* const context_;

@@ -40,6 +40,7 @@
 #include "proto/formats/packed_convert.h"
 #include "scenes.h"
 #include "server/level_snapshot.h"
+#include "server/message_bytes.h"
 #include "server/query_handler.h"
 #include "server/stream_batch.h"
 #include "stream_requests.h"
@@ -157,10 +158,13 @@ __attribute__((noinline)) void ServerEncode(Context&, Batch& b, int) {
   g_timing_sink = g_timing_sink + results.hit_status_size();
 }
 
+// As the stream reactor writes a response (server/message_bytes.h).
 __attribute__((noinline)) void ServerSerialize(Context&, Batch& b, int) {
-  bool own = false;
-  b.response_bytes.Clear();
-  Traits<Response>::Serialize(*b.server.response(), &b.response_bytes, &own);
+  if (!collide::server::SerializeToByteBuffer(*b.server.response(),
+                                              &b.response_bytes)
+           .ok()) {
+    std::abort();
+  }
 }
 
 __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
