@@ -51,12 +51,15 @@ constexpr int kMaxInlineQueries = 16;
 // shutting down past its grace). A batch asks between queries
 // (query_handler.h), so neither an expired call nor a shutdown waits for a
 // big batch of expensive queries to finish.
+// `deadline` is context->deadline(), read once per batch: converting it
+// from gRPC's clock costs as much as the rest of a check.
 absl::Status CallStopStatus(grpc::CallbackServerContext* context,
+                            std::chrono::system_clock::time_point deadline,
                             const std::atomic<bool>& server_stopping) {
   if (server_stopping.load(std::memory_order_relaxed)) {
     return absl::CancelledError("the server is shutting down");
   }
-  if (std::chrono::system_clock::now() >= context->deadline()) {
+  if (std::chrono::system_clock::now() >= deadline) {
     return absl::DeadlineExceededError("the call's deadline passed");
   }
   if (context->IsCancelled()) {
@@ -98,7 +101,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
     RefuseBatch(request, snapshot.status(), batch.response());
   } else if (absl::Status s = AnswerStreamQueries(
                  **snapshot, request, limits, batch.response(),
-                 [&] { return CallStopStatus(context, server_stopping); });
+                 [&, deadline = context->deadline()] {
+                   return CallStopStatus(context, deadline, server_stopping);
+                 });
              !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
@@ -419,7 +424,9 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     if (status.ok()) {
       status = AnswerRunQueries(
           **snapshot, *request_, limits_, response_,
-          [this] { return CallStopStatus(context_, stopping_); });
+          [this, deadline = context_->deadline()] {
+            return CallStopStatus(context_, deadline, stopping_);
+          });
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left

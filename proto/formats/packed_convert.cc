@@ -1,11 +1,8 @@
 #include "proto/formats/packed_convert.h"
 
-#include <cmath>
 #include <cstdint>
 #include <initializer_list>
-#include <utility>
 
-#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -103,30 +100,6 @@ absl::Status FirstBadValue(absl::string_view field, int index,
       absl::StrCat(field, "[", index, "]: a value was refused without reason"));
 }
 
-bool InRange(double value) { return std::abs(value) <= kMaxCoordinate; }
-
-// CircleCast and MoveClaim's circle come from the same five columns.
-template <typename Circles>
-absl::StatusOr<std::pair<Circle, Vec2>> PackedCircleMotion(
-    const Circles& circles, int index, absl::string_view field) {
-  const double cx = circles.center_x(index);
-  const double cy = circles.center_y(index);
-  const double r = circles.radius(index);
-  const double tx = circles.translation_x(index);
-  const double ty = circles.translation_y(index);
-  // The common case in one branch; FirstBadValue tells which message.
-  if (ABSL_PREDICT_FALSE(!(InRange(cx) && InRange(cy) && InRange(r) &&
-                           r >= 0.0 && InRange(tx) && InRange(ty)))) {
-    return FirstBadValue(field, index,
-                         {{".center_x", cx},
-                          {".center_y", cy},
-                          {".radius", r, /*nonnegative=*/true},
-                          {".translation_x", tx},
-                          {".translation_y", ty}});
-  }
-  return std::pair<Circle, Vec2>{Circle{{cx, cy}, r}, Vec2{tx, ty}};
-}
-
 }  // namespace
 
 absl::StatusOr<PackedCastBatch> PackedRaysFromProto(
@@ -183,38 +156,28 @@ absl::StatusOr<PackedMoveBatch> PackedMovesFromProto(
   return PackedMoveBatch{.count = *count, .settings = *settings};
 }
 
-absl::StatusOr<RayInput> PackedRayAt(const v1::PackedRayCasts& rays, int index,
-                                     absl::string_view field) {
-  const double ox = rays.origin_x(index);
-  const double oy = rays.origin_y(index);
-  const double tx = rays.translation_x(index);
-  const double ty = rays.translation_y(index);
-  if (ABSL_PREDICT_FALSE(
-          !(InRange(ox) && InRange(oy) && InRange(tx) && InRange(ty)))) {
-    return FirstBadValue(field, index,
-                         {{".origin_x", ox},
-                          {".origin_y", oy},
-                          {".translation_x", tx},
-                          {".translation_y", ty}});
-  }
-  return RayInput{{ox, oy}, {tx, ty}};
+namespace packed_internal {
+
+absl::Status RefusedRay(const v1::PackedRayCasts& rays, int index,
+                        absl::string_view field) {
+  return FirstBadValue(field, index,
+                       {{".origin_x", rays.origin_x(index)},
+                        {".origin_y", rays.origin_y(index)},
+                        {".translation_x", rays.translation_x(index)},
+                        {".translation_y", rays.translation_y(index)}});
 }
 
-absl::StatusOr<CircleCast> PackedCircleAt(const v1::PackedCircleCasts& circles,
-                                          int index, absl::string_view field) {
-  absl::StatusOr<std::pair<Circle, Vec2>> motion =
-      PackedCircleMotion(circles, index, field);
-  if (!motion.ok()) return motion.status();
-  return CircleCast{motion->first, motion->second};
+absl::Status RefusedCircle(double cx, double cy, double r, double tx,
+                           double ty, int index, absl::string_view field) {
+  return FirstBadValue(field, index,
+                       {{".center_x", cx},
+                        {".center_y", cy},
+                        {".radius", r, /*nonnegative=*/true},
+                        {".translation_x", tx},
+                        {".translation_y", ty}});
 }
 
-absl::StatusOr<MoveClaim> PackedMoveAt(const v1::PackedMoveValidations& moves,
-                                       int index, absl::string_view field) {
-  absl::StatusOr<std::pair<Circle, Vec2>> motion =
-      PackedCircleMotion(moves, index, field);
-  if (!motion.ok()) return motion.status();
-  return MoveClaim{BodyShape(motion->first), motion->second};
-}
+}  // namespace packed_internal
 
 void ResizePackedResults(int count, v1::PackedCastResults* out) {
   out->mutable_hit_status()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
