@@ -171,10 +171,16 @@ void RecordRequest(const Request& request, const Response& response,
   ObserveBatch(count, read_at);
   OutcomeTally tally{};
   switch (response.packed_results_case()) {
-    case Response::kPackedCasts:
-      tally = TallyRows(response.packed_casts().hit_status(),
-                        response.packed_casts().errors(), FromPackedHitStatus);
+    case Response::kPackedCasts: {
+      // One of the two hit status columns is filled (fixed_width_results).
+      const v1::PackedCastResults& casts = response.packed_casts();
+      tally = casts.hit_status_fixed().empty()
+                  ? TallyRows(casts.hit_status(), casts.errors(),
+                              FromPackedHitStatus)
+                  : TallyRows(casts.hit_status_fixed(), casts.errors(),
+                              FromPackedHitStatus);
       break;
+    }
     case Response::kPackedMoves:
       tally = TallyRows(response.packed_moves().verdict(),
                         response.packed_moves().errors(), FromVerdict);

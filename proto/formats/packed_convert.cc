@@ -116,7 +116,9 @@ absl::StatusOr<PackedCastBatch> PackedRaysFromProto(
   absl::StatusOr<CastSettings> settings =
       PackedCastSettings(rays.options(), limits, field);
   if (!settings.ok()) return settings.status();
-  return PackedCastBatch{.count = *count, .settings = *settings};
+  return PackedCastBatch{.count = *count,
+                         .settings = *settings,
+                         .fixed_width_results = rays.fixed_width_results()};
 }
 
 absl::StatusOr<PackedCastBatch> PackedCirclesFromProto(
@@ -134,7 +136,9 @@ absl::StatusOr<PackedCastBatch> PackedCirclesFromProto(
   absl::StatusOr<CastSettings> settings =
       PackedCastSettings(circles.options(), limits, field);
   if (!settings.ok()) return settings.status();
-  return PackedCastBatch{.count = *count, .settings = *settings};
+  return PackedCastBatch{.count = *count,
+                         .settings = *settings,
+                         .fixed_width_results = circles.fixed_width_results()};
 }
 
 absl::StatusOr<PackedMoveBatch> PackedMovesFromProto(
@@ -179,31 +183,50 @@ absl::Status RefusedCircle(double cx, double cy, double r, double tx,
 
 }  // namespace packed_internal
 
-void ResizePackedResults(int count, v1::PackedCastResults* out) {
-  out->mutable_hit_status()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
+void ResizePackedResults(int count, bool fixed_width,
+                         v1::PackedCastResults* out) {
+  if (fixed_width) {
+    out->mutable_hit_status_fixed()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
+    out->mutable_shape_id_fixed()->Resize(count, 0);
+    out->mutable_user_data_fixed()->Resize(count, 0);
+    out->mutable_feature_type_fixed()->Resize(count,
+                                              v1::FEATURE_TYPE_UNSPECIFIED);
+    out->mutable_feature_index_fixed()->Resize(count, 0);
+  } else {
+    out->mutable_hit_status()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
+    out->mutable_shape_id()->Resize(count, 0);
+    out->mutable_user_data()->Resize(count, 0);
+    out->mutable_feature_type()->Resize(count, v1::FEATURE_TYPE_UNSPECIFIED);
+    out->mutable_feature_index()->Resize(count, 0);
+  }
   out->mutable_fraction()->Resize(count, 0.0);
   out->mutable_point_x()->Resize(count, 0.0);
   out->mutable_point_y()->Resize(count, 0.0);
   out->mutable_normal_x()->Resize(count, 0.0);
   out->mutable_normal_y()->Resize(count, 0.0);
-  out->mutable_shape_id()->Resize(count, 0);
-  out->mutable_user_data()->Resize(count, 0);
-  out->mutable_feature_type()->Resize(count, v1::FEATURE_TYPE_UNSPECIFIED);
-  out->mutable_feature_index()->Resize(count, 0);
   out->mutable_depth()->Resize(count, 0.0);
 }
 
-void SetPackedHit(int index, const WorldHit& hit, v1::PackedCastResults* out) {
-  out->set_hit_status(index, ToProto(hit.hit.status));
+void SetPackedHit(int index, const WorldHit& hit, bool fixed_width,
+                  v1::PackedCastResults* out) {
+  if (fixed_width) {
+    out->set_hit_status_fixed(index, ToProto(hit.hit.status));
+    out->set_shape_id_fixed(index, hit.shape_id);
+    out->set_user_data_fixed(index, hit.user_data);
+    out->set_feature_type_fixed(index, ToProto(hit.hit.feature.type));
+    out->set_feature_index_fixed(index, hit.hit.feature.index);
+  } else {
+    out->set_hit_status(index, ToProto(hit.hit.status));
+    out->set_shape_id(index, hit.shape_id);
+    out->set_user_data(index, hit.user_data);
+    out->set_feature_type(index, ToProto(hit.hit.feature.type));
+    out->set_feature_index(index, hit.hit.feature.index);
+  }
   out->set_fraction(index, hit.hit.fraction);
   out->set_point_x(index, hit.hit.point.x);
   out->set_point_y(index, hit.hit.point.y);
   out->set_normal_x(index, hit.hit.normal.x);
   out->set_normal_y(index, hit.hit.normal.y);
-  out->set_shape_id(index, hit.shape_id);
-  out->set_user_data(index, hit.user_data);
-  out->set_feature_type(index, ToProto(hit.hit.feature.type));
-  out->set_feature_index(index, hit.hit.feature.index);
   out->set_depth(index, hit.hit.depth);
 }
 

@@ -41,6 +41,9 @@ struct PackedCastBatch {
   int count = 0;
   // The shared options; all_hits is always false.
   CastSettings settings;
+  // The request's fixed_width_results: which integer columns the results
+  // fill (ResizePackedResults, SetPackedHit).
+  bool fixed_width_results = false;
 };
 struct PackedMoveBatch {
   int count = 0;
@@ -75,9 +78,13 @@ inline absl::StatusOr<MoveClaim> PackedMoveAt(
 // --- Results. Resize* gives every column `count` zero values (a miss, or
 // a refused query, in every row); Set* writes row `index` with exactly the
 // values ToProto(WorldHit) / ToProto(MoveValidation) write into the
-// per-query messages.
-void ResizePackedResults(int count, v1::PackedCastResults* out);
-void SetPackedHit(int index, const WorldHit& hit, v1::PackedCastResults* out);
+// per-query messages. For casts, `fixed_width` (the batch's
+// fixed_width_results) picks the *_fixed integer columns instead of the
+// varint ones; the other set stays empty.
+void ResizePackedResults(int count, bool fixed_width,
+                         v1::PackedCastResults* out);
+void SetPackedHit(int index, const WorldHit& hit, bool fixed_width,
+                  v1::PackedCastResults* out);
 void ResizePackedResults(int count, v1::PackedMoveResults* out);
 void SetPackedMove(int index, const MoveValidation& validation,
                    v1::PackedMoveResults* out);
