@@ -61,13 +61,13 @@ absl::StatusOr<PackedCastView> PackedCastView::Read(
                           {"user_data", r.user_data_size()},
                           {"feature_type", r.feature_type_size()},
                           {"feature_index", r.feature_index_size()}})
-          : CheckColumns("packed_casts", count,
-                         {{"hit_status_fixed", r.hit_status_fixed_size()},
-                          {"shape_id_fixed", r.shape_id_fixed_size()},
-                          {"user_data_fixed", r.user_data_fixed_size()},
-                          {"feature_type_fixed", r.feature_type_fixed_size()},
-                          {"feature_index_fixed",
-                           r.feature_index_fixed_size()}});
+          : CheckColumns(
+                "packed_casts", count,
+                {{"hit_status_fixed", r.hit_status_fixed_size()},
+                 {"shape_id_fixed", r.shape_id_fixed_size()},
+                 {"user_data_fixed", r.user_data_fixed_size()},
+                 {"feature_type_fixed", r.feature_type_fixed_size()},
+                 {"feature_index_fixed", r.feature_index_fixed_size()}});
   if (!integers.ok()) return integers;
   return PackedCastView(&r, count);
 }

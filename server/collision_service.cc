@@ -422,11 +422,11 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
         FindLevel(store_, request_->level(), "level");
     absl::Status status = snapshot.status();
     if (status.ok()) {
-      status = AnswerRunQueries(
-          **snapshot, *request_, limits_, response_,
-          [this, deadline = context_->deadline()] {
-            return CallStopStatus(context_, deadline, stopping_);
-          });
+      status = AnswerRunQueries(**snapshot, *request_, limits_, response_,
+                                [this, deadline = context_->deadline()] {
+                                  return CallStopStatus(context_, deadline,
+                                                        stopping_);
+                                });
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left

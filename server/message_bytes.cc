@@ -22,8 +22,7 @@ grpc::Status SerializeToByteBuffer(const google::protobuf::MessageLite& message,
                         "a response message over 2 GiB cannot be serialized");
   }
   grpc::Slice slice(size);
-  message.SerializeWithCachedSizesToArray(
-      const_cast<uint8_t*>(slice.begin()));
+  message.SerializeWithCachedSizesToArray(const_cast<uint8_t*>(slice.begin()));
   grpc::ByteBuffer bytes(&slice, 1);
   out->Swap(&bytes);
   return grpc::Status::OK;

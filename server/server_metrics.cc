@@ -178,10 +178,10 @@ void RecordRequest(const Request& request, const Response& response,
       const auto outcome_of = [](int status) {
         return FromPackedHitStatus(status);
       };
-      tally = casts.hit_status_fixed().empty()
-                  ? TallyRows(casts.hit_status(), casts.errors(), outcome_of)
-                  : TallyRows(casts.hit_status_fixed(), casts.errors(),
-                              outcome_of);
+      tally =
+          casts.hit_status_fixed().empty()
+              ? TallyRows(casts.hit_status(), casts.errors(), outcome_of)
+              : TallyRows(casts.hit_status_fixed(), casts.errors(), outcome_of);
       break;
     }
     case Response::kPackedMoves:

@@ -171,8 +171,8 @@ absl::Status RefusedRay(const v1::PackedRayCasts& rays, int index,
                         {".translation_y", rays.translation_y(index)}});
 }
 
-absl::Status RefusedCircle(double cx, double cy, double r, double tx,
-                           double ty, int index, absl::string_view field) {
+absl::Status RefusedCircle(double cx, double cy, double r, double tx, double ty,
+                           int index, absl::string_view field) {
   return FirstBadValue(field, index,
                        {{".center_x", cx},
                         {".center_y", cy},

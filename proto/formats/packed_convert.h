@@ -67,13 +67,11 @@ absl::StatusOr<PackedMoveBatch> PackedMovesFromProto(
 // answers hundreds of queries, and the common case (all values in range)
 // is a few compares; only a refused value takes the call out of line.
 inline absl::StatusOr<RayInput> PackedRayAt(const v1::PackedRayCasts& rays,
-                                            int index,
-                                            absl::string_view field);
+                                            int index, absl::string_view field);
 inline absl::StatusOr<CircleCast> PackedCircleAt(
     const v1::PackedCircleCasts& circles, int index, absl::string_view field);
 inline absl::StatusOr<MoveClaim> PackedMoveAt(
-    const v1::PackedMoveValidations& moves, int index,
-    absl::string_view field);
+    const v1::PackedMoveValidations& moves, int index, absl::string_view field);
 
 // --- Results. Resize* gives every column `count` zero values (a miss, or
 // a refused query, in every row); Set* writes row `index` with exactly the
@@ -99,8 +97,8 @@ inline bool InRange(double value) { return std::abs(value) <= kMaxCoordinate; }
 // the per-query form's field order. Only called when one is.
 absl::Status RefusedRay(const v1::PackedRayCasts& rays, int index,
                         absl::string_view field);
-absl::Status RefusedCircle(double cx, double cy, double r, double tx,
-                           double ty, int index, absl::string_view field);
+absl::Status RefusedCircle(double cx, double cy, double r, double tx, double ty,
+                           int index, absl::string_view field);
 
 // CircleCast and MoveClaim's circle come from the same five columns.
 struct CircleMotion {

@@ -308,8 +308,7 @@ TEST_F(PackedE2eTest, FixedWidthResultsCarryTheSameAnswers) {
   *rays.options() = SharedCastOptions();
   *circles.options() = SharedCastOptions();
   for (const Motion& m : motions) {
-    ray_queries.push_back(
-        RayCast(m.start, m.translation, SharedCastOptions()));
+    ray_queries.push_back(RayCast(m.start, m.translation, SharedCastOptions()));
     rays.Add(m.start, m.translation);
     circle_queries.push_back(
         CircleCast(m.start, m.radius, m.translation, SharedCastOptions()));
