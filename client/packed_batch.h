@@ -32,6 +32,11 @@ class PackedRayBuilder {
   int size() const { return rays_->origin_x_size(); }
   // The options every query of the batch shares (closest hit only).
   v1::CastOptions* options() { return rays_->mutable_options(); }
+  // Asks for the results' integer columns in fixed width (cheaper to send
+  // and parse; PackedCastView reads either).
+  void set_fixed_width_results(bool fixed) {
+    rays_->set_fixed_width_results(fixed);
+  }
 
  private:
   v1::PackedRayCasts* rays_;
@@ -46,6 +51,10 @@ class PackedCircleBuilder {
   void Add(Vec2 center, double radius, Vec2 translation);
   int size() const { return circles_->center_x_size(); }
   v1::CastOptions* options() { return circles_->mutable_options(); }
+  // As PackedRayBuilder's.
+  void set_fixed_width_results(bool fixed) {
+    circles_->set_fixed_width_results(fixed);
+  }
 
  private:
   v1::PackedCircleCasts* circles_;

@@ -43,20 +43,32 @@ absl::Status PackedQueryStatus(
 absl::StatusOr<PackedCastView> PackedCastView::Read(
     const v1::PackedCastResults& r, int count) {
   if (absl::Status s = CheckColumns("packed_casts", count,
-                                    {{"hit_status", r.hit_status_size()},
-                                     {"fraction", r.fraction_size()},
+                                    {{"fraction", r.fraction_size()},
                                      {"point_x", r.point_x_size()},
                                      {"point_y", r.point_y_size()},
                                      {"normal_x", r.normal_x_size()},
                                      {"normal_y", r.normal_y_size()},
-                                     {"shape_id", r.shape_id_size()},
-                                     {"user_data", r.user_data_size()},
-                                     {"feature_type", r.feature_type_size()},
-                                     {"feature_index", r.feature_index_size()},
                                      {"depth", r.depth_size()}});
       !s.ok()) {
     return s;
   }
+  // The integer columns the server filled (PackedCastRow reads the same).
+  const absl::Status integers =
+      r.hit_status_fixed().empty()
+          ? CheckColumns("packed_casts", count,
+                         {{"hit_status", r.hit_status_size()},
+                          {"shape_id", r.shape_id_size()},
+                          {"user_data", r.user_data_size()},
+                          {"feature_type", r.feature_type_size()},
+                          {"feature_index", r.feature_index_size()}})
+          : CheckColumns(
+                "packed_casts", count,
+                {{"hit_status_fixed", r.hit_status_fixed_size()},
+                 {"shape_id_fixed", r.shape_id_fixed_size()},
+                 {"user_data_fixed", r.user_data_fixed_size()},
+                 {"feature_type_fixed", r.feature_type_fixed_size()},
+                 {"feature_index_fixed", r.feature_index_fixed_size()}});
+  if (!integers.ok()) return integers;
   return PackedCastView(&r, count);
 }
 

@@ -50,36 +50,48 @@ class PackedView {
   int count_;
 };
 
-// One query's closest hit; every value is 0 on a miss.
+// One query's closest hit; every value is 0 on a miss. Reads the integer
+// columns the server filled: the varint ones, or the *_fixed ones when the
+// batch set fixed_width_results.
 class PackedCastRow {
  public:
   PackedCastRow(const v1::PackedCastResults* results, int index)
-      : r_(results), i_(index) {}
+      : r_(results), i_(index), fixed_(!results->hit_status_fixed().empty()) {}
   // False on a miss (and for a refused query).
   bool hit() const { return status() != v1::HIT_STATUS_UNSPECIFIED; }
   v1::HitStatus status() const {
-    return static_cast<v1::HitStatus>(r_->hit_status(i_));
+    return static_cast<v1::HitStatus>(fixed_ ? r_->hit_status_fixed(i_)
+                                             : r_->hit_status(i_));
   }
   double fraction() const { return r_->fraction(i_); }
   Vec2 point() const { return {r_->point_x(i_), r_->point_y(i_)}; }
   Vec2 normal() const { return {r_->normal_x(i_), r_->normal_y(i_)}; }
-  uint64_t shape_id() const { return r_->shape_id(i_); }
-  uint64_t user_data() const { return r_->user_data(i_); }
-  v1::FeatureType feature_type() const {
-    return static_cast<v1::FeatureType>(r_->feature_type(i_));
+  uint64_t shape_id() const {
+    return fixed_ ? r_->shape_id_fixed(i_) : r_->shape_id(i_);
   }
-  int32_t feature_index() const { return r_->feature_index(i_); }
+  uint64_t user_data() const {
+    return fixed_ ? r_->user_data_fixed(i_) : r_->user_data(i_);
+  }
+  v1::FeatureType feature_type() const {
+    return static_cast<v1::FeatureType>(fixed_ ? r_->feature_type_fixed(i_)
+                                               : r_->feature_type(i_));
+  }
+  int32_t feature_index() const {
+    return fixed_ ? r_->feature_index_fixed(i_) : r_->feature_index(i_);
+  }
   double depth() const { return r_->depth(i_); }
 
  private:
   const v1::PackedCastResults* r_;
   int i_;
+  bool fixed_;
 };
 
 class PackedCastView : public PackedView<v1::PackedCastResults, PackedCastRow> {
  public:
   // A view of `results` (which must outlive it) for `count` queries;
-  // INTERNAL naming the column when one holds another number of values.
+  // INTERNAL naming the column when one holds another number of values
+  // (of the integer columns, the set the server filled).
   static absl::StatusOr<PackedCastView> Read(
       const v1::PackedCastResults& results, int count);
 

@@ -22,6 +22,7 @@
 #include "server/level_snapshot.h"
 #include "server/level_store.h"
 #include "server/log.h"
+#include "server/message_bytes.h"
 #include "server/query_handler.h"
 #include "server/server_metrics.h"
 #include "server/status_convert.h"
@@ -50,12 +51,15 @@ constexpr int kMaxInlineQueries = 16;
 // shutting down past its grace). A batch asks between queries
 // (query_handler.h), so neither an expired call nor a shutdown waits for a
 // big batch of expensive queries to finish.
+// `deadline` is context->deadline(), read once per batch: converting it
+// from gRPC's clock costs as much as the rest of a check.
 absl::Status CallStopStatus(grpc::CallbackServerContext* context,
+                            std::chrono::system_clock::time_point deadline,
                             const std::atomic<bool>& server_stopping) {
   if (server_stopping.load(std::memory_order_relaxed)) {
     return absl::CancelledError("the server is shutting down");
   }
-  if (std::chrono::system_clock::now() >= context->deadline()) {
+  if (std::chrono::system_clock::now() >= deadline) {
     return absl::DeadlineExceededError("the call's deadline passed");
   }
   if (context->IsCancelled()) {
@@ -97,7 +101,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
     RefuseBatch(request, snapshot.status(), batch.response());
   } else if (absl::Status s = AnswerStreamQueries(
                  **snapshot, request, limits, batch.response(),
-                 [&] { return CallStopStatus(context, server_stopping); });
+                 [&, deadline = context->deadline()] {
+                   return CallStopStatus(context, deadline, server_stopping);
+                 });
              !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
@@ -307,11 +313,8 @@ class QueryStreamReactor final
     }
     if (write != nullptr) {
       // One write is outstanding at a time, so write_buffer_ is free.
-      bool own_buffer = false;
-      write_buffer_.Clear();  // the serializer wants it empty
       const grpc::Status serialized =
-          grpc::SerializationTraits<StreamResponse>::Serialize(
-              *write, &write_buffer_, &own_buffer);
+          SerializeToByteBuffer(*write, &write_buffer_);
       if (!serialized.ok()) {
         // Only a response over 2 GiB fails here: our bug.
         Log("StreamQueries response failed: %s",
@@ -419,9 +422,11 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
         FindLevel(store_, request_->level(), "level");
     absl::Status status = snapshot.status();
     if (status.ok()) {
-      status = AnswerRunQueries(
-          **snapshot, *request_, limits_, response_,
-          [this] { return CallStopStatus(context_, stopping_); });
+      status = AnswerRunQueries(**snapshot, *request_, limits_, response_,
+                                [this, deadline = context_->deadline()] {
+                                  return CallStopStatus(context_, deadline,
+                                                        stopping_);
+                                });
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left
@@ -432,10 +437,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(status));
       return;
     }
-    bool own_buffer = false;
-    response_bytes_->Clear();
-    Finish(grpc::SerializationTraits<v1::RunQueriesResponse>::Serialize(
-        *response_, response_bytes_, &own_buffer));
+    Finish(SerializeToByteBuffer(*response_, response_bytes_));
   }
 
   grpc::CallbackServerContext* const context_;

@@ -25,13 +25,13 @@ void AddError(int index, const absl::Status& status, Results* results) {
   *error->mutable_status() = ToResultStatus(status);
 }
 
-// Answers rows 0..count-1 of `results` with `answer(i)` (OK, or the query's
-// own error), asking `stop` every kQueriesPerStopCheck queries as the
-// per-query form does; rows not reached get the stop status.
+// Answers rows 0..count-1 of `results` (resized to `count` rows) with
+// `answer(i)` (OK, or the query's own error), asking `stop` every
+// kQueriesPerStopCheck queries as the per-query form does; rows not reached
+// get the stop status.
 template <typename Results, typename AnswerOne>
 void AnswerRows(int count, absl::string_view field, StopCheck stop,
                 Results* results, AnswerOne answer) {
-  formats::ResizePackedResults(count, results);
   int i = 0;
   absl::Status stopped;
   for (; i < count; ++i) {
@@ -58,12 +58,14 @@ absl::Status AnswerRays(const Level& level, const v1::PackedRayCasts& rays,
       formats::PackedRaysFromProto(rays, limits, kField);
   if (!batch.ok()) return batch.status();
   const formats::CastSettings& settings = batch->settings;
+  const bool fixed_width = batch->fixed_width_results;
+  formats::ResizePackedResults(batch->count, fixed_width, results);
   AnswerRows(batch->count, kField, stop, results, [&](int i) {
     const absl::StatusOr<RayInput> ray = formats::PackedRayAt(rays, i, kField);
     if (!ray.ok()) return ray.status();
     if (const std::optional<WorldHit> hit =
             CastRay(*ray, level, settings.filter, settings.options)) {
-      formats::SetPackedHit(i, *hit, results);
+      formats::SetPackedHit(i, *hit, fixed_width, results);
     }
     return absl::OkStatus();
   });
@@ -79,13 +81,15 @@ absl::Status AnswerCircles(const Level& level,
       formats::PackedCirclesFromProto(circles, limits, kField);
   if (!batch.ok()) return batch.status();
   const formats::CastSettings& settings = batch->settings;
+  const bool fixed_width = batch->fixed_width_results;
+  formats::ResizePackedResults(batch->count, fixed_width, results);
   AnswerRows(batch->count, kField, stop, results, [&](int i) {
     const absl::StatusOr<CircleCast> cast =
         formats::PackedCircleAt(circles, i, kField);
     if (!cast.ok()) return cast.status();
     if (const std::optional<WorldHit> hit =
             CastCircle(*cast, level, settings.filter, settings.options)) {
-      formats::SetPackedHit(i, *hit, results);
+      formats::SetPackedHit(i, *hit, fixed_width, results);
     }
     return absl::OkStatus();
   });
@@ -101,6 +105,7 @@ absl::Status AnswerMoves(const Level& level,
       formats::PackedMovesFromProto(moves, limits, kField);
   if (!batch.ok()) return batch.status();
   const formats::MoveSettings& settings = batch->settings;
+  formats::ResizePackedResults(batch->count, results);
   AnswerRows(batch->count, kField, stop, results, [&](int i) {
     const absl::StatusOr<MoveClaim> claim =
         formats::PackedMoveAt(moves, i, kField);

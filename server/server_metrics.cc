@@ -171,13 +171,23 @@ void RecordRequest(const Request& request, const Response& response,
   ObserveBatch(count, read_at);
   OutcomeTally tally{};
   switch (response.packed_results_case()) {
-    case Response::kPackedCasts:
-      tally = TallyRows(response.packed_casts().hit_status(),
-                        response.packed_casts().errors(), FromPackedHitStatus);
+    case Response::kPackedCasts: {
+      // One of the two hit status columns is filled (fixed_width_results).
+      // A lambda, not the function's address, so the per-row call inlines.
+      const v1::PackedCastResults& casts = response.packed_casts();
+      const auto outcome_of = [](int status) {
+        return FromPackedHitStatus(status);
+      };
+      tally =
+          casts.hit_status_fixed().empty()
+              ? TallyRows(casts.hit_status(), casts.errors(), outcome_of)
+              : TallyRows(casts.hit_status_fixed(), casts.errors(), outcome_of);
       break;
+    }
     case Response::kPackedMoves:
       tally = TallyRows(response.packed_moves().verdict(),
-                        response.packed_moves().errors(), FromVerdict);
+                        response.packed_moves().errors(),
+                        [](int verdict) { return FromVerdict(verdict); });
       break;
     case Response::PACKED_RESULTS_NOT_SET:
       // Refused as a whole.

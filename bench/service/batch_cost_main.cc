@@ -20,7 +20,8 @@
 //   server_encode     the hits -> result columns
 //
 // Usage: collide_batch_cost [--batch=256] [--batches=200] [--repeats=5]
-//        [--form=per_query|packed]
+//        [--form=per_query|packed|packed_fixed]
+// (packed_fixed: packed, asking for fixed_width_results)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -40,6 +41,7 @@
 #include "proto/formats/packed_convert.h"
 #include "scenes.h"
 #include "server/level_snapshot.h"
+#include "server/message_bytes.h"
 #include "server/query_handler.h"
 #include "server/stream_batch.h"
 #include "stream_requests.h"
@@ -49,7 +51,8 @@ ABSL_FLAG(int, batch, 256, "Queries per batch.");
 ABSL_FLAG(int, batches, 200, "Batches per timed pass of each phase.");
 ABSL_FLAG(int, repeats, 5, "Timed passes per phase (the median is shown).");
 ABSL_FLAG(std::string, form, "per_query",
-          "per_query: one Query message per ray; packed: packed_rays columns.");
+          "per_query: one Query message per ray; packed: packed_rays columns; "
+          "packed_fixed: packed_rays with fixed_width_results.");
 
 namespace collide_bench {
 namespace {
@@ -79,6 +82,8 @@ struct Context {
   const QuerySet* set = nullptr;
   int batch = 0;
   bool packed = false;
+  // packed_fixed: the request sets fixed_width_results.
+  bool fixed_width = false;
   // The packed batches' shared options (all batches have the same).
   collide::formats::PackedCastBatch packed_batch;
   // The client reads each response into a message on its arena and resets
@@ -93,7 +98,7 @@ __attribute__((noinline)) void ClientBuild(Context& c, Batch& b, int i) {
   b.client_request.set_batch_id(static_cast<uint64_t>(i));
   const size_t first = static_cast<size_t>(i) * c.batch;
   if (c.packed) {
-    AddPackedRays(*c.set, first, c.batch, &b.client_request);
+    AddPackedRays(*c.set, first, c.batch, c.fixed_width, &b.client_request);
   } else {
     AddRayQueries(*c.set, first, c.batch, &b.client_request);
   }
@@ -145,22 +150,27 @@ __attribute__((noinline)) void ServerGeometry(Context& c, Batch& b, int) {
   }
 }
 
-__attribute__((noinline)) void ServerEncode(Context&, Batch& b, int) {
+__attribute__((noinline)) void ServerEncode(Context& c, Batch& b, int) {
   v1::PackedCastResults results;
+  const bool fixed_width = c.packed_batch.fixed_width_results;
   collide::formats::ResizePackedResults(static_cast<int>(b.hits.size()),
-                                        &results);
+                                        fixed_width, &results);
   for (size_t q = 0; q < b.hits.size(); ++q) {
     if (b.hits[q]) {
-      collide::formats::SetPackedHit(static_cast<int>(q), *b.hits[q], &results);
+      collide::formats::SetPackedHit(static_cast<int>(q), *b.hits[q],
+                                     fixed_width, &results);
     }
   }
-  g_timing_sink = g_timing_sink + results.hit_status_size();
+  g_timing_sink = g_timing_sink + results.fraction_size();
 }
 
+// As the stream reactor writes a response (server/message_bytes.h).
 __attribute__((noinline)) void ServerSerialize(Context&, Batch& b, int) {
-  bool own = false;
-  b.response_bytes.Clear();
-  Traits<Response>::Serialize(*b.server.response(), &b.response_bytes, &own);
+  if (!collide::server::SerializeToByteBuffer(*b.server.response(),
+                                              &b.response_bytes)
+           .ok()) {
+    std::abort();
+  }
 }
 
 __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
@@ -168,7 +178,7 @@ __attribute__((noinline)) void ClientParse(Context& c, Batch& b, int) {
   Response* response =
       google::protobuf::Arena::CreateMessage<Response>(c.client_arena);
   if (!Traits<Response>::Deserialize(&bytes, response).ok() ||
-      (c.packed ? response->packed_casts().hit_status_size()
+      (c.packed ? response->packed_casts().fraction_size()
                 : response->results_size()) != c.batch) {
     std::abort();
   }
@@ -217,12 +227,15 @@ int Main() {
   }
   c.snapshot = &*snapshot;
   const std::string form = absl::GetFlag(FLAGS_form);
-  if (form != "per_query" && form != "packed") {
-    std::fprintf(stderr, "--form must be per_query or packed, got \"%s\"\n",
+  if (form != "per_query" && form != "packed" && form != "packed_fixed") {
+    std::fprintf(stderr,
+                 "--form must be per_query, packed or packed_fixed, got "
+                 "\"%s\"\n",
                  form.c_str());
     return 2;
   }
-  c.packed = form == "packed";
+  c.packed = form != "per_query";
+  c.fixed_width = form == "packed_fixed";
 
   struct Named {
     const char* name;

@@ -7,12 +7,13 @@
 // the same size with the same streams and windows; and the process CPU
 // time per batch of each (client and server together), which a busy
 // machine changes far less than the rates. Each batch size runs the
-// per-query form (one Query message per ray) and the packed form
-// (packed_rays columns, collision_service.proto). Prints a markdown table.
+// per-query form (one Query message per ray), the packed form (packed_rays
+// columns, collision_service.proto) and the packed form with fixed-width
+// result columns (fixed_width_results). Prints a markdown table.
 //
 // Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
 //        [--streams=0] [--window=0]   (0: per batch size defaults below)
-//        [--forms=per_query,packed] [--worker_threads=0]
+//        [--forms=per_query,packed,packed_fixed] [--worker_threads=0]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -52,9 +53,10 @@ ABSL_FLAG(bool, latency, true,
           "profile the throughput run alone).");
 ABSL_FLAG(bool, echo, true, "Run the echo stream beside the service.");
 ABSL_FLAG(std::vector<std::string>, forms,
-          (std::vector<std::string>{"per_query", "packed"}),
+          (std::vector<std::string>{"per_query", "packed", "packed_fixed"}),
           "Wire forms to run: per_query (one Query message per ray), packed "
-          "(packed_rays columns).");
+          "(packed_rays columns), packed_fixed (packed_rays asking for "
+          "fixed_width_results).");
 ABSL_FLAG(int, worker_threads, 0,
           "The server's --worker_threads (threads answering batches of more "
           "than 16 queries); 0: one per core.");
@@ -260,10 +262,10 @@ int Main() {
 
   const std::vector<std::string> forms = absl::GetFlag(FLAGS_forms);
   for (const std::string& form : forms) {
-    if (form != "per_query" && form != "packed") {
+    if (form != "per_query" && form != "packed" && form != "packed_fixed") {
       std::fprintf(stderr,
                    "collide_service_bench: --forms: \"%s\" is not a form "
-                   "(per_query or packed)\n",
+                   "(per_query, packed or packed_fixed)\n",
                    form.c_str());
       return 2;
     }
@@ -303,11 +305,12 @@ int Main() {
           collide::bench::v1::EchoService::NewStub(Channel(echo_port, i)));
     }
     for (const std::string& form : forms) {
-      const bool packed = form == "packed";
+      const bool packed = form != "per_query";
       // Distinct batches cycling through the query set; echo messages of
       // the same sizes as this form's requests.
       const std::vector<v1::StreamQueriesRequest> requests =
-          packed ? PackedRayBatches(set, batch) : RayBatches(set, batch);
+          packed ? PackedRayBatches(set, batch, form == "packed_fixed")
+                 : RayBatches(set, batch);
       std::vector<StreamEchoRequest> echoes(requests.size());
       for (size_t b = 0; b < requests.size(); ++b) {
         echoes[b].set_payload(std::string(requests[b].ByteSizeLong(), 'x'));
@@ -320,9 +323,9 @@ int Main() {
                 },
                 requests,
                 [batch, packed](const v1::StreamQueriesResponse& r) {
-                  const int answered = packed
-                                           ? r.packed_casts().hit_status_size()
-                                           : r.results_size();
+                  // fraction: filled in either packed result encoding.
+                  const int answered = packed ? r.packed_casts().fraction_size()
+                                              : r.results_size();
                   return r.status().code() == 0 && answered == batch;
                 });
           });

@@ -62,8 +62,9 @@ void AddRayQueries(const QuerySet& set, size_t first, int count,
 }
 
 void AddPackedRays(const QuerySet& set, size_t first, int count,
-                   v1::StreamQueriesRequest* request) {
+                   bool fixed_width, v1::StreamQueriesRequest* request) {
   collide::client::PackedRayBuilder rays(request->mutable_packed_rays());
+  rays.set_fixed_width_results(fixed_width);
   rays.Reserve(count);
   for (int q = 0; q < count; ++q) {
     const size_t i = (first + q) % set.size();
@@ -77,8 +78,13 @@ std::vector<v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
 }
 
 std::vector<v1::StreamQueriesRequest> PackedRayBatches(const QuerySet& set,
-                                                       int batch) {
-  return Batches(set, batch, AddPackedRays);
+                                                       int batch,
+                                                       bool fixed_width) {
+  return Batches(set, batch,
+                 [fixed_width](const QuerySet& s, size_t first, int count,
+                               v1::StreamQueriesRequest* request) {
+                   AddPackedRays(s, first, count, fixed_width, request);
+                 });
 }
 
 }  // namespace collide_bench

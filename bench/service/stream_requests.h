@@ -22,9 +22,10 @@ collide::v1::Level LevelProto(const Scene& scene);
 std::vector<collide::v1::StreamQueriesRequest> RayBatches(const QuerySet& set,
                                                           int batch);
 
-// The same batches in the packed form (packed_rays, default options).
+// The same batches in the packed form (packed_rays, default options);
+// `fixed_width` sets fixed_width_results.
 std::vector<collide::v1::StreamQueriesRequest> PackedRayBatches(
-    const QuerySet& set, int batch);
+    const QuerySet& set, int batch, bool fixed_width);
 
 // Adds rays first..first+count-1 of `set` (wrapping round) to `request`:
 // one Query each (request ids their index in the set), or onto the packed
@@ -32,6 +33,7 @@ std::vector<collide::v1::StreamQueriesRequest> PackedRayBatches(
 void AddRayQueries(const QuerySet& set, size_t first, int count,
                    collide::v1::StreamQueriesRequest* request);
 void AddPackedRays(const QuerySet& set, size_t first, int count,
+                   bool fixed_width,
                    collide::v1::StreamQueriesRequest* request);
 
 }  // namespace collide_bench

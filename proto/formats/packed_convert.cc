@@ -1,11 +1,8 @@
 #include "proto/formats/packed_convert.h"
 
-#include <cmath>
 #include <cstdint>
 #include <initializer_list>
-#include <utility>
 
-#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -103,30 +100,6 @@ absl::Status FirstBadValue(absl::string_view field, int index,
       absl::StrCat(field, "[", index, "]: a value was refused without reason"));
 }
 
-bool InRange(double value) { return std::abs(value) <= kMaxCoordinate; }
-
-// CircleCast and MoveClaim's circle come from the same five columns.
-template <typename Circles>
-absl::StatusOr<std::pair<Circle, Vec2>> PackedCircleMotion(
-    const Circles& circles, int index, absl::string_view field) {
-  const double cx = circles.center_x(index);
-  const double cy = circles.center_y(index);
-  const double r = circles.radius(index);
-  const double tx = circles.translation_x(index);
-  const double ty = circles.translation_y(index);
-  // The common case in one branch; FirstBadValue tells which message.
-  if (ABSL_PREDICT_FALSE(!(InRange(cx) && InRange(cy) && InRange(r) &&
-                           r >= 0.0 && InRange(tx) && InRange(ty)))) {
-    return FirstBadValue(field, index,
-                         {{".center_x", cx},
-                          {".center_y", cy},
-                          {".radius", r, /*nonnegative=*/true},
-                          {".translation_x", tx},
-                          {".translation_y", ty}});
-  }
-  return std::pair<Circle, Vec2>{Circle{{cx, cy}, r}, Vec2{tx, ty}};
-}
-
 }  // namespace
 
 absl::StatusOr<PackedCastBatch> PackedRaysFromProto(
@@ -143,7 +116,9 @@ absl::StatusOr<PackedCastBatch> PackedRaysFromProto(
   absl::StatusOr<CastSettings> settings =
       PackedCastSettings(rays.options(), limits, field);
   if (!settings.ok()) return settings.status();
-  return PackedCastBatch{.count = *count, .settings = *settings};
+  return PackedCastBatch{.count = *count,
+                         .settings = *settings,
+                         .fixed_width_results = rays.fixed_width_results()};
 }
 
 absl::StatusOr<PackedCastBatch> PackedCirclesFromProto(
@@ -161,7 +136,9 @@ absl::StatusOr<PackedCastBatch> PackedCirclesFromProto(
   absl::StatusOr<CastSettings> settings =
       PackedCastSettings(circles.options(), limits, field);
   if (!settings.ok()) return settings.status();
-  return PackedCastBatch{.count = *count, .settings = *settings};
+  return PackedCastBatch{.count = *count,
+                         .settings = *settings,
+                         .fixed_width_results = circles.fixed_width_results()};
 }
 
 absl::StatusOr<PackedMoveBatch> PackedMovesFromProto(
@@ -183,64 +160,73 @@ absl::StatusOr<PackedMoveBatch> PackedMovesFromProto(
   return PackedMoveBatch{.count = *count, .settings = *settings};
 }
 
-absl::StatusOr<RayInput> PackedRayAt(const v1::PackedRayCasts& rays, int index,
-                                     absl::string_view field) {
-  const double ox = rays.origin_x(index);
-  const double oy = rays.origin_y(index);
-  const double tx = rays.translation_x(index);
-  const double ty = rays.translation_y(index);
-  if (ABSL_PREDICT_FALSE(
-          !(InRange(ox) && InRange(oy) && InRange(tx) && InRange(ty)))) {
-    return FirstBadValue(field, index,
-                         {{".origin_x", ox},
-                          {".origin_y", oy},
-                          {".translation_x", tx},
-                          {".translation_y", ty}});
+namespace packed_internal {
+
+absl::Status RefusedRay(const v1::PackedRayCasts& rays, int index,
+                        absl::string_view field) {
+  return FirstBadValue(field, index,
+                       {{".origin_x", rays.origin_x(index)},
+                        {".origin_y", rays.origin_y(index)},
+                        {".translation_x", rays.translation_x(index)},
+                        {".translation_y", rays.translation_y(index)}});
+}
+
+absl::Status RefusedCircle(double cx, double cy, double r, double tx, double ty,
+                           int index, absl::string_view field) {
+  return FirstBadValue(field, index,
+                       {{".center_x", cx},
+                        {".center_y", cy},
+                        {".radius", r, /*nonnegative=*/true},
+                        {".translation_x", tx},
+                        {".translation_y", ty}});
+}
+
+}  // namespace packed_internal
+
+void ResizePackedResults(int count, bool fixed_width,
+                         v1::PackedCastResults* out) {
+  if (fixed_width) {
+    out->mutable_hit_status_fixed()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
+    out->mutable_shape_id_fixed()->Resize(count, 0);
+    out->mutable_user_data_fixed()->Resize(count, 0);
+    out->mutable_feature_type_fixed()->Resize(count,
+                                              v1::FEATURE_TYPE_UNSPECIFIED);
+    out->mutable_feature_index_fixed()->Resize(count, 0);
+  } else {
+    out->mutable_hit_status()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
+    out->mutable_shape_id()->Resize(count, 0);
+    out->mutable_user_data()->Resize(count, 0);
+    out->mutable_feature_type()->Resize(count, v1::FEATURE_TYPE_UNSPECIFIED);
+    out->mutable_feature_index()->Resize(count, 0);
   }
-  return RayInput{{ox, oy}, {tx, ty}};
-}
-
-absl::StatusOr<CircleCast> PackedCircleAt(const v1::PackedCircleCasts& circles,
-                                          int index, absl::string_view field) {
-  absl::StatusOr<std::pair<Circle, Vec2>> motion =
-      PackedCircleMotion(circles, index, field);
-  if (!motion.ok()) return motion.status();
-  return CircleCast{motion->first, motion->second};
-}
-
-absl::StatusOr<MoveClaim> PackedMoveAt(const v1::PackedMoveValidations& moves,
-                                       int index, absl::string_view field) {
-  absl::StatusOr<std::pair<Circle, Vec2>> motion =
-      PackedCircleMotion(moves, index, field);
-  if (!motion.ok()) return motion.status();
-  return MoveClaim{BodyShape(motion->first), motion->second};
-}
-
-void ResizePackedResults(int count, v1::PackedCastResults* out) {
-  out->mutable_hit_status()->Resize(count, v1::HIT_STATUS_UNSPECIFIED);
   out->mutable_fraction()->Resize(count, 0.0);
   out->mutable_point_x()->Resize(count, 0.0);
   out->mutable_point_y()->Resize(count, 0.0);
   out->mutable_normal_x()->Resize(count, 0.0);
   out->mutable_normal_y()->Resize(count, 0.0);
-  out->mutable_shape_id()->Resize(count, 0);
-  out->mutable_user_data()->Resize(count, 0);
-  out->mutable_feature_type()->Resize(count, v1::FEATURE_TYPE_UNSPECIFIED);
-  out->mutable_feature_index()->Resize(count, 0);
   out->mutable_depth()->Resize(count, 0.0);
 }
 
-void SetPackedHit(int index, const WorldHit& hit, v1::PackedCastResults* out) {
-  out->set_hit_status(index, ToProto(hit.hit.status));
+void SetPackedHit(int index, const WorldHit& hit, bool fixed_width,
+                  v1::PackedCastResults* out) {
+  if (fixed_width) {
+    out->set_hit_status_fixed(index, ToProto(hit.hit.status));
+    out->set_shape_id_fixed(index, hit.shape_id);
+    out->set_user_data_fixed(index, hit.user_data);
+    out->set_feature_type_fixed(index, ToProto(hit.hit.feature.type));
+    out->set_feature_index_fixed(index, hit.hit.feature.index);
+  } else {
+    out->set_hit_status(index, ToProto(hit.hit.status));
+    out->set_shape_id(index, hit.shape_id);
+    out->set_user_data(index, hit.user_data);
+    out->set_feature_type(index, ToProto(hit.hit.feature.type));
+    out->set_feature_index(index, hit.hit.feature.index);
+  }
   out->set_fraction(index, hit.hit.fraction);
   out->set_point_x(index, hit.hit.point.x);
   out->set_point_y(index, hit.hit.point.y);
   out->set_normal_x(index, hit.hit.normal.x);
   out->set_normal_y(index, hit.hit.normal.y);
-  out->set_shape_id(index, hit.shape_id);
-  out->set_user_data(index, hit.user_data);
-  out->set_feature_type(index, ToProto(hit.hit.feature.type));
-  out->set_feature_index(index, hit.hit.feature.index);
   out->set_depth(index, hit.hit.depth);
 }
 

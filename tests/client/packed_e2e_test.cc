@@ -292,6 +292,59 @@ TEST_F(PackedE2eTest, CircleCastsAreAnsweredBitwiseAsPerQuery) {
             "packed_circles.radius[406] must be >= 0, got -1");
 }
 
+// fixed_width_results: the same answers, in the *_fixed integer columns
+// only (the varint ones stay empty), for rays and circles, on the stream
+// and unary.
+TEST_F(PackedE2eTest, FixedWidthResultsCarryTheSameAnswers) {
+  const std::vector<Motion> motions = TestMotions(bounds_, 300, true);
+  std::vector<v1::Query> ray_queries;
+  std::vector<v1::Query> circle_queries;
+  v1::RunQueriesRequest ray_request;
+  v1::RunQueriesRequest circle_request;
+  PackedRayBuilder rays(ray_request.mutable_packed_rays());
+  PackedCircleBuilder circles(circle_request.mutable_packed_circles());
+  rays.set_fixed_width_results(true);
+  circles.set_fixed_width_results(true);
+  *rays.options() = SharedCastOptions();
+  *circles.options() = SharedCastOptions();
+  for (const Motion& m : motions) {
+    ray_queries.push_back(RayCast(m.start, m.translation, SharedCastOptions()));
+    rays.Add(m.start, m.translation);
+    circle_queries.push_back(
+        CircleCast(m.start, m.radius, m.translation, SharedCastOptions()));
+    circles.Add(m.start, m.radius, m.translation);
+  }
+  const struct {
+    const char* arm;
+    const v1::RunQueriesRequest& request;
+    std::vector<v1::QueryResult> expected;
+  } cases[] = {{"packed_rays", ray_request, PerQuery(ray_queries)},
+               {"packed_circles", circle_request, PerQuery(circle_queries)}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.arm);
+    const int n = static_cast<int>(motions.size());
+    ASSERT_EQ(c.expected.size(), motions.size());
+    const std::vector<v1::RunQueriesResponse> answers = Packed(c.request);
+    ASSERT_EQ(answers.size(), 2u) << "stream and unary";
+    for (const v1::RunQueriesResponse& answer : answers) {
+      ASSERT_TRUE(answer.has_packed_casts());
+      const v1::PackedCastResults& packed = answer.packed_casts();
+      EXPECT_EQ(packed.hit_status_fixed_size(), n);
+      EXPECT_EQ(packed.shape_id_fixed_size(), n);
+      EXPECT_EQ(packed.user_data_fixed_size(), n);
+      EXPECT_EQ(packed.feature_type_fixed_size(), n);
+      EXPECT_EQ(packed.feature_index_fixed_size(), n);
+      EXPECT_EQ(packed.hit_status_size() + packed.shape_id_size() +
+                    packed.user_data_size() + packed.feature_type_size() +
+                    packed.feature_index_size(),
+                0);
+      const CastCounts counts = ExpectSameCasts(packed, c.expected, c.arm);
+      EXPECT_GT(counts.hits, 20);
+      EXPECT_GT(counts.misses, 20);
+    }
+  }
+}
+
 TEST_F(PackedE2eTest, MovesAreAnsweredBitwiseAsPerQuery) {
   const std::vector<Motion> motions = TestMotions(bounds_, 400, true);
   std::vector<v1::Query> queries;

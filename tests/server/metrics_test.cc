@@ -144,5 +144,45 @@ TEST(RecordBatchTest, CountsEachQueryUnderItsKindAndOutcome) {
   EXPECT_EQ(count(ray, QueryOutcome::kRefused), ray_refused + 3);
 }
 
+// A packed cast batch is tallied from whichever hit status column the
+// server filled: the varint one, or the fixed-width one when the batch set
+// fixed_width_results; rows in errors count as refused, not missed.
+TEST(RecordBatchTest, PackedCastsCountFromEitherHitStatusColumn) {
+  ServerMetrics& metrics = Metrics();
+  const size_t ray = v1::Query::kRayCast;
+  const auto count = [&](QueryOutcome outcome) {
+    return metrics.queries[ray][static_cast<size_t>(outcome)].value();
+  };
+  for (const bool fixed : {false, true}) {
+    SCOPED_TRACE(fixed ? "fixed width" : "varint");
+    const uint64_t hits = count(QueryOutcome::kHit);
+    const uint64_t overlaps = count(QueryOutcome::kStartOverlap);
+    const uint64_t misses = count(QueryOutcome::kMiss);
+    const uint64_t refused = count(QueryOutcome::kRefused);
+    v1::RunQueriesRequest request;
+    for (int i = 0; i < 4; ++i) {
+      request.mutable_packed_rays()->add_origin_x(0);
+    }
+    v1::RunQueriesResponse response;
+    v1::PackedCastResults* casts = response.mutable_packed_casts();
+    for (const v1::HitStatus status :
+         {v1::HIT_STATUS_HIT, v1::HIT_STATUS_INITIAL_OVERLAP,
+          v1::HIT_STATUS_UNSPECIFIED, v1::HIT_STATUS_UNSPECIFIED}) {
+      if (fixed) {
+        casts->add_hit_status_fixed(status);
+      } else {
+        casts->add_hit_status(status);
+      }
+    }
+    casts->add_errors()->set_index(3);
+    casts->mutable_errors(0)->mutable_status()->set_code(3);
+    RecordBatch(request, response, std::chrono::steady_clock::now());
+    EXPECT_EQ(count(QueryOutcome::kHit), hits + 1);
+    EXPECT_EQ(count(QueryOutcome::kStartOverlap), overlaps + 1);
+    EXPECT_EQ(count(QueryOutcome::kMiss), misses + 1);
+    EXPECT_EQ(count(QueryOutcome::kRefused), refused + 1);
+  }
+}
+
 }  // namespace
 }  // namespace collide::server
