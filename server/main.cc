@@ -244,9 +244,11 @@ int main(int argc, char** argv) {
       "--tls_key_file=K] ...");
   // --help lists the flags of this file (Abseil matches files by program
   // name by default, and "collide_server" names none).
-  absl::SetFlagsUsageConfig({.contains_help_flags = [](absl::string_view f) {
+  absl::FlagsUsageConfig usage_config;
+  usage_config.contains_help_flags = [](absl::string_view f) {
     return absl::EndsWith(f, "server/main.cc");
-  }});
+  };
+  absl::SetFlagsUsageConfig(usage_config);
   absl::ParseCommandLine(argc, argv);
   // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
   // lock (gRPC's included) also runs the debug deadlock detector: a

@@ -162,8 +162,8 @@ TEST_F(ClientE2eTest, StreamAnswersEveryBatchInOrderWithinTheWindow) {
   ASSERT_TRUE(client_->PutLevel("wall", WallLevel(10, 77)).ok());
   constexpr int kWindow = 4;
   constexpr int kBatches = 60;
-  absl::StatusOr<std::unique_ptr<QueryStream>> stream =
-      client_->OpenStream("wall", {.window = kWindow, .on_response = {}});
+  absl::StatusOr<std::unique_ptr<QueryStream>> stream = client_->OpenStream(
+      "wall", {.window = kWindow, .on_response = {}, .metadata = {}});
   ASSERT_TRUE(stream.ok()) << stream.status();
   int received = 0;
   for (int i = 1; i <= kBatches; ++i) {

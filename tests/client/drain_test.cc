@@ -176,23 +176,26 @@ void DriveStream(std::stop_token stop, CollideClient& client, Tally& tally) {
   absl::Time last_outcome = absl::Now();
   while (!stop.stop_requested()) {
     absl::StatusOr<std::unique_ptr<QueryStream>> stream = client.OpenStream(
-        "arena", {.window = kWindow,
-                  .timeout = absl::Seconds(60),
-                  .on_response = [&tally, &last_outcome](BatchOutcome outcome) {
-                    const absl::Time now = absl::Now();
-                    tally.StreamWaited(now - last_outcome);
-                    last_outcome = now;
-                    if (!outcome.response.ok()) {
-                      tally.Outcome("stream", outcome.response.status(), 0);
-                    } else {
-                      tally.Outcome(
-                          "stream",
-                          absl::Status(static_cast<absl::StatusCode>(
-                                           outcome.response->status().code()),
-                                       outcome.response->status().message()),
-                          outcome.response->results_size());
-                    }
-                  }});
+        "arena",
+        {.window = kWindow,
+         .timeout = absl::Seconds(60),
+         .on_response =
+             [&tally, &last_outcome](BatchOutcome outcome) {
+               const absl::Time now = absl::Now();
+               tally.StreamWaited(now - last_outcome);
+               last_outcome = now;
+               if (!outcome.response.ok()) {
+                 tally.Outcome("stream", outcome.response.status(), 0);
+               } else {
+                 tally.Outcome(
+                     "stream",
+                     absl::Status(static_cast<absl::StatusCode>(
+                                      outcome.response->status().code()),
+                                  outcome.response->status().message()),
+                     outcome.response->results_size());
+               }
+             },
+         .metadata = {}});
     if (!stream.ok()) {
       tally.Outcome("stream", stream.status(), 0);
       continue;

@@ -446,6 +446,7 @@ TEST_F(ReplicasTest,
       client_->OpenStream(kLevel, {.window = 8,
                                    .timeout = absl::Seconds(60),
                                    .on_response = {},
+                                   .metadata = {},
                                    .max_reopens = 0});
   ASSERT_TRUE(doomed.ok()) << doomed.status();
   ASSERT_TRUE((*doomed)->Send(Rays()).ok());
@@ -501,8 +502,11 @@ TEST_F(ReplicasTest,
 
   // New streams from the same client land on the survivors and work.
   for (int i = 0; i < kReplicas; ++i) {
-    absl::StatusOr<std::unique_ptr<QueryStream>> stream = client_->OpenStream(
-        kLevel, {.window = 8, .timeout = absl::Seconds(60), .on_response = {}});
+    absl::StatusOr<std::unique_ptr<QueryStream>> stream =
+        client_->OpenStream(kLevel, {.window = 8,
+                                     .timeout = absl::Seconds(60),
+                                     .on_response = {},
+                                     .metadata = {}});
     ASSERT_TRUE(stream.ok()) << stream.status();
     ASSERT_TRUE((*stream)->Send(Rays()).ok());
     absl::StatusOr<BatchOutcome> outcome = (*stream)->Next();
