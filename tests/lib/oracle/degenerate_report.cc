@@ -17,6 +17,7 @@
 // (what the ctest checks), whatever the core answered. Cases where the
 // oracle gives no verdict (kNearTangent: only collinear deforming motion
 // with an irrational entry time) are counted as no-verdict, not compared.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_split.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
@@ -38,7 +40,8 @@ namespace {
 
 struct Options {
   int cases = 100000;
-  std::string family;
+  std::string family;  // comma-separated; empty: all
+  bool fail_on_disagreement = false;
   int show = 3;
   bool examples = false;
   bool fail_on_oracle_error = false;
@@ -56,7 +59,8 @@ struct FamilyStats {
   double max_dt = 0.0;
 };
 
-int RunFamily(const DegenerateFamily& fam, const Options& opt) {
+int RunFamily(const DegenerateFamily& fam, const Options& opt,
+              int* disagreement_count) {
   const auto start = std::chrono::steady_clock::now();
   Rng rng(fam.seed);
   FamilyStats st;
@@ -100,6 +104,7 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt) {
   const int disagreements = st.cases - kind(Disagreement::kNone) -
                             kind(Disagreement::kOracleError) -
                             kind(Disagreement::kSkipped);
+  *disagreement_count += disagreements;
   std::printf(
       "[degenerate] %-21s cases=%d oracle: hit=%d miss=%d overlap=%d skin=%d "
       "touching-start=%d no-verdict=%d oracle-error=%d | disagree=%d "
@@ -464,11 +469,16 @@ int main(int argc, char** argv) {
       opt.trace = true;
     } else if (Arg(argv[i], "--fail-on-oracle-error", &v)) {
       opt.fail_on_oracle_error = true;
+    } else if (Arg(argv[i], "--fail-on-disagreement", &v)) {
+      opt.fail_on_disagreement = true;
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--cases=N] [--family=NAME] [--show=K] "
-                   "[--examples] [--fail-on-oracle-error] [--trace]\nfamilies:",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--cases=N] [--family=NAME] [--show=K] "
+          "[--examples] [--fail-on-oracle-error] [--fail-on-disagreement] "
+          "[--trace]\n(--family takes a comma-separated list)\n"
+          "families:",
+          argv[0]);
       for (const DegenerateFamily& f : DegenerateFamilies()) {
         std::fprintf(stderr, " %s", f.name);
       }
@@ -478,18 +488,26 @@ int main(int argc, char** argv) {
   }
   int problems = 0;
   if (opt.examples) problems += RunExamples() + RunClasses();
-  bool any = false;
+  const std::vector<std::string> wanted =
+      absl::StrSplit(opt.family, ',', absl::SkipEmpty());
+  int found = 0;
+  int disagreements = 0;
   for (const DegenerateFamily& f : DegenerateFamilies()) {
-    if (!opt.family.empty() && opt.family != f.name) continue;
-    any = true;
-    problems += RunFamily(f, opt);
+    if (!wanted.empty() &&
+        std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {
+      continue;
+    }
+    ++found;
+    problems += RunFamily(f, opt, &disagreements);
   }
-  if (!any) {
-    std::fprintf(stderr, "no family named %s\n", opt.family.c_str());
+  if (found == 0 ||
+      (!wanted.empty() && found != static_cast<int>(wanted.size()))) {
+    std::fprintf(stderr, "no family named in %s\n", opt.family.c_str());
     return 2;
   }
   if (problems > 0) {
     std::printf("[degenerate] kOracleError on %d cases\n", problems);
   }
-  return opt.fail_on_oracle_error && problems > 0 ? 1 : 0;
+  if (opt.fail_on_oracle_error && problems > 0) return 1;
+  return opt.fail_on_disagreement && disagreements > 0 ? 1 : 0;
 }

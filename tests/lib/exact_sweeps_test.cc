@@ -1,0 +1,135 @@
+// Degenerate sweeps against polygons, segments and circles that the rounded
+// decisions used to get wrong (issue 12), each exact by construction or
+// taken from the degenerate report with the GMP oracle's exact answer
+// (tests/lib/oracle), to the issue's 1e-9 of the sweep.
+#include <optional>
+#include <vector>
+
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "collide/vec2.h"
+#include "gtest/gtest.h"
+
+namespace collide {
+namespace {
+
+constexpr double kSweepTolerance = 1e-9;
+
+ConvexPolygon Polygon(std::vector<Vec2> vertices) {
+  return *MakeConvexPolygon(vertices);
+}
+
+// A triangle's corner slides down the box's left side line onto the box's
+// top-left corner at t = 48 / 216: corner to corner, the normal must
+// separate the two (the box's left normal, as the triangle is to the
+// left), not the box's top normal, which cuts through the triangle.
+TEST(ExactSweepsTest, CornerOnCornerContactTakesASeparatingNormal) {
+  const std::optional<Hit> hit =
+      CastPolygon({Polygon({{-24, 96}, {-40, 120}, {-40, 72}}), {0, -216}},
+                  Polygon({{24, 48}, {-24, 48}, {-24, -48}, {24, -48}}));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 48.0 / 216.0, kSweepTolerance);
+  EXPECT_EQ(hit->point.x, -24.0);
+  EXPECT_EQ(hit->point.y, 48.0);
+  EXPECT_EQ(hit->normal.x, -1.0);
+  EXPECT_EQ(hit->normal.y, 0.0);
+}
+
+// The circle moves parallel to the edge (-0.890625, -2.234375) ->
+// (1.359375, 1.984375) (direction (4, 7.5) = 16/9 of it) at exactly its
+// radius from the edge's line: a slide along the side, touching where it
+// comes level with the edge at t = 0.3125.
+TEST(ExactSweepsTest, CircleSlidingAlongAPolygonSideAtItsRadiusTouches) {
+  const ConvexPolygon polygon = Polygon({{0.390625, 1.296875},
+                                         {-0.859375, -1.046875},
+                                         {-0.890625, -2.234375},
+                                         {1.359375, 1.984375}});
+  const std::optional<Hit> hit =
+      CastCircle({{{-3.046875, -2.890625}, 1.0625}, {4, 7.5}}, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 0.3125, kSweepTolerance);
+  EXPECT_LE(hit->fraction, 0.3125);
+}
+
+// The circle of radius 40960 ends its move exactly at its radius from the
+// side (94208, -45056) -> (-69632, 77824), whose outward normal is
+// (0.6, 0.8): touching at the end counts, and ending one ulp short misses.
+TEST(ExactSweepsTest, CircleEndingOnAPolygonSideIsAHit) {
+  const ConvexPolygon polygon = Polygon(
+      {{94208, -45056}, {-69632, 77824}, {-77824, 32768}, {53248, -65536}});
+  const CircleCast cast{{{36864, 151552}, 40960}, {-49152, -65536}};
+  const std::optional<Hit> hit = CastCircle(cast, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_EQ(hit->fraction, 1.0);
+  EXPECT_FALSE(CastCircle(cast, polygon, {.max_fraction = 0.9999999999999999}));
+}
+
+// The same with a capsule's side: a zero-radius circle ending at (1, 7),
+// exactly 5 from the segment (0, 0) -> (8, 6) (outward normal (-0.6, 0.8),
+// not a double) grown by 5.
+TEST(ExactSweepsTest, PointEndingOnACapsuleSideIsAHit) {
+  const Capsule capsule{{0, 0}, {8, 6}, 5};
+  const CircleCast cast{{{-5, 15}, 0.0}, {6, -8}};
+  const std::optional<Hit> hit = CastCircle(cast, capsule);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+  EXPECT_FALSE(CastCircle(cast, capsule, {.max_fraction = 0.9999999999999999}));
+}
+
+// A ray aimed one ulp off a segment's end: from (-124, 108 - ulp) by
+// (56, -136) the line through the end (-96, 40) passes beside it, a miss;
+// from 108 exactly it meets the end (vertex) at t = 1/2.
+TEST(ExactSweepsTest, RayAimedAtASegmentEndHitsOnlyWhenItMeetsIt) {
+  const Segment segment{{48, -20}, {-96, 40}};
+  EXPECT_FALSE(CastRay({{-124, 107.99999999999999}, {56, -136}}, segment));
+  const std::optional<Hit> hit = CastRay({{-124, 108}, {56, -136}}, segment);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, kSweepTolerance);
+  EXPECT_EQ(hit->point.x, -96.0);
+  EXPECT_EQ(hit->point.y, 40.0);
+}
+
+// A ray through a segment's end one ulp inside it, ending there: (6 - ulp,
+// 6 - ulp) by (-6, -5) crosses x = 0 at t = 1 - ulp / 6, at y just below 1,
+// inside the segment (0, -3) -> (0, 1).
+TEST(ExactSweepsTest, RayGrazingASegmentEndAtItsLimitHits) {
+  const std::optional<Hit> hit =
+      CastRay({{5.9999999999999991, 5.9999999999999991}, {-6, -5}},
+              Segment{{0, -3}, {0, 1}});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 1.0, kSweepTolerance);
+  EXPECT_LE(hit->fraction, 1.0);
+}
+
+// A horizontal ray nearly tangent to a big circle: its time hangs on the
+// square root of a discriminant that rounding would move by 1e-8 of the
+// sweep. The oracle's exact time lies in the interval below.
+TEST(ExactSweepsTest, NearlyTangentRayGetsTheExactTime) {
+  const std::optional<Hit> hit =
+      CastRay({{192.00000000000006, 319.99999999999994}, {-64, 0}},
+              Circle{{128, -128}, 448});
+  ASSERT_TRUE(hit);
+  EXPECT_GT(hit->fraction, 0.99999988848986732 - kSweepTolerance);
+  EXPECT_LE(hit->fraction, 0.99999988848992416 + kSweepTolerance);
+}
+
+// A very long ray meeting a small polygon at t ~ 5e-15: the closed form's
+// rounding bounds are too wide to decide it, the exact path does.
+TEST(ExactSweepsTest, LongRayMeetsASmallPolygonEarly) {
+  const ConvexPolygon polygon = Polygon({{0.3515625, -0.4765625},
+                                         {0.5859375, 0.0859375},
+                                         {-0.2734375, 0.6640625},
+                                         {-0.6640625, -0.2734375}});
+  const std::optional<Hit> hit = CastRay(
+      {{-0.7421875, 0.859375}, {93750000000000, -39062500000000}}, polygon);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_GT(hit->fraction, 4.9999609487427765e-15);
+  EXPECT_LE(hit->fraction, 5.0000000000000008e-15);
+}
+
+}  // namespace
+}  // namespace collide
