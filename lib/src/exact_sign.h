@@ -162,6 +162,21 @@ inline int DistanceSquaredVs(Vec2 p, Vec2 q, double r1, double r2, double r3) {
   return DistanceSquaredVsExact(p, q, r1, r2, r3);
 }
 
+// The filter of the forms x^2 - rr below (x within x_bound of its exact
+// value, rr within a few roundings of its): the sign of x^2 - rr when the
+// intervals decide it, else 0 (then the exact form decides).
+inline int SquareVs(double x, double x_bound, double rr) {
+  const double low = std::max(0.0, std::abs(x) - x_bound);
+  const double high = std::abs(x) + x_bound;
+  if (low * low * (1.0 - kFilterRoundings) > rr * (1.0 + kFilterRoundings)) {
+    return 1;
+  }
+  if (high * high * (1.0 + kFilterRoundings) < rr * (1.0 - kFilterRoundings)) {
+    return -1;
+  }
+  return 0;
+}
+
 // Sign of Cross(b - a, p - a)^2 - (r1 + r2 + r3)^2 |b - a|^2: the squared
 // distance from p to the line through a and b against the squared radius
 // sum, times |b - a|^2.
@@ -180,14 +195,8 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   const double rree = r * r * (ux * ux + uy * uy);
   // |cross| lies within cross_bound of the exact one: compare its square's
   // interval with rree's, both widened by a relative margin.
-  const double low = std::max(0.0, std::abs(cross) - cross_bound);
-  const double high = std::abs(cross) + cross_bound;
-  if (low * low * (1.0 - kFilterRoundings) > rree * (1.0 + kFilterRoundings)) {
-    return 1;
-  }
-  if (high * high * (1.0 + kFilterRoundings) <
-      rree * (1.0 - kFilterRoundings)) {
-    return -1;
+  if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
+    return sign;
   }
   return LineDistanceVsExact(a, b, p, r1, r2, r3);
 }
@@ -206,14 +215,8 @@ inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
        std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
   const double r = r1 + r2 + r3;
   const double rree = r * r * (e.x * e.x + e.y * e.y);
-  const double low = std::max(0.0, std::abs(cross) - cross_bound);
-  const double high = std::abs(cross) + cross_bound;
-  if (low * low * (1.0 - kFilterRoundings) > rree * (1.0 + kFilterRoundings)) {
-    return 1;
-  }
-  if (high * high * (1.0 + kFilterRoundings) <
-      rree * (1.0 - kFilterRoundings)) {
-    return -1;
+  if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
+    return sign;
   }
   return LineDistanceAfterVsExact(a, b, p, d, f, r1, r2, r3);
 }
@@ -233,14 +236,8 @@ inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
   const double cross_bound =
       kCrossErrorBound * (std::abs(left) + std::abs(right));
   const double rruu = r * r * (u.x * u.x + u.y * u.y);
-  const double low = std::max(0.0, std::abs(cross) - cross_bound);
-  const double high = std::abs(cross) + cross_bound;
-  if (low * low * (1.0 - kFilterRoundings) > rruu * (1.0 + kFilterRoundings)) {
-    return 1;
-  }
-  if (high * high * (1.0 + kFilterRoundings) <
-      rruu * (1.0 - kFilterRoundings)) {
-    return -1;
+  if (const int sign = SquareVs(cross, cross_bound, rruu); sign != 0) {
+    return sign;
   }
   return DirectionDistanceVsExact(a, u, p, r1, r2, r3);
 }
