@@ -181,9 +181,11 @@ inline std::optional<SegmentCrossing> CrossSegmentZero(Vec2 a, Vec2 c, Vec2 p,
   const double cd_right = e.y * d.x;
   double cd = cd_left - cd_right;
   double t = -cm / cd;
-  if (kCrossErrorBound * ((std::abs(cm_left) + std::abs(cm_right)) +
-                          t * (std::abs(cd_left) + std::abs(cd_right))) >
-      1e-12 * std::abs(cd)) {
+  // Negated so that a NaN t (both products cancelling to 0, the rounded
+  // motion parallel to a line the exact one is not) takes the exact path.
+  if (!(kCrossErrorBound * ((std::abs(cm_left) + std::abs(cm_right)) +
+                            t * (std::abs(cd_left) + std::abs(cd_right))) <=
+        1e-12 * std::abs(cd))) {
     cm = CrossEstimate(a, c, a, p);
     cd = CrossEstimate(a, c, {}, d);
     t = -cm / cd;
