@@ -206,7 +206,12 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   // The hit at fraction t (rounded; the decisions are made).
   Hit& hit = result.emplace();
   hit.status = status;
-  const double t = std::clamp(contact.t, 0.0, options.max_fraction);
+  // A time estimate of subnormal inputs can underflow to 0 / 0 (NaN); the
+  // decision is made, and such a time is indistinguishable from the start.
+  // (Stopgap: the exact time for subnormal inputs is still to be done.)
+  const double t = std::isnan(contact.t)
+                       ? 0.0
+                       : std::clamp(contact.t, 0.0, options.max_fraction);
   hit.fraction = t;
   const Vec2 e = motion.e0 + t * motion.de;
   const Vec2 a_t = segment.start.p1 + t * motion.da;
