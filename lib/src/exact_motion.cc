@@ -157,8 +157,12 @@ bool CastCircleVsMovingCircle(const CircleCast& cast,
   const Vec2 d = d1 - d2;
   Hit& h = hit->emplace();
   h.fraction = *t;
-  h.normal = r1 + r2 + skin > 0.0 ? Normalize((p - c) + *t * d)
-                                  : DegenerateContactNormal(d);
+  // The contact offset can round to zero (radii tiny against coordinates
+  // near 1e60): then, as for zero radii, face the motion.
+  const Vec2 offset = (p - c) + *t * d;
+  h.normal = r1 + r2 + skin > 0.0 && offset != Vec2{}
+                 ? Normalize(offset)
+                 : DegenerateContactNormal(d);
   h.point = c + *t * d2 + r2 * h.normal;
   h.feature = {FeatureType::kSurface, 0};
   return true;
