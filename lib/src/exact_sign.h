@@ -115,14 +115,23 @@ inline int Orient(Vec2 a, Vec2 b, Vec2 c) { return CrossSign(a, b, a, c); }
 // mover starting at p reaches at fraction f of translation d (which need
 // not be a double): Cross(b - a, p - a) + f Cross(b - a, d). Decides
 // whether a sweep has reached a line by exactly max_fraction.
-inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
+// Cross(b - a, p - a) + f Cross(b - a, d) in double, with a bound on its
+// rounding: the filter of OrientAfter and LineDistanceAfterVs.
+struct RoundedValue {
+  double value;
+  double bound;
+};
+inline RoundedValue CrossAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   const Vec2 e = b - a;
   const Vec2 m = p - a;
-  const double value = Cross(e, m) + f * Cross(e, d);
-  const double bound =
-      kFilterRoundings *
-      (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
-       std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
+  return {Cross(e, m) + f * Cross(e, d),
+          kFilterRoundings *
+              (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
+               std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))};
+}
+
+inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
+  const auto [value, bound] = CrossAfter(a, b, p, d, f);
   if (value > bound) return 1;
   if (-value > bound) return -1;
   return OrientAfterExact(a, b, p, d, f);
@@ -207,12 +216,7 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
                                double r1, double r2, double r3) {
   const Vec2 e = b - a;
-  const Vec2 m = p - a;
-  const double cross = Cross(e, m) + f * Cross(e, d);
-  const double cross_bound =
-      kFilterRoundings *
-      (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
-       std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)));
+  const auto [cross, cross_bound] = CrossAfter(a, b, p, d, f);
   const double r = r1 + r2 + r3;
   const double rree = r * r * (e.x * e.x + e.y * e.y);
   if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
