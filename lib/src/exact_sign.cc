@@ -259,6 +259,50 @@ int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
   return DirectionDistanceExact(a, u, p, r1, r2, r3).sign();
 }
 
+namespace {
+
+int ExponentOf(const Expansion& e) {
+  return e.size() == 0 ? 0 : std::ilogb(e.Estimate());
+}
+
+// Sign of a sqrt(u) - b, u >= 0. Compared through squares, a^2 u - b^2,
+// after scaling a and b by one power of two and u by another (the sign
+// unchanged) so that the squares, of degree six in the inputs, stay in
+// range for coordinates up to the 1e60 bound.
+int SignOfRootForm(const Expansion& a, const Expansion& u, const Expansion& b) {
+  const int a_sign = u.sign() == 0 ? 0 : a.sign();
+  const int b_sign = b.sign();
+  if (a_sign <= 0 && b_sign >= 0) return a_sign == 0 && b_sign == 0 ? 0 : -1;
+  if (a_sign >= 0 && b_sign <= 0) return 1;
+  // a and b of one sign: a sqrt(u) - b has it when a^2 u > b^2.
+  // With u' = u 2^(-2j), a' = a 2^(-k), b' = b 2^(-k-j):
+  // a'^2 u' - b'^2 = (a^2 u - b^2) 2^(-2k-2j).
+  const int j = ExponentOf(u) / 2;
+  const Expansion u_scaled = u.Scaled(-2 * j);
+  const Expansion b_lifted = b.Scaled(-j);
+  const int k = std::max(ExponentOf(a), ExponentOf(b_lifted));
+  const Expansion a_scaled = a.Scaled(-k);
+  const Expansion b_scaled = b_lifted.Scaled(-k);
+  const int squares = (a_scaled * a_scaled * u_scaled - b_scaled * b_scaled)
+                          .sign();
+  return a_sign > 0 ? squares : -squares;
+}
+
+}  // namespace
+
+int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
+                              double side, double r1, double r2, double r3) {
+  const Expansion ux = Expansion::Difference(b.x, a.x);
+  const Expansion uy = Expansion::Difference(b.y, a.y);
+  const Expansion dx(d.x);
+  const Expansion dy(d.y);
+  const Expansion cross = Expansion::Difference(p.x, v.x) * dy -
+                          Expansion::Difference(p.y, v.y) * dx;
+  const Expansion along = dx * ux + dy * uy;
+  return SignOfRootForm(side > 0.0 ? cross : -cross, ux * ux + uy * uy,
+                        RadiusSum(r1, r2, r3) * along);
+}
+
 // Where p lies against a simple polygon, exactly: 1 strictly inside, 0 on
 // the boundary, -1 strictly outside (crossing number on exact signs).
 int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {

@@ -55,6 +55,16 @@ class Expansion {
   // The largest term: the value to within its last place.
   double Estimate() const { return size_ == 0 ? 0.0 : terms_[size_ - 1]; }
   int size() const { return size_; }
+  // The value times 2^exponent: exact while no term leaves the normal
+  // range (scaling keeps the terms non-overlapping).
+  Expansion Scaled(int exponent) const {
+    Expansion result;
+    for (int i = 0; i < size_; ++i) {
+      const double term = std::ldexp(terms_[i], exponent);
+      if (term != 0.0) result.terms_[result.size_++] = term;
+    }
+    return result;
+  }
 
   Expansion operator-() const;
   friend Expansion operator+(const Expansion& e, const Expansion& f);
@@ -244,6 +254,39 @@ inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
     return sign;
   }
   return DirectionDistanceVsExact(a, u, p, r1, r2, r3);
+}
+
+int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
+                              double side, double r1, double r2, double r3);
+
+// Where a point from p by d meets the band of half-width r1 + r2 + r3
+// around the line through a and b (a capsule's side), against v, a point of
+// that line (one of its ends): the sign of Dot(p + t d - v, b - a) at the
+// time t when its distance on `side` (+1: the side of RightPerp(b - a))
+// falls to the half-width. The point must be closing on the line from that
+// side. Times |b - a| (t d)'s denominator, this is
+// side |b - a| Cross(p - v, d) - (r1 + r2 + r3) Dot(d, b - a), so that no
+// rounded time enters the decision of which feature a contact at a
+// capsule's side-to-cap junction meets.
+inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
+                                double side, double r1, double r2, double r3) {
+  const Vec2 u = b - a;
+  const Vec2 m = p - v;
+  const double length = std::sqrt(u.x * u.x + u.y * u.y);
+  const double left = m.x * d.y;
+  const double right = m.y * d.x;
+  const double along_left = d.x * u.x;
+  const double along_right = d.y * u.y;
+  const double r = r1 + r2 + r3;
+  const double value =
+      side * length * (left - right) - r * (along_left + along_right);
+  const double bound =
+      kFilterRoundings *
+      (length * (std::abs(left) + std::abs(right)) +
+       r * (std::abs(along_left) + std::abs(along_right)));
+  if (value > bound) return 1;
+  if (-value > bound) return -1;
+  return SideContactAlongSignExact(a, b, v, p, d, side, r1, r2, r3);
 }
 
 // Where p lies against the simple polygon with these vertices (either

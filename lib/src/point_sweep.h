@@ -279,11 +279,18 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
     if (std::abs(after) <=
         kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value +
                             max_fraction * (std::abs(d.x) + std::abs(d.y)))) {
-      if (LineDistanceAfterVs(a, b.vertex(1), p, d, max_fraction, grow.parts[0],
+      // Exactly parallel motion ends where it started against the line,
+      // so that t, a quotient of two roundings, means nothing.
+      if (parallel()) {
+        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+      }
+      // Beyond grow of the line at max_fraction is short of the band only
+      // on the start's side: a long move can cross the whole band (and a
+      // start inside the band is left to the caps below).
+      const int start_orient = side > 0.0 ? -1 : 1;  // n is RightPerp(e)
+      if (OrientAfter(a, b.vertex(1), p, d, max_fraction) == start_orient &&
+          LineDistanceAfterVs(a, b.vertex(1), p, d, max_fraction, grow.parts[0],
                               grow.parts[1], grow.parts[2]) > 0) {
-        if (parallel()) {
-          return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
-        }
         return std::nullopt;
       }
       t = std::min(t, max_fraction);
@@ -295,17 +302,45 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
     if (t >= 0.0) {
       const double along = Dot(m + t * d, e);
       const double length_squared = Dot(e, e);
-      if ((along < 0.0 || along > length_squared) && parallel()) {
+      // Which part the contact meets (side or cap) is the sign of along at
+      // the exact t, at each end. The rounded along decides it when it is
+      // farther from the end than its bound: t's (through the rounded
+      // distance and rate) carried by Dot(d, e), plus the product's own.
+      const double path = std::abs(m.x) + std::abs(m.y) + grow.value +
+                          t * (std::abs(d.x) + std::abs(d.y));
+      const double along_bound =
+          kFilterRoundings * path *
+          ((std::abs(d.x * e.x) + std::abs(d.y * e.y)) / std::abs(rate) +
+           std::abs(e.x) + std::abs(e.y));
+      int first_end = along < -along_bound ? -1 : 1;
+      int second_end = along - length_squared > along_bound ? 1 : -1;
+      if (std::abs(along) <= along_bound ||
+          std::abs(along - length_squared) <= along_bound) {
+        if (parallel()) {
+          return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+        }
+        first_end = SideContactAlongSign(a, b.vertex(1), a, p, d, side,
+                                         grow.parts[0], grow.parts[1],
+                                         grow.parts[2]);
+        second_end = SideContactAlongSign(a, b.vertex(1), b.vertex(1), p, d,
+                                          side, grow.parts[0], grow.parts[1],
+                                          grow.parts[2]);
+      }
+      if ((first_end < 0 || second_end > 0) && parallel()) {
         return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
       }
-      if (along < 0.0) return cap(0);
-      if (along > length_squared) return cap(1);
-      const Feature feature = along == 0.0 ? b.VertexFeature(0)
-                              : along == length_squared
-                                  ? b.VertexFeature(1)
-                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
-      // along == 0 also covers a segment whose square underflows (0 / 0).
-      const Vec2 point = along == 0.0 ? a : a + (along / length_squared) * e;
+      if (first_end < 0) return cap(0);
+      if (second_end > 0) return cap(1);
+      const Feature feature = first_end == 0    ? b.VertexFeature(0)
+                              : second_end == 0 ? b.VertexFeature(1)
+                                                : b.EdgeFeature(side > 0.0 ? 0 : 1);
+      // A segment whose square underflows (0 / 0) has its point at a.
+      const Vec2 point =
+          first_end == 0 || !(length_squared > 0.0)
+              ? a
+          : second_end == 0
+              ? b.vertex(1)
+              : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
       return PointHit{t, side * n, point, feature};
     }
   } else if (std::abs(distance) > grow.value) {

@@ -236,6 +236,56 @@ TEST(ExactSignTest, RandomNearDegenerateInputsAgreeWithGmp) {
   }
 }
 
+// Sign of side |u| Cross(p - v, d) - r Dot(d, u), u = b - a, through
+// squares in exact rationals.
+int GmpSideContactAlong(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d, double side,
+                        double r) {
+  const mpq_class ux = Q(b.x) - Q(a.x);
+  const mpq_class uy = Q(b.y) - Q(a.y);
+  const mpq_class x = (Q(p.x) - Q(v.x)) * Q(d.y) - (Q(p.y) - Q(v.y)) * Q(d.x);
+  const mpq_class left = side > 0 ? x : mpq_class(-x);
+  const mpq_class right = Q(r) * (Q(d.x) * ux + Q(d.y) * uy);
+  const int ls = Sgn(left);
+  const int rs = Sgn(right);
+  if (ls <= 0 && rs >= 0) return ls == 0 && rs == 0 ? 0 : -1;
+  if (ls >= 0 && rs <= 0) return 1;
+  const int squares = Sgn(left * left * (ux * ux + uy * uy) - right * right);
+  return ls > 0 ? squares : -squares;
+}
+
+// A circle of radius 10 sliding along the segment (-15, -20) -> (18, 24)
+// at its radius touches exactly at the segment's start (25 / 105 of the
+// way): along is 0 there at every scale up to the 1e60 bound, where the
+// squared form (degree six) would overflow unscaled, and a one-ulp nudge
+// of the start decides it.
+TEST(ExactSignTest, SideContactAlongIsExactAtEveryScale) {
+  SplitMix64 rng(18);
+  for (const int exponent : {0, -60, 60, -150, 150, 190}) {
+    const Frame f{exponent, {0.0, 0.0}};
+    const Vec2 a = f({-15, -20});
+    const Vec2 b = f({18, 24});
+    const Vec2 p = f({-38, -34});
+    const Vec2 d = f({63, 84});
+    const double r = f.Length(10);
+    EXPECT_EQ(SideContactAlongSign(a, b, a, p, d, -1.0, r, 0.0, 0.0), 0)
+        << exponent;
+    EXPECT_EQ(SideContactAlongSign(a, b, a, p, d, 1.0, r, 0.0, 0.0), -1)
+        << exponent;
+    for (int i = 0; i < 200; ++i) {
+      Vec2 q = p;
+      Vec2 e = d;
+      for (int k = static_cast<int>(rng.Below(3)); k > 0; --k) {
+        q.x = Ulp(q.x, rng.Below(2) ? 1 : -1);
+        e.y = Ulp(e.y, rng.Below(2) ? 1 : -1);
+      }
+      const Vec2 v = rng.Below(2) ? a : b;
+      ASSERT_EQ(SideContactAlongSign(a, b, v, q, e, -1.0, r, 0.0, 0.0),
+                GmpSideContactAlong(a, b, v, q, e, -1.0, r))
+          << exponent << " " << i;
+    }
+  }
+}
+
 TEST(ExactSignTest, ExpansionProductsAndSumsAreExact) {
   SplitMix64 rng(17);
   for (int i = 0; i < 5000; ++i) {

@@ -131,5 +131,55 @@ TEST(ExactSweepsTest, LongRayMeetsASmallPolygonEarly) {
   EXPECT_LE(hit->fraction, 5.0000000000000008e-15);
 }
 
+// The circle of radius 10 slides along the segment's line (both along
+// (3, 4)) at exactly its radius from it: it touches when it comes level
+// with the segment's end, 25 of its 105 units along, so at t = 25 / 105.
+// (The rounded rate towards the line is only rounding, and its quotient
+// used to land anywhere.)
+TEST(ExactSweepsTest, CircleSlidingAlongASegmentsLineTouchesItsEnd) {
+  const std::optional<Hit> hit =
+      CastCircle({{{-38, -34}, 10}, {63, 84}}, Segment{{-15, -20}, {18, 24}});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 25.0 / 105.0, kSweepTolerance);
+  EXPECT_NEAR(hit->point.x, -15.0, 1e-9);
+  EXPECT_NEAR(hit->point.y, -20.0, 1e-9);
+}
+
+// A circle starting exactly at its radius from the segment's line, beyond
+// its end, is thrown 6.8e16 units nearly along the line, closing on it by
+// 204 units over the whole move: it crosses the line far beyond the
+// segment, but meets the segment's near end within 2e-14 of the move
+// (GMP oracle). Ending 136 units past the line on the other side must not
+// read as "short of the side".
+TEST(ExactSweepsTest, LongMoveAcrossACapsulesSideMeetsItsEnd) {
+  const std::optional<Hit> hit =
+      CastCircle({{{999132, 540}, 68}, {59999999999999904, -32000000000000180}},
+                 Segment{{999640, 192}, {1000240, -128}});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_GT(hit->fraction, 0.0);
+  EXPECT_LE(hit->fraction, 1.8999992551504974e-14);
+}
+
+// The capsule's side is met at exactly t = 1, but one ulp beyond the
+// side's end (y = -7.0000000000000009 against the end at -7), where the
+// side is no longer the capsule's and its cap is not yet reached: a miss,
+// which the rounded position along the side used to call the end itself.
+TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
+  const std::optional<Hit> hit =
+      CastCapsule({{{-5, -7.0000000000000009}, {-5, -7.0000000000000009}, 3},
+                   {2, 0}},
+                  Capsule{{0, 4}, {0, -7}, 0});
+  EXPECT_FALSE(hit);
+  // Exactly at the end, it touches at t = 1.
+  const std::optional<Hit> touch =
+      CastCapsule({{{-5, -7}, {-5, -7}, 3}, {2, 0}}, Capsule{{0, 4}, {0, -7}, 0});
+  ASSERT_TRUE(touch);
+  EXPECT_EQ(touch->fraction, 1.0);
+  EXPECT_EQ(touch->point.x, 0.0);
+  EXPECT_EQ(touch->point.y, -7.0);
+}
+
 }  // namespace
 }  // namespace collide
