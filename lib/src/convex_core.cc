@@ -554,11 +554,16 @@ struct StartState {
 // apart by signs of the cores' exact geometry against the exact sum of the
 // radii (and skin), and moving in or closer by the sign of the gap's
 // derivative at t = 0. No tolerance, nothing scaled by the translation.
-ABSL_ATTRIBUTE_NOINLINE StartState ClassifyStartExact(
-    const Core& a, Vec2 d, const Core& b, const CastOptions& options);
+// For a start in the skin, *skin_nearest (when given) receives the nearest
+// candidate pair that decided closing or not, so that a caller taking the
+// gap over several cores (a concave polygon's edges) can rank them exactly.
+ABSL_ATTRIBUTE_NOINLINE StartState
+ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
+                   const CastOptions& options, Candidate* skin_nearest);
 
 StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
-                         const CastOptions& options, const Shadow& shadow) {
+                         const CastOptions& options, const Shadow& shadow,
+                         Candidate* skin_nearest = nullptr) {
   // Most casts start well clear, which the shadows, a plane or an axis test
   // prove cheaply (each only when certain, rounding included), skipping the
   // exact classification (out of line: it is rare).
@@ -568,11 +573,12 @@ StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
                       : AxesClearOf(a, b, clearance))) {
     return StartState();
   }
-  return ClassifyStartExact(a, d, b, options);
+  return ClassifyStartExact(a, d, b, options, skin_nearest);
 }
 
 StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options) {
+                              const CastOptions& options,
+                              Candidate* skin_nearest) {
   const double contact = a.radius() + b.radius();
   StartState state;
   const bool radii = a.radius() > 0.0 || b.radius() > 0.0;
@@ -582,6 +588,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
   // ulps, where the nearest-point offset of a small gap is not.
   Candidate nearest{};
   bool have_nearest = false;
+  bool in_skin = false;
   if (meet.meet == CoreMeet::kOverlapping ||
       (radii && meet.meet == CoreMeet::kTouching)) {
     state.kind = StartKind::kOverlap;
@@ -590,7 +597,6 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
         meet.moving_in ? StartKind::kTouchingIn : StartKind::kTouchingLeaving;
   } else {
     // Apart cores: the gap against the radii, then against the skin.
-    bool in_skin = false;
     if (radii) {
       const DistanceState at_contact =
           DistanceAgainst(a, d, b, a.radius(), b.radius(), 0.0);
@@ -641,6 +647,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
           state.separation = separation;
           state.separation.normal = CandidateNormal(nearest);
           state.gap = std::max(separation.gap - contact, 0.0);
+          if (skin_nearest != nullptr) *skin_nearest = nearest;
         }
       }
     }
@@ -651,6 +658,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
   state.separation = Separate(a, b);
   state.gap = state.separation.gap - contact;
   if (have_nearest) state.separation.normal = CandidateNormal(nearest);
+  if (in_skin && skin_nearest != nullptr) *skin_nearest = nearest;
   switch (state.kind) {
     case StartKind::kTouchingIn:
     case StartKind::kTouchingLeaving:
@@ -956,6 +964,12 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
   const Grow grow = Grow::Of(contact, 0.0, options.target_distance);
   StartState best_start;
   int best_start_edge = -1;
+  // Starts in the skin (and not touching) are judged on the gap to the
+  // whole solid, the least over its edges: closing when it closes on one of
+  // the nearest (exactly ranked), else no hit at all (toi.h).
+  StartState skin_start;
+  int skin_edge = -1;
+  Candidate skin_nearest{};
   std::optional<Hit> best;
   int best_edge = -1;
   double limit = options.max_fraction;
@@ -965,7 +979,21 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     const Shadow shadow =
         ShadowOf(a, d, edge, grow.value, options.max_fraction);
     if (ShadowsMiss(shadow, limit)) continue;
-    const StartState start = ClassifyStart(a, d, edge, options, shadow);
+    Candidate nearest{};
+    const StartState start =
+        ClassifyStart(a, d, edge, options, shadow, &nearest);
+    if (start.kind == StartKind::kSkinApproaching ||
+        start.kind == StartKind::kSkinLeaving) {
+      const int order =
+          skin_edge < 0 ? -1 : CompareCandidates(nearest, skin_nearest);
+      if (order < 0 ||
+          (order == 0 && start.kind == StartKind::kSkinApproaching)) {
+        skin_start = start;
+        skin_edge = i;
+        skin_nearest = nearest;
+      }
+      continue;
+    }
     if (start.kind != StartKind::kClear) {
       if (StartHit(start, edge, options) &&
           (best_start_edge < 0 || BetterStart(start, best_start))) {
@@ -1002,6 +1030,33 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                     polygon.vertices[(best_start_edge + 1) % n], 0.0,
                     FeatureMap::kSegment);
     return on_polygon(*StartHit(best_start, edge, options), best_start_edge);
+  }
+  if (skin_edge >= 0) {
+    if (skin_start.kind == StartKind::kSkinApproaching) {
+      const Core edge(polygon.vertices[skin_edge],
+                      polygon.vertices[(skin_edge + 1) % n], 0.0,
+                      FeatureMap::kSegment);
+      return on_polygon(*StartHit(skin_start, edge, options), skin_edge);
+    }
+    // Moving away from the nearest part: no hit at fraction 0, and none
+    // later from a convex shape. A concave solid's gap can shrink again, by
+    // an edge whose skin the mover starts in and closes on: one that it
+    // would go on to touch (within max_fraction) stops it where it is, in
+    // the skin (toi.h), so that no move is let through a wall.
+    for (int i = 0; i < n; ++i) {
+      const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
+                      FeatureMap::kSegment);
+      const Shadow shadow =
+          ShadowOf(a, d, edge, grow.value, options.max_fraction);
+      if (ShadowsMiss(shadow, options.max_fraction)) continue;
+      const StartState start = ClassifyStart(a, d, edge, options, shadow);
+      if (start.kind != StartKind::kSkinApproaching) continue;
+      const Grow touch = Grow::Of(contact, 0.0, 0.0);
+      if (SweepClear(a, d, edge, touch, options.max_fraction,
+                     ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
+        return on_polygon(*StartHit(start, edge, options), i);
+      }
+    }
   }
   if (!best) return std::nullopt;
   return on_polygon(*best, best_edge);

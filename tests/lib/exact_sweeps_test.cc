@@ -181,5 +181,22 @@ TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
   EXPECT_EQ(touch->point.y, -7.0);
 }
 
+// In the skin of an L-shaped solid (skin 3): the nearest part is the
+// corner (2, -3), 1 away, which the ray leaves; the corner (2, -2), 1.41
+// away, it approaches for a while but never touches. The gap to the solid
+// is the least over its parts, and it grows: no hit (it used to be judged
+// edge by edge, a hit at fraction 0).
+TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
+  const ConcavePolygon solid = *MakeConcavePolygon(std::vector<Vec2>{
+      {2, -3}, {2, -2}, {-1, -2}, {-1, 3}, {-2, 3}, {-2, -3}});
+  EXPECT_FALSE(CastRay({{3, -3}, {3, 29}}, solid, {.target_distance = 3}));
+  // Closing on the nearest corner instead, it stops where it is.
+  const std::optional<Hit> closing =
+      CastRay({{3, -3}, {-3, 29}}, solid, {.target_distance = 3});
+  ASSERT_TRUE(closing);
+  EXPECT_EQ(closing->status, HitStatus::kHit);
+  EXPECT_EQ(closing->fraction, 0.0);
+}
+
 }  // namespace
 }  // namespace collide

@@ -32,7 +32,12 @@
 //   position), point and normal are those of the nearest obstacle point then.
 //   A mover that starts with 0 < gap <= target_distance gets fraction 0
 //   with kHit if it moves closer (the gap's derivative at fraction 0,
-//   decided exactly, is negative), and no hit otherwise. A start apart by
+//   decided exactly, is negative), and no hit otherwise. A concave
+//   polygon's gap, unlike a convex shape's, can shrink again later: moving
+//   away from its nearest edge, a mover that would touch another edge
+//   whose skin it starts in still stops at fraction 0, and one that starts
+//   outside the skin of an edge facing the motion is stopped when it
+//   reaches that skin, so that no move passes into the solid. A start apart by
 //   a few roundings of the shapes' own size and closing on the skin (or
 //   contact) at once is also reported at fraction 0: its exact contact
 //   fraction is within rounding of 0.

@@ -1393,13 +1393,45 @@ Verdict SolveExact(const ConcaveCase& c) {
         return v;
       }
     }
-    if (!v.touching_start) {
-      // "No hit otherwise" (toi.h), even if another part is reached later.
-      v.outcome = Outcome::kMiss;
-      v.note = "in the skin, moving away";
-      return v;
+    // Moving away from the nearest: no hit at t = 0. But a concave
+    // solid's gap can shrink again (toi.h): an edge whose skin the mover
+    // starts in, closes on and goes on to touch by max_fraction stops it
+    // at t = 0; the edges outside the skin are swept below.
+    for (size_t i = 0; i < n; ++i) {
+      if (skip[i] || s0[i] > r2 || !GapShrinks(pairs[i])) continue;
+      const std::vector<Vec2> edge{c.polygon[i], c.polygon[(i + 1) % n]};
+      const Pair touch =
+          MakePair(c.mover, c.mover_translation, edge, 0.0,
+                   c.obstacle_translation, c.max_fraction, 0.0,
+                   v.length_scale, k);
+      if (SweptHits(touch)) {
+        v.outcome = Outcome::kSkinHit;
+        v.note = "in the skin, moving away from the nearest, onto another edge";
+        return v;
+      }
     }
+    if (!v.touching_start) v.note = "in the skin, moving away";
   }
+  // After a start in the skin, moving away from the nearest, a later hit
+  // comes only from an edge that faces the motion (as a solid is entered
+  // from outside) and that the mover starts outside the skin of, when it
+  // reaches that skin (toi.h).
+  Q twice_area = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec2 a = c.polygon[i];
+    const Vec2 b = c.polygon[(i + 1) % n];
+    twice_area += Q(a.x) * Q(b.y) - Q(b.x) * Q(a.y);
+  }
+  const Q rel_x = Q(c.mover_translation.x) - Q(c.obstacle_translation.x);
+  const Q rel_y = Q(c.mover_translation.y) - Q(c.obstacle_translation.y);
+  auto faces_motion = [&](size_t i) {
+    const Vec2 a = c.polygon[i];
+    const Vec2 b = c.polygon[(i + 1) % n];
+    // The outward normal is RightPerp(b - a) for a counter-clockwise solid.
+    const Q along_normal =
+        (Q(b.y) - Q(a.y)) * rel_x - (Q(b.x) - Q(a.x)) * rel_y;
+    return sgn(twice_area) * sgn(along_normal) < 0;
+  };
   // After a touching start that moves away or along, a contact with
   // another edge at t* is a hit unless the mover is still touching one of
   // the touched edges then and does not move into the solid right after
@@ -1428,6 +1460,7 @@ Verdict SolveExact(const ConcaveCase& c) {
   bool hit = false;
   for (size_t i = 0; i < n; ++i) {
     if (skip[i] || s0[i] <= r2) continue;
+    if (any_skin && !faces_motion(i)) continue;
     if (!SweptHits(pairs[i])) continue;
     double lo = 0.0, hi = 0.0;
     Q t_exact;
