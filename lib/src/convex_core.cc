@@ -714,6 +714,27 @@ bool BetterStart(const StartState& x, const StartState& y) {
   return x.gap < y.gap;
 }
 
+// Whether normal n separates core a, moved by fraction d, from core b
+// touching it at b's vertex j, to within rounding of their coordinates:
+// every vertex of a on or beyond the plane through the vertex, every
+// vertex of b on or behind it.
+bool SeparatesBeyondRounding(const Core& a, Vec2 d, double fraction,
+                             const Core& b, int j, Vec2 n) {
+  const Vec2 q = b.vertex(j);
+  const Vec2 shift = fraction * d;
+  double worst = kInfinity;
+  double scale = MaxAbs(q) + MaxAbs(shift);
+  for (int k = 0; k < a.count(); ++k) {
+    worst = std::min(worst, Dot((a.vertex(k) + shift) - q, n));
+    scale = std::max(scale, MaxAbs(a.vertex(k)) + MaxAbs(shift) + MaxAbs(q));
+  }
+  for (int k = 0; k < b.count(); ++k) {
+    worst = std::min(worst, Dot(q - b.vertex(k), n));
+    scale = std::max(scale, MaxAbs(b.vertex(k)) + MaxAbs(q));
+  }
+  return worst >= -1e-12 * scale;
+}
+
 // A contact normal for cores a (moved by `shift`) and b touching at a's
 // vertex i and b's vertex j, both without radius: a point contact between
 // two corners, where the normal is not given by an edge and must be one that
@@ -779,21 +800,62 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   // a's vertex in the best contact when that is one of a's vertices
   // meeting b (on a vertex of b: a corner-to-corner contact), else -1.
   int corner_a = -1;
+  // b's vertex in the best contact when that is one of b's vertices
+  // meeting an edge of a (edge_a), else -1.
+  int corner_b = -1;
+  int edge_a = 0;
   const auto keep_a = [&](const PointHit& h, int i) {
     keep(h.fraction, h.core_point, h.normal, h.feature);
     corner_a = i;
+    corner_b = -1;
   };
   const auto keep_b = [&](const PointHit& h, int j) {
     keep(h.fraction, b.vertex(j), -h.normal, b.VertexFeature(j));
     corner_a = -1;
+    corner_b = h.feature.type == FeatureType::kEdge ? j : -1;
+    edge_a = h.feature.index;
+  };
+  // The end of core c's edge `edge` (as a feature index) nearer to x.
+  const auto nearer_end = [](const Core& c, int edge, Vec2 x, Vec2 shift) {
+    const int start = c.count() == 2 ? 0 : edge;
+    const int end = c.next(start);
+    return LengthSquared((c.vertex(start) + shift) - x) <=
+                   LengthSquared((c.vertex(end) + shift) - x)
+               ? start
+               : end;
   };
   // Without radii, a corner-to-corner contact's normal is chosen after the
-  // sweep (CornerNormal), once.
+  // sweep (CornerNormal), once. So is that of a's vertex meeting b's edge
+  // whose normal does not separate the pair beyond rounding: a's vertex
+  // then landed within rounding of the edge's end, on which a's own edge
+  // lies (the true contact is corner to corner; the two sweeps' times tie
+  // to rounding and the edge's won).
   const auto settle_corner = [&] {
-    if (grow.value == 0.0 && corner_a >= 0 &&
-        best->feature.type == FeatureType::kVertex) {
+    if (grow.value != 0.0) return;
+    if (corner_b >= 0 && a.count() >= 2) {
+      // b's vertex on a's edge: the mirror image of the case below.
+      if (!SeparatesBeyondRounding(a, d, best->fraction, b, corner_b,
+                                   best->normal)) {
+        const int i = nearer_end(a, edge_a, b.vertex(corner_b),
+                                 best->fraction * d);
+        best->normal = CornerNormal(a, d, best->fraction, i, b, corner_b,
+                                    best->normal);
+      }
+      return;
+    }
+    if (corner_a < 0) return;
+    if (best->feature.type == FeatureType::kVertex) {
       best->normal = CornerNormal(a, d, best->fraction, corner_a, b,
                                   best->feature.index, best->normal);
+      return;
+    }
+    if (best->feature.type != FeatureType::kEdge || b.count() < 2) return;
+    const int j = nearer_end(b, best->feature.index, best->point, Vec2{});
+    if (!SeparatesBeyondRounding(a, d, best->fraction, b, j, best->normal)) {
+      best->normal =
+          CornerNormal(a, d, best->fraction, corner_a, b, j, best->normal);
+      best->point = b.vertex(j);
+      best->feature = b.VertexFeature(j);
     }
   };
   // A point core's one sweep against all of the other core is the whole

@@ -187,8 +187,10 @@ TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
 // is the least over its parts, and it grows: no hit (it used to be judged
 // edge by edge, a hit at fraction 0).
 TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
-  const ConcavePolygon solid = *MakeConcavePolygon(std::vector<Vec2>{
-      {2, -3}, {2, -2}, {-1, -2}, {-1, 3}, {-2, 3}, {-2, -3}});
+  // The polygon views its vertices: they must outlive it.
+  const std::vector<Vec2> vertices{{2, -3}, {2, -2},  {-1, -2},
+                                   {-1, 3}, {-2, 3}, {-2, -3}};
+  const ConcavePolygon solid = *MakeConcavePolygon(vertices);
   EXPECT_FALSE(CastRay({{3, -3}, {3, 29}}, solid, {.target_distance = 3}));
   // Closing on the nearest corner instead, it stops where it is.
   const std::optional<Hit> closing =
@@ -196,6 +198,33 @@ TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
   ASSERT_TRUE(closing);
   EXPECT_EQ(closing->status, HitStatus::kHit);
   EXPECT_EQ(closing->fraction, 0.0);
+}
+
+// The mover's corner passes one ulp from the obstacle's corner
+// (-0.09375, 0.265625) as the mover's edge meets it: the two sweeps' times
+// tie to rounding, and the contact is corner to corner. The reported normal
+// must separate the two shapes then (the obstacle's edge normal, which the
+// mover's edge crosses, used to be taken).
+TEST(ExactSweepsTest, CornerGrazingACornerTakesASeparatingNormal) {
+  const std::vector<Vec2> mover{{-0.42187499999999989, 0.60937499999999989},
+                                {-0.43749999999999989, 0.71874999999999989},
+                                {-0.54687499999999989, 0.70312499999999989},
+                                {-0.53124999999999989, 0.59374999999999989}};
+  const std::vector<Vec2> obstacle{{-0.46875, 0.15625},
+                                   {0.28125, -0.40625},
+                                   {0.28125, -0.015625},
+                                   {-0.09375, 0.265625}};
+  const Vec2 d{1.0625, -0.796875};
+  const std::optional<Hit> hit =
+      CastPolygon({Polygon(mover), d}, Polygon(obstacle));
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  for (const Vec2 v : mover) {
+    EXPECT_GE(Dot(v + hit->fraction * d - hit->point, hit->normal), -1e-12);
+  }
+  for (const Vec2 v : obstacle) {
+    EXPECT_GE(Dot(hit->point - v, hit->normal), -1e-12);
+  }
 }
 
 }  // namespace
