@@ -304,10 +304,21 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   // A hit, whichever line is the last crossed: outside line `enter` until
   // t_enter, the ray is outside the polygon, and it is then on the edge.
   const Vec2 normal = polygon.normal(enter);
+  // Nearly along the line, the time's own rounding may exceed a trillionth
+  // of the sweep: then it comes from the crossing's two cross products,
+  // each to its last place (as CrossSegmentZero's).
+  double fraction = t_enter;
+  Vec2 contact = entry;
+  if (entry_slack > 1e-12) {
+    fraction = std::clamp(-CrossEstimate(a, polygon.vertex(next), a, p) /
+                              CrossEstimate(a, polygon.vertex(next), {}, d),
+                          0.0, max_fraction);
+    contact = m + fraction * d;
+  }
   // The entry point projected onto the edge's line (no division by the
   // edge's length).
-  return Hit{.fraction = t_enter,
-             .point = a + (entry - Dot(entry, normal) * normal),
+  return Hit{.fraction = fraction,
+             .point = a + (contact - Dot(contact, normal) * normal),
              .normal = normal,
              .depth = 0.0,
              .feature = {FeatureType::kEdge, enter},

@@ -227,5 +227,22 @@ TEST(ExactSweepsTest, CornerGrazingACornerTakesASeparatingNormal) {
   }
 }
 
+// A ray 1.26e8 long crosses the triangle's edge (96, -48) -> (-96, 96)
+// nearly along it, at t = 1/2 to 2e-14 (GMP oracle): the entry time's
+// rounding (the rounded normal's, divided by a small closing rate) reached
+// 1.2e-9 of the sweep before the time came from exact cross products.
+TEST(ExactSweepsTest, NearlyParallelLongRayGetsTheExactEntryTime) {
+  const std::optional<Hit> hit =
+      CastRay({{-50331656, 37748768}, {100663312, -75497488}},
+              Polygon({{96, -48}, {-96, 96}, {-96, -96}}));
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 0.5, 1e-12);
+  // On the ray's path then, to the rounding of its 1e8 coordinates.
+  const Vec2 at = Vec2{-50331656, 37748768} +
+                  hit->fraction * Vec2{100663312, -75497488};
+  EXPECT_NEAR(hit->point.x, at.x, 1e-6);
+  EXPECT_NEAR(hit->point.y, at.y, 1e-6);
+}
+
 }  // namespace
 }  // namespace collide
