@@ -778,6 +778,60 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
   return normal;
 }
 
+// The end of core c's edge `edge` (as a feature index) within rounding of
+// x, a point met on that edge, or -1. A contact strictly inside an edge has
+// the edge's normal, which separates (a convex mover crossing the edge's
+// line elsewhere would overlap the other core); only one at an end can be
+// corner to corner. "Within rounding" is generous (1e-9 of the coordinates
+// and the edge), as the test it gates is only a check.
+int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift) {
+  const int start = c.count() == 2 ? 0 : edge;
+  const int end = c.next(start);
+  const Vec2 p = c.vertex(start) + shift;
+  const Vec2 q = c.vertex(end) + shift;
+  const double near = 1e-9 * (MaxAbs(p) + MaxAbs(q) + MaxAbs(q - p));
+  if (MaxAbs(p - x) <= near) return start;
+  if (MaxAbs(q - x) <= near) return end;
+  return -1;
+}
+
+// Without radii, a corner-to-corner contact's normal is chosen after the
+// sweep (CornerNormal), once: for a's vertex corner_a meeting b (on a
+// vertex of b), and for a vertex-on-edge contact (a's vertex corner_a on
+// b's edge, or b's vertex corner_b on a's edge edge_a) whose normal does not
+// separate the pair beyond rounding: the vertex then landed within rounding
+// of the edge's end, on which the other core's edge lies (the true contact
+// is corner to corner; the two sweeps' times tie to rounding and the
+// edge's won). Out of line: most sweeps have radii.
+ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d,
+                                          const Core& b, int corner_a,
+                                          int corner_b, int edge_a,
+                                          Hit& best) {
+  if (corner_b >= 0) {
+    if (a.count() < 2) return;
+    const int i = EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d);
+    if (i >= 0 && !SeparatesBeyondRounding(a, d, best.fraction, b, corner_b,
+                                           best.normal)) {
+      best.normal =
+          CornerNormal(a, d, best.fraction, i, b, corner_b, best.normal);
+    }
+    return;
+  }
+  if (best.feature.type == FeatureType::kVertex) {
+    best.normal = CornerNormal(a, d, best.fraction, corner_a, b,
+                               best.feature.index, best.normal);
+    return;
+  }
+  if (best.feature.type != FeatureType::kEdge || b.count() < 2) return;
+  const int j = EndAt(b, best.feature.index, best.point, Vec2{});
+  if (j >= 0 &&
+      !SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) {
+    best.normal = CornerNormal(a, d, best.fraction, corner_a, b, j, best.normal);
+    best.point = b.vertex(j);
+    best.feature = b.VertexFeature(j);
+  }
+}
+
 // The sweep of a pair known to start farther apart than grow: each vertex
 // of a moving by d against b grown, and each vertex of b moving by -d
 // against a grown (in a's frame); the earliest contact wins.
@@ -815,47 +869,9 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     corner_b = h.feature.type == FeatureType::kEdge ? j : -1;
     edge_a = h.feature.index;
   };
-  // The end of core c's edge `edge` (as a feature index) nearer to x.
-  const auto nearer_end = [](const Core& c, int edge, Vec2 x, Vec2 shift) {
-    const int start = c.count() == 2 ? 0 : edge;
-    const int end = c.next(start);
-    return LengthSquared((c.vertex(start) + shift) - x) <=
-                   LengthSquared((c.vertex(end) + shift) - x)
-               ? start
-               : end;
-  };
-  // Without radii, a corner-to-corner contact's normal is chosen after the
-  // sweep (CornerNormal), once. So is that of a's vertex meeting b's edge
-  // whose normal does not separate the pair beyond rounding: a's vertex
-  // then landed within rounding of the edge's end, on which a's own edge
-  // lies (the true contact is corner to corner; the two sweeps' times tie
-  // to rounding and the edge's won).
   const auto settle_corner = [&] {
-    if (grow.value != 0.0) return;
-    if (corner_b >= 0 && a.count() >= 2) {
-      // b's vertex on a's edge: the mirror image of the case below.
-      if (!SeparatesBeyondRounding(a, d, best->fraction, b, corner_b,
-                                   best->normal)) {
-        const int i = nearer_end(a, edge_a, b.vertex(corner_b),
-                                 best->fraction * d);
-        best->normal = CornerNormal(a, d, best->fraction, i, b, corner_b,
-                                    best->normal);
-      }
-      return;
-    }
-    if (corner_a < 0) return;
-    if (best->feature.type == FeatureType::kVertex) {
-      best->normal = CornerNormal(a, d, best->fraction, corner_a, b,
-                                  best->feature.index, best->normal);
-      return;
-    }
-    if (best->feature.type != FeatureType::kEdge || b.count() < 2) return;
-    const int j = nearer_end(b, best->feature.index, best->point, Vec2{});
-    if (!SeparatesBeyondRounding(a, d, best->fraction, b, j, best->normal)) {
-      best->normal =
-          CornerNormal(a, d, best->fraction, corner_a, b, j, best->normal);
-      best->point = b.vertex(j);
-      best->feature = b.VertexFeature(j);
+    if (grow.value == 0.0 && (corner_a >= 0 || corner_b >= 0)) {
+      SettleCorner(a, d, b, corner_a, corner_b, edge_a, *best);
     }
   };
   // A point core's one sweep against all of the other core is the whole

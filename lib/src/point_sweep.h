@@ -240,6 +240,21 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
                   CrossingPoint(a, c, p, d, *crossing), feature};
 }
 
+// Where a side contact meets segment core b, exactly (SideContactAlongSign
+// at each end); out of line, as it is rare.
+ABSL_ATTRIBUTE_NOINLINE inline void SideContactEnds(const Core& b, Vec2 p,
+                                                    Vec2 d, double side,
+                                                    const Grow& grow,
+                                                    int* first_end,
+                                                    int* second_end) {
+  *first_end = SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(0), p,
+                                    d, side, grow.parts[0], grow.parts[1],
+                                    grow.parts[2]);
+  *second_end = SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(1), p,
+                                     d, side, grow.parts[0], grow.parts[1],
+                                     grow.parts[2]);
+}
+
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
 // lines first, then the end caps.
 inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
@@ -276,9 +291,11 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
     // side), decided exactly.
     const double after =
         side * distance - grow.value + max_fraction * side * rate;
-    if (std::abs(after) <=
-        kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value +
-                            max_fraction * (std::abs(d.x) + std::abs(d.y)))) {
+    // The farthest the sweep reaches from a by max_fraction (L1): scales
+    // the rounding of positions along it.
+    const double reach = std::abs(m.x) + std::abs(m.y) + grow.value +
+                         max_fraction * (std::abs(d.x) + std::abs(d.y));
+    if (std::abs(after) <= kFilterRoundings * reach) {
       // Exactly parallel motion ends where it started against the line,
       // so that t, a quotient of two roundings, means nothing.
       if (parallel()) {
@@ -306,25 +323,23 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
       // the exact t, at each end. The rounded along decides it when it is
       // farther from the end than its bound: t's (through the rounded
       // distance and rate) carried by Dot(d, e), plus the product's own.
-      const double path = std::abs(m.x) + std::abs(m.y) + grow.value +
-                          t * (std::abs(d.x) + std::abs(d.y));
-      const double along_bound =
-          kFilterRoundings * path *
-          ((std::abs(d.x * e.x) + std::abs(d.y * e.y)) / std::abs(rate) +
-           std::abs(e.x) + std::abs(e.y));
-      int first_end = along < -along_bound ? -1 : 1;
-      int second_end = along - length_squared > along_bound ? 1 : -1;
-      if (std::abs(along) <= along_bound ||
-          std::abs(along - length_squared) <= along_bound) {
+      // Compared times |rate| (no division): along_bound |rate| =
+      // kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate| |e|_1).
+      const double abs_rate = std::abs(rate);
+      const double scaled_bound =
+          kFilterRoundings * reach *
+          (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
+           abs_rate * (std::abs(e.x) + std::abs(e.y)));
+      const double first_gap = along * abs_rate;
+      const double second_gap = (along - length_squared) * abs_rate;
+      int first_end = first_gap < -scaled_bound ? -1 : 1;
+      int second_end = second_gap > scaled_bound ? 1 : -1;
+      if (std::abs(first_gap) <= scaled_bound ||
+          std::abs(second_gap) <= scaled_bound) {
         if (parallel()) {
           return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
         }
-        first_end = SideContactAlongSign(a, b.vertex(1), a, p, d, side,
-                                         grow.parts[0], grow.parts[1],
-                                         grow.parts[2]);
-        second_end = SideContactAlongSign(a, b.vertex(1), b.vertex(1), p, d,
-                                          side, grow.parts[0], grow.parts[1],
-                                          grow.parts[2]);
+        SideContactEnds(b, p, d, side, grow, &first_end, &second_end);
       }
       if ((first_end < 0 || second_end > 0) && parallel()) {
         return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
