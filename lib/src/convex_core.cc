@@ -498,9 +498,11 @@ DistanceState DistanceAgainst(const Core& a, Vec2 d, const Core& b, double r1,
 // A nearest candidate of apart cores, whose w_sign is the sign of d . w
 // for w from b's nearest point to a's: the gap's derivative at t = 0. The
 // nearest candidates are found by their certified distance ranges; only
-// when those leave candidates of different signs in the running are they
+// when those leave candidates of different signs in the running (or
+// rank_all asks for the nearest pair itself, for its direction) are they
 // compared exactly.
-Candidate NearestCandidate(const Core& a, Vec2 d, const Core& b) {
+Candidate NearestCandidate(const Core& a, Vec2 d, const Core& b,
+                           bool rank_all = false) {
   constexpr int kMaxCandidates = 4 * kMaxPolygonVertices * kMaxPolygonVertices;
   Candidate candidates[kMaxCandidates];
   Interval ranges[kMaxCandidates];
@@ -523,7 +525,7 @@ Candidate NearestCandidate(const Core& a, Vec2 d, const Core& b) {
       mixed = true;
     }
   }
-  if (!mixed) return candidates[best];
+  if (!mixed && !rank_all) return candidates[best];
   best = -1;
   for (int i = 0; i < n; ++i) {
     if (ranges[i].lower > best_upper) continue;
@@ -601,7 +603,12 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
       const DistanceState at_contact =
           DistanceAgainst(a, d, b, a.radius(), b.radius(), 0.0);
       if (at_contact.below) {
+        // Overlapping by the radii with the cores apart: the escape
+        // direction is that of the nearest pair, ranked exactly (a
+        // vertex and an edge beside it can be nearer than rounding tells).
         state.kind = StartKind::kOverlap;
+        nearest = NearestCandidate(a, d, b, /*rank_all=*/true);
+        have_nearest = true;
       } else if (at_contact.at) {
         state.kind = at_contact.at_candidate.w_sign < 0
                          ? StartKind::kTouchingIn

@@ -244,5 +244,28 @@ TEST(ExactSweepsTest, NearlyParallelLongRayGetsTheExactEntryTime) {
   EXPECT_NEAR(hit->point.y, at.y, 1e-6);
 }
 
+// The quadrilateral's corner lies 7e-15 beside the circle's centre, outside
+// the corner's cone of normals: the nearest point of the polygon to the
+// centre is on the edge towards (-50, 49), 5.8e-15 away, not the corner.
+// The escape normal must be that edge's (moving the polygon along it by
+// the depth separates them); the corner's direction, (1, 0), which
+// rounding made look nearer, needs 78 units, not 52.
+TEST(ExactSweepsTest, DeepOverlapEscapesAlongTheExactNearestFeature) {
+  const std::vector<Vec2> mover{{-23.999999999999993, 10},
+                                {22.000000000000007, 19},
+                                {-3.9999999999999929, 58},
+                                {-49.999999999999993, 49}};
+  const std::optional<Hit> hit =
+      CastPolygon({Polygon(mover), {28, -68}}, Circle{{-24, 10}, 52});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+  // The edge's outward normal, turned towards the mover.
+  const Vec2 edge = Vec2{-23.999999999999993, 10} - Vec2{-49.999999999999993, 49};
+  const Vec2 expected = Normalize(Vec2{-edge.y, edge.x});
+  EXPECT_NEAR(hit->normal.x, expected.x, 1e-12);
+  EXPECT_NEAR(hit->normal.y, expected.y, 1e-12);
+  EXPECT_NEAR(hit->depth, 52.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace collide
