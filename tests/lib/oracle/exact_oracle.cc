@@ -1352,6 +1352,23 @@ Verdict SolveExact(const ConcaveCase& c) {
     const ZP q{Z(sum.x * den + m * num * d.x), Z(sum.y * den + m * num * d.y)};
     return InsideZ(scaled, q);
   };
+  // Whether one of the mover's core points is strictly inside the solid at
+  // t (a zero-radius mover sliding along a wall into a corner pokes a
+  // vertex in while its mean and every edge contact stay on the boundary).
+  auto vertex_inside = [&](const Q& t) {
+    const Z& num = t.get_num();
+    const Z& den = t.get_den();
+    std::vector<ZP> scaled;
+    for (const ZP& x : poly) scaled.push_back({x.x * den, x.y * den});
+    for (Vec2 x : c.mover.points) {
+      const ZP z = ToZ(x, k);
+      if (InsideZ(scaled, {Z(z.x * den + num * d.x),
+                           Z(z.y * den + num * d.y)}) > 0) {
+        return true;
+      }
+    }
+    return false;
+  };
   if (core_inside(Q(0)) > 0) {
     v.outcome = Outcome::kInitialOverlap;
     return v;
@@ -1445,7 +1462,7 @@ Verdict SolveExact(const ConcaveCase& c) {
     const int bits = EpsilonBits(all) + 4 * static_cast<int>(Bits(t.get_num()) +
                                                              Bits(t.get_den()));
     const Q te = t + EpsilonFraction(bits);
-    if (core_inside(te) > 0) return true;
+    if (core_inside(te) > 0 || vertex_inside(te)) return true;
     for (const Pair& p : pairs) {
       if (WithinAt(p, te, p.r_contact_k, /*strict=*/true)) return true;
     }
