@@ -84,6 +84,10 @@ ABSL_FLAG(bool, packed, false,
           "columns instead of one Query message per query); the --mix or "
           "--queries file must then hold one kind, ray or circle, e.g. "
           "--mix=ray.");
+ABSL_FLAG(bool, fixed_width, false,
+          "With --packed: ask for the packed results in fixed-width columns "
+          "(fixed_width_results: hit_status_fixed, shape_id_fixed, ...), "
+          "cheaper to write and read than varints.");
 ABSL_FLAG(double, rate, 0,
           "Open loop: batches per second over all streams (queries/s = rate "
           "x batch_size). 0: closed loop.");
@@ -298,6 +302,11 @@ int main(int argc, char** argv) {
   options.window = absl::GetFlag(FLAGS_window);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
   options.packed = absl::GetFlag(FLAGS_packed);
+  options.fixed_width = absl::GetFlag(FLAGS_fixed_width);
+  if (options.fixed_width && !options.packed) {
+    return Fail("bad flag --fixed_width",
+                absl::InvalidArgumentError("needs --packed"));
+  }
   options.plan.rate = absl::GetFlag(FLAGS_rate);
   absl::StatusOr<load::RateRamp> ramp = RampFromFlags();
   if (!ramp.ok()) return Fail("bad flag --", ramp.status());
@@ -398,6 +407,7 @@ int main(int argc, char** argv) {
                                options.replay_queries.size(), " queries)");
   run.seed = options.seed;
   run.packed = options.packed;
+  run.fixed_width = options.fixed_width;
 
   const absl::Duration warmup = run.warmup;
   load::ProgressSnapshot previous;

@@ -262,7 +262,8 @@ absl::StatusOr<LoadResult> RunLoad(absl::Span<CollideClient* const> connections,
   if (options.packed) {
     for (std::vector<v1::StreamQueriesRequest>& pool : pools) {
       for (v1::StreamQueriesRequest& batch : pool) {
-        absl::StatusOr<v1::StreamQueriesRequest> packed = PackBatch(batch);
+        absl::StatusOr<v1::StreamQueriesRequest> packed =
+            PackBatch(batch, options.fixed_width);
         if (!packed.ok()) {
           return absl::InvalidArgumentError(
               absl::StrCat("packed: ", packed.status().message()));

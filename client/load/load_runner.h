@@ -51,6 +51,8 @@ struct LoadOptions {
   // file) must then hold one kind, ray or circle casts with the same
   // options; anything else is INVALID_ARGUMENT "packed: ...".
   bool packed = false;
+  // With packed: results in fixed-width columns (fixed_width_results).
+  bool fixed_width = false;
   uint64_t seed = 1;
   // After the last measured send, how long answers in flight are awaited;
   // then streams are cancelled and those batches count as stream errors

@@ -1,5 +1,6 @@
 #include "client/load/packed_batches.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/status/status.h"
@@ -21,7 +22,7 @@ const v1::CastOptions& OptionsOf(const v1::Query& query) {
 }  // namespace
 
 absl::StatusOr<v1::StreamQueriesRequest> PackBatch(
-    const v1::StreamQueriesRequest& batch) {
+    const v1::StreamQueriesRequest& batch, bool fixed_width) {
   v1::StreamQueriesRequest packed;
   packed.set_level(batch.level());
   packed.set_batch_id(batch.batch_id());
@@ -43,6 +44,7 @@ absl::StatusOr<v1::StreamQueriesRequest> PackBatch(
     PackedRayBuilder rays(packed.mutable_packed_rays());
     rays.Reserve(batch.queries_size());
     *rays.options() = batch.queries(0).ray_cast().options();
+    packed.mutable_packed_rays()->set_fixed_width_results(fixed_width);
     for (const v1::Query& query : batch.queries()) {
       rays.Add(FromProto(query.ray_cast().origin()),
                FromProto(query.ray_cast().translation()));
@@ -51,6 +53,7 @@ absl::StatusOr<v1::StreamQueriesRequest> PackBatch(
     PackedCircleBuilder circles(packed.mutable_packed_circles());
     circles.Reserve(batch.queries_size());
     *circles.options() = batch.queries(0).circle_cast().options();
+    packed.mutable_packed_circles()->set_fixed_width_results(fixed_width);
     for (const v1::Query& query : batch.queries()) {
       circles.Add(FromProto(query.circle_cast().circle().center()),
                   query.circle_cast().circle().radius(),
@@ -78,7 +81,9 @@ AnsweredQueries CountAnswered(const v1::StreamQueriesResponse& response) {
   AnsweredQueries counts;
   switch (response.packed_results_case()) {
     case v1::StreamQueriesResponse::kPackedCasts:
-      counts.answered = response.packed_casts().hit_status_size();
+      // One of the two status columns, as the batch asked.
+      counts.answered = std::max(response.packed_casts().hit_status_size(),
+                                 response.packed_casts().hit_status_fixed_size());
       counts.refused = response.packed_casts().errors_size();
       return counts;
     case v1::StreamQueriesResponse::kPackedMoves:

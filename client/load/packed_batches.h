@@ -13,11 +13,12 @@
 namespace collide::client::load {
 
 // `batch` (level, batch id and queries) with its queries moved onto packed
-// columns: all ray casts, or all circle casts, sharing their options.
+// columns: all ray casts, or all circle casts, sharing their options;
+// fixed_width asks for the results in fixed-width columns.
 // INVALID_ARGUMENT otherwise (a mix of kinds, differing options, another
 // kind), naming the first query that does not fit.
 absl::StatusOr<v1::StreamQueriesRequest> PackBatch(
-    const v1::StreamQueriesRequest& batch);
+    const v1::StreamQueriesRequest& batch, bool fixed_width = false);
 
 // Queries a request carries, per query or packed.
 int QueryCount(const v1::StreamQueriesRequest& request);

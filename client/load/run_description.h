@@ -32,6 +32,8 @@ struct RunDescription {
   uint64_t seed = 0;
   // Batches sent in the packed form (--packed).
   bool packed = false;
+  // Packed results in fixed-width columns (--fixed_width).
+  bool fixed_width = false;
 };
 
 }  // namespace collide::client::load

@@ -45,6 +45,7 @@ std::string SummaryJson(const RunDescription& run, const LoadResult& result) {
   settings["window"] = run.window;
   settings["batch_size"] = run.batch_size;
   settings["packed"] = run.packed;
+  settings["fixed_width"] = run.fixed_width;
   settings["warmup_s"] = absl::ToDoubleSeconds(run.warmup);
   settings["duration_s"] =
       run.count > 0 ? 0.0 : absl::ToDoubleSeconds(run.duration);

@@ -45,7 +45,11 @@ std::string RunLine(const RunDescription& run) {
       "  ", loop, ": ", Plural(run.connections, "connection", "connections"),
       " x ", Plural(run.streams_per_connection, "stream", "streams"),
       ", window ", run.window, ", ", Plural(run.batch_size, "query", "queries"),
-      " per batch", run.packed ? " (packed form)" : "", "\n", "  mix ", run.mix,
+      " per batch",
+      run.packed ? (run.fixed_width ? " (packed form, fixed-width results)"
+                                    : " (packed form)")
+                 : "",
+      "\n", "  mix ", run.mix,
       ", seed ", run.seed, "\n", "  warm-up ", absl::FormatDuration(run.warmup),
       ", then ",
       run.count > 0 ? absl::StrCat(run.count, " batches")

@@ -130,6 +130,24 @@ TEST_F(LoadCliE2eTest, Issue15PackedRaysAreAnsweredAndCounted) {
   EXPECT_THAT(mixed.out, HasSubstr("packed"));
 }
 
+// --fixed_width asks the packed batches for fixed-width result columns:
+// every query is still answered and counted (from hit_status_fixed), and
+// without --packed the flag is refused by name.
+TEST_F(LoadCliE2eTest, Issue15FixedWidthPackedResultsAreCounted) {
+  Outcome run = Load(
+      "--packed --fixed_width --mix=circle --count=10 --batch_size=32 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << run.out;
+  EXPECT_EQ(json["run"]["fixed_width"], true);
+  EXPECT_EQ(json["queries_ok"], 320);
+  EXPECT_EQ(json["queries_answered"], 320);
+
+  Outcome unpacked = Load("--fixed_width --mix=ray --count=1 2>&1");
+  EXPECT_EQ(unpacked.exit_code, 1) << unpacked.out;
+  EXPECT_THAT(unpacked.out, HasSubstr("fixed_width"));
+}
+
 // A bad flag is exit status 1 with the flag named (README: 1 for a bad
 // flag, 2 for a run with errors), never a run of something else.
 TEST_F(LoadCliE2eTest, Issue17BadFlagsAreRefusedByName) {
