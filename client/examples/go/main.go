@@ -1,7 +1,7 @@
 // Command collide_example calls a collide server from Go: it puts a level,
-// streams one batch of mixed queries and one packed batch of rays, checks
-// every result against an answer worked out by hand, then deletes the
-// level.
+// streams one batch of mixed queries and a packed batch of rays (twice:
+// varint, then fixed-width result columns), checks every result against an
+// answer worked out by hand, then deletes the level.
 //
 // It builds from Debian 12's packages alone (no module downloads); see
 // README.md next to this file:

@@ -19,8 +19,10 @@ type packedRay struct {
 
 // packedRaysAndCheck sends three rays as one packed batch (columns instead
 // of one Query message each: much cheaper to encode and parse for big
-// batches) and checks the result columns. Returns 0 when all match, 1 on a
-// mismatch, or the error of a failed call.
+// batches), twice: with varint result columns, then asking for fixed-width
+// ones (fixed_width_results: cheaper still to write and read). Checks the
+// result columns. Returns 0 when all match, 1 on a mismatch, or the error
+// of a failed call.
 func packedRaysAndCheck(collisions collidev1.CollisionServiceClient) (int, error) {
 	rays := []packedRay{
 		{origin: xy{0, 0}, translation: xy{20, 0}, hit: true, fraction: 0.5,
@@ -29,7 +31,24 @@ func packedRaysAndCheck(collisions collidev1.CollisionServiceClient) (int, error
 		{origin: xy{0, 10}, translation: xy{0, 20}, hit: true, fraction: 0.4,
 			point: xy{0, 18}, normal: xy{0, -1}, shapeID: 2}, // the pillar
 	}
-	columns := &collidev1.PackedRayCasts{}
+	for _, fixedWidth := range []bool{false, true} {
+		code, err := packedBatchAndCheck(collisions, rays, fixedWidth)
+		if err != nil || code != 0 {
+			return code, err
+		}
+	}
+	return 0, nil
+}
+
+// packedBatchAndCheck sends one packed batch of rays and checks its result
+// columns.
+func packedBatchAndCheck(collisions collidev1.CollisionServiceClient,
+	rays []packedRay, fixedWidth bool) (int, error) {
+	form := "varint"
+	if fixedWidth {
+		form = "fixed-width"
+	}
+	columns := &collidev1.PackedRayCasts{FixedWidthResults: fixedWidth}
 	for _, ray := range rays {
 		columns.OriginX = append(columns.OriginX, ray.origin[0])
 		columns.OriginY = append(columns.OriginY, ray.origin[1])
@@ -43,16 +62,29 @@ func packedRaysAndCheck(collisions collidev1.CollisionServiceClient) (int, error
 		return 0, err
 	}
 	var hits *collidev1.PackedCastResults
+	// The status and shape columns the batch asked for (the others are
+	// left empty), as HitStatus values and ids.
+	var status []collidev1.HitStatus
+	var shapeIDs []uint64
 	err = expectEqual("number of responses", len(responses), 1)
 	if err == nil {
 		hits = responses[0].GetPackedCasts()
+		if fixedWidth {
+			for _, s := range hits.GetHitStatusFixed() {
+				status = append(status, collidev1.HitStatus(s))
+			}
+			shapeIDs = hits.GetShapeIdFixed()
+		} else {
+			status = hits.GetHitStatus()
+			shapeIDs = hits.GetShapeId()
+		}
 		err = firstError(
 			expectEqual("batch status", responses[0].GetStatus().GetCode(), 0),
 			expectEqual("refused queries", len(hits.GetErrors()), 0),
-			expectEqual("number of rows", len(hits.GetHitStatus()), len(rays)))
+			expectEqual("number of rows", len(status), len(rays)))
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "collide_example: packed: %v\n", err)
+		fmt.Fprintf(os.Stderr, "collide_example: packed (%s): %v\n", form, err)
 		return 1, nil
 	}
 	failures := 0
@@ -60,31 +92,33 @@ func packedRaysAndCheck(collisions collidev1.CollisionServiceClient) (int, error
 		var err error
 		text := "miss"
 		if !ray.hit {
-			err = expectEqual("hit_status", hits.HitStatus[i],
+			err = expectEqual("hit_status", status[i],
 				collidev1.HitStatus_HIT_STATUS_UNSPECIFIED)
 		} else {
 			err = firstError(
-				expectEqual("hit_status", hits.HitStatus[i],
+				expectEqual("hit_status", status[i],
 					collidev1.HitStatus_HIT_STATUS_HIT),
 				expectNear("fraction", hits.Fraction[i], ray.fraction),
 				expectNear("point.x", hits.PointX[i], ray.point[0]),
 				expectNear("point.y", hits.PointY[i], ray.point[1]),
 				expectNear("normal.x", hits.NormalX[i], ray.normal[0]),
 				expectNear("normal.y", hits.NormalY[i], ray.normal[1]),
-				expectEqual("shape_id", hits.ShapeId[i], ray.shapeID))
-			text = fmt.Sprintf("hit shape %d at fraction %s", hits.ShapeId[i],
+				expectEqual("shape_id", shapeIDs[i], ray.shapeID))
+			text = fmt.Sprintf("hit shape %d at fraction %s", shapeIDs[i],
 				number(hits.Fraction[i]))
 		}
 		if err != nil {
 			failures++
-			fmt.Fprintf(os.Stderr, "collide_example: packed ray %d: %v\n", i, err)
+			fmt.Fprintf(os.Stderr, "collide_example: packed ray %d (%s): %v\n",
+				i, form, err)
 			text = "MISMATCH"
 		}
-		fmt.Printf("  packed ray %d %s\n", i, text)
+		fmt.Printf("  packed ray %d (%s) %s\n", i, form, text)
 	}
 	if failures > 0 {
 		return 1, nil
 	}
-	fmt.Printf("all %d packed ray results match the known answers\n", len(rays))
+	fmt.Printf("all %d packed ray results (%s) match the known answers\n",
+		len(rays), form)
 	return 0, nil
 }

@@ -1,6 +1,7 @@
 // Calls a collide server from Node.js: puts a level, streams one batch of
-// mixed queries and one packed batch of rays, checks every result against
-// an answer worked out by hand, then deletes the level.
+// mixed queries and a packed batch of rays (twice: varint, then fixed-width
+// result columns), checks every result against an answer worked out by
+// hand, then deletes the level.
 //
 //   npm ci                                    # once, in this folder
 //   node example.js --address=127.0.0.1:50051 --admin_address=127.0.0.1:50052
@@ -397,8 +398,10 @@ async function streamAndCheck(collisions, levelVersion) {
 }
 
 // Sends three rays as one packed batch (columns instead of one Query
-// message each: much cheaper to encode and parse for big batches) and checks
-// the result columns; resolves with the exit code (0: all match).
+// message each: much cheaper to encode and parse for big batches), twice:
+// with varint result columns, then asking for fixed-width ones
+// (fixed_width_results: cheaper still to write and read). Checks the result
+// columns; resolves with the exit code (0: all match).
 async function packedRaysAndCheck(collisions) {
   // want: null for a miss, else fraction, point, normal and shape id.
   const rays = [
@@ -406,6 +409,16 @@ async function packedRaysAndCheck(collisions) {
     {origin: [0, -10], by: [5, 0], want: null},                        // nothing
     {origin: [0, 10], by: [0, 20], want: [0.4, [0, 18], [0, -1], 2]},  // pillar
   ];
+  for (const fixedWidth of [false, true]) {
+    const code = await packedBatchAndCheck(collisions, rays, fixedWidth);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+// One packed batch of `rays`, its result columns checked.
+async function packedBatchAndCheck(collisions, rays, fixedWidth) {
+  const form = fixedWidth ? 'fixed-width' : 'varint';
   const batch = {
     level: LEVEL,
     batch_id: 8,
@@ -414,19 +427,28 @@ async function packedRaysAndCheck(collisions) {
       origin_y: rays.map((r) => r.origin[1]),
       translation_x: rays.map((r) => r.by[0]),
       translation_y: rays.map((r) => r.by[1]),
+      fixed_width_results: fixedWidth,
     },
   };
   const responses = await streamQueries(collisions, [batch]);
   let hits;
+  // The status and shape columns the batch asked for (the others are left
+  // empty). Fixed-width statuses are HitStatus numbers, not names.
+  let status;
+  let shapeIds;
+  const miss = fixedWidth ? 0 : 'HIT_STATUS_UNSPECIFIED';
+  const hit = fixedWidth ? 1 : 'HIT_STATUS_HIT';
   try {
     expectEqual('number of responses', responses.length, 1);
     expectEqual('batch status', statusOf(responses[0]).code, grpc.status.OK);
     hits = responses[0].packed_casts;
     expectEqual('refused queries', hits.errors.length, 0);
-    expectEqual('number of rows', hits.hit_status.length, rays.length);
+    status = fixedWidth ? hits.hit_status_fixed : hits.hit_status;
+    shapeIds = fixedWidth ? hits.shape_id_fixed : hits.shape_id;
+    expectEqual('number of rows', status.length, rays.length);
   } catch (error) {
     if (!(error instanceof Mismatch)) throw error;
-    console.error(`example.js: packed: ${error.message}`);
+    console.error(`example.js: packed (${form}): ${error.message}`);
     return 1;
   }
   const failures = [];
@@ -434,27 +456,28 @@ async function packedRaysAndCheck(collisions) {
     let text = 'miss';
     try {
       if (ray.want === null) {
-        expectEqual('hit_status', hits.hit_status[i], 'HIT_STATUS_UNSPECIFIED');
+        expectEqual('hit_status', status[i], miss);
       } else {
         const [fraction, point, normal, shapeId] = ray.want;
-        expectEqual('hit_status', hits.hit_status[i], 'HIT_STATUS_HIT');
+        expectEqual('hit_status', status[i], hit);
         expectNear('fraction', hits.fraction[i], fraction);
         expectVec('point', {x: hits.point_x[i], y: hits.point_y[i]}, point);
         expectVec('normal', {x: hits.normal_x[i], y: hits.normal_y[i]}, normal);
-        expectEqual('shape_id', hits.shape_id[i], shapeId);
-        text = `hit shape ${hits.shape_id[i]} at fraction ${
+        expectEqual('shape_id', shapeIds[i], shapeId);
+        text = `hit shape ${shapeIds[i]} at fraction ${
             number(hits.fraction[i])}`;
       }
-      console.log(`  packed ray ${i} ok       ${text}`);
+      console.log(`  packed ray ${i} (${form}) ok       ${text}`);
     } catch (error) {
       if (!(error instanceof Mismatch)) throw error;
-      failures.push(`packed ray ${i}: ${error.message}`);
-      console.log(`  packed ray ${i} MISMATCH`);
+      failures.push(`packed ray ${i} (${form}): ${error.message}`);
+      console.log(`  packed ray ${i} (${form}) MISMATCH`);
     }
   });
   for (const failure of failures) console.error(`example.js: ${failure}`);
   if (failures.length > 0) return 1;
-  console.log(`all ${rays.length} packed ray results match the known answers`);
+  console.log(
+      `all ${rays.length} packed ray results (${form}) match the known answers`);
   return 0;
 }
 
