@@ -1379,7 +1379,7 @@ Verdict SolveExact(const ConcaveCase& c) {
     std::vector<const Pair*> ptrs;
     for (const Pair& p : pairs) ptrs.push_back(&p);
     const Q eps = EpsilonFraction(EpsilonBits(ptrs));
-    bool in = core_inside(eps) > 0;
+    bool in = core_inside(eps) > 0 || vertex_inside(eps);
     for (size_t i = 0; i < n && !in; ++i) {
       in = WithinAt(pairs[i], eps, pairs[i].r_contact_k, /*strict=*/true);
     }
