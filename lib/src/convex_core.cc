@@ -591,6 +591,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
   Candidate nearest{};
   bool have_nearest = false;
   bool in_skin = false;
+  bool overlap_apart = false;  // overlapping by the radii, cores apart
   if (meet.meet == CoreMeet::kOverlapping ||
       (radii && meet.meet == CoreMeet::kTouching)) {
     state.kind = StartKind::kOverlap;
@@ -603,12 +604,8 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
       const DistanceState at_contact =
           DistanceAgainst(a, d, b, a.radius(), b.radius(), 0.0);
       if (at_contact.below) {
-        // Overlapping by the radii with the cores apart: the escape
-        // direction is that of the nearest pair, ranked exactly (a
-        // vertex and an edge beside it can be nearer than rounding tells).
         state.kind = StartKind::kOverlap;
-        nearest = NearestCandidate(a, d, b, /*rank_all=*/true);
-        have_nearest = true;
+        overlap_apart = true;
       } else if (at_contact.at) {
         state.kind = at_contact.at_candidate.w_sign < 0
                          ? StartKind::kTouchingIn
@@ -664,6 +661,19 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
   // doubles; only the decisions above are exact.
   state.separation = Separate(a, b);
   state.gap = state.separation.gap - contact;
+  if (overlap_apart &&
+      state.separation.gap <=
+          1e-6 * (MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) +
+                  MaxAbs(a.vertex(a.count() - 1) - a.vertex(0)) +
+                  MaxAbs(b.vertex(b.count() - 1) - b.vertex(0)))) {
+    // Overlapping by the radii with the cores all but touching: the escape
+    // direction is that of the nearest pair, ranked exactly. (A corner a
+    // few ulps beside the other core and an edge beside it can be nearer
+    // than rounding tells, and their directions differ entirely; farther
+    // apart, the rounded separation's direction is good to 1e-10.)
+    nearest = NearestCandidate(a, d, b, /*rank_all=*/true);
+    have_nearest = true;
+  }
   if (have_nearest) state.separation.normal = CandidateNormal(nearest);
   if (in_skin && skin_nearest != nullptr) *skin_nearest = nearest;
   switch (state.kind) {
@@ -846,7 +856,14 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
                               const Grow& grow, double max_fraction,
                               const Shadow& shadow) {
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
+  // Contacts rank against `limit`, the best so far; the later vertices'
+  // sweeps run to `reach`, a little beyond it. The sweeps decide exactly
+  // whether a contact comes by the limit they are given, which is needed
+  // at max_fraction (the query's own end) but not at the best so far: the
+  // same contact found again from the other core's side lies within
+  // rounding of it and would take the exact path every time.
   double limit = max_fraction;
+  double reach = max_fraction;
   const auto keep = [&](double fraction, Vec2 core_point, Vec2 normal,
                         Feature feature) {
     Hit& hit = best.emplace();
@@ -855,6 +872,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     hit.normal = normal;
     hit.feature = feature;
     limit = fraction;
+    reach = std::min(max_fraction, fraction + 1e-3 * fraction);
   };
   // A contact of a's vertex with b, and of b's vertex j with a (seen from
   // b: the normal turns round).
@@ -909,20 +927,20 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   if (a.count() >= 3) a_lines = LinesOf(a, -d);
   for (int i = 0; i < a.count(); ++i) {
     if (a.count() >= 3 && IsBackVertex(a, a_lines, i)) continue;
-    if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, limit)) continue;
+    if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, reach)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
-            ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, limit)
-            : SweepPoint(a.vertex(i), d, b, grow, limit);
+            ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, reach)
+            : SweepPoint(a.vertex(i), d, b, grow, reach);
     if (h && (!best || h->fraction < limit)) keep_a(*h, i);
   }
   for (int j = 0; j < b.count(); ++j) {
     if (b.count() >= 3 && IsBackVertex(b, b_lines, j)) continue;
-    if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, limit)) continue;
+    if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, reach)) continue;
     const std::optional<PointHit> h =
         a.count() >= 3
-            ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, limit)
-            : SweepPoint(b.vertex(j), -d, a, grow, limit);
+            ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, reach)
+            : SweepPoint(b.vertex(j), -d, a, grow, reach);
     // Meeting one of a's vertices is a vertex-vertex contact the loop above
     // has already swept (unless it was skipped); taking it here too could
     // let a rounding-level tie replace a side contact with a nearby vertex
@@ -1091,7 +1109,11 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
         Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
       continue;
     }
-    std::optional<Hit> hit = SweepClear(a, d, edge, grow, limit, shadow);
+    // Swept a little beyond the best so far (SweepClear's `reach`): the
+    // contact at a vertex two edges share is found twice.
+    const double reach =
+        best ? std::min(options.max_fraction, limit + 1e-3 * limit) : limit;
+    std::optional<Hit> hit = SweepClear(a, d, edge, grow, reach, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;
