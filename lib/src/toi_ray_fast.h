@@ -63,16 +63,20 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   if (cm_bound + t * cd_bound > 1e-12 * std::abs(cd)) return general();
   // Where the ray's end (at exact_limit) is within rounding of the line,
   // the rounded t cannot tell a contact exactly at exact_limit (a move
-  // ending on the wall: a hit) from one just after it: decide exactly.
-  const double end = cm + exact_limit * cd;
-  if (std::abs(end) <=
-      kFilterRoundings *
-          (std::abs(cm_left) + std::abs(cm_right) +
-           exact_limit * (std::abs(cd_left) + std::abs(cd_right)))) {
-    const int end_side =
-        OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
-    if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
-    t = std::min(t, exact_limit);
+  // ending on the wall: a hit) from one just after it: decide exactly. t
+  // is within 1e-12 of the sweep (above) and its division's rounding of the
+  // exact time, so only a t that close to exact_limit needs the test.
+  if (std::abs(t - exact_limit) <= 2e-12 + 1e-15 * exact_limit) {
+    const double end = cm + exact_limit * cd;
+    if (std::abs(end) <=
+        kFilterRoundings *
+            (std::abs(cm_left) + std::abs(cm_right) +
+             exact_limit * (std::abs(cd_left) + std::abs(cd_right)))) {
+      const int end_side =
+          OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
+      if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
+      t = std::min(t, exact_limit);
+    }
   }
   if (t > max_fraction) return std::nullopt;
   // Where along the segment the line is crossed, with its rounding bound
