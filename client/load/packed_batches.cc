@@ -82,8 +82,9 @@ AnsweredQueries CountAnswered(const v1::StreamQueriesResponse& response) {
   switch (response.packed_results_case()) {
     case v1::StreamQueriesResponse::kPackedCasts:
       // One of the two status columns, as the batch asked.
-      counts.answered = std::max(response.packed_casts().hit_status_size(),
-                                 response.packed_casts().hit_status_fixed_size());
+      counts.answered =
+          std::max(response.packed_casts().hit_status_size(),
+                   response.packed_casts().hit_status_fixed_size());
       counts.refused = response.packed_casts().errors_size();
       return counts;
     case v1::StreamQueriesResponse::kPackedMoves:

@@ -49,9 +49,8 @@ std::string RunLine(const RunDescription& run) {
       run.packed ? (run.fixed_width ? " (packed form, fixed-width results)"
                                     : " (packed form)")
                  : "",
-      "\n", "  mix ", run.mix,
-      ", seed ", run.seed, "\n", "  warm-up ", absl::FormatDuration(run.warmup),
-      ", then ",
+      "\n", "  mix ", run.mix, ", seed ", run.seed, "\n", "  warm-up ",
+      absl::FormatDuration(run.warmup), ", then ",
       run.count > 0 ? absl::StrCat(run.count, " batches")
                     : absl::FormatDuration(run.duration),
       " measured\n");

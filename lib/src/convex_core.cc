@@ -820,10 +820,9 @@ int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift) {
 // of the edge's end, on which the other core's edge lies (the true contact
 // is corner to corner; the two sweeps' times tie to rounding and the
 // edge's won). Out of line: most sweeps have radii.
-ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d,
-                                          const Core& b, int corner_a,
-                                          int corner_b, int edge_a,
-                                          Hit& best) {
+ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
+                                          int corner_a, int corner_b,
+                                          int edge_a, Hit& best) {
   if (corner_b >= 0) {
     if (a.count() < 2) return;
     const int i = EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d);
@@ -843,7 +842,8 @@ ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d,
   const int j = EndAt(b, best.feature.index, best.point, Vec2{});
   if (j >= 0 &&
       !SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) {
-    best.normal = CornerNormal(a, d, best.fraction, corner_a, b, j, best.normal);
+    best.normal =
+        CornerNormal(a, d, best.fraction, corner_a, b, j, best.normal);
     best.point = b.vertex(j);
     best.feature = b.VertexFeature(j);
   }

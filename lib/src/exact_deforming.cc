@@ -7,13 +7,6 @@
 namespace collide::internal {
 namespace {
 
-struct ExactVec {
-  Expansion x, y;
-};
-
-ExactVec Difference(Vec2 p, Vec2 q) {
-  return {Expansion::Difference(p.x, q.x), Expansion::Difference(p.y, q.y)};
-}
 ExactVec operator-(const ExactVec& u, const ExactVec& v) {
   return {u.x - v.x, u.y - v.y};
 }

@@ -9,14 +9,6 @@
 namespace collide::internal {
 namespace {
 
-// The exact relative translation's components.
-struct ExactMotion {
-  Expansion x, y;
-};
-ExactMotion MotionOf(Vec2 d1, Vec2 d2) {
-  return {Expansion::Difference(d1.x, d2.x), Expansion::Difference(d1.y, d2.y)};
-}
-
 // Sign of Cross(b - a, p - a) + f Cross(b - a, d1 - d2) (cross) or of the
 // same with Dot (along): where p + f (d1 - d2) is against the line a -> b,
 // or along it.
@@ -24,7 +16,8 @@ int AfterMotionExact(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
                      double f) {
   const Expansion ex = Expansion::Difference(b.x, a.x);
   const Expansion ey = Expansion::Difference(b.y, a.y);
-  const ExactMotion d = MotionOf(d1, d2);
+  // The exact relative translation.
+  const ExactVec d = Difference(d1, d2);
   const Expansion scale(f);
   const Expansion mx = Expansion::Difference(p.x, a.x) + scale * d.x;
   const Expansion my = Expansion::Difference(p.y, a.y) + scale * d.y;
@@ -54,7 +47,8 @@ int AfterMotion(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
 // discriminant of a point sweep against a circle.
 Expansion MotionDistanceExact(Vec2 d1, Vec2 d2, Vec2 p, Vec2 c, double r1,
                               double r2, double r3) {
-  const ExactMotion d = MotionOf(d1, d2);
+  // The exact relative translation.
+  const ExactVec d = Difference(d1, d2);
   const Expansion cross = d.x * Expansion::Difference(p.y, c.y) -
                           d.y * Expansion::Difference(p.x, c.x);
   const Expansion r = Expansion::Sum(r1, r2) + Expansion(r3);
@@ -66,7 +60,8 @@ Expansion MotionDistanceExact(Vec2 d1, Vec2 d2, Vec2 p, Vec2 c, double r1,
 // past its closest approach.
 bool MotionReachedCircleExact(Vec2 p, Vec2 d1, Vec2 d2, double f, Vec2 c,
                               double r1, double r2, double r3) {
-  const ExactMotion d = MotionOf(d1, d2);
+  // The exact relative translation.
+  const ExactVec d = Difference(d1, d2);
   const Expansion scale(f);
   const Expansion wx = Expansion::Difference(p.x, c.x) + scale * d.x;
   const Expansion wy = Expansion::Difference(p.y, c.y) + scale * d.y;

@@ -283,8 +283,8 @@ int SignOfRootForm(const Expansion& a, const Expansion& u, const Expansion& b) {
   const int k = std::max(ExponentOf(a), ExponentOf(b_lifted));
   const Expansion a_scaled = a.Scaled(-k);
   const Expansion b_scaled = b_lifted.Scaled(-k);
-  const int squares = (a_scaled * a_scaled * u_scaled - b_scaled * b_scaled)
-                          .sign();
+  const int squares =
+      (a_scaled * a_scaled * u_scaled - b_scaled * b_scaled).sign();
   return a_sign > 0 ? squares : -squares;
 }
 

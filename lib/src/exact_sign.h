@@ -76,6 +76,14 @@ class Expansion {
   int size_ = 0;
 };
 
+// A vector held exactly, and the exact difference of two points.
+struct ExactVec {
+  Expansion x, y;
+};
+inline ExactVec Difference(Vec2 p, Vec2 q) {
+  return {Expansion::Difference(p.x, q.x), Expansion::Difference(p.y, q.y)};
+}
+
 // Exact fallbacks (exact_sign.cc): signs of the forms below.
 int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 // Cross(b - a, d - c) to within its last place, of the exact sign: for a
@@ -281,9 +289,8 @@ inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
   const double value =
       side * length * (left - right) - r * (along_left + along_right);
   const double bound =
-      kFilterRoundings *
-      (length * (std::abs(left) + std::abs(right)) +
-       r * (std::abs(along_left) + std::abs(along_right)));
+      kFilterRoundings * (length * (std::abs(left) + std::abs(right)) +
+                          r * (std::abs(along_left) + std::abs(along_right)));
   if (value > bound) return 1;
   if (-value > bound) return -1;
   return SideContactAlongSignExact(a, b, v, p, d, side, r1, r2, r3);

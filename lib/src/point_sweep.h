@@ -247,12 +247,12 @@ ABSL_ATTRIBUTE_NOINLINE inline void SideContactEnds(const Core& b, Vec2 p,
                                                     const Grow& grow,
                                                     int* first_end,
                                                     int* second_end) {
-  *first_end = SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(0), p,
-                                    d, side, grow.parts[0], grow.parts[1],
-                                    grow.parts[2]);
-  *second_end = SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(1), p,
-                                     d, side, grow.parts[0], grow.parts[1],
-                                     grow.parts[2]);
+  *first_end =
+      SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(0), p, d, side,
+                           grow.parts[0], grow.parts[1], grow.parts[2]);
+  *second_end =
+      SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(1), p, d, side,
+                           grow.parts[0], grow.parts[1], grow.parts[2]);
 }
 
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
@@ -326,10 +326,9 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
       // Compared times |rate| (no division): along_bound |rate| =
       // kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate| |e|_1).
       const double abs_rate = std::abs(rate);
-      const double scaled_bound =
-          kFilterRoundings * reach *
-          (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
-           abs_rate * (std::abs(e.x) + std::abs(e.y)));
+      const double scaled_bound = kFilterRoundings * reach *
+                                  (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
+                                   abs_rate * (std::abs(e.x) + std::abs(e.y)));
       const double first_gap = along * abs_rate;
       const double second_gap = (along - length_squared) * abs_rate;
       int first_end = first_gap < -scaled_bound ? -1 : 1;
@@ -346,13 +345,13 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
       }
       if (first_end < 0) return cap(0);
       if (second_end > 0) return cap(1);
-      const Feature feature = first_end == 0    ? b.VertexFeature(0)
-                              : second_end == 0 ? b.VertexFeature(1)
-                                                : b.EdgeFeature(side > 0.0 ? 0 : 1);
+      const Feature feature = first_end == 0 ? b.VertexFeature(0)
+                              : second_end == 0
+                                  ? b.VertexFeature(1)
+                                  : b.EdgeFeature(side > 0.0 ? 0 : 1);
       // A segment whose square underflows (0 / 0) has its point at a.
       const Vec2 point =
-          first_end == 0 || !(length_squared > 0.0)
-              ? a
+          first_end == 0 || !(length_squared > 0.0) ? a
           : second_end == 0
               ? b.vertex(1)
               : a + std::clamp(along / length_squared, 0.0, 1.0) * e;

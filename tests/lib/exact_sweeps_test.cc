@@ -167,14 +167,13 @@ TEST(ExactSweepsTest, LongMoveAcrossACapsulesSideMeetsItsEnd) {
 // side is no longer the capsule's and its cap is not yet reached: a miss,
 // which the rounded position along the side used to call the end itself.
 TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
-  const std::optional<Hit> hit =
-      CastCapsule({{{-5, -7.0000000000000009}, {-5, -7.0000000000000009}, 3},
-                   {2, 0}},
-                  Capsule{{0, 4}, {0, -7}, 0});
+  const std::optional<Hit> hit = CastCapsule(
+      {{{-5, -7.0000000000000009}, {-5, -7.0000000000000009}, 3}, {2, 0}},
+      Capsule{{0, 4}, {0, -7}, 0});
   EXPECT_FALSE(hit);
   // Exactly at the end, it touches at t = 1.
-  const std::optional<Hit> touch =
-      CastCapsule({{{-5, -7}, {-5, -7}, 3}, {2, 0}}, Capsule{{0, 4}, {0, -7}, 0});
+  const std::optional<Hit> touch = CastCapsule(
+      {{{-5, -7}, {-5, -7}, 3}, {2, 0}}, Capsule{{0, 4}, {0, -7}, 0});
   ASSERT_TRUE(touch);
   EXPECT_EQ(touch->fraction, 1.0);
   EXPECT_EQ(touch->point.x, 0.0);
@@ -188,7 +187,7 @@ TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
 // edge by edge, a hit at fraction 0).
 TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
   // The polygon views its vertices: they must outlive it.
-  const std::vector<Vec2> vertices{{2, -3}, {2, -2},  {-1, -2},
+  const std::vector<Vec2> vertices{{2, -3}, {2, -2}, {-1, -2},
                                    {-1, 3}, {-2, 3}, {-2, -3}};
   const ConcavePolygon solid = *MakeConcavePolygon(vertices);
   EXPECT_FALSE(CastRay({{3, -3}, {3, 29}}, solid, {.target_distance = 3}));
@@ -238,8 +237,8 @@ TEST(ExactSweepsTest, NearlyParallelLongRayGetsTheExactEntryTime) {
   ASSERT_TRUE(hit);
   EXPECT_NEAR(hit->fraction, 0.5, 1e-12);
   // On the ray's path then, to the rounding of its 1e8 coordinates.
-  const Vec2 at = Vec2{-50331656, 37748768} +
-                  hit->fraction * Vec2{100663312, -75497488};
+  const Vec2 at =
+      Vec2{-50331656, 37748768} + hit->fraction * Vec2{100663312, -75497488};
   EXPECT_NEAR(hit->point.x, at.x, 1e-6);
   EXPECT_NEAR(hit->point.y, at.y, 1e-6);
 }
@@ -260,7 +259,8 @@ TEST(ExactSweepsTest, DeepOverlapEscapesAlongTheExactNearestFeature) {
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
   // The edge's outward normal, turned towards the mover.
-  const Vec2 edge = Vec2{-23.999999999999993, 10} - Vec2{-49.999999999999993, 49};
+  const Vec2 edge =
+      Vec2{-23.999999999999993, 10} - Vec2{-49.999999999999993, 49};
   const Vec2 expected = Normalize(Vec2{-edge.y, edge.x});
   EXPECT_NEAR(hit->normal.x, expected.x, 1e-12);
   EXPECT_NEAR(hit->normal.y, expected.y, 1e-12);

@@ -1362,8 +1362,8 @@ Verdict SolveExact(const ConcaveCase& c) {
     for (const ZP& x : poly) scaled.push_back({x.x * den, x.y * den});
     for (Vec2 x : c.mover.points) {
       const ZP z = ToZ(x, k);
-      if (InsideZ(scaled, {Z(z.x * den + num * d.x),
-                           Z(z.y * den + num * d.y)}) > 0) {
+      if (InsideZ(scaled,
+                  {Z(z.x * den + num * d.x), Z(z.y * den + num * d.y)}) > 0) {
         return true;
       }
     }
@@ -1417,10 +1417,9 @@ Verdict SolveExact(const ConcaveCase& c) {
     for (size_t i = 0; i < n; ++i) {
       if (skip[i] || s0[i] > r2 || !GapShrinks(pairs[i])) continue;
       const std::vector<Vec2> edge{c.polygon[i], c.polygon[(i + 1) % n]};
-      const Pair touch =
-          MakePair(c.mover, c.mover_translation, edge, 0.0,
-                   c.obstacle_translation, c.max_fraction, 0.0,
-                   v.length_scale, k);
+      const Pair touch = MakePair(c.mover, c.mover_translation, edge, 0.0,
+                                  c.obstacle_translation, c.max_fraction, 0.0,
+                                  v.length_scale, k);
       if (SweptHits(touch)) {
         v.outcome = Outcome::kSkinHit;
         v.note = "in the skin, moving away from the nearest, onto another edge";
