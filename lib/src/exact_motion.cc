@@ -127,7 +127,10 @@ bool CastCircleVsMovingCircle(const CircleCast& cast,
   const int closing = DotSign(d2, d1, c, p);
   const auto start_hit = [&](HitStatus status) {
     Hit& h = hit->emplace();
-    h.normal = Normalize(p - c);
+    // Centres at one place (with radii whose square underflows, which the
+    // contact test then reads as touching): no direction of their own.
+    const Vec2 n = Normalize(p - c);
+    h.normal = n != Vec2{} ? n : DegenerateContactNormal(d1 - d2);
     h.point = c + r2 * h.normal;
     h.feature = {FeatureType::kSurface, 0};
     h.status = status;
