@@ -12,6 +12,13 @@
 #   --skip TARGET   do not run this target (repeatable)
 #   --jobs N        run up to N targets at once (default 1)
 #   --out DIR       output folder (default build-fuzz/runs/<UTC time>)
+#   --seed N        libFuzzer's random seed (default: a new one each run)
+#   --runs N        stop each target after N inputs (SECONDS stays a bound)
+# With --seed and --runs each run of a commit explores about the same
+# neighbourhood of the checked-in inputs (not bit for bit: libFuzzer reads
+# the corpus folder in the file system's order), so that a CI verdict
+# hardly depends on luck. Without them each run explores somewhere new,
+# which is what a hunt for bugs wants.
 # Targets: level_decode query_batch geometry.
 # Exits non-zero if the build fails or any target reports a crash, a
 # sanitizer error, a timeout or running out of memory.
@@ -22,6 +29,8 @@ all_targets=(level_decode query_batch geometry)
 seconds=60
 jobs=1
 out=""
+seed=""
+runs=""
 only=()
 skip=()
 while [ $# -gt 0 ]; do
@@ -30,7 +39,9 @@ while [ $# -gt 0 ]; do
     --skip) skip+=("$2"); shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     [0-9]*) seconds="$1"; shift ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -61,7 +72,11 @@ cmake --build build-fuzz -j"$(nproc)" --target \
 out="${out:-build-fuzz/runs/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-echo "fuzz.sh: ${#targets[@]} targets, ${seconds} s each; output in $out"
+repeat=()
+[ -n "$seed" ] && repeat+=(-seed="$seed")
+[ -n "$runs" ] && repeat+=(-runs="$runs")
+echo "fuzz.sh: ${#targets[@]} targets, ${seconds} s each${runs:+ or $runs inputs}${seed:+, seed $seed};" \
+  "output in $out"
 
 # Runs one target; its exit status is libFuzzer's (0: nothing found).
 run_target() {
@@ -74,7 +89,7 @@ run_target() {
   # -timeout: seconds per input (a hang is a finding); -rss_limit_mb and
   # -malloc_limit_mb: an input needing more memory is a finding too.
   (cd "$dir" && "$OLDPWD/build-fuzz/tests/fuzz/${target}_fuzzer" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" "${repeat[@]}" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" corpus >"$dir/log.txt" 2>&1)
 }
@@ -102,9 +117,17 @@ for target in "${targets[@]}"; do
     "corpus $corpus inputs, $artifacts artefacts"
   if [ "${status[$target]}" -ne 0 ] || [ "$artifacts" -ne 0 ]; then
     failed=1
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*FUZZ_CHECK failed|.*Assertion.*failed)' \
-      "$dir/log.txt" | head -5 | sed 's/^/    /'
-    find "$dir/artifacts" -type f | sed 's/^/    artefact: /'
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|hit:|.*FUZZ_CHECK failed|.*Assertion.*failed)' \
+      "$dir/log.txt" | head -8 | sed 's/^/    /'
+    # The bytes themselves, so that a failure on a machine whose files are
+    # gone (CI) can be replayed: base64 -d > FILE, then replay FILE.
+    find "$dir/artifacts" -type f | while read -r artefact; do
+      echo "    artefact: $artefact"
+      if [ "$(stat -c %s "$artefact")" -le 4096 ]; then
+        base64 -w 0 "$artefact" | sed 's/^/    base64: /'
+        echo
+      fi
+    done
     echo "    log: $dir/log.txt"
   fi
 done

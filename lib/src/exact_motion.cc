@@ -107,6 +107,13 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
   return t;
 }
 
+// A contact time clamped to [0, max_fraction], NaN-safe: a quotient of two
+// products that both underflow (subnormal inputs, below the exactness range
+// of exact_sign.h) reads as 0.
+double InRange(double t, double max_fraction) {
+  return t > 0.0 ? std::min(t, max_fraction) : 0.0;
+}
+
 }  // namespace
 
 bool CastCircleVsMovingCircle(const CircleCast& cast,
@@ -228,7 +235,7 @@ bool CastPointVsMovingSegment(const RayInput& ray,
     } else {
       return true;
     }
-    keep(std::clamp(t, 0.0, max_fraction), vertex == 0 ? a : c,
+    keep(InRange(t, max_fraction), vertex == 0 ? a : c,
          DegenerateContactNormal(d), {FeatureType::kVertex, vertex});
     return true;
   }
@@ -241,26 +248,9 @@ bool CastPointVsMovingSegment(const RayInput& ray,
   const int side_a = CrossSign(d2, d1, p, a);
   const int side_c = CrossSign(d2, d1, p, c);
   if (side_a == side_c) return true;  // passes beside
-  // t = -Cross(e, m) / Cross(e, d), taken exactly when rounding could move
-  // it by more than a trillionth of the sweep (as SweepPointSegmentZero).
+  const double t = InRange(CrossingTime(a, c, p, d2, d1), max_fraction);
   const Vec2 e = c - a;
   const Vec2 m = p - a;
-  const double cm_left = e.x * m.y;
-  const double cm_right = e.y * m.x;
-  const double cd_left = e.x * d.y;
-  const double cd_right = e.y * d.x;
-  double cm = cm_left - cm_right;
-  double cd = cd_left - cd_right;
-  double t = -cm / cd;
-  if (2.0 * kCrossErrorBound *
-          ((std::abs(cm_left) + std::abs(cm_right)) +
-           std::abs(t) * (std::abs(cd_left) + std::abs(cd_right))) >
-      1e-12 * std::abs(cd)) {
-    cm = CrossEstimate(a, c, a, p);
-    cd = CrossEstimate(a, c, d2, d1);
-    t = -cm / cd;
-  }
-  t = std::clamp(t, 0.0, max_fraction);
   // p starts on n's side when it starts to the right of a -> c.
   const Vec2 normal = start_side < 0 ? n : -n;
   if (side_a == 0) {

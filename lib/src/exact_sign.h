@@ -155,6 +155,32 @@ inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   return OrientAfterExact(a, b, p, d, f);
 }
 
+// The time t = -Cross(c - a, p - a) / Cross(c - a, d) at which p + t d
+// crosses the line through a and c, for the motion d = d_to - d_from (not
+// rounded) that is not parallel to it: from the rounded products when their
+// rounding moves t by at most a trillionth of the sweep, else from the two
+// cross products taken exactly. Negated tests send a NaN t (both products
+// cancelling to 0: the rounded motion parallel to a line the exact one is
+// not) to the exact path too.
+inline double CrossingTime(Vec2 a, Vec2 c, Vec2 p, Vec2 d_from, Vec2 d_to) {
+  const Vec2 e = c - a;
+  const Vec2 m = p - a;
+  const Vec2 d = d_to - d_from;
+  const double cm_left = e.x * m.y;
+  const double cm_right = e.y * m.x;
+  const double cd_left = e.x * d.y;
+  const double cd_right = e.y * d.x;
+  const double cd = cd_left - cd_right;
+  const double t = -(cm_left - cm_right) / cd;
+  if (!(2.0 * kCrossErrorBound *
+            ((std::abs(cm_left) + std::abs(cm_right)) +
+             std::abs(t) * (std::abs(cd_left) + std::abs(cd_right))) <=
+        1e-12 * std::abs(cd))) {
+    return -CrossEstimate(a, c, a, p) / CrossEstimate(a, c, d_from, d_to);
+  }
+  return t;
+}
+
 // Sign of Cross(u, v) for exact vectors u and v (no differences taken).
 inline int CrossSign(Vec2 u, Vec2 v) { return CrossSign({}, u, {}, v); }
 

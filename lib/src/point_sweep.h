@@ -172,24 +172,7 @@ inline std::optional<SegmentCrossing> CrossSegmentZero(Vec2 a, Vec2 c, Vec2 p,
   const int side_a = CrossSign({}, d, p, a);
   const int side_c = CrossSign({}, d, p, c);
   if (side_a == side_c) return std::nullopt;  // passes beside
-  const Vec2 e = c - a;
-  const Vec2 m = p - a;
-  const double cm_left = e.x * m.y;
-  const double cm_right = e.y * m.x;
-  double cm = cm_left - cm_right;
-  const double cd_left = e.x * d.y;
-  const double cd_right = e.y * d.x;
-  double cd = cd_left - cd_right;
-  double t = -cm / cd;
-  // Negated so that a NaN t (both products cancelling to 0, the rounded
-  // motion parallel to a line the exact one is not) takes the exact path.
-  if (!(kCrossErrorBound * ((std::abs(cm_left) + std::abs(cm_right)) +
-                            t * (std::abs(cd_left) + std::abs(cd_right))) <=
-        1e-12 * std::abs(cd))) {
-    cm = CrossEstimate(a, c, a, p);
-    cd = CrossEstimate(a, c, {}, d);
-    t = -cm / cd;
-  }
+  const double t = CrossingTime(a, c, p, {}, d);
   return SegmentCrossing{std::clamp(t, 0.0, max_fraction),
                          side_a == 0   ? SegmentSpot::kFirstEnd
                          : side_c == 0 ? SegmentSpot::kSecondEnd

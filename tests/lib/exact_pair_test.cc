@@ -158,4 +158,20 @@ TEST(ExactPairTest, CollinearArrivalAtTheEndExactlyAtMaxFractionCounts) {
 }
 
 }  // namespace
+TEST(ExactPairTest, CrossingWhoseRoundedCrossProductsBothCancelGetsItsTime) {
+  // The fuzzer's case: a segment through the origin reaching 1e60, moving
+  // nearly along itself. Both rounded cross products of the crossing time
+  // cancel to 0 (a NaN time before); exactly, -Cross(e, m) / Cross(e, d) =
+  // 64 / 1.078e45 = 5.936e-44, at the segment's middle.
+  const double far = 9.9999999999999995e+59;
+  const std::optional<Hit> hit =
+      CastRay({{0, -4}, {0, 8}},
+              Moving<Segment>{{{-8, -far}, {8, far}},
+                              {7.9999999999999991, 9.9999999999999977e+59}},
+              {.max_fraction = 999999992});
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, 5.93615729970453e-44, 1e-57);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+}
+
 }  // namespace collide
