@@ -752,20 +752,35 @@ bool SeparatesBeyondRounding(const Core& a, Vec2 d, double fraction,
   return worst >= -1e-12 * scale;
 }
 
-// A contact normal for cores a (moved by `shift`) and b touching at a's
+// A contact normal for cores a (moved by fraction d) and b touching at a's
 // vertex i and b's vertex j, both without radius: a point contact between
 // two corners, where the normal is not given by an edge and must be one that
 // separates the pair (every normal of the cone both vertices share is a
-// valid answer) and face a's motion d (one that does exists, as a was
-// outside b before). The sweep's own normal is kept when it does both;
-// otherwise the edge normal at either corner that separates best, one of
-// which separates (the separating axis theorem).
+// valid answer) and does not point along a's motion d. Of the valid ones
+// among the sweep's own normal and the edge normals at either corner, the
+// one that opposes the motion least is taken: a mover sliding along a
+// surface onto a corner level with it (a crate along a floor of tiles, onto
+// the next tile) touches it with the surface's normal, across which it
+// moves along, not with the tile's side, which would stop it dead. When
+// rounding leaves none valid, the one that separates best (one of the edge
+// normals separates: the separating axis theorem). A point core keeps the
+// sweep's normal, against the motion.
 Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
                   int j, Vec2 normal) {
   const Vec2 q = b.vertex(j);
   const Vec2 shift = fraction * d;
+  double scale = MaxAbs(q) + MaxAbs(shift);
+  for (int k = 0; k < a.count(); ++k) {
+    scale = std::max(scale, MaxAbs(a.vertex(k)) + MaxAbs(shift) + MaxAbs(q));
+  }
+  for (int k = 0; k < b.count(); ++k) {
+    scale = std::max(scale, MaxAbs(b.vertex(k)) + MaxAbs(q));
+  }
+  // A normal pointing along the motion beyond its rounding cannot be the
+  // contact's: a was outside b before.
+  const double along_tolerance = 1e-12 * (std::abs(d.x) + std::abs(d.y));
   const auto separation = [&](Vec2 n) {
-    if (Dot(n, d) > 0.0) return -kInfinity;
+    if (Dot(n, d) > along_tolerance) return -kInfinity;
     double worst = kInfinity;
     for (int k = 0; k < a.count(); ++k) {
       worst = std::min(worst, Dot((a.vertex(k) + shift) - q, n));
@@ -775,13 +790,23 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
     }
     return worst;
   };
+  const double valid = -1e-12 * scale;
+  Vec2 least_opposing = normal;
+  bool found = separation(normal) >= valid;
+  // A point meeting a corner has no direction of its own: toi.h's normal
+  // against the motion, which the sweep gives, stands when valid.
+  if (found && (a.count() < 2 || b.count() < 2)) return normal;
+  Vec2 best_separating = normal;
   double best = separation(normal);
-  if (best >= 0.0) return normal;
   const auto consider = [&](Vec2 n) {
     const double s = separation(n);
     if (s > best) {
       best = s;
-      normal = n;
+      best_separating = n;
+    }
+    if (s >= valid && (!found || Dot(n, d) > Dot(least_opposing, d))) {
+      least_opposing = n;
+      found = true;
     }
   };
   if (b.count() >= 2) {
@@ -792,7 +817,7 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
     consider(-a.normal(i));
     consider(-a.normal(a.previous(i)));
   }
-  return normal;
+  return found ? least_opposing : best_separating;
 }
 
 // The end of core c's edge `edge` (as a feature index) within rounding of

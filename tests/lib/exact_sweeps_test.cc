@@ -36,6 +36,28 @@ TEST(ExactSweepsTest, CornerOnCornerContactTakesASeparatingNormal) {
   EXPECT_EQ(hit->normal.y, 0.0);
 }
 
+// A crate resting on a floor of unit tiles slides right along it onto the
+// next tile: its corner meets the tile's top-left corner at t = 0.2, a
+// contact whose valid normals run from the tile's side (-1, 0) to its top
+// (0, 1). The top is the one the slide moves along; the side, which the
+// sweep met first, would stop the crate dead at every seam.
+TEST(ExactSweepsTest, CrateSlidingOntoTheNextTileTouchesItsTop) {
+  const ConvexPolygon crate =
+      Polygon({{-0.8, 0}, {-0.2, 0}, {-0.2, 0.6}, {-0.8, 0.6}});
+  const ConvexPolygon tile = Polygon({{0, -1}, {1, -1}, {1, 0}, {0, 0}});
+  for (const std::optional<Hit>& hit :
+       {CastPolygon({crate, {1, 0}}, tile),
+        CastPolygon({crate, {1, 0}}, Segment{{0, 0}, {1, 0}})}) {
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->status, HitStatus::kHit);
+    EXPECT_NEAR(hit->fraction, 0.2, kSweepTolerance);
+    EXPECT_EQ(hit->point.x, 0.0);
+    EXPECT_EQ(hit->point.y, 0.0);
+    EXPECT_EQ(hit->normal.x, 0.0);
+    EXPECT_EQ(hit->normal.y, 1.0);
+  }
+}
+
 // The circle moves parallel to the edge (-0.890625, -2.234375) ->
 // (1.359375, 1.984375) (direction (4, 7.5) = 16/9 of it) at exactly its
 // radius from the edge's line: a slide along the side, touching where it

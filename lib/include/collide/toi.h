@@ -11,7 +11,12 @@
 // - normal is a unit vector from the obstacle towards the mover. Where the
 //   contact has no direction of its own (the shapes meet at one point: a
 //   ray or zero-radius circle exactly on a vertex or point), it is the unit
-//   vector against the relative motion, or +y without motion.
+//   vector against the relative motion, or +y without motion. Where two
+//   corners meet (polygons or segments without radius touching vertex to
+//   vertex), every normal between the two corners' edge normals that
+//   separates the shapes is valid; the one given opposes the motion least,
+//   so a crate sliding along a floor onto the next tile level with it
+//   touches the tile's top (0, 1), not its side.
 // - feature names the obstacle's part that is touched: an edge or vertex
 //   index of a polygon or segment (segment edge 0, vertices 0 = p1, 1 = p2;
 //   capsule likewise), or kSurface for a circle.
