@@ -150,6 +150,13 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options);
 
+// Whether core a moving by d (not zero) can at most touch core b, never
+// overlap it: some line along d separates them for the whole motion (they
+// may touch across it: a graze, a slide along a surface). Exact; for any
+// d and any length of motion. Convex shapes only: a concave solid can be
+// entered past a corner that a graze of one edge leaves behind.
+bool PassesBeside(const Core& a, Vec2 d, const Core& b);
+
 }  // namespace collide::internal
 
 #endif  // COLLIDE_LIB_SRC_CONVEX_CORE_H_

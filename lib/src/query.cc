@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "absl/types/span.h"
+#include "body_cast.h"
 #include "collide/dcheck.h"
 #include "collide/level.h"
 #include "collide/toi.h"
@@ -27,8 +28,10 @@ template <typename Cast>
 std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
                                       const uint64_t* removed,
                                       const QueryFilter& filter,
-                                      const CastOptions& options) {
-  const Caster<Cast> caster(level, removed, cast, filter, options);
+                                      const CastOptions& options,
+                                      bool entering_only) {
+  const Caster<Cast> caster(level, removed, cast, filter, options,
+                            entering_only);
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
@@ -48,15 +51,17 @@ std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
 template <typename Cast>
 std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
                                     const QueryFilter& filter,
-                                    const CastOptions& options) {
+                                    const CastOptions& options,
+                                    bool entering_only = false) {
   COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
   std::optional<WorldHit> hit =
-      CastClosestIn(cast, level, nullptr, filter, options);
+      CastClosestIn(cast, level, nullptr, filter, options, entering_only);
   if (const Level* base = level.base()) {
     // A shape lives in one layer only, so between layers the rank is the
     // fraction, then the id.
-    const std::optional<WorldHit> below = CastClosestIn(
-        cast, *base, level.removed_from_base().data(), filter, options);
+    const std::optional<WorldHit> below =
+        CastClosestIn(cast, *base, level.removed_from_base().data(), filter,
+                      options, entering_only);
     if (below && (!hit || below->hit.fraction < hit->hit.fraction ||
                   (below->hit.fraction == hit->hit.fraction &&
                    below->shape_id < hit->shape_id))) {
@@ -203,4 +208,25 @@ ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
   return CastAll(cast, level, hits, filter, options);
 }
 
+namespace internal {
+
+std::optional<WorldHit> CastEntering(const CircleCast& cast, const Level& level,
+                                     const QueryFilter& filter,
+                                     const CastOptions& options) {
+  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+}
+std::optional<WorldHit> CastEntering(const CapsuleCast& cast,
+                                     const Level& level,
+                                     const QueryFilter& filter,
+                                     const CastOptions& options) {
+  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+}
+std::optional<WorldHit> CastEntering(const PolygonCast& cast,
+                                     const Level& level,
+                                     const QueryFilter& filter,
+                                     const CastOptions& options) {
+  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+}
+
+}  // namespace internal
 }  // namespace collide

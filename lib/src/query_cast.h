@@ -98,8 +98,12 @@ class Caster {
  public:
   // `removed`: null, or for the base of a patched level its removed shapes
   // (see Removed in query_common.h).
+  // `entering_only`: offer only contacts the mover would go into, not
+  // those with a convex shape it passes beside (PassesBeside: sliding along
+  // it, grazing its corner), for move validation.
   Caster(const Level& level, const uint64_t* removed, const Cast& cast,
-         const QueryFilter& filter, const CastOptions& options)
+         const QueryFilter& filter, const CastOptions& options,
+         bool entering_only = false)
       : level_(level),
         removed_(removed),
         cast_(cast),
@@ -108,7 +112,8 @@ class Caster {
         start_(StartBounds()),
         band_(MoverBand(cast, options)),
         filter_passes_all_(removed == nullptr && filter.ignore_ids.empty() &&
-                           level.EveryShapeShares(filter.mask_bits)) {
+                           level.EveryShapeShares(filter.mask_bits)),
+        entering_only_(entering_only) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
@@ -306,7 +311,38 @@ class Caster {
         !(filter_passes_all_ || Passes(level_, p.shape, filter_, removed_))) {
       return;
     }
+    if (entering_only_ && hit->status == HitStatus::kHit && PassedBeside(p)) {
+      return;
+    }
     offer(Candidate{*hit, p.shape, part});
+  }
+
+  // Whether the mover passes beside primitive p (PassesBeside); never for a
+  // concave polygon's edge, which stands for the whole solid.
+  bool PassedBeside(const Level::Primitive& p) const {
+    const Core mover = MoverCore(cast_);
+    const Vec2 d = cast_.translation;
+    switch (p.kind) {
+      case Level::PrimitiveKind::kSegment:
+      case Level::PrimitiveKind::kPolylineEdge:
+        return PassesBeside(mover, d,
+                            Core(p.a, p.b, 0.0, FeatureMap::kSegment));
+      case Level::PrimitiveKind::kCircle:
+        return PassesBeside(mover, d, Core(p.a, p.radius, FeatureMap::kCircle));
+      case Level::PrimitiveKind::kCapsule:
+        return PassesBeside(mover, d,
+                            Core(p.a, p.b, p.radius, FeatureMap::kSegment));
+      case Level::PrimitiveKind::kConvexPolygon: {
+        const ConvexPolygon polygon =
+            p.box_start >= 0
+                ? ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start})
+                : level_.convex_polygons()[p.polygon];
+        return PassesBeside(mover, d, Core(polygon, 0.0));
+      }
+      case Level::PrimitiveKind::kConcaveEdge:
+        break;
+    }
+    return false;
   }
 
   // Whether the mover's stadium (band_) misses the primitive, so its cast
@@ -339,6 +375,7 @@ class Caster {
   // Whether every shape passes filter_ and none is removed, so hits need
   // not read their shape.
   bool filter_passes_all_;
+  bool entering_only_;
   SweptSlab slab_;
   // Concave polygons already cast in this query (see RecentShapes).
   mutable RecentShapes concave_done_;

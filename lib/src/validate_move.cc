@@ -30,7 +30,11 @@ MoveValidation ValidateBody(const Body& mover, const BodyShape& shape,
                             const QueryFilter& filter,
                             const MoveOptions& options) {
   MoveValidation result;
-  result.first_hit = internal::CastBody(mover, translation, level, filter, {});
+  // Only contacts the mover would go into block it: touching a convex
+  // shape it passes beside (sliding along a floor onto the next tile,
+  // grazing a corner) does not.
+  result.first_hit = internal::CastBody(mover, translation, level, filter, {},
+                                        /*entering_only=*/true);
   const bool slide = options.max_slide_iterations > 0;
   if (!result.first_hit) {
     result.verdict = MoveVerdict::kAllowed;
@@ -64,7 +68,8 @@ MoveValidation ValidateBody(const Body& mover, const BodyShape& shape,
       options.skin == 0.0
           ? result.first_hit
           : internal::CastBody(mover, translation, level, filter,
-                               {.target_distance = options.skin});
+                               {.target_distance = options.skin},
+                               /*entering_only=*/true);
   // The skin cast stops first by construction; the min guards against a
   // rounding tie (or a grazing contact the skin cast resolves differently)
   // putting the safe position past the contact.

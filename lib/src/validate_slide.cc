@@ -128,7 +128,8 @@ SlideResult SlideBody(const Body& mover, Vec2 translation, const Level& level,
     const std::optional<WorldHit> hit =
         result.iterations == 0 && slide_skin == skin
             ? first_cast
-            : CastBody(moved, remaining, level, filter, options);
+            : CastBody(moved, remaining, level, filter, options,
+                       /*entering_only=*/true);
     ++result.iterations;
     if (!hit) {
       position = position + remaining;

@@ -62,7 +62,8 @@ std::vector<uint64_t> Answers(const Level& level, uint64_t seed) {
     const Vec2 p = testing::RandomPoint(rng, lo, hi);
     const Vec2 d = testing::RandomDirection(rng, rng.Uniform(0.0, 60.0));
     const double r = rng.Uniform(0.0, 3.0);
-    const QueryFilter filter{.mask_bits = rng.Chance(0.3) ? 0x5u : ~0ull};
+    const QueryFilter filter{.mask_bits = rng.Chance(0.3) ? 0x5u : ~0ull,
+                             .ignore_ids = {}};
     const CastOptions options{.target_distance = rng.Chance(0.3) ? 0.05 : 0.0};
     const Circle circle{p, r};
     const Capsule capsule{p, p + Vec2{r, 0.5}, 0.5 * r};

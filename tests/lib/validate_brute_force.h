@@ -5,7 +5,11 @@
 #ifndef COLLIDE_TESTS_LIB_VALIDATE_BRUTE_FORCE_H_
 #define COLLIDE_TESTS_LIB_VALIDATE_BRUTE_FORCE_H_
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -40,6 +44,23 @@ inline BodyShape Moved(const BodyShape& body, Vec2 offset) {
   return copy;
 }
 
+// f(cast) for the toi.h cast of `body` by `translation`.
+template <typename F>
+auto WithCast(const BodyShape& body, Vec2 translation, F&& f) {
+  return std::visit(
+      [&](const auto& shape) {
+        using Shape = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<Shape, Circle>) {
+          return f(CircleCast{shape, translation});
+        } else if constexpr (std::is_same_v<Shape, Capsule>) {
+          return f(CapsuleCast{shape, translation});
+        } else {
+          return f(PolygonCast{shape, translation});
+        }
+      },
+      body);
+}
+
 // Every matching shape's answer to `body` cast by `translation`, sorted by
 // (fraction, id), from the per-shape functions.
 inline std::vector<WorldHit> BruteBodyCastAll(const BodyShape& body,
@@ -47,21 +68,9 @@ inline std::vector<WorldHit> BruteBodyCastAll(const BodyShape& body,
                                               const Level& level,
                                               const QueryFilter& filter,
                                               const CastOptions& options) {
-  return std::visit(
-      [&](const auto& shape) {
-        using Shape = std::decay_t<decltype(shape)>;
-        if constexpr (std::is_same_v<Shape, Circle>) {
-          return BruteCastAll(CircleCast{shape, translation}, level, filter,
-                              options);
-        } else if constexpr (std::is_same_v<Shape, Capsule>) {
-          return BruteCastAll(CapsuleCast{shape, translation}, level, filter,
-                              options);
-        } else {
-          return BruteCastAll(PolygonCast{shape, translation}, level, filter,
-                              options);
-        }
-      },
-      body);
+  return WithCast(body, translation, [&](const auto& cast) {
+    return BruteCastAll(cast, level, filter, options);
+  });
 }
 
 inline std::optional<WorldHit> BruteBodyCast(const BodyShape& body,
@@ -73,6 +82,122 @@ inline std::optional<WorldHit> BruteBodyCast(const BodyShape& body,
       BruteBodyCastAll(body, translation, level, filter, options);
   if (hits.empty()) return std::nullopt;
   return hits.front();
+}
+
+// A convex part as points plus a radius (a circle's centre, a capsule's or
+// segment's ends, a polygon's vertices).
+struct BrutePart {
+  std::vector<Vec2> points;
+  double radius = 0.0;
+};
+
+inline BrutePart PartOf(const BodyShape& body) {
+  if (const Circle* c = std::get_if<Circle>(&body)) {
+    return {{c->center}, c->radius};
+  }
+  if (const Capsule* c = std::get_if<Capsule>(&body)) {
+    return {{c->p1, c->p2}, c->radius};
+  }
+  const ConvexPolygon& p = std::get<ConvexPolygon>(body);
+  return {std::vector<Vec2>(p.vertices.begin(), p.vertices.begin() + p.count),
+          0.0};
+}
+
+// The gap across the motion d between a mover and a convex part: how far
+// apart their projections on the axis across d lie (negative: they
+// overlap), in level units, rounded. A mover meeting a part it is apart
+// from across its motion only touches it (validate.h: no block).
+inline double BruteAcrossGap(const BrutePart& mover, Vec2 d,
+                             const BrutePart& part) {
+  const double length = Length(d);
+  const auto range = [&](const BrutePart& x) {
+    double low = 1e300, high = -1e300;
+    for (const Vec2 v : x.points) {
+      low = std::min(low, Cross(d, v) / length);
+      high = std::max(high, Cross(d, v) / length);
+    }
+    return std::pair<double, double>{low - x.radius, high + x.radius};
+  };
+  const auto [a_low, a_high] = range(mover);
+  const auto [b_low, b_high] = range(part);
+  return std::max(a_low - b_high, b_low - a_high);
+}
+
+// The convex parts of level shape i (a polyline's segments, each with its
+// own answer), or none for a concave polygon.
+inline std::vector<BrutePart> ConvexPartsOf(const Level& level, int i) {
+  switch (level.kind(i)) {
+    case ShapeKind::kSegment:
+      return {{{level.segment(i).p1, level.segment(i).p2}, 0.0}};
+    case ShapeKind::kCircle:
+      return {{{level.circle(i).center}, level.circle(i).radius}};
+    case ShapeKind::kCapsule:
+      return {{{level.capsule(i).p1, level.capsule(i).p2},
+               level.capsule(i).radius}};
+    case ShapeKind::kConvexPolygon: {
+      const ConvexPolygon& p = level.convex_polygon(i);
+      return {
+          {std::vector<Vec2>(p.vertices.begin(), p.vertices.begin() + p.count),
+           0.0}};
+    }
+    case ShapeKind::kPolyline: {
+      const PolylineDesc polyline = level.polyline(i);
+      const int n = static_cast<int>(polyline.vertices.size());
+      std::vector<BrutePart> parts;
+      for (int k = 0; k < (polyline.closed ? n : n - 1); ++k) {
+        parts.push_back(
+            {{polyline.vertices[k], polyline.vertices[(k + 1) % n]}, 0.0});
+      }
+      return parts;
+    }
+    case ShapeKind::kConcavePolygon:
+      break;
+  }
+  return {};
+}
+
+// BruteBodyCast less the contacts that do not block a move (validate.h):
+// hits (not overlaps at the start) of convex parts the mover is apart from
+// across its motion. A part within `ambiguous` of touching across the
+// motion, where the rounded gap cannot tell, sets *unsure instead.
+inline std::optional<WorldHit> BruteBlockingCast(
+    const BodyShape& body, Vec2 translation, const Level& level,
+    const CastOptions& options, double ambiguous, bool* unsure) {
+  const BrutePart mover = PartOf(body);
+  std::optional<WorldHit> best;
+  for (int i = 0; i < level.shape_count(); ++i) {
+    const std::vector<BrutePart> parts = ConvexPartsOf(level, i);
+    const auto blocking = [&](const BrutePart& part, const Hit& hit) {
+      if (hit.status != HitStatus::kHit) return true;
+      const double gap = BruteAcrossGap(mover, translation, part);
+      if (std::abs(gap) <= ambiguous) *unsure = true;
+      return gap < 0.0;
+    };
+    std::optional<Hit> hit;
+    if (level.kind(i) == ShapeKind::kPolyline) {
+      for (const BrutePart& part : parts) {
+        const Segment segment{part.points[0], part.points[1]};
+        const std::optional<Hit> h = WithCast(
+            body, translation,
+            [&](const auto& cast) { return AnyCast(cast, segment, options); });
+        if (h && blocking(part, *h) && (!hit || h->fraction < hit->fraction)) {
+          hit = h;
+        }
+      }
+    } else {
+      hit = WithCast(body, translation, [&](const auto& cast) {
+        return BruteShapeCast(cast, level, i, options);
+      });
+      if (hit && !parts.empty() && !blocking(parts[0], *hit)) hit.reset();
+    }
+    if (!hit) continue;
+    const WorldHit world{*hit, level.id(i), level.user_data(i)};
+    if (!best || std::tie(world.hit.fraction, world.shape_id) <
+                     std::tie(best->hit.fraction, best->shape_id)) {
+      best = world;
+    }
+  }
+  return best;
 }
 
 // The shapes `body` overlaps beyond rounding at rest (a zero-translation

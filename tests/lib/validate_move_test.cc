@@ -22,6 +22,7 @@ namespace collide {
 namespace {
 
 using testing::Box;
+using testing::BruteBlockingCast;
 using testing::BruteBodyCast;
 using testing::BruteDeepest;
 using testing::BruteOverlaps;
@@ -156,6 +157,81 @@ TEST(ValidateMoveTest, TouchingAndMovingAwayIsAllowed) {
   const MoveValidation v =
       ValidateMove({Circle{{0, 1}, 1}, {2, 3}}, level, {}, {});
   EXPECT_EQ(v.verdict, MoveVerdict::kAllowed);
+}
+
+// A floor of unit tiles, boxes [k, k + 1] x [-1, 0], and (wall) a box
+// [3, 4] x [0, 2] standing on it.
+Level TiledFloor(bool wall) {
+  std::vector<ShapeDesc> shapes;
+  for (int k = -3; k < 6; ++k) {
+    shapes.push_back({.id = static_cast<uint64_t>(10 + k),
+                      .geometry = BoxDesc{{k + 0.5, -0.5}, {0.5, 0.5}}});
+  }
+  if (wall)
+    shapes.push_back({.id = 99, .geometry = BoxDesc{{3.5, 1}, {0.5, 1}}});
+  return MakeLevel(shapes);
+}
+
+// Movers resting exactly on the tiles (touching them).
+std::vector<BodyShape> RestingMovers() {
+  return {Box({-1.5, 0.3}, {0.3, 0.3}), Circle{{-1.5, 0.3}, 0.3},
+          Capsule{{-2.1, 0.3}, {-1.5, 0.3}, 0.3}};
+}
+
+// Each next tile's corner meets the mover level with the floor: a touch
+// it slides across, not a wall (issue 12's "movers touching a wall and
+// leaving it", on an integer grid).
+TEST(ValidateMoveTest, SlidingAlongATiledFloorIsAllowed) {
+  const Level level = TiledFloor(false);
+  for (const BodyShape& mover : RestingMovers()) {
+    for (const double skin : {0.0, 0.01}) {
+      const MoveValidation v =
+          ValidateMove({mover, {4.5, 0}}, level, {}, Sliding(skin));
+      EXPECT_EQ(v.verdict, MoveVerdict::kAllowed) << "skin " << skin;
+      EXPECT_FALSE(v.first_hit.has_value());
+      EXPECT_EQ(v.safe_fraction, 1.0);
+      EXPECT_TRUE(v.claimed_end_reachable);
+    }
+  }
+}
+
+TEST(ValidateMoveTest, SlidingAlongATiledFloorStopsAtTheWall) {
+  const Level level = TiledFloor(true);
+  for (const BodyShape& mover : RestingMovers()) {
+    for (const double skin : {0.0, 0.01}) {
+      const MoveValidation v =
+          ValidateMove({mover, {6, 0}}, level, {}, Sliding(skin));
+      ASSERT_EQ(v.verdict, MoveVerdict::kBlocked) << "skin " << skin;
+      ASSERT_TRUE(v.first_hit.has_value());
+      EXPECT_EQ(v.first_hit->shape_id, 99u);
+      EXPECT_EQ(v.first_hit->hit.normal.x, -1.0);
+      // Its right side (x = -1.2) stops skin short of the wall at x = 3,
+      // not at the first seam.
+      EXPECT_NEAR(v.safe_translation.x, 4.2 - skin, 1e-9);
+      ASSERT_TRUE(v.slide.has_value());
+      EXPECT_NEAR(v.slide->translation.x, 4.2 - skin, 1e-9);
+      EXPECT_FALSE(v.claimed_end_reachable);
+    }
+  }
+}
+
+// Touching the floor is no licence to go into it: moving down across a
+// seam is blocked at once, and a crate coming down at a slant onto two
+// tiles is blocked where it lands.
+TEST(ValidateMoveTest, MovingIntoTheTilesAtASeamIsBlocked) {
+  const Level level = TiledFloor(false);
+  const BodyShape straddling = Box({-1, 0.5}, {0.5, 0.5});
+  const MoveValidation down =
+      ValidateMove({straddling, {0, -1}}, level, {}, {});
+  EXPECT_EQ(down.verdict, MoveVerdict::kBlocked);
+  ASSERT_TRUE(down.first_hit.has_value());
+  EXPECT_EQ(down.first_hit->hit.fraction, 0.0);
+  const BodyShape above = Box({-0.5, 1.5}, {0.5, 0.5});
+  const MoveValidation slant = ValidateMove({above, {1, -2}}, level, {}, {});
+  EXPECT_EQ(slant.verdict, MoveVerdict::kBlocked);
+  ASSERT_TRUE(slant.first_hit.has_value());
+  EXPECT_NEAR(slant.first_hit->hit.fraction, 0.5, 1e-12);
+  EXPECT_EQ(slant.first_hit->hit.normal.y, 1.0);
 }
 
 TEST(ValidateMoveTest, ZeroTranslationIsAllowedUnlessInside) {
@@ -499,6 +575,7 @@ TEST(ValidateMovePropertyTest, RandomClaimsAgreeWithBruteForce) {
   const Level level = *Level::Create(random.shapes);
   RandomClaims maker{SplitMix64(9001), scene};
   int counts[3] = {0, 0, 0};
+  int unsure_claims = 0;
   for (int i = 0; i < 1500; ++i) {
     const MoveClaim claim = maker.Claim();
     const double skin = maker.rng.Chance(0.2) ? 0.0 : 0.02;
@@ -506,8 +583,20 @@ TEST(ValidateMovePropertyTest, RandomClaimsAgreeWithBruteForce) {
     SCOPED_TRACE(absl::StrCat("claim ", i));
     const MoveValidation v = ValidateMove(claim, level, {}, options);
     ++counts[static_cast<int>(v.verdict)];
-    const std::optional<WorldHit> exact =
-        BruteBodyCast(claim.mover, claim.translation, level, {}, {});
+    // Contacts with shapes the mover only passes beside do not block; where
+    // the rounded reference cannot tell touching across the motion from
+    // passing beside, the claim is not checked (random claims almost never
+    // touch exactly).
+    bool unsure = false;
+    const std::optional<WorldHit> exact = BruteBlockingCast(
+        claim.mover, claim.translation, level, {}, 1e-9, &unsure);
+    const std::optional<WorldHit> safe =
+        BruteBlockingCast(claim.mover, claim.translation, level,
+                          {.target_distance = skin}, 1e-9, &unsure);
+    if (unsure) {
+      ++unsure_claims;
+      continue;
+    }
     EXPECT_TRUE(SameHit(v.first_hit, exact));
     const std::vector<WorldHit> inside = BruteOverlaps(claim.mover, level, {});
     if (!inside.empty()) {
@@ -531,8 +620,6 @@ TEST(ValidateMovePropertyTest, RandomClaimsAgreeWithBruteForce) {
       continue;
     }
     ASSERT_EQ(v.verdict, MoveVerdict::kBlocked);
-    const std::optional<WorldHit> safe = BruteBodyCast(
-        claim.mover, claim.translation, level, {}, {.target_distance = skin});
     if (safe) {
       EXPECT_EQ(v.safe_fraction,
                 std::min(safe->hit.fraction, exact->hit.fraction));
@@ -549,6 +636,7 @@ TEST(ValidateMovePropertyTest, RandomClaimsAgreeWithBruteForce) {
       EXPECT_NEAR(Length(slide.contacts[k].normal), 1.0, 1e-12);
     }
   }
+  EXPECT_LE(unsure_claims, 15);
   // The scene exercises every verdict.
   EXPECT_GT(counts[0], 100);
   EXPECT_GT(counts[1], 100);

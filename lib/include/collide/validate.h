@@ -66,10 +66,12 @@ struct MoveClaim {
 
 struct MoveOptions {
   // Level units, >= 0: the safe position and every slide step stop this far
-  // short of contact, so a mover that slides along a wall keeps this gap to
-  // it, and the exit search leaves this gap too. 0 puts the safe position
-  // exactly in contact (touching, up to rounding); the slide and the exit
-  // then still keep a gap of 1e-12 of the coordinates' magnitude, because
+  // short of blocking contact (see MoveVerdict), so a mover that slides
+  // along a wall keeps this gap to it, and the exit search leaves this gap
+  // too. A shape the mover passes beside may be passed closer than the
+  // skin (a mover resting on a floor slides on along it). 0 puts the safe
+  // position exactly in contact (touching, up to rounding); the slide and the
+  // exit then still keep a gap of 1e-12 of the coordinates' magnitude, because
   // at an exact zero gap rounding decides which side of a wall's end a
   // sliding vertex passes. A small positive skin (e.g. 1e-3 of the mover's
   // size) is the robust choice.
@@ -85,11 +87,18 @@ struct MoveOptions {
 bool IsValid(const MoveClaim& claim);
 bool IsValid(const MoveOptions& options);
 
+// Only contacts the mover would go into block it. A contact with a convex
+// shape (segment, circle, capsule, box, convex polygon, a polyline's
+// segment) that some line along the motion separates from the mover for
+// the whole move, decided exactly, is a touch and not a block: sliding
+// along a floor onto the next tile level with it, grazing a pillar or a
+// corner. A concave polygon's contacts all count (past a graze of one
+// edge, the solid can still be entered elsewhere).
 enum class MoveVerdict : uint8_t {
   // The straight path from P to Q touches nothing it would go into.
   kAllowed,
-  // The straight path comes into contact with the level and would go further
-  // in (at first_hit.fraction < 1, or exactly at the claimed end).
+  // The straight path comes into contact with a shape it would go into (at
+  // first_hit.fraction < 1, or exactly at the claimed end).
   kBlocked,
   // The mover overlaps the level at P (penetration beyond rounding): the move
   // is not validated; exit says how to get out.
@@ -111,13 +120,13 @@ struct SlideContact {
 };
 
 // Collide-and-slide: cast the mover along the remaining motion (stopping
-// `skin` short of contact); at a contact, replace the remaining motion by
-// its projection onto the motions that go into none of the planes touched
-// since the mover last advanced, and cast again. In 2D that projection is
-// the motion itself, its projection along one plane (sliding along a wall),
-// or zero (a corner: two planes that both face the motion meet in a crease
-// that is a single point, so the mover stops). The loop ends when the
-// remaining motion is below 1e-9 of the claimed translation, when a cast
+// `skin` short of a blocking contact, see MoveVerdict); at a contact, replace
+// the remaining motion by its projection onto the motions that go into none of
+// the planes touched since the mover last advanced, and cast again. In 2D that
+// projection is the motion itself, its projection along one plane (sliding
+// along a wall), or zero (a corner: two planes that both face the motion meet
+// in a crease that is a single point, so the mover stops). The loop ends when
+// the remaining motion is below 1e-9 of the claimed translation, when a cast
 // meets nothing, or after max_slide_iterations casts. Every position is the
 // safe fraction of a cast, so the slide never tunnels and never ends inside
 // geometry (with skin 0 it may end touching).
@@ -168,13 +177,15 @@ struct ExitResult {
 
 struct MoveValidation {
   MoveVerdict verdict = MoveVerdict::kAllowed;
-  // The straight path's first contact (exact, no skin), as CastCircle /
-  // CastCapsule / CastPolygon of query.h report it; nullopt when allowed.
-  // For kStartsInside, a fraction-0 contact.
+  // The straight path's first blocking contact (exact, no skin), as
+  // CastCircle / CastCapsule / CastPolygon of query.h report it, less the
+  // touches of shapes the mover passes beside (see MoveVerdict); nullopt
+  // when allowed. For kStartsInside, a fraction-0 contact.
   std::optional<WorldHit> first_hit;
   // The furthest safe position along the straight path, as a share of the
   // claimed translation and as a translation: 1 and the claimed translation
-  // when allowed; else where the gap to the level first equals the skin
+  // when allowed; else where the gap to the shapes it would go into (see
+  // MoveVerdict) first equals the skin
   // (0 when the mover starts within the skin and closes in); for
   // kStartsInside, 0.
   double safe_fraction = 1.0;
