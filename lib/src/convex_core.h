@@ -151,11 +151,14 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const CastOptions& options);
 
 // Whether core a moving by d (not zero) can at most touch core b, never
-// overlap it: some line along d separates them for the whole motion (they
-// may touch across it: a graze, a slide along a surface). Exact; for any
-// d and any length of motion. Convex shapes only: a concave solid can be
-// entered past a corner that a graze of one edge leaves behind.
+// overlap it, because some line along d separates them for the whole
+// motion (they may touch across it: a graze, a slide along a surface).
+// Exact; for any d and any length of motion. For a convex b this is the
+// only way a contact can fail to go in; a concave solid may also be only
+// touched with parts of it on either side of every such line (a mover in a
+// valley), where this answers false.
 bool PassesBeside(const Core& a, Vec2 d, const Core& b);
+bool PassesBeside(const Core& a, Vec2 d, const ConcavePolygon& b);
 
 }  // namespace collide::internal
 

@@ -164,7 +164,11 @@ class Caster {
       if (!ContainsPoint(polygon, reference)) return true;
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
-      if (hit) offer(Candidate{*hit, shape, 0});
+      if (hit &&
+          !(entering_only_ && hit->status == HitStatus::kHit &&
+            PassesBeside(MoverCore(cast_), cast_.translation, polygon))) {
+        offer(Candidate{*hit, shape, 0});
+      }
       return true;
     });
   }
@@ -317,8 +321,8 @@ class Caster {
     offer(Candidate{*hit, p.shape, part});
   }
 
-  // Whether the mover passes beside primitive p (PassesBeside); never for a
-  // concave polygon's edge, which stands for the whole solid.
+  // Whether the mover passes beside primitive p (PassesBeside; for a
+  // concave polygon's edge, the whole solid it stands for).
   bool PassedBeside(const Level::Primitive& p) const {
     const Core mover = MoverCore(cast_);
     const Vec2 d = cast_.translation;
@@ -340,7 +344,7 @@ class Caster {
         return PassesBeside(mover, d, Core(polygon, 0.0));
       }
       case Level::PrimitiveKind::kConcaveEdge:
-        break;
+        return PassesBeside(mover, d, level_.concave_polygon(p.shape));
     }
     return false;
   }

@@ -123,8 +123,9 @@ inline double BruteAcrossGap(const BrutePart& mover, Vec2 d,
   return std::max(a_low - b_high, b_low - a_high);
 }
 
-// The convex parts of level shape i (a polyline's segments, each with its
-// own answer), or none for a concave polygon.
+// The parts of level shape i whose touches do not block when a line along
+// the motion separates them from the mover: the shape (a polyline: each
+// segment, with its own answer).
 inline std::vector<BrutePart> ConvexPartsOf(const Level& level, int i) {
   switch (level.kind(i)) {
     case ShapeKind::kSegment:
@@ -150,15 +151,17 @@ inline std::vector<BrutePart> ConvexPartsOf(const Level& level, int i) {
       }
       return parts;
     }
-    case ShapeKind::kConcavePolygon:
-      break;
+    case ShapeKind::kConcavePolygon: {
+      const ConcavePolygon p = level.concave_polygon(i);
+      return {{std::vector<Vec2>(p.vertices.begin(), p.vertices.end()), 0.0}};
+    }
   }
   return {};
 }
 
 // BruteBodyCast less the contacts that do not block a move (validate.h):
-// hits (not overlaps at the start) of convex parts the mover is apart from
-// across its motion. A part within `ambiguous` of touching across the
+// hits (not overlaps at the start) of parts the mover is apart from across
+// its motion. A part within `ambiguous` of touching across the
 // motion, where the rounded gap cannot tell, sets *unsure instead.
 inline std::optional<WorldHit> BruteBlockingCast(
     const BodyShape& body, Vec2 translation, const Level& level,

@@ -215,6 +215,25 @@ TEST(ValidateMoveTest, SlidingAlongATiledFloorStopsAtTheWall) {
   }
 }
 
+// A terrain polygon with a pit narrower than the crate resting on it, and
+// a valley: sliding across the pit touches its far lip and goes on; in the
+// valley, the far wall (the same polygon, above the floor's line) blocks.
+TEST(ValidateMoveTest, SlidingAcrossAPitInATerrainPolygonIsAllowed) {
+  const std::vector<Vec2> terrain{{-10, -5}, {10, -5}, {10, 0}, {1, 0},
+                                  {1, -3},   {-1, -3}, {-1, 0}, {-10, 0}};
+  const std::vector<Vec2> valley{{-10, -5}, {10, -5}, {10, 4}, {6, 4},
+                                 {6, 0},    {-6, 0},  {-6, 4}, {-10, 4}};
+  const BodyShape crate = Box({-3, 1}, {1, 1});
+  const Level pit = MakeLevel({{.id = 1, .geometry = PolygonDesc{terrain}}});
+  const MoveValidation across = ValidateMove({crate, {6, 0}}, pit, {}, {});
+  EXPECT_EQ(across.verdict, MoveVerdict::kAllowed);
+  const Level walls = MakeLevel({{.id = 1, .geometry = PolygonDesc{valley}}});
+  const MoveValidation blocked = ValidateMove({crate, {10, 0}}, walls, {}, {});
+  ASSERT_EQ(blocked.verdict, MoveVerdict::kBlocked);
+  EXPECT_NEAR(blocked.first_hit->hit.fraction, 0.8, 1e-12);
+  EXPECT_EQ(blocked.first_hit->hit.normal.x, -1.0);
+}
+
 // Touching the floor is no licence to go into it: moving down across a
 // seam is blocked at once, and a crate coming down at a slant onto two
 // tiles is blocked where it lands.

@@ -87,13 +87,15 @@ struct MoveOptions {
 bool IsValid(const MoveClaim& claim);
 bool IsValid(const MoveOptions& options);
 
-// Only contacts the mover would go into block it. A contact with a convex
-// shape (segment, circle, capsule, box, convex polygon, a polyline's
-// segment) that some line along the motion separates from the mover for
-// the whole move, decided exactly, is a touch and not a block: sliding
-// along a floor onto the next tile level with it, grazing a pillar or a
-// corner. A concave polygon's contacts all count (past a graze of one
-// edge, the solid can still be entered elsewhere).
+// Only contacts the mover would go into block it. A contact with a shape
+// that some line along the motion separates from the mover for the whole
+// move, decided exactly, is a touch and not a block: sliding along a floor
+// onto the next tile level with it, across a pit in a terrain polygon,
+// grazing a pillar or a corner. (A polyline counts segment by segment. For
+// a convex shape that is every touch that does not go in; a concave
+// polygon can also be touched with parts of it on both sides of every such
+// line, a mover sliding along a valley's floor into its far wall, and those
+// contacts count.)
 enum class MoveVerdict : uint8_t {
   // The straight path from P to Q touches nothing it would go into.
   kAllowed,
