@@ -167,5 +167,43 @@ TEST_F(DegenerateExamplesE2eTest, Example6GrazingMovingCirclesTouch) {
               kSweepTolerance);
 }
 
+// Move validation on an integer grid: a crate and a disc resting exactly
+// on a floor of unit tiles slide along it across every seam (each next
+// tile's corner only touches them), and stop at a wall standing on it.
+TEST_F(DegenerateExamplesE2eTest, RestingMoversSlideAcrossTileSeams) {
+  v1::Level level;
+  for (int k = -3; k < 6; ++k) {
+    v1::Shape* tile = level.add_shapes();
+    tile->set_id(static_cast<uint64_t>(10 + k));
+    *tile->mutable_box()->mutable_center() = ToProto({k + 0.5, -0.5});
+    *tile->mutable_box()->mutable_half_extents() = ToProto({0.5, 0.5});
+  }
+  v1::Shape* wall = level.add_shapes();
+  wall->set_id(99);
+  *wall->mutable_box()->mutable_center() = ToProto({3.5, 1});
+  *wall->mutable_box()->mutable_half_extents() = ToProto({0.5, 1});
+  ASSERT_TRUE(client_->PutLevel("tiles", level).ok());
+  v1::Query crate;
+  for (const Vec2 v :
+       {Vec2{-1.8, 0}, Vec2{-1.2, 0}, Vec2{-1.2, 0.6}, Vec2{-1.8, 0.6}}) {
+    *crate.mutable_move_validation()->mutable_polygon()->add_vertices() =
+        ToProto(v);
+  }
+  crate.mutable_move_validation()->set_max_slide_iterations(4);
+  for (v1::Query query : {MoveCircle({-1.5, 0.3}, 0.3, {0, 0}, 0, 4), crate}) {
+    // Along the floor, short of the wall: allowed.
+    *query.mutable_move_validation()->mutable_translation() = ToProto({4, 0});
+    const v1::QueryResult along = Run("tiles", query);
+    EXPECT_EQ(along.move_validation().verdict(), v1::MOVE_VERDICT_ALLOWED);
+    EXPECT_TRUE(along.move_validation().claimed_end_reachable());
+    // On into the wall at x = 3: blocked there, not at a seam.
+    *query.mutable_move_validation()->mutable_translation() = ToProto({6, 0});
+    const v1::QueryResult into = Run("tiles", query);
+    EXPECT_EQ(into.move_validation().verdict(), v1::MOVE_VERDICT_BLOCKED);
+    EXPECT_EQ(into.move_validation().first_hit().shape_id(), 99u);
+    EXPECT_NEAR(into.move_validation().safe_translation().x(), 4.2, 1e-9);
+  }
+}
+
 }  // namespace
 }  // namespace collide::client
