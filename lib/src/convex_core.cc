@@ -1130,8 +1130,13 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
       }
       continue;
     }
+    // Facing: d crosses the edge's line inwards, decided exactly (an edge
+    // parallel to the motion is not faced, only grazed).
     if (best_start_edge >= 0 || d == Vec2{} ||
-        Dot(d, EdgeNormal(polygon, i)) >= 0.0) {
+        (polygon.orientation > 0.0 ? 1 : -1) *
+                CrossSign(polygon.vertices[i], polygon.vertices[(i + 1) % n],
+                          Vec2{}, d) <=
+            0) {
       continue;
     }
     // Swept a little beyond the best so far (SweepClear's `reach`): the

@@ -221,6 +221,45 @@ TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
   EXPECT_EQ(closing->fraction, 0.0);
 }
 
+// A crate slides down a wall (x = -4) that a notch as tall as the crate
+// interrupts: bridging it, the crate touches the wall's continuation below
+// at t = 1/4 while still touching the wall above. A contact with an edge
+// that does not adjoin the touched one is a new contact, tangents counting
+// (toi.h); sliding off the touched edge's end onto its neighbour is not.
+TEST(ExactSweepsTest, SlideBridgingANotchTouchesItsFarLip) {
+  const std::vector<Vec2> notched{{4, -3}, {4, 3},  {-4, 3},  {-4, 1},
+                                  {2, 1},  {2, -1}, {-4, -1}, {-4, -3}};
+  const ConcavePolygon solid = *MakeConcavePolygon(notched);
+  const ConvexPolygon crate = Polygon({{-10, 0}, {-4, 0}, {-4, 2}, {-10, 2}});
+  const std::optional<Hit> hit = CastPolygon({crate, {0, -4}}, solid);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_EQ(hit->fraction, 0.25);
+  EXPECT_EQ(hit->point.x, -4.0);
+  EXPECT_EQ(hit->point.y, -1.0);
+  // Sliding down a straight wall past its end, it meets nothing.
+  const std::vector<Vec2> wall{{4, -3}, {4, 3}, {-4, 3}, {-4, -3}};
+  EXPECT_FALSE(CastPolygon({crate, {0, -8}}, *MakeConcavePolygon(wall)));
+}
+
+// A point in the skin of a concave polygon's corner, moving along the
+// circle around it (not closing on it), passes an edge parallel to its
+// motion at exactly the skin's distance: that edge does not face the
+// motion, so it is no later hit (the degenerate report's case, offset 1e6).
+TEST(ExactSweepsTest, SkinStartGrazingAParallelEdgesSkinMisses) {
+  const std::vector<Vec2> vertices{{1000000.0014648438, -0.004150390625},
+                                   {1000000.0004882812, -0.00341796875},
+                                   {1000000.0026855469, -0.00048828125},
+                                   {999999.99877929688, 0.00244140625},
+                                   {999999.99658203125, -0.00048828125},
+                                   {999999.99560546875, 0.000244140625},
+                                   {999999.99853515625, 0.004150390625},
+                                   {1000000.0043945312, -0.000244140625}};
+  EXPECT_FALSE(CastCircle(
+      {{{1000000.005859375, 0.001708984375}, 0}, {-0.001953125, 0.00146484375}},
+      *MakeConcavePolygon(vertices), {.target_distance = 0.003662109375}));
+}
+
 // The mover's corner passes one ulp from the obstacle's corner
 // (-0.09375, 0.265625) as the mover's edge meets it: the two sweeps' times
 // tie to rounding, and the contact is corner to corner. The reported normal

@@ -30,8 +30,12 @@
 //   the contact's tangent cone (at a vertex, strictly between its edges'
 //   directions into the solid), or if stop_at_penetration is set. Moving
 //   away from or along a surface it touches is not a hit, so movers can
-//   slide along and leave walls. A segment has no inside: starting on one
-//   never moves in.
+//   slide along and leave walls. A later contact with another part of the
+//   obstacle counts, tangents included (the far lip of a notch the mover
+//   bridges), except where the slide leaves a touched edge at its end
+//   vertex onto the next edge (a convex corner, or a collinear
+//   continuation) while still touching it, without going into the solid
+//   there. A segment has no inside: starting on one never moves in.
 // - target_distance (the skin) stops the mover that far before contact:
 //   fraction is when the gap first equals target_distance (the safe
 //   position), point and normal are those of the nearest obstacle point then.
@@ -41,7 +45,8 @@
 //   polygon's gap, unlike a convex shape's, can shrink again later: moving
 //   away from its nearest edge, a mover that would touch another edge
 //   whose skin it starts in still stops at fraction 0, and one that starts
-//   outside the skin of an edge facing the motion is stopped when it
+//   outside the skin of an edge facing the motion (crossed inwards by it;
+//   an edge parallel to the motion is not faced) is stopped when it
 //   reaches that skin, so that no move passes into the solid. A start apart by
 //   a few roundings of the shapes' own size and closing on the skin (or
 //   contact) at once is also reported at fraction 0: its exact contact

@@ -1449,12 +1449,15 @@ Verdict SolveExact(const ConcaveCase& c) {
     return sgn(twice_area) * sgn(along_normal) < 0;
   };
   // After a touching start that moves away or along, a contact with
-  // another edge at t* is a hit unless the mover is still touching one of
-  // the touched edges then and does not move into the solid right after
-  // (sliding past the end of a touched surface onto the next edge at a
-  // convex corner). Such contacts come at a rational t*: for zero radii
-  // the entry time of a line into a convex set, for a graze (the line of
-  // motion never comes closer than R) the time of closest approach.
+  // another edge at t* is a hit (tangents count, toi.h), unless that edge
+  // shares a vertex with a touched edge the mover is still touching then
+  // and the mover does not move into the solid right after: sliding past
+  // the end of a touched surface onto the next edge, at a convex corner or
+  // a collinear continuation. An edge that does not adjoin a touched one
+  // (the far lip of a notch the mover bridges) is a new contact. Such
+  // contacts come at a rational t*: for zero radii the entry time of a line
+  // into a convex set, for a graze (the line of motion never comes closer
+  // than R) the time of closest approach.
   std::vector<const Pair*> all;
   for (const Pair& p : pairs) all.push_back(&p);
   auto overlap_after = [&](const Q& t) {
@@ -1467,9 +1470,19 @@ Verdict SolveExact(const ConcaveCase& c) {
     }
     return false;
   };
-  auto touching_skipped = [&](const Q& t) {
-    for (size_t i = 0; i < n; ++i) {
-      if (skip[i] && WithinAt(pairs[i], t, pairs[i].r_k, false)) return true;
+  // Whether the mover touches, at t, a vertex `edge` shares with a touched
+  // edge: the contact is then the slide's own, at the touched surface's end.
+  auto touching_adjoining = [&](size_t edge, const Q& t) {
+    const size_t before = (edge + n - 1) % n;
+    const size_t after = (edge + 1) % n;
+    for (const auto& [neighbour, vertex] :
+         {std::pair{before, edge}, std::pair{after, after}}) {
+      if (!skip[neighbour]) continue;
+      const std::vector<Vec2> point{c.polygon[vertex], c.polygon[vertex]};
+      const Pair at = MakePair(c.mover, c.mover_translation, point, 0.0,
+                               c.obstacle_translation, c.max_fraction, 0.0,
+                               v.length_scale, k);
+      if (WithinAt(at, t, at.r_k, false)) return true;
     }
     return false;
   };
@@ -1481,7 +1494,7 @@ Verdict SolveExact(const ConcaveCase& c) {
     double lo = 0.0, hi = 0.0;
     Q t_exact;
     if (v.touching_start && RationalFirstContact(pairs[i], &t_exact)) {
-      if (touching_skipped(t_exact) && !overlap_after(t_exact)) continue;
+      if (touching_adjoining(i, t_exact) && !overlap_after(t_exact)) continue;
       BracketQ(t_exact, &lo, &hi);
     } else if (!FindToiExact(pairs[i], &lo, &hi, &v.note)) {
       v.outcome = Outcome::kOracleError;
