@@ -790,22 +790,34 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
     }
     return worst;
   };
-  const double valid = -1e-12 * scale;
+  // Valid: separating to within the rounding of the coordinates and of
+  // the contact's time (1e-12 of the sweep).
+  const double valid = -(kTouchRoundings * scale + along_tolerance);
   Vec2 least_opposing = normal;
-  bool found = separation(normal) >= valid;
+  double least_dot = Dot(normal, d);
+  double least_separation = separation(normal);
+  bool found = least_separation >= valid;
   // A point meeting a corner has no direction of its own: toi.h's normal
   // against the motion, which the sweep gives, stands when valid.
   if (found && (a.count() < 2 || b.count() < 2)) return normal;
   Vec2 best_separating = normal;
-  double best = separation(normal);
+  double best = least_separation;
   const auto consider = [&](Vec2 n) {
     const double s = separation(n);
     if (s > best) {
       best = s;
       best_separating = n;
     }
-    if (s >= valid && (!found || Dot(n, d) > Dot(least_opposing, d))) {
+    if (s < valid) return;
+    // Opposing the motion less wins; two that oppose it alike (within
+    // rounding: a segment's two normals across a slide along it) go to
+    // the one that separates better.
+    const double dot = Dot(n, d);
+    if (!found || dot > least_dot + along_tolerance ||
+        (dot >= least_dot - along_tolerance && s > least_separation)) {
       least_opposing = n;
+      least_dot = dot;
+      least_separation = s;
       found = true;
     }
   };

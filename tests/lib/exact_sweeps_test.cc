@@ -58,6 +58,24 @@ TEST(ExactSweepsTest, CrateSlidingOntoTheNextTileTouchesItsTop) {
   }
 }
 
+// The degenerate report's case at offset 1e9: a 0.0005-wide box slides
+// along a segment's line onto its end. The segment's two normals oppose the
+// motion alike; only (0, 1) separates (the box is above the line), though
+// the other's overlap (0.00146) is below 1e-12 of the coordinates.
+TEST(ExactSweepsTest, SlideOntoASegmentsEndFarAwayTakesTheSeparatingSide) {
+  const ConvexPolygon box = Polygon({{999999999.99633789, -0.000244140625},
+                                     {999999999.99682617, -0.000244140625},
+                                     {999999999.99682617, 0.001220703125},
+                                     {999999999.99633789, 0.001220703125}});
+  const std::optional<Hit> hit = CastPolygon(
+      {box, {1048576, 0}}, Segment{{999999999.99951172, -0.000244140625},
+                                   {999999999.99829102, -0.000244140625}});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_EQ(hit->normal.x, 0.0);
+  EXPECT_EQ(hit->normal.y, 1.0);
+}
+
 // The circle moves parallel to the edge (-0.890625, -2.234375) ->
 // (1.359375, 1.984375) (direction (4, 7.5) = 16/9 of it) at exactly its
 // radius from the edge's line: a slide along the side, touching where it
