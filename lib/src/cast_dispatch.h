@@ -42,18 +42,19 @@ bool IsValidTarget(const Moving<Shape>& target) {
   return IsValid(target.shape) && IsInRange(target.translation);
 }
 
-// The cast of a mover by `translation` against a static target.
+// The cast of a mover by `motion` against a static target. (A concave
+// target takes the motion rounded.)
 template <typename Target>
-std::optional<Hit> CastCore(const Core& mover, Vec2 translation,
+std::optional<Hit> CastCore(const Core& mover, const Motion& motion,
                             const Target& target, const CastOptions& options) {
   std::optional<Hit> hit;
   if constexpr (std::is_same_v<Target, ConcavePolygon>) {
-    hit = SweepCoreVsConcave(mover, translation, target, options);
+    hit = SweepCoreVsConcave(mover, motion.d, target, options);
   } else {
-    hit = SweepCores(mover, translation, CoreOf(target), options);
+    hit = SweepCores(mover, motion, CoreOf(target), options);
   }
   if (hit && hit->normal == Vec2{}) {
-    hit->normal = DegenerateContactNormal(translation);
+    hit->normal = DegenerateContactNormal(motion.d);
   }
   return hit;
 }
@@ -63,19 +64,22 @@ template <typename Cast, typename Target>
 std::optional<Hit> CastShape(const Cast& cast, const Target& target,
                              const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValidTarget(target) && IsValid(options));
-  return CastCore(MoverCore(cast), cast.translation, target, options);
+  return CastCore(MoverCore(cast), Motion::Of(cast.translation), target,
+                  options);
 }
 
 // Any public mover against a translating target: the motion relative to the
-// target is exact for two translations over the same step; the contact
-// point is then carried along with the target.
+// target, cast.translation - target.translation, is exact for two
+// translations over the same step; it is held as that difference (Motion),
+// so that the exact decisions of sweeps without radius or skin see it
+// unrounded. The contact point is then carried along with the target.
 template <typename Cast, typename Shape>
 std::optional<Hit> CastShape(const Cast& cast, const Moving<Shape>& target,
                              const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValidTarget(target) && IsValid(options));
-  std::optional<Hit> hit =
-      CastCore(MoverCore(cast), cast.translation - target.translation,
-               target.shape, options);
+  std::optional<Hit> hit = CastCore(
+      MoverCore(cast), Motion::Between(target.translation, cast.translation),
+      target.shape, options);
   if (hit) hit->point = hit->point + hit->fraction * target.translation;
   return hit;
 }

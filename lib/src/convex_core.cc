@@ -297,7 +297,7 @@ struct CoreContact {
 // strictly between its edges). Cores whose difference has no interior (two
 // parallel segments, a point and a segment, two points) never overlap: a
 // segment has no inside.
-CoreContact ExactContact(const Core& a, Vec2 d, const Core& b) {
+CoreContact ExactContact(const Core& a, const Motion& motion, const Core& b) {
   CoreContact result;
   if (a.count() == 1 && b.count() == 1) {
     if (a.vertex(0) == b.vertex(0)) result.meet = CoreMeet::kTouching;
@@ -321,7 +321,7 @@ CoreContact ExactContact(const Core& a, Vec2 d, const Core& b) {
         weak = true;
         // x's outward normal is RightPerp(q - p): x closes on y across the
         // line when its motion has Cross(q - p, motion) < 0.
-        if (mover * CrossSign(p, q, Vec2{}, d) >= 0) in = false;
+        if (mover * CrossSign(p, q, motion.from, motion.to) >= 0) in = false;
       }
     }
     return false;
@@ -338,7 +338,7 @@ CoreContact ExactContact(const Core& a, Vec2 d, const Core& b) {
       most = std::max(most, DotSign(p, q, p, y.vertex(k)));
     }
     if (least > 0 || most < 0) return true;
-    const int along = DotSign(p, q, Vec2{}, d);
+    const int along = DotSign(p, q, motion.from, motion.to);
     if (least == 0) {
       weak = true;
       if (mover * along <= 0) in = false;
@@ -443,7 +443,8 @@ Interval CandidateRange(const Candidate& c) {
 // Calls visit(candidate) for every candidate pair of apart cores a and b
 // (a moving by d).
 template <typename Visit>
-void ForEachCandidate(const Core& a, Vec2 d, const Core& b, Visit visit) {
+void ForEachCandidate(const Core& a, const Motion& motion, const Core& b,
+                      Visit visit) {
   // A vertex p of `mover_side` core against the other core's edges; sign
   // +1 when p is a's (w = p - edge point), -1 when b's.
   const auto vertex_edges = [&](Vec2 p, const Core& other, int sign) {
@@ -456,14 +457,15 @@ void ForEachCandidate(const Core& a, Vec2 d, const Core& b, Visit visit) {
       // |e|^2 d . w = Cross(e, m) Cross(e, d) for w the perpendicular from
       // the line to p.
       const int w_sign =
-          sign * Orient(e0, e1, p) * CrossSign(e0, e1, Vec2{}, d);
+          sign * Orient(e0, e1, p) * CrossSign(e0, e1, motion.from, motion.to);
       visit(Candidate{p, e0, e1, true, w_sign, sign});
     }
   };
   for (int i = 0; i < a.count(); ++i) {
     for (int j = 0; j < b.count(); ++j) {
       visit(Candidate{a.vertex(i), b.vertex(j), b.vertex(j), false,
-                      DotSign(b.vertex(j), a.vertex(i), Vec2{}, d), 1});
+                      DotSign(b.vertex(j), a.vertex(i), motion.from, motion.to),
+                      1});
     }
     vertex_edges(a.vertex(i), b, 1);
   }
@@ -479,10 +481,10 @@ struct DistanceState {
   Candidate at_candidate;
 };
 
-DistanceState DistanceAgainst(const Core& a, Vec2 d, const Core& b, double r1,
-                              double r2, double r3) {
+DistanceState DistanceAgainst(const Core& a, const Motion& motion,
+                              const Core& b, double r1, double r2, double r3) {
   DistanceState state;
-  ForEachCandidate(a, d, b, [&](const Candidate& c) {
+  ForEachCandidate(a, motion, b, [&](const Candidate& c) {
     if (state.below) return;
     const int s = c.edge ? LineDistanceVs(c.e0, c.e1, c.p, r1, r2, r3)
                          : DistanceSquaredVs(c.p, c.e0, r1, r2, r3);
@@ -501,14 +503,14 @@ DistanceState DistanceAgainst(const Core& a, Vec2 d, const Core& b, double r1,
 // when those leave candidates of different signs in the running (or
 // rank_all asks for the nearest pair itself, for its direction) are they
 // compared exactly.
-Candidate NearestCandidate(const Core& a, Vec2 d, const Core& b,
+Candidate NearestCandidate(const Core& a, const Motion& motion, const Core& b,
                            bool rank_all = false) {
   constexpr int kMaxCandidates = 4 * kMaxPolygonVertices * kMaxPolygonVertices;
   Candidate candidates[kMaxCandidates];
   Interval ranges[kMaxCandidates];
   int n = 0;
   double best_upper = kInfinity;
-  ForEachCandidate(a, d, b, [&](const Candidate& c) {
+  ForEachCandidate(a, motion, b, [&](const Candidate& c) {
     if (n == kMaxCandidates) return;
     candidates[n] = c;
     ranges[n] = CandidateRange(c);
@@ -560,10 +562,10 @@ struct StartState {
 // candidate pair that decided closing or not, so that a caller taking the
 // gap over several cores (a concave polygon's edges) can rank them exactly.
 ABSL_ATTRIBUTE_NOINLINE StartState
-ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
+ClassifyStartExact(const Core& a, const Motion& motion, const Core& b,
                    const CastOptions& options, Candidate* skin_nearest);
 
-StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
+StartState ClassifyStart(const Core& a, const Motion& motion, const Core& b,
                          const CastOptions& options, const Shadow& shadow,
                          Candidate* skin_nearest = nullptr) {
   // Most casts start well clear, which the shadows, a plane or an axis test
@@ -575,17 +577,18 @@ StartState ClassifyStart(const Core& a, Vec2 d, const Core& b,
                       : AxesClearOf(a, b, clearance))) {
     return StartState();
   }
-  return ClassifyStartExact(a, d, b, options, skin_nearest);
+  return ClassifyStartExact(a, motion, b, options, skin_nearest);
 }
 
-StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options,
+StartState ClassifyStartExact(const Core& a, const Motion& motion,
+                              const Core& b, const CastOptions& options,
                               Candidate* skin_nearest) {
+  const Vec2 d = motion.d;
   const double contact = a.radius() + b.radius();
   StartState state;
   const bool radii = a.radius() > 0.0 || b.radius() > 0.0;
   const bool skin = options.target_distance > 0.0;
-  const CoreContact meet = ExactContact(a, d, b);
+  const CoreContact meet = ExactContact(a, motion, b);
   // Apart cores' nearest pair, when found: its normal is exact to a few
   // ulps, where the nearest-point offset of a small gap is not.
   Candidate nearest{};
@@ -602,7 +605,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
     // Apart cores: the gap against the radii, then against the skin.
     if (radii) {
       const DistanceState at_contact =
-          DistanceAgainst(a, d, b, a.radius(), b.radius(), 0.0);
+          DistanceAgainst(a, motion, b, a.radius(), b.radius(), 0.0);
       if (at_contact.below) {
         state.kind = StartKind::kOverlap;
         overlap_apart = true;
@@ -616,11 +619,11 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
     }
     if (state.kind == StartKind::kClear && skin) {
       const DistanceState at_skin = DistanceAgainst(
-          a, d, b, a.radius(), b.radius(), options.target_distance);
+          a, motion, b, a.radius(), b.radius(), options.target_distance);
       in_skin = at_skin.below || at_skin.at;
     }
     if (in_skin) {
-      nearest = NearestCandidate(a, d, b);
+      nearest = NearestCandidate(a, motion, b);
       have_nearest = true;
       state.kind = nearest.w_sign < 0 ? StartKind::kSkinApproaching
                                       : StartKind::kSkinLeaving;
@@ -645,7 +648,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
       const double closing = -Dot(d, separation.normal);
       if (excess <= kTouchRoundings * scale && closing > 0.0 &&
           excess <= kNearStartFraction * closing) {
-        nearest = NearestCandidate(a, d, b);
+        nearest = NearestCandidate(a, motion, b);
         if (nearest.w_sign < 0) {
           state.kind = StartKind::kSkinApproaching;
           state.separation = separation;
@@ -671,7 +674,7 @@ StartState ClassifyStartExact(const Core& a, Vec2 d, const Core& b,
     // few ulps beside the other core and an edge beside it can be nearer
     // than rounding tells, and their directions differ entirely; farther
     // apart, the rounded separation's direction is good to 1e-10.)
-    nearest = NearestCandidate(a, d, b, /*rank_all=*/true);
+    nearest = NearestCandidate(a, motion, b, /*rank_all=*/true);
     have_nearest = true;
   }
   if (have_nearest) state.separation.normal = CandidateNormal(nearest);
@@ -889,9 +892,11 @@ ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
 // The sweep of a pair known to start farther apart than grow: each vertex
 // of a moving by d against b grown, and each vertex of b moving by -d
 // against a grown (in a's frame); the earliest contact wins.
-std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
-                              const Grow& grow, double max_fraction,
-                              const Shadow& shadow) {
+std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
+                              const Core& b, const Grow& grow,
+                              double max_fraction, const Shadow& shadow) {
+  const Vec2 d = motion.d;
+  const Motion back = motion.Reversed();  // a's vertices seen from b
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
   // Contacts rank against `limit`, the best so far; the later vertices'
   // sweeps run to `reach`, a little beyond it. The sweeps decide exactly
@@ -940,7 +945,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   // answer.
   if (a.count() == 1) {
     if (const std::optional<PointHit> h =
-            SweepPoint(a.vertex(0), d, b, grow, limit)) {
+            SweepPoint(a.vertex(0), motion, b, grow, limit)) {
       keep_a(*h, 0);
     }
     settle_corner();
@@ -948,7 +953,7 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
   }
   if (b.count() == 1) {
     if (const std::optional<PointHit> h =
-            SweepPoint(b.vertex(0), -d, a, grow, limit)) {
+            SweepPoint(b.vertex(0), back, a, grow, limit)) {
       keep_b(*h, 0);
       // b's one vertex on one of a's: a corner-to-corner contact.
       if (h->feature.type == FeatureType::kVertex) corner_a = h->feature.index;
@@ -967,8 +972,8 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, reach)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
-            ? SweepPointPolygon(a.vertex(i), d, b, b_lines, grow, reach)
-            : SweepPoint(a.vertex(i), d, b, grow, reach);
+            ? SweepPointPolygon(a.vertex(i), motion, b, b_lines, grow, reach)
+            : SweepPoint(a.vertex(i), motion, b, grow, reach);
     if (h && (!best || h->fraction < limit)) keep_a(*h, i);
   }
   for (int j = 0; j < b.count(); ++j) {
@@ -976,8 +981,8 @@ std::optional<Hit> SweepClear(const Core& a, Vec2 d, const Core& b,
     if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, reach)) continue;
     const std::optional<PointHit> h =
         a.count() >= 3
-            ? SweepPointPolygon(b.vertex(j), -d, a, a_lines, grow, reach)
-            : SweepPoint(b.vertex(j), -d, a, grow, reach);
+            ? SweepPointPolygon(b.vertex(j), back, a, a_lines, grow, reach)
+            : SweepPoint(b.vertex(j), back, a, grow, reach);
     // Meeting one of a's vertices is a vertex-vertex contact the loop above
     // has already swept (unless it was skipped); taking it here too could
     // let a rounding-level tie replace a side contact with a nearby vertex
@@ -1022,20 +1027,22 @@ bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
 
 }  // namespace
 
-std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options) {
+std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
+                              const Core& b, const CastOptions& options) {
+  const Vec2 d = motion.d;
   const Grow grow = Grow::Of(a.radius(), b.radius(), options.target_distance);
   const Shadow shadow = ShadowOf(a, d, b, grow.value, options.max_fraction);
   if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
-  const StartState start = ClassifyStart(a, d, b, options, shadow);
+  const StartState start = ClassifyStart(a, motion, b, options, shadow);
   if (start.kind != StartKind::kClear) return StartHit(start, b, options);
   if (d == Vec2{}) return std::nullopt;
-  return SweepClear(a, d, b, grow, options.max_fraction, shadow);
+  return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
 }
 
 std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options) {
+  const Motion motion = Motion::Of(d);
   const int n = static_cast<int>(polygon.vertices.size());
   const double contact = a.radius();
   const absl::Span<const Vec2> vertices = polygon.vertices;
@@ -1121,7 +1128,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     if (ShadowsMiss(shadow, limit)) continue;
     Candidate nearest{};
     const StartState start =
-        ClassifyStart(a, d, edge, options, shadow, &nearest);
+        ClassifyStart(a, motion, edge, options, shadow, &nearest);
     if (start.kind == StartKind::kSkinApproaching ||
         start.kind == StartKind::kSkinLeaving) {
       const int order =
@@ -1155,7 +1162,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     // contact at a vertex two edges share is found twice.
     const double reach =
         best ? std::min(options.max_fraction, limit + 1e-3 * limit) : limit;
-    std::optional<Hit> hit = SweepClear(a, d, edge, grow, reach, shadow);
+    std::optional<Hit> hit = SweepClear(a, motion, edge, grow, reach, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;
@@ -1198,10 +1205,10 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
       const Shadow shadow =
           ShadowOf(a, d, edge, grow.value, options.max_fraction);
       if (ShadowsMiss(shadow, options.max_fraction)) continue;
-      const StartState start = ClassifyStart(a, d, edge, options, shadow);
+      const StartState start = ClassifyStart(a, motion, edge, options, shadow);
       if (start.kind != StartKind::kSkinApproaching) continue;
       const Grow touch = Grow::Of(contact, 0.0, 0.0);
-      if (SweepClear(a, d, edge, touch, options.max_fraction,
+      if (SweepClear(a, motion, edge, touch, options.max_fraction,
                      ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
         return on_polygon(*StartHit(start, edge, options), i);
       }

@@ -122,6 +122,22 @@ class Core {
   Vec2 own_normals_[2];
 };
 
+// A translation held as the difference of two doubles, to - from: a static
+// cast's own ({}, d), or a pair's relative motion (d2, d1), whose rounded
+// difference d may not be exact. The sweeps' double filters use d (their
+// slack is far above its rounding); their exact decisions take from and
+// to, so that a pair's are exact for the two translations.
+struct Motion {
+  Vec2 d;
+  Vec2 from;
+  Vec2 to;
+
+  static Motion Of(Vec2 d) { return {d, Vec2{}, d}; }
+  static Motion Between(Vec2 from, Vec2 to) { return {to - from, from, to}; }
+  // The motion seen from the other side: to and from swapped.
+  Motion Reversed() const { return {-d, to, from}; }
+};
+
 // The state of a pair at rest.
 struct Separation {
   // Signed gap between the cores (radii not included): > 0 apart, 0
@@ -141,8 +157,12 @@ Separation Separate(const Core& a, const Core& b);
 
 // The full cast of core a moving by d against core b with the semantics of
 // toi.h (initial overlap, touching, skin, max_fraction).
-std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
-                              const CastOptions& options);
+std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
+                              const Core& b, const CastOptions& options);
+inline std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
+                                     const CastOptions& options) {
+  return SweepCores(a, Motion::Of(d), b, options);
+}
 
 // Cast of core a against a solid simple polygon: its edges as one-sided
 // segments plus its interior.

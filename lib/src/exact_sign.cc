@@ -169,12 +169,14 @@ double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   return CrossExact(a, b, c, d).Estimate();
 }
 
-int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
+int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
   const Expansion ex = Expansion::Difference(b.x, a.x);
   const Expansion ey = Expansion::Difference(b.y, a.y);
   const Expansion scale(f);
-  const Expansion mx = Expansion::Difference(p.x, a.x) + scale * Expansion(d.x);
-  const Expansion my = Expansion::Difference(p.y, a.y) + scale * Expansion(d.y);
+  const Expansion mx = Expansion::Difference(p.x, a.x) +
+                       scale * Expansion::Difference(to.x, from.x);
+  const Expansion my = Expansion::Difference(p.y, a.y) +
+                       scale * Expansion::Difference(to.y, from.y);
   return (ex * my - ey * mx).sign();
 }
 

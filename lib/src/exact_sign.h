@@ -99,7 +99,8 @@ int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
 // against a circle), to within its last place and of the exact sign.
 double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                   double r3);
-int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f);
+// OrientAfter's exact form for the motion to - from (not rounded).
+int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f);
 int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
                              double r1, double r2, double r3);
 // Whether a point from p by d, approaching a circle around c of radius
@@ -152,7 +153,17 @@ inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   const auto [value, bound] = CrossAfter(a, b, p, d, f);
   if (value > bound) return 1;
   if (-value > bound) return -1;
-  return OrientAfterExact(a, b, p, d, f);
+  return OrientAfterExact(a, b, p, Vec2{}, d, f);
+}
+
+// OrientAfter for the motion to - from, not rounded (a pair's relative
+// motion, d2 to d1): the filter's many roundings cover that of the
+// difference.
+inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
+  const auto [value, bound] = CrossAfter(a, b, p, to - from, f);
+  if (value > bound) return 1;
+  if (-value > bound) return -1;
+  return OrientAfterExact(a, b, p, from, to, f);
 }
 
 // The time t = -Cross(c - a, p - a) / Cross(c - a, d) at which p + t d

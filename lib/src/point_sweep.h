@@ -165,14 +165,19 @@ struct SegmentCrossing {
 // products of the crossing, taken exactly when rounding could move it by
 // more than a trillionth of the sweep.
 inline std::optional<SegmentCrossing> CrossSegmentZero(Vec2 a, Vec2 c, Vec2 p,
-                                                       Vec2 d, int start_side,
+                                                       const Motion& motion,
+                                                       int start_side,
                                                        double max_fraction) {
-  if (CrossSign(a, c, {}, d) != -start_side) return std::nullopt;
-  if (OrientAfter(a, c, p, d, max_fraction) == start_side) return std::nullopt;
-  const int side_a = CrossSign({}, d, p, a);
-  const int side_c = CrossSign({}, d, p, c);
+  const Vec2 from = motion.from;
+  const Vec2 to = motion.to;
+  if (CrossSign(a, c, from, to) != -start_side) return std::nullopt;
+  if (OrientAfter(a, c, p, from, to, max_fraction) == start_side) {
+    return std::nullopt;
+  }
+  const int side_a = CrossSign(from, to, p, a);
+  const int side_c = CrossSign(from, to, p, c);
   if (side_a == side_c) return std::nullopt;  // passes beside
-  const double t = CrossingTime(a, c, p, {}, d);
+  const double t = CrossingTime(a, c, p, from, to);
   return SegmentCrossing{std::clamp(t, 0.0, max_fraction),
                          side_a == 0   ? SegmentSpot::kFirstEnd
                          : side_c == 0 ? SegmentSpot::kSecondEnd
@@ -197,19 +202,20 @@ inline Vec2 CrossingPoint(Vec2 a, Vec2 c, Vec2 p, Vec2 d,
 // choice made exactly (CrossSegmentZero), or, starting on its line off it,
 // runs along the line onto an end.
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
-    Vec2 p, Vec2 d, const Core& b, double max_fraction) {
+    Vec2 p, const Motion& motion, const Core& b, double max_fraction) {
+  const Vec2 d = motion.d;
   const Vec2 a = b.vertex(0);
   const Vec2 c = b.vertex(1);
   const int start_side = Orient(a, c, p);
   if (start_side == 0) {
     // On the line, off the segment (the start is clear): only motion along
     // the line can meet it, at an end.
-    if (CrossSign(a, c, {}, d) != 0) return std::nullopt;
+    if (CrossSign(a, c, motion.from, motion.to) != 0) return std::nullopt;
     return SweepPointSegmentParallel(p, d, b, Grow::Of(0.0, 0.0, 0.0),
                                      max_fraction);
   }
   const std::optional<SegmentCrossing> crossing =
-      CrossSegmentZero(a, c, p, d, start_side, max_fraction);
+      CrossSegmentZero(a, c, p, motion, start_side, max_fraction);
   if (!crossing) return std::nullopt;
   // Dot(p - a, RightPerp(c - a)) = -Cross(c - a, p - a): the point starts on
   // b.normal(0)'s side when it starts to the right of a -> c.
@@ -240,10 +246,14 @@ ABSL_ATTRIBUTE_NOINLINE inline void SideContactEnds(const Core& b, Vec2 p,
 
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
 // lines first, then the end caps.
-inline std::optional<PointHit> SweepPointSegment(Vec2 p, Vec2 d, const Core& b,
+inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
+                                                 const Core& b,
                                                  const Grow& grow,
                                                  double max_fraction) {
-  if (grow.value == 0.0) return SweepPointSegmentZero(p, d, b, max_fraction);
+  if (grow.value == 0.0) {
+    return SweepPointSegmentZero(p, motion, b, max_fraction);
+  }
+  const Vec2 d = motion.d;
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
   const Vec2 m = p - a;
@@ -386,7 +396,8 @@ inline bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
 // already be inside the polygon; at a vertex, it is outside one of the two
 // lines), so the earliest exact crossing of those edges is the contact.
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
-    Vec2 p, Vec2 d, const Core& b, double max_fraction) {
+    Vec2 p, const Motion& motion, const Core& b, double max_fraction) {
+  const Vec2 d = motion.d;
   std::optional<PointHit> best;
   for (int i = 0; i < b.count(); ++i) {
     const int next = b.next(i);
@@ -394,8 +405,8 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
     const Vec2 c = b.vertex(next);
     // The outward normal points to the right of a -> c.
     if (Orient(a, c, p) >= 0) continue;
-    const std::optional<SegmentCrossing> crossing =
-        CrossSegmentZero(a, c, p, d, -1, best ? best->fraction : max_fraction);
+    const std::optional<SegmentCrossing> crossing = CrossSegmentZero(
+        a, c, p, motion, -1, best ? best->fraction : max_fraction);
     if (!crossing || (best && crossing->fraction >= best->fraction)) continue;
     best = PointHit{
         crossing->fraction, b.normal(i), CrossingPoint(a, c, p, d, *crossing),
@@ -418,13 +429,14 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
 // edge, a graze of a vertex, an end on the surface) goes to
 // SweepPointPolygonExact.
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
-    Vec2 p, Vec2 d, const Core& b, const EdgeLines& lines,
+    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
     double max_fraction) {
+  const Vec2 d = motion.d;
   // Bounds on the rounding of a line's rate, and below of its distance.
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
   const auto exact = [&] {
-    return SweepPointPolygonExact(p, d, b, max_fraction);
+    return SweepPointPolygonExact(p, motion, b, max_fraction);
   };
   double t_enter = -kInfinity;
   double t_second = -kInfinity;  // the next latest entry, for ties
@@ -506,7 +518,7 @@ SweepPointPolygonGrownExact(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
     // Its normals are the polygon's, bit for bit (the same formula).
     const Core edge(b.vertex(i), b.vertex(next), 0.0, FeatureMap::kSegment);
     std::optional<PointHit> h = SweepPointSegment(
-        p, d, edge, grow, best ? best->fraction : max_fraction);
+        p, Motion::Of(d), edge, grow, best ? best->fraction : max_fraction);
     if (!h || (best && h->fraction >= best->fraction)) continue;
     h->feature = h->feature.type == FeatureType::kVertex
                      ? b.VertexFeature(h->feature.index == 0 ? i : next)
@@ -517,13 +529,15 @@ SweepPointPolygonGrownExact(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
 }
 
 // SweepPoint against a polygon core (count >= 3) with its lines known.
-inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
+inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
+                                                 const Core& b,
                                                  const EdgeLines& lines,
                                                  const Grow& grow,
                                                  double max_fraction) {
   if (grow.value == 0.0) {
-    return SweepPointPolygonZero(p, d, b, lines, max_fraction);
+    return SweepPointPolygonZero(p, motion, b, lines, max_fraction);
   }
+  const Vec2 d = motion.d;
   // Cyrus-Beck clipping against b's edge lines moved out by grow, entering
   // side only: the grown polygon lies inside the clipped region and differs
   // from it only in the corner zones, where the vertex circles decide. The
@@ -597,12 +611,16 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, Vec2 d, const Core& b,
 // The first time in [0, max_fraction] at which point p moving by d comes
 // within distance `grow` of core b's point set, given that it starts farther
 // away.
-inline std::optional<PointHit> SweepPoint(Vec2 p, Vec2 d, const Core& b,
-                                          const Grow& grow,
+inline std::optional<PointHit> SweepPoint(Vec2 p, const Motion& motion,
+                                          const Core& b, const Grow& grow,
                                           double max_fraction) {
-  if (b.count() == 1) return SweepPointVertex(p, d, b, 0, grow, max_fraction);
-  if (b.count() == 2) return SweepPointSegment(p, d, b, grow, max_fraction);
-  return SweepPointPolygon(p, d, b, LinesOf(b, d), grow, max_fraction);
+  if (b.count() == 1) {
+    return SweepPointVertex(p, motion.d, b, 0, grow, max_fraction);
+  }
+  if (b.count() == 2)
+    return SweepPointSegment(p, motion, b, grow, max_fraction);
+  return SweepPointPolygon(p, motion, b, LinesOf(b, motion.d), grow,
+                           max_fraction);
 }
 
 }  // namespace collide::internal

@@ -207,8 +207,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   const int count = polygon.count();
   const auto reaches_by_end = [&](int i) {
     return OrientAfterExact(polygon.vertex(i),
-                            polygon.vertex(i + 1 == count ? 0 : i + 1), p, d,
-                            exact_limit) >= 0;
+                            polygon.vertex(i + 1 == count ? 0 : i + 1), p,
+                            Vec2{}, d, exact_limit) >= 0;
   };
   // The bound on an entry time's rounding: its numerator's and
   // denominator's, and the division's.

@@ -3,6 +3,7 @@
 // dyadic inputs), each one ulp from the other answer where that matters.
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include "collide/toi.h"
 #include "collide/validate.h"
@@ -157,7 +158,6 @@ TEST(ExactPairTest, CollinearArrivalAtTheEndExactlyAtMaxFractionCounts) {
   EXPECT_FALSE(CastRay({{std::nextafter(-5.0, -6.0), 0}, {6, 0}}, segment));
 }
 
-}  // namespace
 TEST(ExactPairTest, CrossingWhoseRoundedCrossProductsBothCancelGetsItsTime) {
   // The fuzzer's case: a segment through the origin reaching 1e60, moving
   // nearly along itself. Both rounded cross products of the crossing time
@@ -174,4 +174,31 @@ TEST(ExactPairTest, CrossingWhoseRoundedCrossProductsBothCancelGetsItsTime) {
   EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
 }
 
+// The degenerate report's long polygon pairs (GMP oracle: miss). The
+// relative motion d1 - d2 is not a double; rounded, it ran one vertex
+// exactly through another at about 1e-14 of the move, a false graze.
+TEST(ExactPairTest, LongPolygonPairPassingByLessThanTheRoundingMisses) {
+  const std::vector<Vec2> mover{
+      {15.25, 5.75}, {16, 3.625}, {18.25, 3.5}, {17.5, 5.625}};
+  const std::vector<Vec2> octagon{
+      {-8.75, -4.375}, {-1.75, -9.625}, {4.375, -8.75}, {9.625, -1.75},
+      {8.75, 4.375},   {1.75, 9.625},   {-4.375, 8.75}, {-9.625, 1.75}};
+  const Vec2 d1{-1688849860263934, -2251799813685246.5};
+  const Vec2 d2{2, 1.625};
+  const ConvexPolygon a = *MakeConvexPolygon(mover);
+  const ConvexPolygon b = *MakeConvexPolygon(octagon);
+  EXPECT_FALSE(CastPolygon({a, d1}, Moving<ConvexPolygon>{b, d2}));
+  EXPECT_FALSE(CastPair(MovingShape{a, d1}, MovingShape{b, d2}));
+}
+
+TEST(ExactPairTest, LongPolygonPairAtAnAngleMisses) {
+  const ConvexPolygon a = *MakeConvexPolygon(
+      std::vector<Vec2>{{-34, 155}, {-10, 145}, {20, 217}, {-4, 227}});
+  const ConvexPolygon b = *MakeConvexPolygon(
+      std::vector<Vec2>{{-85, -35}, {35, -85}, {37, 55}, {13, 65}});
+  EXPECT_FALSE(CastPolygon({a, {-5000000000000051, -12000000000000020}},
+                           Moving<ConvexPolygon>{b, {-51, -21}}));
+}
+
+}  // namespace
 }  // namespace collide
