@@ -24,14 +24,13 @@ using internal::Rank;
 
 // The closest hit among one layer's shapes: a level's own, or (with
 // `removed`) its base's less the removed ones.
-template <typename Cast>
+template <bool kEnteringOnly, typename Cast>
 std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
                                       const uint64_t* removed,
                                       const QueryFilter& filter,
-                                      const CastOptions& options,
-                                      bool entering_only) {
-  const Caster<Cast> caster(level, removed, cast, filter, options,
-                            entering_only);
+                                      const CastOptions& options) {
+  const Caster<Cast, kEnteringOnly> caster(level, removed, cast, filter,
+                                           options);
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
@@ -48,20 +47,19 @@ std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
   return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
 }
 
-template <typename Cast>
+// kEnteringOnly: see Caster.
+template <typename Cast, bool kEnteringOnly = false>
 std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
                                     const QueryFilter& filter,
-                                    const CastOptions& options,
-                                    bool entering_only = false) {
+                                    const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
   std::optional<WorldHit> hit =
-      CastClosestIn(cast, level, nullptr, filter, options, entering_only);
+      CastClosestIn<kEnteringOnly>(cast, level, nullptr, filter, options);
   if (const Level* base = level.base()) {
     // A shape lives in one layer only, so between layers the rank is the
     // fraction, then the id.
-    const std::optional<WorldHit> below =
-        CastClosestIn(cast, *base, level.removed_from_base().data(), filter,
-                      options, entering_only);
+    const std::optional<WorldHit> below = CastClosestIn<kEnteringOnly>(
+        cast, *base, level.removed_from_base().data(), filter, options);
     if (below && (!hit || below->hit.fraction < hit->hit.fraction ||
                   (below->hit.fraction == hit->hit.fraction &&
                    below->shape_id < hit->shape_id))) {
@@ -213,19 +211,22 @@ namespace internal {
 std::optional<WorldHit> CastEntering(const CircleCast& cast, const Level& level,
                                      const QueryFilter& filter,
                                      const CastOptions& options) {
-  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+  return CastClosest<CircleCast, /*kEnteringOnly=*/true>(cast, level, filter,
+                                                         options);
 }
 std::optional<WorldHit> CastEntering(const CapsuleCast& cast,
                                      const Level& level,
                                      const QueryFilter& filter,
                                      const CastOptions& options) {
-  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+  return CastClosest<CapsuleCast, /*kEnteringOnly=*/true>(cast, level, filter,
+                                                          options);
 }
 std::optional<WorldHit> CastEntering(const PolygonCast& cast,
                                      const Level& level,
                                      const QueryFilter& filter,
                                      const CastOptions& options) {
-  return CastClosest(cast, level, filter, options, /*entering_only=*/true);
+  return CastClosest<PolygonCast, /*kEnteringOnly=*/true>(cast, level, filter,
+                                                          options);
 }
 
 }  // namespace internal

@@ -93,17 +93,17 @@ struct PackedConvexView {
   Vec2 normal(int i) const { return blocks[i >> 2].edges[i & 3].normal; }
 };
 
-template <typename Cast>
+// kEnteringOnly: offer only contacts the mover would go into, not those
+// with a shape it passes beside (PassesBeside: sliding along it, grazing
+// its corner), for move validation. A template parameter, so that the
+// other queries carry no trace of it.
+template <typename Cast, bool kEnteringOnly = false>
 class Caster {
  public:
   // `removed`: null, or for the base of a patched level its removed shapes
   // (see Removed in query_common.h).
-  // `entering_only`: offer only contacts the mover would go into, not
-  // those with a convex shape it passes beside (PassesBeside: sliding along
-  // it, grazing its corner), for move validation.
   Caster(const Level& level, const uint64_t* removed, const Cast& cast,
-         const QueryFilter& filter, const CastOptions& options,
-         bool entering_only = false)
+         const QueryFilter& filter, const CastOptions& options)
       : level_(level),
         removed_(removed),
         cast_(cast),
@@ -112,8 +112,7 @@ class Caster {
         start_(StartBounds()),
         band_(MoverBand(cast, options)),
         filter_passes_all_(removed == nullptr && filter.ignore_ids.empty() &&
-                           level.EveryShapeShares(filter.mask_bits)),
-        entering_only_(entering_only) {
+                           level.EveryShapeShares(filter.mask_bits)) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
@@ -165,7 +164,7 @@ class Caster {
       concave_done_.Seen(shape);
       std::optional<Hit> hit = CastTo(cast_, polygon, options_);
       if (hit &&
-          !(entering_only_ && hit->status == HitStatus::kHit &&
+          !(kEnteringOnly && hit->status == HitStatus::kHit &&
             PassesBeside(MoverCore(cast_), cast_.translation, polygon))) {
         offer(Candidate{*hit, shape, 0});
       }
@@ -315,8 +314,8 @@ class Caster {
         !(filter_passes_all_ || Passes(level_, p.shape, filter_, removed_))) {
       return;
     }
-    if (entering_only_ && hit->status == HitStatus::kHit && PassedBeside(p)) {
-      return;
+    if constexpr (kEnteringOnly) {
+      if (hit->status == HitStatus::kHit && PassedBeside(p)) return;
     }
     offer(Candidate{*hit, p.shape, part});
   }
@@ -379,7 +378,6 @@ class Caster {
   // Whether every shape passes filter_ and none is removed, so hits need
   // not read their shape.
   bool filter_passes_all_;
-  bool entering_only_;
   SweptSlab slab_;
   // Concave polygons already cast in this query (see RecentShapes).
   mutable RecentShapes concave_done_;
