@@ -180,12 +180,12 @@ int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
   return (ex * my - ey * mx).sign();
 }
 
-bool SweepReachedCircleExact(Vec2 p, Vec2 d, double f, Vec2 c, double r1,
-                             double r2, double r3) {
+bool SweepReachedCircleExact(Vec2 p, Vec2 d_from, Vec2 d_to, double f, Vec2 c,
+                             double r1, double r2, double r3) {
   // w = p + f d - c; reached when |w|^2 <= (r1 + r2 + r3)^2 or w.d >= 0.
   const Expansion scale(f);
-  const Expansion dx(d.x);
-  const Expansion dy(d.y);
+  const Expansion dx = Expansion::Difference(d_to.x, d_from.x);
+  const Expansion dy = Expansion::Difference(d_to.y, d_from.y);
   const Expansion wx = Expansion::Difference(p.x, c.x) + scale * dx;
   const Expansion wy = Expansion::Difference(p.y, c.y) + scale * dy;
   if ((wx * dx + wy * dy).sign() >= 0) return true;
@@ -207,11 +207,12 @@ Expansion RadiusSum(double r1, double r2, double r3) {
   return Expansion::Sum(r1, r2) + Expansion(r3);
 }
 
-// Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2, exactly.
-Expansion DirectionDistanceExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
-                                 double r3) {
-  const Expansion ux(u.x);
-  const Expansion uy(u.y);
+// Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2 for u = u_to - u_from,
+// exactly.
+Expansion DirectionDistanceExact(Vec2 a, Vec2 u_from, Vec2 u_to, Vec2 p,
+                                 double r1, double r2, double r3) {
+  const Expansion ux = Expansion::Difference(u_to.x, u_from.x);
+  const Expansion uy = Expansion::Difference(u_to.y, u_from.y);
   const Expansion cross = ux * Expansion::Difference(p.y, a.y) -
                           uy * Expansion::Difference(p.x, a.x);
   const Expansion r = RadiusSum(r1, r2, r3);
@@ -239,26 +240,28 @@ int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
-int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
-                             double r1, double r2, double r3) {
+int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
+                             double f, double r1, double r2, double r3) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);
   const Expansion scale(f);
-  const Expansion mx = Expansion::Difference(p.x, a.x) + scale * Expansion(d.x);
-  const Expansion my = Expansion::Difference(p.y, a.y) + scale * Expansion(d.y);
+  const Expansion mx = Expansion::Difference(p.x, a.x) +
+                       scale * Expansion::Difference(d_to.x, d_from.x);
+  const Expansion my = Expansion::Difference(p.y, a.y) +
+                       scale * Expansion::Difference(d_to.y, d_from.y);
   const Expansion cross = ux * my - uy * mx;
   const Expansion r = RadiusSum(r1, r2, r3);
   return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
 }
 
-double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
-                                  double r3) {
-  return -DirectionDistanceExact(a, u, p, r1, r2, r3).Estimate();
+double DirectionDiscriminantExact(Vec2 a, Vec2 u_from, Vec2 u_to, Vec2 p,
+                                  double r1, double r2, double r3) {
+  return -DirectionDistanceExact(a, u_from, u_to, p, r1, r2, r3).Estimate();
 }
 
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                              double r3) {
-  return DirectionDistanceExact(a, u, p, r1, r2, r3).sign();
+  return DirectionDistanceExact(a, Vec2{}, u, p, r1, r2, r3).sign();
 }
 
 namespace {
@@ -292,12 +295,13 @@ int SignOfRootForm(const Expansion& a, const Expansion& u, const Expansion& b) {
 
 }  // namespace
 
-int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
-                              double side, double r1, double r2, double r3) {
+int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
+                              Vec2 d_to, double side, double r1, double r2,
+                              double r3) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);
-  const Expansion dx(d.x);
-  const Expansion dy(d.y);
+  const Expansion dx = Expansion::Difference(d_to.x, d_from.x);
+  const Expansion dy = Expansion::Difference(d_to.y, d_from.y);
   const Expansion cross = Expansion::Difference(p.x, v.x) * dy -
                           Expansion::Difference(p.y, v.y) * dx;
   const Expansion along = dx * ux + dy * uy;

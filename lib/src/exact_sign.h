@@ -96,19 +96,21 @@ int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                              double r3);
 // (r1 + r2 + r3)^2 |u|^2 - Cross(u, p - a)^2 (a point sweep's discriminant
-// against a circle), to within its last place and of the exact sign.
-double DirectionDiscriminantExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
-                                  double r3);
+// against a circle) for u = u_to - u_from (not rounded), to within its last
+// place and of the exact sign.
+double DirectionDiscriminantExact(Vec2 a, Vec2 u_from, Vec2 u_to, Vec2 p,
+                                  double r1, double r2, double r3);
 // OrientAfter's exact form for the motion to - from (not rounded).
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f);
-int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
-                             double r1, double r2, double r3);
+// The forms below take a motion d as d_to - d_from (not rounded).
+int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
+                             double f, double r1, double r2, double r3);
 // Whether a point from p by d, approaching a circle around c of radius
 // r1 + r2 + r3 that it starts outside of and whose line of motion meets it
 // (a point sweep's contact exists), has met it by fraction f: it is inside
 // or on the circle then, or already past its closest approach. Exact.
-bool SweepReachedCircleExact(Vec2 p, Vec2 d, double f, Vec2 c, double r1,
-                             double r2, double r3);
+bool SweepReachedCircleExact(Vec2 p, Vec2 d_from, Vec2 d_to, double f, Vec2 c,
+                             double r1, double r2, double r3);
 
 // Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
 // b - a.
@@ -268,16 +270,18 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 // LineDistanceVs for the point p + f d that a mover starting at p reaches at
 // fraction f of translation d (not a double): whether a sweep is within
 // the radii of a line by exactly max_fraction.
-inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f,
-                               double r1, double r2, double r3) {
+// The motion is d_to - d_from, not rounded (the filter's roundings cover
+// its difference's).
+inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
+                               double f, double r1, double r2, double r3) {
   const Vec2 e = b - a;
-  const auto [cross, cross_bound] = CrossAfter(a, b, p, d, f);
+  const auto [cross, cross_bound] = CrossAfter(a, b, p, d_to - d_from, f);
   const double r = r1 + r2 + r3;
   const double rree = r * r * (e.x * e.x + e.y * e.y);
   if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
     return sign;
   }
-  return LineDistanceAfterVsExact(a, b, p, d, f, r1, r2, r3);
+  return LineDistanceAfterVsExact(a, b, p, d_from, d_to, f, r1, r2, r3);
 }
 
 // Sign of Cross(u, p - a)^2 - (r1 + r2 + r3)^2 |u|^2, radii >= 0 (the sum
@@ -301,8 +305,9 @@ inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
   return DirectionDistanceVsExact(a, u, p, r1, r2, r3);
 }
 
-int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
-                              double side, double r1, double r2, double r3);
+int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
+                              Vec2 d_to, double side, double r1, double r2,
+                              double r3);
 
 // Where a point from p by d meets the band of half-width r1 + r2 + r3
 // around the line through a and b (a capsule's side), against v, a point of
@@ -313,8 +318,10 @@ int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
 // side |b - a| Cross(p - v, d) - (r1 + r2 + r3) Dot(d, b - a), so that no
 // rounded time enters the decision of which feature a contact at a
 // capsule's side-to-cap junction meets.
-inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
-                                double side, double r1, double r2, double r3) {
+inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
+                                Vec2 d_to, double side, double r1, double r2,
+                                double r3) {
+  const Vec2 d = d_to - d_from;  // the filter's roundings cover this one
   const Vec2 u = b - a;
   const Vec2 m = p - v;
   const double length = std::sqrt(u.x * u.x + u.y * u.y);
@@ -330,7 +337,7 @@ inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d,
                           r * (std::abs(along_left) + std::abs(along_right)));
   if (value > bound) return 1;
   if (-value > bound) return -1;
-  return SideContactAlongSignExact(a, b, v, p, d, side, r1, r2, r3);
+  return SideContactAlongSignExact(a, b, v, p, d_from, d_to, side, r1, r2, r3);
 }
 
 // Where p lies against the simple polygon with these vertices (either

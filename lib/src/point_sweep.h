@@ -43,9 +43,10 @@ struct PointHit {
 
 // Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
 // from outside; nullopt if none.
-inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
-                                              const Grow& grow,
+inline std::optional<double> SweepPointCircle(Vec2 p, const Motion& motion,
+                                              Vec2 c, const Grow& grow,
                                               double max_fraction) {
+  const Vec2 d = motion.d;
   const Vec2 m = p - c;
   const double b = Dot(d, m);
   if (b >= 0.0) return std::nullopt;  // not approaching
@@ -65,8 +66,9 @@ inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
   if (std::abs(discriminant) <=
       kFilterRoundings * (aa + cross_terms * cross_terms)) {
-    discriminant = DirectionDiscriminantExact(c, d, p, grow.parts[0],
-                                              grow.parts[1], grow.parts[2]);
+    discriminant =
+        DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
+                                   grow.parts[1], grow.parts[2]);
   }
   if (discriminant < 0.0) return std::nullopt;
   const double c0 = Dot(m, m) - grow.value * grow.value;
@@ -77,8 +79,8 @@ inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
   // is that of a square root), whether the contact comes by then is
   // decided exactly: a graze or an arrival exactly at max_fraction counts.
   if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
-    if (!SweepReachedCircleExact(p, d, max_fraction, c, grow.parts[0],
-                                 grow.parts[1], grow.parts[2])) {
+    if (!SweepReachedCircleExact(p, motion.from, motion.to, max_fraction, c,
+                                 grow.parts[0], grow.parts[1], grow.parts[2])) {
       return std::nullopt;
     }
     return std::min(t, max_fraction);
@@ -88,11 +90,14 @@ inline std::optional<double> SweepPointCircle(Vec2 p, Vec2 d, Vec2 c,
 }
 
 // Contact of a point sweep with a circle around b's vertex `vertex`.
-inline std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
-                                                int vertex, const Grow& grow,
+inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
+                                                const Core& b, int vertex,
+                                                const Grow& grow,
                                                 double max_fraction) {
   const Vec2 c = b.vertex(vertex);
-  const std::optional<double> t = SweepPointCircle(p, d, c, grow, max_fraction);
+  const Vec2 d = motion.d;
+  const std::optional<double> t =
+      SweepPointCircle(p, motion, c, grow, max_fraction);
   if (!t) return std::nullopt;
   const Vec2 offset = (p - c) + *t * d;
   // A zero grow meets the vertex itself: face the mover.
@@ -103,15 +108,16 @@ inline std::optional<PointHit> SweepPointVertex(Vec2 p, Vec2 d, const Core& b,
 // SweepPointSegment for motion exactly parallel to the segment (see there);
 // out of line, as it is rare.
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit>
-SweepPointSegmentParallel(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
-                          double max_fraction) {
+SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
+                          const Grow& grow, double max_fraction) {
+  const Vec2 d = motion.d;
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
   const Vec2 m = p - a;
   const Vec2 n = b.normal(0);
   const double side = Dot(m, n) >= 0.0 ? 1.0 : -1.0;
   const auto cap = [&](int vertex) {
-    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
+    return SweepPointVertex(p, motion, b, vertex, grow, max_fraction);
   };
   const int band = LineDistanceVs(a, b.vertex(1), p, grow.parts[0],
                                   grow.parts[1], grow.parts[2]);
@@ -211,7 +217,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
     // On the line, off the segment (the start is clear): only motion along
     // the line can meet it, at an end.
     if (CrossSign(a, c, motion.from, motion.to) != 0) return std::nullopt;
-    return SweepPointSegmentParallel(p, d, b, Grow::Of(0.0, 0.0, 0.0),
+    return SweepPointSegmentParallel(p, motion, b, Grow::Of(0.0, 0.0, 0.0),
                                      max_fraction);
   }
   const std::optional<SegmentCrossing> crossing =
@@ -231,17 +237,40 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentZero(
 
 // Where a side contact meets segment core b, exactly (SideContactAlongSign
 // at each end); out of line, as it is rare.
-ABSL_ATTRIBUTE_NOINLINE inline void SideContactEnds(const Core& b, Vec2 p,
-                                                    Vec2 d, double side,
-                                                    const Grow& grow,
-                                                    int* first_end,
-                                                    int* second_end) {
-  *first_end =
-      SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(0), p, d, side,
-                           grow.parts[0], grow.parts[1], grow.parts[2]);
-  *second_end =
-      SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(1), p, d, side,
-                           grow.parts[0], grow.parts[1], grow.parts[2]);
+ABSL_ATTRIBUTE_NOINLINE inline void SideContactEnds(
+    const Core& b, Vec2 p, const Motion& motion, double side, const Grow& grow,
+    int* first_end, int* second_end) {
+  *first_end = SideContactAlongSign(b.vertex(0), b.vertex(1), b.vertex(0), p,
+                                    motion.from, motion.to, side, grow.parts[0],
+                                    grow.parts[1], grow.parts[2]);
+  *second_end = SideContactAlongSign(
+      b.vertex(0), b.vertex(1), b.vertex(1), p, motion.from, motion.to, side,
+      grow.parts[0], grow.parts[1], grow.parts[2]);
+}
+
+// The rate at which a point moving by `motion` closes on segment core b's
+// line (along b.normal(0)), given its rounded value. Nearly parallel
+// motion (within the rounding of the rounded normal's product, and of the
+// rounded motion's for a pair) may have the other sign than the rounded
+// rate, and a long move closes on the line by a whole unit or more at
+// such a rate: there it comes from the exact cross product of the
+// segment's vertices and the motion, to within its last place. Exactly
+// parallel motion gets 0.
+ABSL_ATTRIBUTE_NOINLINE inline double NearlyParallelRateExact(
+    const Motion& motion, const Core& b) {
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  // Dot(d, RightPerp(c - a)) = -Cross(c - a, d).
+  return -CrossEstimate(a, b.vertex(1), motion.from, motion.to) /
+         std::sqrt(Dot(e, e));
+}
+inline double NearlyParallelRate(double rate, const Motion& motion,
+                                 const Core& b) {
+  const Vec2 d = motion.d;
+  if (std::abs(rate) > kFilterRoundings * (std::abs(d.x) + std::abs(d.y))) {
+    return rate;
+  }
+  return NearlyParallelRateExact(motion, b);
 }
 
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
@@ -259,10 +288,10 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   const Vec2 m = p - a;
   const Vec2 n = b.normal(0);
   const double distance = Dot(m, n);  // signed distance to the line
-  const double rate = Dot(d, n);
+  const double rate = NearlyParallelRate(Dot(d, n), motion, b);
   const double side = distance >= 0.0 ? 1.0 : -1.0;
   const auto cap = [&](int vertex) {
-    return SweepPointVertex(p, d, b, vertex, grow, max_fraction);
+    return SweepPointVertex(p, motion, b, vertex, grow, max_fraction);
   };
   // Motion parallel to the segment (exactly; the rounded normal's rate is
   // then only rounding): the distance to the line stays, so the band's
@@ -274,7 +303,7 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   const auto parallel = [&] {
     return std::abs(rate) <=
                kFilterRoundings * (std::abs(d.x) + std::abs(d.y)) &&
-           CrossSign(Vec2{}, e, Vec2{}, d) == 0;
+           CrossSign(Vec2{}, e, motion.from, motion.to) == 0;
   };
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
@@ -292,21 +321,23 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       // Exactly parallel motion ends where it started against the line,
       // so that t, a quotient of two roundings, means nothing.
       if (parallel()) {
-        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+        return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
       }
       // Beyond grow of the line at max_fraction is short of the band only
       // on the start's side: a long move can cross the whole band (and a
       // start inside the band is left to the caps below).
       const int start_orient = side > 0.0 ? -1 : 1;  // n is RightPerp(e)
-      if (OrientAfter(a, b.vertex(1), p, d, max_fraction) == start_orient &&
-          LineDistanceAfterVs(a, b.vertex(1), p, d, max_fraction, grow.parts[0],
-                              grow.parts[1], grow.parts[2]) > 0) {
+      if (OrientAfter(a, b.vertex(1), p, motion.from, motion.to,
+                      max_fraction) == start_orient &&
+          LineDistanceAfterVs(a, b.vertex(1), p, motion.from, motion.to,
+                              max_fraction, grow.parts[0], grow.parts[1],
+                              grow.parts[2]) > 0) {
         return std::nullopt;
       }
       t = std::min(t, max_fraction);
     } else if (t > max_fraction) {
       if (parallel())
-        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+        return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
       return std::nullopt;
     }
     if (t >= 0.0) {
@@ -329,12 +360,12 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       if (std::abs(first_gap) <= scaled_bound ||
           std::abs(second_gap) <= scaled_bound) {
         if (parallel()) {
-          return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+          return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
         }
-        SideContactEnds(b, p, d, side, grow, &first_end, &second_end);
+        SideContactEnds(b, p, motion, side, grow, &first_end, &second_end);
       }
       if ((first_end < 0 || second_end > 0) && parallel()) {
-        return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+        return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
       }
       if (first_end < 0) return cap(0);
       if (second_end > 0) return cap(1);
@@ -353,12 +384,12 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   } else if (std::abs(distance) > grow.value) {
     // Outside the band and not closing on it.
     if (parallel()) {
-      return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+      return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
     }
     return std::nullopt;
   }
   if (parallel()) {
-    return SweepPointSegmentParallel(p, d, b, grow, max_fraction);
+    return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
   }
   // Inside the band but beyond an end: only the caps can be met.
   std::optional<PointHit> first = cap(0);
@@ -510,15 +541,15 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
 // union's outline), so a point starting outside it meets it first on one
 // of them, each swept with its exact decisions (SweepPointSegment).
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit>
-SweepPointPolygonGrownExact(Vec2 p, Vec2 d, const Core& b, const Grow& grow,
-                            double max_fraction) {
+SweepPointPolygonGrownExact(Vec2 p, const Motion& motion, const Core& b,
+                            const Grow& grow, double max_fraction) {
   std::optional<PointHit> best;
   for (int i = 0; i < b.count(); ++i) {
     const int next = b.next(i);
     // Its normals are the polygon's, bit for bit (the same formula).
     const Core edge(b.vertex(i), b.vertex(next), 0.0, FeatureMap::kSegment);
     std::optional<PointHit> h = SweepPointSegment(
-        p, Motion::Of(d), edge, grow, best ? best->fraction : max_fraction);
+        p, motion, edge, grow, best ? best->fraction : max_fraction);
     if (!h || (best && h->fraction >= best->fraction)) continue;
     h->feature = h->feature.type == FeatureType::kVertex
                      ? b.VertexFeature(h->feature.index == 0 ? i : next)
@@ -560,19 +591,19 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
     const double distance_slack =
         grow_slack + kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
     if (distance <= distance_slack) {
-      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+      return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
     if (rate >= -rate_slack) {
       if (rate > rate_slack) return std::nullopt;  // outside, moving away
       // Along the line, or nearly: a slide at exactly grow.
-      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+      return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
     // Where it is against the line at max_fraction: > 0 not yet reached.
     const double after = distance + max_fraction * rate;
     const double after_slack = distance_slack + max_fraction * rate_slack;
     if (after > after_slack) return std::nullopt;  // enters too late
     if (after >= -after_slack) {
-      return SweepPointPolygonGrownExact(p, d, b, grow, max_fraction);
+      return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
     const double t = distance / -rate;
     if (t > t_enter) {
@@ -585,7 +616,7 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
     std::optional<PointHit> best;
     for (int j = 0; j < b.count(); ++j) {
       const std::optional<PointHit> h =
-          SweepPointVertex(p, d, b, j, grow, max_fraction);
+          SweepPointVertex(p, motion, b, j, grow, max_fraction);
       if (h && (!best || h->fraction < best->fraction)) best = h;
     }
     return best;
@@ -595,9 +626,10 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
   const Vec2 e = b.vertex(next) - a;
   const double along = Dot((p - a) + t_enter * d, e);
   const double length_squared = Dot(e, e);
-  if (along < 0.0) return SweepPointVertex(p, d, b, enter, grow, max_fraction);
+  if (along < 0.0)
+    return SweepPointVertex(p, motion, b, enter, grow, max_fraction);
   if (along > length_squared) {
-    return SweepPointVertex(p, d, b, next, grow, max_fraction);
+    return SweepPointVertex(p, motion, b, next, grow, max_fraction);
   }
   // A zero length squared is an edge whose square underflows (0 / 0).
   const double s =
@@ -615,7 +647,7 @@ inline std::optional<PointHit> SweepPoint(Vec2 p, const Motion& motion,
                                           const Core& b, const Grow& grow,
                                           double max_fraction) {
   if (b.count() == 1) {
-    return SweepPointVertex(p, motion.d, b, 0, grow, max_fraction);
+    return SweepPointVertex(p, motion, b, 0, grow, max_fraction);
   }
   if (b.count() == 2)
     return SweepPointSegment(p, motion, b, grow, max_fraction);

@@ -132,8 +132,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     // Near tangency the rounded discriminant's sign is not the line's, and
     // its rounding moves t through the square root: take it exactly (a
     // tangent line touches, at discriminant 0).
-    discriminant =
-        DirectionDiscriminantExact(circle.center, d, ray.origin, r, 0.0, 0.0);
+    discriminant = DirectionDiscriminantExact(circle.center, Vec2{}, d,
+                                              ray.origin, r, 0.0, 0.0);
     if (discriminant < 0.0) return std::nullopt;
   }
   const double q = -b + std::sqrt(discriminant);
@@ -147,8 +147,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double end = c0 - max_fraction * q;
   if (std::abs(end) <= 2e-9 * (mm + rr + max_fraction * q)) {
     if (max_fraction >= exact_limit &&
-        !SweepReachedCircleExact(ray.origin, d, max_fraction, circle.center, r,
-                                 0.0, 0.0)) {
+        !SweepReachedCircleExact(ray.origin, Vec2{}, d, max_fraction,
+                                 circle.center, r, 0.0, 0.0)) {
       return std::nullopt;
     }
   } else if (end > 0.0) {

@@ -200,5 +200,44 @@ TEST(ExactPairTest, LongPolygonPairAtAnAngleMisses) {
                            Moving<ConvexPolygon>{b, {-51, -21}}));
 }
 
+// The degenerate report's case (GMP oracle: a hit at once): a polygon's
+// long move relative to a moving capsule, (5e15, 12000000000000001), is
+// one unit off the capsule's axis direction (5, 12), which its rounding,
+// (5e15, 1.2e16), runs exactly along. It closes on the capsule's side,
+// where the polygon's corner starts, by 0.38 over the move.
+TEST(ExactPairTest, LongMoveAlmostAlongACapsuleClosesOnItsSide) {
+  const ConvexPolygon mover = *MakeConvexPolygon(
+      std::vector<Vec2>{{34, -155}, {75, -158}, {44, -131}, {3, -128}});
+  const std::optional<Hit> hit =
+      CastPolygon({mover, {4999999999999987, 11999999999999936}},
+                  Moving<Capsule>{Capsule{{-5, -12}, {5, 12}, 52}, {-13, -65}});
+  ASSERT_TRUE(hit);
+  EXPECT_LE(hit->fraction, 1e-14);
+}
+
+// Two of the degenerate report's long grown pairs (offset 1e6 and 1e9; GMP
+// oracle: miss): the rounded relative motion grazed the capsule's side or
+// the polygon's corner within the capsule's radius at about 1e-14 of the
+// move; the exact one passes beside.
+TEST(ExactPairTest, LongGrownPairsPassingBesideMiss) {
+  const ConvexPolygon box =
+      *MakeConvexPolygon(std::vector<Vec2>{{-1000036, 999977},
+                                           {-1000035, 999970},
+                                           {-1000028, 999971},
+                                           {-1000029, 999978}});
+  EXPECT_FALSE(CastPolygon(
+      {box, {6755399441055758, 9007199254741020}},
+      Moving<Capsule>{Capsule{{-1000003, 999996}, {-999976, 1000032}, 5},
+                      {14, 27}}));
+  const ConvexPolygon triangle =
+      *MakeConvexPolygon(std::vector<Vec2>{{-1000000033, 1000000056},
+                                           {-1000000063, 999999984},
+                                           {-999999942, 1000000004}});
+  EXPECT_FALSE(CastCapsule(
+      {Capsule{{-1000000152, 1000000007}, {-1000000152, 1000000007}, 13},
+       {12000000000000072, -4999999999999960}},
+      Moving<ConvexPolygon>{triangle, {73, 40}}));
+}
+
 }  // namespace
 }  // namespace collide

@@ -267,9 +267,9 @@ TEST(ExactSignTest, SideContactAlongIsExactAtEveryScale) {
     const Vec2 p = f({-38, -34});
     const Vec2 d = f({63, 84});
     const double r = f.Length(10);
-    EXPECT_EQ(SideContactAlongSign(a, b, a, p, d, -1.0, r, 0.0, 0.0), 0)
+    EXPECT_EQ(SideContactAlongSign(a, b, a, p, Vec2{}, d, -1.0, r, 0.0, 0.0), 0)
         << exponent;
-    EXPECT_EQ(SideContactAlongSign(a, b, a, p, d, 1.0, r, 0.0, 0.0), -1)
+    EXPECT_EQ(SideContactAlongSign(a, b, a, p, Vec2{}, d, 1.0, r, 0.0, 0.0), -1)
         << exponent;
     for (int i = 0; i < 200; ++i) {
       Vec2 q = p;
@@ -279,11 +279,49 @@ TEST(ExactSignTest, SideContactAlongIsExactAtEveryScale) {
         e.y = Ulp(e.y, rng.Below(2) ? 1 : -1);
       }
       const Vec2 v = rng.Below(2) ? a : b;
-      ASSERT_EQ(SideContactAlongSign(a, b, v, q, e, -1.0, r, 0.0, 0.0),
+      ASSERT_EQ(SideContactAlongSign(a, b, v, q, Vec2{}, e, -1.0, r, 0.0, 0.0),
                 GmpSideContactAlong(a, b, v, q, e, -1.0, r))
           << exponent << " " << i;
     }
   }
+}
+
+// The forms that take a motion as to - from (a pair's relative motion,
+// d2 to d1) against GMP on that difference unrounded: the moved point lands
+// on (or at radius r from) the line for the rounded difference, so that
+// the sign hangs on the bits rounding dropped.
+TEST(ExactSignTest, MotionFormsTakeTheUnroundedDifference) {
+  SplitMix64 rng(19);
+  int undecided_by_rounding = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double scale = std::ldexp(1.0, static_cast<int>(rng.Below(40)));
+    const Vec2 a{rng.Uniform(-1, 1) * scale, rng.Uniform(-1, 1) * scale};
+    const Vec2 b{rng.Uniform(-1, 1) * scale, rng.Uniform(-1, 1) * scale};
+    const Vec2 p{rng.Uniform(-1, 1) * scale, rng.Uniform(-1, 1) * scale};
+    const Vec2 q = a + rng.Uniform(-2, 2) * (b - a);
+    const Vec2 from{rng.Uniform(-1, 1) * scale, rng.Uniform(-1, 1) * scale};
+    const Vec2 to = (q - p) + from;  // to - from is q - p, rounded twice
+    const double f = 1.0;
+    const mpq_class dx = Q(to.x) - Q(from.x);
+    const mpq_class dy = Q(to.y) - Q(from.y);
+    const mpq_class ux = Q(b.x) - Q(a.x);
+    const mpq_class uy = Q(b.y) - Q(a.y);
+    const mpq_class cross =
+        ux * (Q(p.y) - Q(a.y) + Q(f) * dy) - uy * (Q(p.x) - Q(a.x) + Q(f) * dx);
+    ASSERT_EQ(OrientAfter(a, b, p, from, to, f), Sgn(cross)) << i;
+    if (OrientAfter(a, b, p, Vec2{}, to - from, f) != Sgn(cross)) {
+      ++undecided_by_rounding;
+    }
+    const double r = std::abs(Cross(b - a, (p + (to - from)) - a)) /
+                     Length(b - a) * rng.Uniform(0.999999, 1.000001);
+    const mpq_class rr = Q(r) * Q(r);
+    ASSERT_EQ(LineDistanceAfterVs(a, b, p, from, to, f, r, 0.0, 0.0),
+              Sgn(cross * cross - rr * (ux * ux + uy * uy)))
+        << i;
+  }
+  // The rounded difference alone gets a share of them wrong: the cases
+  // test what they mean to.
+  EXPECT_GT(undecided_by_rounding, 100);
 }
 
 TEST(ExactSignTest, ExpansionProductsAndSumsAreExact) {

@@ -125,12 +125,10 @@ struct PolygonCast {
 // An obstacle that itself translates during the same step. Because both
 // motions are translations over the same step, the pair reduces exactly to
 // the mover's motion relative to the obstacle, mover.translation -
-// obstacle.translation, which need not be a double: the decisions take the
-// two translations, not their rounded difference, for two circles, a point
-// against a segment, and every pair of points, segments and convex polygons
-// without skin (the sweeps that grow a shape by a radius or a skin, and
-// those against a concave polygon, use the rounded difference: their
-// answers can differ from the exact ones on a graze within that rounding).
+// obstacle.translation, which need not be a double: every decision takes
+// the two translations, not their rounded difference (only against a
+// moving concave polygon is the rounded difference used: an answer there
+// can differ from the exact one on a graze within that rounding).
 template <typename Shape>
 struct Moving {
   Shape shape;

@@ -93,6 +93,10 @@ const std::vector<DegenerateFamily>& DegenerateFamilies() {
       {"pair-point-segment", M::kRay, O::kSegment, true, false, 0xde9042},
       {"pair-point-deforming", M::kRay, O::kSegment, false, true, 0xde9043},
       {"pair-polygon-polygon", M::kPolygon, O::kPolygon, true, false, 0xde9044},
+      {"pair-capsule-polygon", M::kCapsule, O::kPolygon, true, false, 0xde9045},
+      {"pair-polygon-capsule", M::kPolygon, O::kCapsule, true, false, 0xde9046},
+      {"pair-circle-polygon", M::kCircle, O::kPolygon, true, false, 0xde9047},
+      {"pair-polygon-segment", M::kPolygon, O::kSegment, true, false, 0xde9048},
   };
   return families;
 }
