@@ -42,14 +42,13 @@ bool IsValidTarget(const Moving<Shape>& target) {
   return IsValid(target.shape) && IsInRange(target.translation);
 }
 
-// The cast of a mover by `motion` against a static target. (A concave
-// target takes the motion rounded.)
+// The cast of a mover by `motion` against a static target.
 template <typename Target>
 std::optional<Hit> CastCore(const Core& mover, const Motion& motion,
                             const Target& target, const CastOptions& options) {
   std::optional<Hit> hit;
   if constexpr (std::is_same_v<Target, ConcavePolygon>) {
-    hit = SweepCoreVsConcave(mover, motion.d, target, options);
+    hit = SweepCoreVsConcave(mover, motion, target, options);
   } else {
     hit = SweepCores(mover, motion, CoreOf(target), options);
   }

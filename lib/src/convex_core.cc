@@ -994,12 +994,14 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   return best;
 }
 
-// Whether p, on the boundary of a simple polygon, moving by d enters its
-// interior for every small t > 0: across an edge's interior, d points
-// inwards; at a convex vertex, strictly inside both edges' half-planes; at
-// a reflex one, strictly inside either.
+// Whether p, on the boundary of a simple polygon, moving by `motion`
+// enters its interior for every small t > 0: across an edge's interior, the
+// motion points inwards; at a convex vertex, strictly inside both edges'
+// half-planes; at a reflex one, strictly inside either.
 bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
-                   Vec2 d) {
+                   const Motion& motion) {
+  const Vec2 from = motion.from;
+  const Vec2 to = motion.to;
   const int n = static_cast<int>(vertices.size());
   const int o = orientation > 0.0 ? 1 : -1;
   for (int k = 0; k < n; ++k) {
@@ -1007,8 +1009,8 @@ bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
     const Vec2 before = vertices[k == 0 ? n - 1 : k - 1];
     const Vec2 after = vertices[k + 1 == n ? 0 : k + 1];
     const int turn = o * CrossSign(before, p, p, after);
-    const bool left_in = o * CrossSign(before, p, Vec2{}, d) > 0;
-    const bool left_out = o * CrossSign(p, after, Vec2{}, d) > 0;
+    const bool left_in = o * CrossSign(before, p, from, to) > 0;
+    const bool left_out = o * CrossSign(p, after, from, to) > 0;
     if (turn > 0) return left_in && left_out;
     if (turn < 0) return left_in || left_out;
     return left_in;
@@ -1020,7 +1022,7 @@ bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
         DotSign(start, end, end, p) >= 0) {
       continue;
     }
-    return o * CrossSign(start, end, Vec2{}, d) > 0;
+    return o * CrossSign(start, end, from, to) > 0;
   }
   return false;
 }
@@ -1039,10 +1041,10 @@ std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
   return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
 }
 
-std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
+std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options) {
-  const Motion motion = Motion::Of(d);
+  const Vec2 d = motion.d;
   const int n = static_cast<int>(polygon.vertices.size());
   const double contact = a.radius();
   const absl::Span<const Vec2> vertices = polygon.vertices;
@@ -1057,7 +1059,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     const int where = PointInPolygonExact(vertices, a.vertex(k));
     if (where > 0) inside_vertex = k;
     if (where == 0 && contact == 0.0 && entering_vertex < 0 &&
-        EntersPolygon(vertices, polygon.orientation, a.vertex(k), d)) {
+        EntersPolygon(vertices, polygon.orientation, a.vertex(k), motion)) {
       entering_vertex = k;
     }
   }
@@ -1154,7 +1156,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
     if (best_start_edge >= 0 || d == Vec2{} ||
         (polygon.orientation > 0.0 ? 1 : -1) *
                 CrossSign(polygon.vertices[i], polygon.vertices[(i + 1) % n],
-                          Vec2{}, d) <=
+                          motion.from, motion.to) <=
             0) {
       continue;
     }

@@ -166,9 +166,14 @@ inline std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
 
 // Cast of core a against a solid simple polygon: its edges as one-sided
 // segments plus its interior.
-std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
+std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options);
+inline std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
+                                             const ConcavePolygon& polygon,
+                                             const CastOptions& options) {
+  return SweepCoreVsConcave(a, Motion::Of(d), polygon, options);
+}
 
 // Whether core a moving by d (not zero) can at most touch core b, never
 // overlap it, because some line along d separates them for the whole

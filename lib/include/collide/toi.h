@@ -126,9 +126,7 @@ struct PolygonCast {
 // motions are translations over the same step, the pair reduces exactly to
 // the mover's motion relative to the obstacle, mover.translation -
 // obstacle.translation, which need not be a double: every decision takes
-// the two translations, not their rounded difference (only against a
-// moving concave polygon is the rounded difference used: an answer there
-// can differ from the exact one on a graze within that rounding).
+// the two translations, not their rounded difference.
 template <typename Shape>
 struct Moving {
   Shape shape;

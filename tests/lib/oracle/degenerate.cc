@@ -97,6 +97,8 @@ const std::vector<DegenerateFamily>& DegenerateFamilies() {
       {"pair-polygon-capsule", M::kPolygon, O::kCapsule, true, false, 0xde9046},
       {"pair-circle-polygon", M::kCircle, O::kPolygon, true, false, 0xde9047},
       {"pair-polygon-segment", M::kPolygon, O::kSegment, true, false, 0xde9048},
+      {"pair-polygon-concave", M::kPolygon, O::kConcave, true, false, 0xde9049},
+      {"pair-circle-concave", M::kCircle, O::kConcave, true, false, 0xde904a},
   };
   return families;
 }

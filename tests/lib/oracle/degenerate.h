@@ -54,7 +54,8 @@ struct DegenerateFamily {
 // The casts (ray, circle, capsule, polygon x segment, circle, capsule,
 // convex polygon, concave polygon) and the pair TOI families (circle-circle,
 // point-moving segment, point-deforming segment, polygon-polygon,
-// capsule-polygon, polygon-capsule, circle-polygon, polygon-segment).
+// capsule-polygon, polygon-capsule, circle-polygon, polygon-segment,
+// polygon-concave, circle-concave).
 const std::vector<DegenerateFamily>& DegenerateFamilies();
 
 struct DegenerateCase {
