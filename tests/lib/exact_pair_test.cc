@@ -239,5 +239,20 @@ TEST(ExactPairTest, LongGrownPairsPassingBesideMiss) {
       Moving<ConvexPolygon>{triangle, {73, 40}}));
 }
 
+// The degenerate report's long move against a moving concave polygon
+// (offset 1e6; GMP oracle: miss): the rounded relative motion grazed the
+// solid's vertex (163840, -1299008) at 2e-15 of the move.
+TEST(ExactPairTest, LongMoveBesideAMovingConcavePolygonMisses) {
+  const ConvexPolygon mover = *MakeConvexPolygon(std::vector<Vec2>{
+      {122880, -1397312}, {81920, -1495616}, {397312, -1569344}});
+  const std::vector<Vec2> solid{{327680, -905792},   {307200, -954944},
+                                {-135168, -770624},  {-258048, -1065536},
+                                {184320, -1249856},  {163840, -1299008},
+                                {-327680, -1094208}, {-163840, -700992}};
+  EXPECT_FALSE(CastPolygon(
+      {mover, {2.0480000000000066e+19, 4.9151999999999738e+19}},
+      Moving<ConcavePolygon>{*MakeConcavePolygon(solid), {65536, -258048}}));
+}
+
 }  // namespace
 }  // namespace collide
