@@ -58,8 +58,8 @@ inline double CoordinateScale(const ConvexPolygon& body) {
   return scale;
 }
 
-// The closest-hit world casts of query.h, less the contacts with convex
-// shapes the mover only touches and never goes into (PassesBeside in
+// The closest-hit world casts of query.h, less the contacts with shapes
+// the mover only touches and never goes into (PassesBeside in
 // convex_core.h): the contacts that block a move (query.cc).
 std::optional<WorldHit> CastEntering(const CircleCast& cast, const Level& level,
                                      const QueryFilter& filter,
@@ -73,34 +73,25 @@ std::optional<WorldHit> CastEntering(const PolygonCast& cast,
                                      const QueryFilter& filter,
                                      const CastOptions& options);
 
-// The closest-hit world cast of a body moving by `translation`, all
-// contacts (`entering_only`: the blocking ones, CastEntering).
+// The blocking closest hit (CastEntering) of a body moving by
+// `translation`.
 inline std::optional<WorldHit> CastBody(Circle body, Vec2 translation,
                                         const Level& level,
                                         const QueryFilter& filter,
-                                        const CastOptions& options,
-                                        bool entering_only = false) {
-  const CircleCast cast{body, translation};
-  return entering_only ? CastEntering(cast, level, filter, options)
-                       : CastCircle(cast, level, filter, options);
+                                        const CastOptions& options) {
+  return CastEntering(CircleCast{body, translation}, level, filter, options);
 }
 inline std::optional<WorldHit> CastBody(const Capsule& body, Vec2 translation,
                                         const Level& level,
                                         const QueryFilter& filter,
-                                        const CastOptions& options,
-                                        bool entering_only = false) {
-  const CapsuleCast cast{body, translation};
-  return entering_only ? CastEntering(cast, level, filter, options)
-                       : CastCapsule(cast, level, filter, options);
+                                        const CastOptions& options) {
+  return CastEntering(CapsuleCast{body, translation}, level, filter, options);
 }
 inline std::optional<WorldHit> CastBody(const ConvexPolygon& body,
                                         Vec2 translation, const Level& level,
                                         const QueryFilter& filter,
-                                        const CastOptions& options,
-                                        bool entering_only = false) {
-  const PolygonCast cast{body, translation};
-  return entering_only ? CastEntering(cast, level, filter, options)
-                       : CastPolygon(cast, level, filter, options);
+                                        const CastOptions& options) {
+  return CastEntering(PolygonCast{body, translation}, level, filter, options);
 }
 
 // The all-hits world cast of a body.

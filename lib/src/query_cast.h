@@ -335,13 +335,14 @@ class Caster {
       case Level::PrimitiveKind::kCapsule:
         return PassesBeside(mover, d,
                             Core(p.a, p.b, p.radius, FeatureMap::kSegment));
-      case Level::PrimitiveKind::kConvexPolygon: {
-        const ConvexPolygon polygon =
-            p.box_start >= 0
-                ? ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start})
-                : level_.convex_polygons()[p.polygon];
-        return PassesBeside(mover, d, Core(polygon, 0.0));
-      }
+      case Level::PrimitiveKind::kConvexPolygon:
+        if (p.box_start >= 0) {
+          const ConvexPolygon box =
+              ToConvexPolygon(AxisBoxView{p.a, p.b, p.box_start});
+          return PassesBeside(mover, d, Core(box, 0.0));
+        }
+        return PassesBeside(mover, d,
+                            Core(level_.convex_polygons()[p.polygon], 0.0));
       case Level::PrimitiveKind::kConcaveEdge:
         return PassesBeside(mover, d, level_.concave_polygon(p.shape));
     }

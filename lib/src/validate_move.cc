@@ -33,8 +33,7 @@ MoveValidation ValidateBody(const Body& mover, const BodyShape& shape,
   // Only contacts the mover would go into block it: touching a convex
   // shape it passes beside (sliding along a floor onto the next tile,
   // grazing a corner) does not.
-  result.first_hit = internal::CastBody(mover, translation, level, filter, {},
-                                        /*entering_only=*/true);
+  result.first_hit = internal::CastBody(mover, translation, level, filter, {});
   const bool slide = options.max_slide_iterations > 0;
   if (!result.first_hit) {
     result.verdict = MoveVerdict::kAllowed;
@@ -68,8 +67,7 @@ MoveValidation ValidateBody(const Body& mover, const BodyShape& shape,
       options.skin == 0.0
           ? result.first_hit
           : internal::CastBody(mover, translation, level, filter,
-                               {.target_distance = options.skin},
-                               /*entering_only=*/true);
+                               {.target_distance = options.skin});
   // The skin cast stops first by construction; the min guards against a
   // rounding tie (or a grazing contact the skin cast resolves differently)
   // putting the safe position past the contact.

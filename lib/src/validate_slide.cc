@@ -128,8 +128,7 @@ SlideResult SlideBody(const Body& mover, Vec2 translation, const Level& level,
     const std::optional<WorldHit> hit =
         result.iterations == 0 && slide_skin == skin
             ? first_cast
-            : CastBody(moved, remaining, level, filter, options,
-                       /*entering_only=*/true);
+            : CastBody(moved, remaining, level, filter, options);
     ++result.iterations;
     if (!hit) {
       position = position + remaining;
