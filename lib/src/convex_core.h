@@ -155,25 +155,16 @@ struct Separation {
 
 Separation Separate(const Core& a, const Core& b);
 
-// The full cast of core a moving by d against core b with the semantics of
-// toi.h (initial overlap, touching, skin, max_fraction).
+// The full cast of core a moving by `motion` against core b with the
+// semantics of toi.h (initial overlap, touching, skin, max_fraction).
 std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
                               const Core& b, const CastOptions& options);
-inline std::optional<Hit> SweepCores(const Core& a, Vec2 d, const Core& b,
-                                     const CastOptions& options) {
-  return SweepCores(a, Motion::Of(d), b, options);
-}
 
 // Cast of core a against a solid simple polygon: its edges as one-sided
 // segments plus its interior.
 std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
                                       const ConcavePolygon& polygon,
                                       const CastOptions& options);
-inline std::optional<Hit> SweepCoreVsConcave(const Core& a, Vec2 d,
-                                             const ConcavePolygon& polygon,
-                                             const CastOptions& options) {
-  return SweepCoreVsConcave(a, Motion::Of(d), polygon, options);
-}
 
 // Whether core a moving by d (not zero) can at most touch core b, never
 // overlap it, because some line along d separates them for the whole
