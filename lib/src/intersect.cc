@@ -12,11 +12,10 @@
 #include "collide/dcheck.h"
 #include "collide/shapes.h"
 #include "collide/vec2.h"
+#include "exact_sign.h"
 
 namespace collide {
 namespace {
-
-int Sign(double value) { return (value > 0.0) - (value < 0.0); }
 
 // True when both values are non-zero and have the same sign: the two points
 // they measure lie strictly on one side of a line.
@@ -50,19 +49,22 @@ double AlongDirection(Vec2 offset, Vec2 direction) {
              : offset.y / direction.y;
 }
 
-// True when point lies on the segment from start to end (start != end). The
-// exact zero test on the cross product is the orientation predicate; the dot
-// product bounds are compared before any division so the ends are exact.
+// True when point lies on the segment from start to end (start != end):
+// exact orientation and dot product signs.
 bool PointOnSegment(Vec2 point, Vec2 start, Vec2 end) {
-  const Vec2 direction = end - start;
-  const Vec2 offset = point - start;
-  if (Cross(direction, offset) != 0.0) return false;
-  if (LengthSquared(direction) < kTinyLengthSquared) {
-    const double along = AlongDirection(offset, direction);
-    return along >= 0.0 && along <= 1.0;
-  }
-  const double along = Dot(offset, direction);
-  return along >= 0.0 && along <= LengthSquared(direction);
+  return internal::Orient(start, end, point) == 0 &&
+         internal::DotSign(start, end, start, point) >= 0 &&
+         internal::DotSign(end, start, end, point) >= 0;
+}
+
+// Cross(b - a, p - a) rounded, with the exact sign: 0 exactly when p lies on
+// the line, so that the side tests below are exact.
+double Side(Vec2 a, Vec2 b, Vec2 p) {
+  const int sign = internal::Orient(a, b, p);
+  const double value = Cross(b - a, p - a);
+  return sign == 0 ? 0.0
+                   : std::copysign(std::max(std::abs(value), 0x1p-1074),
+                                   static_cast<double>(sign));
 }
 
 // Fraction of point's projection along start -> end (start != end), clamped
@@ -202,21 +204,16 @@ std::optional<SegmentIntersection> IntersectSegments(Segment a, Segment b) {
   }
 
   // Orientations of each segment's ends against the other segment's line,
-  // all from differences of input points so that large coordinates cancel
-  // before any product is formed. The segments meet exactly when neither
-  // has both ends strictly on one side of the other's line.
+  // of exact sign. The segments meet exactly when neither has both ends
+  // strictly on one side of the other's line.
   const Vec2 r = a.p2 - a.p1;
-  const Vec2 s = b.p2 - b.p1;
-  const double side_b1 = Cross(r, b.p1 - a.p1);
-  const double side_b2 = Cross(r, b.p2 - a.p1);
+  const double side_b1 = Side(a.p1, a.p2, b.p1);
+  const double side_b2 = Side(a.p1, a.p2, b.p2);
   if (StrictlySameSide(side_b1, side_b2)) return std::nullopt;
   if (side_b1 == 0.0 && side_b2 == 0.0) return IntersectCollinear(a, b);
-  const double side_a1 = Cross(s, a.p1 - b.p1);
-  const double side_a2 = Cross(s, a.p2 - b.p1);
+  const double side_a1 = Side(b.p1, b.p2, a.p1);
+  const double side_a2 = Side(b.p1, b.p2, a.p2);
   if (StrictlySameSide(side_a1, side_a2)) return std::nullopt;
-  // Rounding can put a on b's line while b is not quite on a's; the shared
-  // part is then best described as a collinear overlap too.
-  if (side_a1 == 0.0 && side_a2 == 0.0) return IntersectCollinear(a, b);
 
   // The orientation against the other line is linear along each segment, so
   // the crossing sits where it interpolates to zero.
@@ -273,40 +270,21 @@ bool ContainsPoint(const ConvexPolygon& polygon, Vec2 point) {
   COLLIDE_DCHECK(IsValid(polygon) && IsFinite(point));
   const size_t n = static_cast<size_t>(polygon.count);
   // The interior of a counter-clockwise convex polygon is the intersection
-  // of the closed half-planes to the left of its edges.
+  // of the closed half-planes to the left of its edges; the orientations
+  // are exact, so a point on an edge is inside wherever it lies.
   for (size_t i = 0; i < n; ++i) {
-    const Vec2 start = polygon.vertices[i];
-    const Vec2 end = polygon.vertices[(i + 1) % n];
-    if (Cross(end - start, point - start) < 0.0) return false;
+    if (internal::Orient(polygon.vertices[i], polygon.vertices[(i + 1) % n],
+                         point) < 0) {
+      return false;
+    }
   }
   return true;
 }
 
 bool ContainsPoint(const ConcavePolygon& polygon, Vec2 point) {
   COLLIDE_DCHECK(IsValid(polygon) && IsFinite(point));
-  const absl::Span<const Vec2> vertices = polygon.vertices;
-  const size_t n = vertices.size();
-  // Crossing parity alone is ambiguous on the boundary, which the contract
-  // counts as inside, so boundary points are settled first.
-  for (size_t i = 0; i < n; ++i) {
-    if (PointOnSegment(point, vertices[i], vertices[(i + 1) % n])) return true;
-  }
-  // Crossing number of the ray from point towards +x. Each edge spans the
-  // half-open height range [low, high) so a vertex at the ray's height is
-  // counted once. Whether the crossing lies right of point follows from the
-  // orientation of point against the edge: left of an upward edge or right
-  // of a downward one, which avoids dividing to find the crossing's x.
-  bool inside = false;
-  for (size_t i = 0; i < n; ++i) {
-    const Vec2 start = vertices[i];
-    const Vec2 end = vertices[(i + 1) % n];
-    const bool start_above = start.y > point.y;
-    const bool end_above = end.y > point.y;
-    if (start_above == end_above) continue;
-    const int side = Sign(Cross(end - start, point - start));
-    if (end_above ? side > 0 : side < 0) inside = !inside;
-  }
-  return inside;
+  // Exact crossing number; the boundary counts as inside.
+  return internal::PointInPolygonExact(polygon.vertices, point) >= 0;
 }
 
 }  // namespace collide

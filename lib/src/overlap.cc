@@ -1,10 +1,13 @@
 // Static overlap tests for every pair of shapes, all through the convex
 // cores: two shapes overlap when the gap between their cores is at most the
-// sum of their radii. Concave polygons add containment, since one shape can
-// lie wholly inside a solid polygon without touching its edges.
+// sum of their radii, decided exactly (core_within.h), so that shapes that
+// touch overlap wherever they lie. Concave polygons add containment, since
+// one shape can lie wholly inside a solid polygon without touching its
+// edges.
 #include "cast_dispatch.h"
 #include "collide/intersect.h"
 #include "convex_core.h"
+#include "core_within.h"
 
 namespace collide {
 namespace {
@@ -13,7 +16,7 @@ using internal::Core;
 using internal::CoreOf;
 
 bool CoresOverlap(const Core& a, const Core& b) {
-  return internal::Separate(a, b).gap <= a.radius() + b.radius();
+  return internal::CoresWithin(a, b);
 }
 
 template <typename A, typename B>

@@ -1,74 +1,142 @@
 #include "point_distance.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "core_within.h"
+#include "exact_sign.h"
 
 namespace collide::internal {
 namespace {
 
-// The nearest point of [p1, p2] is p1 + s (p2 - p1) with s the clamped
-// projection; the clamps name the vertex features.
-PointDistance NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
-  const Vec2 e = p2 - p1;
-  const double along = Dot(point - p1, e);
-  const double length_squared = Dot(e, e);
-  PointDistance result;
-  if (along <= 0.0 || length_squared == 0.0) {
-    result.point = p1;
-    result.feature = {FeatureType::kVertex, 0};
-  } else if (along >= length_squared) {
-    result.point = p2;
-    result.feature = {FeatureType::kVertex, 1};
-  } else {
-    result.point = p1 + (along / length_squared) * e;
-    result.feature = {FeatureType::kEdge, 0};
+// The part of a segment nearest a point: a vertex (a == b) or the edge
+// [a, b], picked by exact signs, and the distance to it.
+struct Nearest {
+  Vec2 point;
+  Feature feature;
+  Vec2 a;
+  Vec2 b;
+  double distance = 0.0;
+};
+
+Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
+  if (p1 == p2 || DotSign(p1, p2, p1, point) <= 0) {
+    return {p1, {FeatureType::kVertex, 0}, p1, p1, Length(point - p1)};
   }
-  result.distance = Length(point - result.point);
-  return result;
+  if (DotSign(p2, p1, p2, point) <= 0) {
+    return {p2, {FeatureType::kVertex, 1}, p2, p2, Length(point - p2)};
+  }
+  const Feature edge{FeatureType::kEdge, 0};
+  if (Orient(p1, p2, point) == 0) return {point, edge, p1, p2, 0.0};
+  // From the differences: the distance keeps its digits where the
+  // coordinates are large; only the reported point is rounded to them.
+  const Vec2 e = p2 - p1;
+  const Vec2 w = point - p1;
+  const double along = std::clamp(Dot(w, e) / LengthSquared(e), 0.0, 1.0);
+  double cross = Cross(e, w);
+  // Within its rounding of 0 (nearly on the line): exactly, so that a point
+  // off the line is never at distance 0.
+  if (std::abs(cross) <=
+      kCrossErrorBound * (std::abs(e.x * w.y) + std::abs(e.y * w.x))) {
+    cross = CrossEstimate(p1, p2, p1, point);
+  }
+  return {p1 + along * e, edge, p1, p2, std::abs(cross) / Length(e)};
 }
 
-// A round shape: the core's nearest point pushed out by the radius, or the
-// query point itself when within the radius.
-PointDistance Grow(Vec2 point, PointDistance core, double radius) {
-  if (core.distance <= radius) return {0.0, point, core.feature};
+// Whether the part comes within r1 + r2 of the point: the rounded distance
+// when clear of the reach by more than its rounding, else exactly.
+bool Within(Vec2 point, const Nearest& n, double r1, double r2) {
+  const double reach = r1 + r2;
+  const double magnitude =
+      std::max({std::abs(point.x), std::abs(point.y), std::abs(n.a.x),
+                std::abs(n.a.y), std::abs(n.b.x), std::abs(n.b.y)});
+  const double bound = DistanceRoundingBound(magnitude, reach);
+  if (n.distance < reach - bound) return true;
+  if (n.distance > reach + bound) return false;
+  return n.a == n.b ? DistanceSquaredVs(point, n.a, r1, r2, 0.0) <= 0
+                    : LineDistanceVs(n.a, n.b, point, r1, r2, 0.0) <= 0;
+}
+
+// A round shape: the core's nearest part grown by the radius, or the query
+// point itself when within the radius.
+PointDistance Grow(Vec2 point, const Nearest& core, double radius,
+                   double max_distance) {
+  if (Within(point, core, radius, 0.0)) {
+    return {0.0, point, core.feature, true};
+  }
   const Vec2 out = (radius / core.distance) * (point - core.point);
-  return {core.distance - radius, core.point + out, core.feature};
+  // Outside, however close: a distance of 0 means inside.
+  const double distance = std::max(core.distance - radius,
+                                   std::numeric_limits<double>::denorm_min());
+  return {distance, core.point + out, core.feature,
+          Within(point, core, radius, max_distance)};
 }
 
 }  // namespace
 
-PointDistance DistanceToSegment(Vec2 point, Vec2 p1, Vec2 p2) {
-  return NearestOnSegment(point, p1, p2);
+PointDistance DistanceToSegment(Vec2 point, Vec2 p1, Vec2 p2,
+                                double max_distance) {
+  const Nearest n = NearestOnSegment(point, p1, p2);
+  return {n.distance, n.point, n.feature, Within(point, n, 0.0, max_distance)};
 }
 
-PointDistance DistanceToCircle(Vec2 point, Circle circle) {
-  const PointDistance centre{
-      Length(point - circle.center), circle.center, {FeatureType::kSurface, 0}};
-  return Grow(point, centre, circle.radius);
+PointDistance DistanceToCircle(Vec2 point, Circle circle, double max_distance) {
+  const Nearest centre{circle.center,
+                       {FeatureType::kSurface, 0},
+                       circle.center,
+                       circle.center,
+                       Length(point - circle.center)};
+  return Grow(point, centre, circle.radius, max_distance);
 }
 
-PointDistance DistanceToCapsule(Vec2 point, const Capsule& capsule) {
+PointDistance DistanceToCapsule(Vec2 point, const Capsule& capsule,
+                                double max_distance) {
   return Grow(point, NearestOnSegment(point, capsule.p1, capsule.p2),
-              capsule.radius);
+              capsule.radius, max_distance);
 }
 
-PointDistance DistanceToPolygon(Vec2 point, const ConvexPolygon& polygon) {
+PointDistance DistanceToPolygon(Vec2 point, const ConvexPolygon& polygon,
+                                double max_distance) {
   if (ContainsPoint(polygon, point)) {
-    return {0.0, point, {FeatureType::kSurface, 0}};
+    return {0.0, point, {FeatureType::kSurface, 0}, true};
   }
   PointDistance best;
+  Nearest best_part;
   for (int i = 0; i < polygon.count; ++i) {
     const int next = (i + 1) % polygon.count;
-    PointDistance d =
+    Nearest n =
         NearestOnSegment(point, polygon.vertices[i], polygon.vertices[next]);
-    if (d.feature.type == FeatureType::kVertex) {
-      d.feature.index = d.feature.index == 0 ? i : next;
+    if (n.feature.type == FeatureType::kVertex) {
+      n.feature.index = n.feature.index == 0 ? i : next;
     } else {
-      d.feature.index = i;
+      n.feature.index = i;
     }
-    if (i == 0 || d.distance < best.distance) best = d;
+    if (i == 0 || n.distance < best.distance) {
+      best = {n.distance, n.point, n.feature, false};
+      best_part = n;
+    }
+  }
+  // Outside: the distance is the nearest edge's. Within reach when any edge
+  // is: at a tie within rounding the exact nearest may be another edge.
+  best.within = Within(point, best_part, 0.0, max_distance);
+  double magnitude = std::max(std::abs(point.x), std::abs(point.y));
+  for (int i = 0; i < polygon.count; ++i) {
+    const Vec2 v = polygon.vertices[i];
+    magnitude = std::max({magnitude, std::abs(v.x), std::abs(v.y)});
+  }
+  if (!best.within &&
+      best.distance <=
+          max_distance + DistanceRoundingBound(magnitude, max_distance)) {
+    for (int i = 0; i < polygon.count && !best.within; ++i) {
+      best.within = PointWithinSegment(
+          point, polygon.vertices[i], polygon.vertices[(i + 1) % polygon.count],
+          0.0, max_distance, 0.0);
+    }
   }
   return best;
 }

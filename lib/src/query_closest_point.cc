@@ -52,19 +52,22 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
       int32_t part = 0;
       switch (p.kind) {
         case Level::PrimitiveKind::kSegment:
-          d = internal::DistanceToSegment(point, p.a, p.b);
+          d = internal::DistanceToSegment(point, p.a, p.b, max_distance);
           break;
         case Level::PrimitiveKind::kCircle:
-          d = internal::DistanceToCircle(point, Circle{p.a, p.radius});
+          d = internal::DistanceToCircle(point, Circle{p.a, p.radius},
+                                         max_distance);
           break;
         case Level::PrimitiveKind::kCapsule:
-          d = internal::DistanceToCapsule(point, Capsule{p.a, p.b, p.radius});
+          d = internal::DistanceToCapsule(point, Capsule{p.a, p.b, p.radius},
+                                          max_distance);
           break;
         case Level::PrimitiveKind::kConvexPolygon:
-          d = internal::DistanceToPolygon(point, level.convex_polygon(p.shape));
+          d = internal::DistanceToPolygon(point, level.convex_polygon(p.shape),
+                                          max_distance);
           break;
         case Level::PrimitiveKind::kPolylineEdge:
-          d = internal::DistanceToSegment(point, p.a, p.b);
+          d = internal::DistanceToSegment(point, p.a, p.b, max_distance);
           part = p.part;
           internal::RenumberChainFeature(
               part,
@@ -72,7 +75,7 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
               d.feature);
           break;
         case Level::PrimitiveKind::kConcaveEdge:
-          d = internal::DistanceToSegment(point, p.a, p.b);
+          d = internal::DistanceToSegment(point, p.a, p.b, max_distance);
           part = p.part;
           internal::RenumberChainFeature(
               part,
@@ -81,7 +84,7 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
               d.feature);
           break;
       }
-      if (d.distance <= max_distance) {
+      if (d.within) {
         offer(Rank{d.distance, level.id(p.shape), part}, d, p.shape);
       }
     }

@@ -7,6 +7,7 @@ namespace {
 
 using testing::Box;
 using testing::Concave;
+using testing::Polygon;
 
 const Vec2 kNotch[] = {{0, 0}, {3, 0}, {3, 3}, {2, 3},
                        {2, 1}, {1, 1}, {1, 3}, {0, 3}};
@@ -40,6 +41,27 @@ TEST(OverlapsTest, CirclesCapsulesAndPolygons) {
   EXPECT_TRUE(Overlaps(Box({0, 0}, {1, 1}), Box({0.5, 0.5}, {1, 1}, 0.7)));
   EXPECT_FALSE(Overlaps(Box({0, 0}, {1, 1}), Box({3, 0}, {1, 1}, 0.7)));
   EXPECT_TRUE(Overlaps(Vec2{0.5, 0.5}, Box({0, 0}, {1, 1})));
+}
+
+// Issue 12: overlap is decided exactly, wherever the shapes lie. Each pair
+// below was answered wrongly by the rounded gap (cases from the degenerate
+// report's overlap families).
+TEST(OverlapsTest, DecidedExactlyOneUlpFromTouching) {
+  // (-60, 32) lies on the segment; one ulp above it does not.
+  const Segment slanted{{-90, 48}, {15, -8}};
+  EXPECT_TRUE(Overlaps(Vec2{-60, 32}, slanted));
+  EXPECT_FALSE(Overlaps(Vec2{-60, 32.000000000000007}, slanted));
+  // A circle touching a capsule's end cap from the side, 1e6 from the
+  // origin, and the same circle raised by 1.2e-10: sqrt(9 + 1.4e-20) > 3.
+  const Capsule flat{{999999, 5}, {999997, 5}, 0};
+  EXPECT_TRUE(Overlaps(Circle{{1000002, 5}, 3}, flat));
+  EXPECT_FALSE(Overlaps(Circle{{1000002, 5.0000000001164153}, 3}, flat));
+  // A circle exactly touching a Pythagorean-rotated box's edge near 1e6.
+  const ConvexPolygon rotated = Polygon({{-998336, 986688},
+                                         {-989376, 1008192},
+                                         {-1002304, 1011776},
+                                         {-1009984, 993344}});
+  EXPECT_TRUE(Overlaps(Circle{{-989504, 999232}, 3328}, rotated));
 }
 
 TEST(OverlapsTest, ShapeInsideASolidConcavePolygonOverlaps) {

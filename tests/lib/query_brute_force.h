@@ -182,8 +182,12 @@ inline BruteNearest BruteNearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
     r.point = b;
     r.feature = {FeatureType::kVertex, 1};
   } else {
+    // The distance to the line, from the differences (the rounded point may
+    // be ulps of the coordinates off it).
     r.point = a + (along / ee) * e;
     r.feature = {FeatureType::kEdge, 0};
+    r.distance = std::abs(Cross(e, p - a)) / Length(e);
+    return r;
   }
   r.distance = Length(p - r.point);
   return r;

@@ -687,6 +687,43 @@ TEST(OverlapTest, FindsShapesTouchingASpawnCircleSortedById) {
   EXPECT_EQ(refs[1].shape_id, 8u);
 }
 
+// Issue 12: inside or outside, and the distance, decided exactly from the
+// differences of the coordinates (cases from the degenerate report's
+// closest-point families, each answered wrongly before).
+TEST(ClosestPointTest, OnTheSurfaceIsDistanceZeroAndOffItIsNot) {
+  // On the segment, at a point its projection rounds away from.
+  const Level floor =
+      MakeLevel({{.id = 1, .geometry = Segment{{-6, 0}, {6, 0}}}});
+  const Vec2 on{-2.0000000000000004, 0};
+  const std::optional<WorldClosestPoint> p = ClosestPoint(on, floor, 0.0);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->distance, 0.0);
+  EXPECT_EQ(p->point, on);
+  // 4.4e-16 above a diamond's left vertex (-1, 0) is outside it, 7.3e-17
+  // from its upper-left edge.
+  const Vec2 diamond[] = {{0, 6}, {-1, 0}, {0, -6}, {1, 0}};
+  const Level solid = MakeLevel({{.id = 2, .geometry = PolygonDesc{diamond}}});
+  const std::optional<WorldClosestPoint> q =
+      ClosestPoint({-1, 4.4408920985006262e-16}, solid, 3.0);
+  ASSERT_TRUE(q);
+  EXPECT_GT(q->distance, 7.30e-17);
+  EXPECT_LT(q->distance, 7.31e-17);
+  EXPECT_FALSE(ClosestPoint({-1, 4.4408920985006262e-16}, solid, 7e-17));
+}
+
+TEST(ClosestPointTest, DistanceKeepsItsDigitsFarFromTheOrigin) {
+  // A thin capsule 1e9 from the origin; exact distance 0.0023012004997913...
+  const Level level =
+      MakeLevel({{.id = 1,
+                  .geometry = Capsule{{-999999999.99365234, 999999999.9921875},
+                                      {-1000000000.0061035, 999999999.99389648},
+                                      0.00244140625}}});
+  const std::optional<WorldClosestPoint> p =
+      ClosestPoint({-1000000000.0014648, 999999999.99804688}, level, 1.0);
+  ASSERT_TRUE(p);
+  EXPECT_NEAR(p->distance, 0.0023012004997913288, 1e-15);
+}
+
 TEST(ClosestPointTest, FindsNearestSurfaceWithinRadius) {
   const Level level = MakeLevel({
       {.id = 1, .geometry = Segment{{-5, 3}, {5, 3}}},

@@ -1,5 +1,8 @@
 // Static tests: where shapes at rest cross, and whether they overlap.
-// Touching (distance exactly zero) counts as crossing and as overlap.
+// Touching (distance exactly zero) counts as crossing and as overlap. Every
+// yes/no answer here (overlap, containment, whether segments meet) is exact
+// for the double inputs, wherever they lie: a point one ulp off a segment
+// does not overlap it.
 #ifndef COLLIDE_INTERSECT_H_
 #define COLLIDE_INTERSECT_H_
 

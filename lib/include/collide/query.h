@@ -117,7 +117,11 @@ ListResult OverlapCapsule(const Capsule& capsule, const Level& level,
                           const QueryFilter& filter = {});
 
 // --- Closest point. The point of the level nearest `point` among shapes
-// passing `filter`, if one lies within max_distance (inclusive).
+// passing `filter`, if one lies within max_distance (inclusive). Whether a
+// shape lies within max_distance, and whether the point is inside or on a
+// solid shape (distance exactly 0) or outside it (distance > 0), are
+// decided exactly; the distance is computed from coordinate differences, so
+// it is accurate to the shapes' scale, not their offset from the origin.
 struct WorldClosestPoint {
   // On the shape's surface; equal to the query point (distance 0) when the
   // query point is inside a solid shape or on its boundary.

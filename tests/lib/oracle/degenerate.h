@@ -42,6 +42,15 @@ enum class Construction {
 };
 const char* ConstructionName(Construction c);
 
+// What a family asks of the core.
+enum class Query {
+  kCast,     // the cast (or pair TOI) of the case
+  kOverlap,  // Overlaps() of the mover, at the sweep's start and end, and
+             // the obstacle
+  kClosest,  // ClosestPoint() from a circle mover's centre at the start and
+             // end, max_distance its radius, in a level of the obstacle
+};
+
 struct DegenerateFamily {
   const char* name;
   MoverKind mover = MoverKind::kRay;
@@ -49,6 +58,7 @@ struct DegenerateFamily {
   bool moving = false;     // the obstacle translates too (pair TOI)
   bool deforming = false;  // point vs deforming segment (mover/obstacle unused)
   uint64_t seed = 0;
+  Query query = Query::kCast;
 };
 
 // The casts (ray, circle, capsule, polygon x segment, circle, capsule,
@@ -69,6 +79,11 @@ struct DegenerateCase {
   DeformingSegment segment;
   CastOptions options;
 };
+
+// The overlap families (every mover against every static obstacle) and the
+// closest-point families (a circle's centre and radius against every static
+// obstacle), built on the same degenerate cases as the casts.
+const std::vector<DegenerateFamily>& StaticFamilies();
 
 // A case of the family (deterministic in rng).
 DegenerateCase GenerateDegenerate(const DegenerateFamily& family, Rng& rng);
@@ -99,6 +114,19 @@ const char* DisagreementName(Disagreement d);
 Disagreement CompareDegenerate(const DegenerateCase& c, const Verdict& v,
                                const std::optional<Hit>& hit, double* dt,
                                std::string* why);
+
+// An overlap or closest-point family's question at one pose of the case's
+// mover (0: the start, 1: the end of the sweep, start + max_fraction *
+// translation), against the exact answer. *expected is whether they overlap
+// (closest: whether a point lies within max_distance), *touching whether
+// exactly at the limit. Kinds: kHitMiss (the yes/no answer), kStatus
+// (closest: distance 0 inside or on the shape and only there), kGeometry
+// (closest: distance or point off by more than kPositionTol of the scale),
+// kSkipped (the pose could not be built: a polygon that rounding made
+// invalid).
+Disagreement CompareStatic(const DegenerateFamily& family,
+                           const DegenerateCase& c, int pose, bool* expected,
+                           bool* touching, std::string* why);
 
 }  // namespace collide::oracle
 

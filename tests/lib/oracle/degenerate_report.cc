@@ -130,6 +130,58 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt,
   return oracle_problems;
 }
 
+// An overlap or closest-point family: both poses of every case.
+int RunStaticFamily(const DegenerateFamily& fam, const Options& opt,
+                    int* disagreement_count) {
+  const auto start = std::chrono::steady_clock::now();
+  // The cases of the cast family with the same shapes.
+  DegenerateFamily cast = fam;
+  cast.query = Query::kCast;
+  Rng rng(fam.seed);
+  int questions = 0, yes = 0, touching = 0;
+  int by_kind[static_cast<int>(Disagreement::kCount)] = {};
+  std::vector<std::string> shown;
+  for (int i = 0; i < opt.cases; ++i) {
+    const DegenerateCase c = GenerateDegenerate(cast, rng);
+    for (int pose = 0; pose < 2; ++pose) {
+      bool expected = false, touch = false;
+      std::string why;
+      const Disagreement d =
+          CompareStatic(fam, c, pose, &expected, &touch, &why);
+      ++by_kind[static_cast<int>(d)];
+      if (d == Disagreement::kSkipped) continue;
+      ++questions;
+      yes += expected;
+      touching += touch;
+      if (d != Disagreement::kNone &&
+          static_cast<int>(shown.size()) < opt.show) {
+        char head[160];
+        std::snprintf(head, sizeof head, "    #%d %s at the %s (%s%s): ", i,
+                      DisagreementName(d), pose == 0 ? "start" : "end",
+                      ConstructionName(c.construction),
+                      c.nudged ? ", nudged 1 ulp" : "");
+        shown.push_back(head + why + "\n      " + DescribeDegenerate(c));
+      }
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  auto kind = [&](Disagreement k) { return by_kind[static_cast<int>(k)]; };
+  const int disagreements = questions - kind(Disagreement::kNone);
+  *disagreement_count += disagreements;
+  std::printf(
+      "[degenerate] %-21s cases=%d questions=%d exact: yes=%d no=%d "
+      "touching=%d skipped=%d | disagree=%d (yes/no=%d inside=%d "
+      "geometry=%d) time=%.1fs\n",
+      fam.name, opt.cases, questions, yes, questions - yes, touching,
+      kind(Disagreement::kSkipped), disagreements, kind(Disagreement::kHitMiss),
+      kind(Disagreement::kStatus), kind(Disagreement::kGeometry), seconds);
+  for (const std::string& line : shown) std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+  return 0;
+}
+
 // ---------------------------------------------------------------------------
 // Issue 12's six examples, coordinates exactly as written in the issue.
 
@@ -482,6 +534,9 @@ int main(int argc, char** argv) {
       for (const DegenerateFamily& f : DegenerateFamilies()) {
         std::fprintf(stderr, " %s", f.name);
       }
+      for (const DegenerateFamily& f : StaticFamilies()) {
+        std::fprintf(stderr, " %s", f.name);
+      }
       std::fprintf(stderr, "\n");
       return 2;
     }
@@ -499,6 +554,14 @@ int main(int argc, char** argv) {
     }
     ++found;
     problems += RunFamily(f, opt, &disagreements);
+  }
+  for (const DegenerateFamily& f : StaticFamilies()) {
+    if (!wanted.empty() &&
+        std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {
+      continue;
+    }
+    ++found;
+    problems += RunStaticFamily(f, opt, &disagreements);
   }
   if (found == 0 ||
       (!wanted.empty() && found != static_cast<int>(wanted.size()))) {

@@ -1702,4 +1702,80 @@ Verdict SolveExact(const DeformingCase& c) {
   return v;
 }
 
+// ---------------------------------------------------------------------------
+// Static questions: overlap and closest point.
+
+namespace {
+
+// sign(dist(0, h) - r) for the hull h and r >= 0 at the same scale, and the
+// difference rounded in true units (scale 2^k).
+int HullGapSign(const std::vector<ZP>& h, const Z& r, int k, double* gap) {
+  const SignedSq s = SignedDistanceSq(h, ZP{Z(0), Z(0)});
+  if (gap != nullptr) {
+    *gap = SignedSqrt(ToTrueUnits(s, k)) - std::ldexp(r.get_d(), -k);
+  }
+  if (s.sign < 0) return -1;
+  if (s.sign == 0) return sgn(r) > 0 ? -1 : 0;
+  // distance^2 = num / den against r^2.
+  const int c = cmp(s.sq.num, Z(r * r * s.sq.den));
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+std::vector<ZP> DifferenceHull(const std::vector<Vec2>& a,
+                               const std::vector<Vec2>& b, int k) {
+  std::vector<ZP> diff;
+  for (Vec2 u : a) {
+    const ZP zu = ToZ(u, k);
+    for (Vec2 v : b) {
+      const ZP zv = ToZ(v, k);
+      diff.push_back({zu.x - zv.x, zu.y - zv.y});
+    }
+  }
+  return Hull(std::move(diff));
+}
+
+}  // namespace
+
+int GapSign(const Core& a, const Core& b, double extra, double* gap) {
+  ScaleFinder scale;
+  scale.Add(a.points);
+  scale.Add(b.points);
+  scale.Add(a.radius);
+  scale.Add(b.radius);
+  scale.Add(extra);
+  const int k = scale.k();
+  const Z r = ToZ(a.radius, k) + ToZ(b.radius, k) + ToZ(extra, k);
+  return HullGapSign(DifferenceHull(a.points, b.points, k), r, k, gap);
+}
+
+int GapSign(const Core& a, const std::vector<Vec2>& polygon, double extra,
+            double* gap) {
+  ScaleFinder scale;
+  scale.Add(a.points);
+  scale.Add(polygon);
+  scale.Add(a.radius);
+  scale.Add(extra);
+  const int k = scale.k();
+  const Z r = ToZ(a.radius, k) + ToZ(extra, k);
+  // The grown core is connected: it overlaps the solid when it comes within
+  // r of an edge or when (apart from every edge) its first point is inside.
+  int sign = 1;
+  double best = 0.0;
+  const size_t n = polygon.size();
+  for (size_t i = 0; i < n; ++i) {
+    double g = 0.0;
+    const int s = HullGapSign(
+        DifferenceHull(a.points, {polygon[i], polygon[(i + 1) % n]}, k), r, k,
+        &g);
+    sign = std::min(sign, s);
+    if (i == 0 || g < best) best = g;
+  }
+  if (sign > 0 && InsidePolygon(polygon, a.points[0])) {
+    sign = -1;
+    best = -best;
+  }
+  if (gap != nullptr) *gap = best;
+  return sign;
+}
+
 }  // namespace collide::oracle

@@ -139,6 +139,18 @@ Verdict SolveExact(const ConvexCase& c);
 Verdict SolveExact(const ConcaveCase& c);
 Verdict SolveExact(const DeformingCase& c);
 
+// Static questions (overlap, closest point), exactly: the sign of
+// dist(hull(a.points), hull(b.points)) - (a.radius + b.radius + extra):
+// -1 when the grown shapes overlap by more than touching, 0 when they touch
+// exactly, +1 when apart. *gap (optional) is that difference rounded to
+// double (the cores' signed distance less the radii and extra: negative
+// inside).
+int GapSign(const Core& a, const Core& b, double extra, double* gap = nullptr);
+// The same against a solid simple polygon (either orientation): -1 also
+// when a's core lies inside it.
+int GapSign(const Core& a, const std::vector<Vec2>& polygon, double extra,
+            double* gap = nullptr);
+
 // Exact crossing-number test: true when p is strictly inside the simple
 // polygon, false when strictly outside; `on_boundary` is set when p lies on
 // an edge (the result is then false).

@@ -1,0 +1,263 @@
+// Issue 12's static families: overlap and closest point on the degenerate
+// cases of the casts (degenerate.cc), at the two poses where those cases are
+// exact by construction: the start (touching, inside the skin, one ulp off)
+// and the end of the sweep (a contact at exactly max_fraction ends exactly
+// on the surface).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "collide/intersect.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/shapes.h"
+#include "degenerate.h"
+#include "exact_oracle.h"
+#include "scenes.h"
+
+namespace collide::oracle {
+
+const std::vector<DegenerateFamily>& StaticFamilies() {
+  using M = MoverKind;
+  using O = ObstacleKind;
+  static const std::vector<DegenerateFamily> families = [] {
+    std::vector<DegenerateFamily> f;
+    static const std::vector<std::string> names = [] {
+      std::vector<std::string> n;
+      for (const char* m : {"ray", "circle", "capsule", "polygon"}) {
+        for (const char* o :
+             {"segment", "circle", "capsule", "polygon", "concave"}) {
+          n.push_back(std::string("overlap-") + m + "-" + o);
+        }
+      }
+      for (const char* o :
+           {"segment", "circle", "capsule", "polygon", "concave"}) {
+        n.push_back(std::string("closest-") + o);
+      }
+      return n;
+    }();
+    const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
+    const O obstacles[] = {O::kSegment, O::kCircle, O::kCapsule, O::kPolygon,
+                           O::kConcave};
+    int i = 0;
+    for (M m : movers) {
+      for (O o : obstacles) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kOverlap});
+        ++i;
+      }
+    }
+    for (O o : obstacles) {
+      f.push_back({names[i].c_str(), M::kCircle, o, false, false,
+                   0xde9100u + static_cast<uint64_t>(i), Query::kClosest});
+      ++i;
+    }
+    return f;
+  }();
+  return families;
+}
+
+namespace {
+
+std::string Fmt(const char* format, double a, double b) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, format, a, b);
+  return buffer;
+}
+
+template <typename A, typename B>
+bool OverlapsEitherOrder(const A& a, const B& b) {
+  if constexpr (requires { Overlaps(a, b); }) {
+    return Overlaps(a, b);
+  } else {
+    return Overlaps(b, a);
+  }
+}
+
+// The obstacle as lib/ takes it (a concave polygon viewing scene.concave).
+template <typename F>
+auto WithObstacle(const Scene& s, F&& f) {
+  switch (s.obstacle_kind) {
+    case ObstacleKind::kPoint:
+      return f(s.point);
+    case ObstacleKind::kSegment:
+      return f(s.segment);
+    case ObstacleKind::kCircle:
+      return f(s.obstacle_circle);
+    case ObstacleKind::kCapsule:
+      return f(s.obstacle_capsule);
+    case ObstacleKind::kPolygon:
+      return f(s.obstacle_polygon);
+    case ObstacleKind::kConcave:
+      break;
+  }
+  return f(*MakeConcavePolygon(s.concave));
+}
+
+// The mover moved by `shift`; false when a polygon no longer builds.
+bool ShiftMover(Scene* s, Vec2 shift) {
+  switch (s->mover_kind) {
+    case MoverKind::kRay:
+      s->ray_origin = s->ray_origin + shift;
+      return true;
+    case MoverKind::kCircle:
+      s->circle.center = s->circle.center + shift;
+      return true;
+    case MoverKind::kCapsule:
+      s->capsule.p1 = s->capsule.p1 + shift;
+      s->capsule.p2 = s->capsule.p2 + shift;
+      return true;
+    case MoverKind::kPolygon: {
+      std::vector<Vec2> v(s->polygon.vertices.begin(),
+                          s->polygon.vertices.begin() + s->polygon.count);
+      for (Vec2& p : v) p = p + shift;
+      absl::StatusOr<ConvexPolygon> p = MakeConvexPolygon(v);
+      if (!p.ok()) return false;
+      s->polygon = *p;
+      return true;
+    }
+  }
+  return false;
+}
+
+// sign(distance - extra) of the mover's core (grown) and the obstacle.
+int ExactGap(const Scene& s, const Core& mover, double extra, double* gap) {
+  if (s.obstacle_kind == ObstacleKind::kConcave) {
+    return GapSign(mover, s.concave, extra, gap);
+  }
+  return GapSign(mover, ObstacleCore(s), extra, gap);
+}
+
+Disagreement CompareOverlap(const Scene& s, bool* expected, bool* touching,
+                            std::string* why) {
+  const int sign = ExactGap(s, MoverCore(s), 0.0, nullptr);
+  *expected = sign <= 0;
+  *touching = sign == 0;
+  const bool core = WithObstacle(s, [&](const auto& obstacle) {
+    switch (s.mover_kind) {
+      case MoverKind::kRay:
+        return OverlapsEitherOrder(s.ray_origin, obstacle);
+      case MoverKind::kCircle:
+        return OverlapsEitherOrder(s.circle, obstacle);
+      case MoverKind::kCapsule:
+        return OverlapsEitherOrder(s.capsule, obstacle);
+      case MoverKind::kPolygon:
+        break;
+    }
+    return OverlapsEitherOrder(s.polygon, obstacle);
+  });
+  if (core == *expected) return Disagreement::kNone;
+  *why = std::string("Overlaps says ") + (core ? "yes" : "no") +
+         ", exact: " + (*expected ? "yes" : "no") +
+         (*touching ? " (touching)" : "");
+  return Disagreement::kHitMiss;
+}
+
+absl::StatusOr<Level> ObstacleLevel(const Scene& s) {
+  ShapeDesc desc{.id = 7, .category_bits = 1, .user_data = 0, .geometry = {}};
+  switch (s.obstacle_kind) {
+    case ObstacleKind::kPoint:
+      desc.geometry = Segment{s.point, s.point};
+      break;
+    case ObstacleKind::kSegment:
+      desc.geometry = s.segment;
+      break;
+    case ObstacleKind::kCircle:
+      desc.geometry = s.obstacle_circle;
+      break;
+    case ObstacleKind::kCapsule:
+      desc.geometry = s.obstacle_capsule;
+      break;
+    case ObstacleKind::kPolygon:
+      desc.geometry = PolygonDesc{
+          absl::MakeConstSpan(s.obstacle_polygon.vertices.data(),
+                              static_cast<size_t>(s.obstacle_polygon.count))};
+      break;
+    case ObstacleKind::kConcave:
+      desc.geometry = PolygonDesc{s.concave};
+      break;
+  }
+  return Level::Create({desc});
+}
+
+Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
+                            std::string* why) {
+  const Vec2 point = s.circle.center;
+  const double max_distance = s.circle.radius;
+  const Core at{{point}, 0.0};
+  double gap = 0.0;
+  const int within = ExactGap(s, at, max_distance, nullptr);
+  const bool inside = ExactGap(s, at, 0.0, &gap) <= 0;
+  const double exact = inside ? 0.0 : gap;
+  *expected = within <= 0;
+  *touching = within == 0;
+  const absl::StatusOr<Level> level = ObstacleLevel(s);
+  if (!level.ok()) {
+    *why = "level: " + std::string(level.status().message());
+    return Disagreement::kSkipped;
+  }
+  const std::optional<WorldClosestPoint> got =
+      ClosestPoint(point, *level, max_distance);
+  if (got.has_value() != *expected) {
+    *why = std::string("ClosestPoint ") + (got ? "found" : "found nothing") +
+           Fmt(" (distance %.17g), exact distance %.17g",
+               got ? got->distance : 0.0, exact) +
+           (*touching ? " = max_distance" : "");
+    return Disagreement::kHitMiss;
+  }
+  if (!got) return Disagreement::kNone;
+  if ((got->distance == 0.0) != inside) {
+    *why = Fmt("distance %.17g, exact %.17g", got->distance, exact) +
+           (inside ? " (inside or on the shape)" : " (outside)");
+    return Disagreement::kStatus;
+  }
+  // Scale: the query's reach and the obstacle's extent.
+  const Core obstacle = s.obstacle_kind == ObstacleKind::kConcave
+                            ? Core{s.concave, 0.0}
+                            : ObstacleCore(s);
+  double scale = max_distance + obstacle.radius;
+  for (Vec2 p : obstacle.points) {
+    scale = std::max(scale, Length(p - obstacle.points[0]));
+  }
+  const double tol = kPositionTol * std::max(scale, exact);
+  // The reported point is rounded to its coordinates: a few units in their
+  // last place far from the origin. The distance is not.
+  const double magnitude =
+      std::max({std::abs(point.x), std::abs(point.y), std::abs(got->point.x),
+                std::abs(got->point.y)});
+  const double point_tol = tol + 4.0 * magnitude * 0x1p-52;
+  double on_surface = 0.0;
+  ExactGap(s, Core{{got->point}, 0.0}, 0.0, &on_surface);
+  if (std::abs(got->distance - exact) > tol ||
+      std::abs(Length(point - got->point) - got->distance) > point_tol ||
+      (!inside && std::abs(on_surface) > point_tol)) {
+    *why = Fmt("distance %.17g, exact %.17g", got->distance, exact) +
+           Fmt("; point (%.17g, %.17g)", got->point.x, got->point.y) +
+           Fmt(" off the surface by %.3g (tolerance %.3g)", on_surface, tol);
+    return Disagreement::kGeometry;
+  }
+  return Disagreement::kNone;
+}
+
+}  // namespace
+
+Disagreement CompareStatic(const DegenerateFamily& family,
+                           const DegenerateCase& c, int pose, bool* expected,
+                           bool* touching, std::string* why) {
+  *expected = false;
+  *touching = false;
+  Scene s = c.scene;
+  if (pose == 1 && !ShiftMover(&s, s.options.max_fraction * s.translation)) {
+    *why = "the moved polygon does not build";
+    return Disagreement::kSkipped;
+  }
+  return family.query == Query::kOverlap
+             ? CompareOverlap(s, expected, touching, why)
+             : CompareClosest(s, expected, touching, why);
+}
+
+}  // namespace collide::oracle
