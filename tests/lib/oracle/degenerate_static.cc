@@ -132,31 +132,6 @@ int ExactGap(const Scene& s, const Core& mover, double extra, double* gap) {
   return GapSign(mover, ObstacleCore(s), extra, gap);
 }
 
-Disagreement CompareOverlap(const Scene& s, bool* expected, bool* touching,
-                            std::string* why) {
-  const int sign = ExactGap(s, MoverCore(s), 0.0, nullptr);
-  *expected = sign <= 0;
-  *touching = sign == 0;
-  const bool core = WithObstacle(s, [&](const auto& obstacle) {
-    switch (s.mover_kind) {
-      case MoverKind::kRay:
-        return OverlapsEitherOrder(s.ray_origin, obstacle);
-      case MoverKind::kCircle:
-        return OverlapsEitherOrder(s.circle, obstacle);
-      case MoverKind::kCapsule:
-        return OverlapsEitherOrder(s.capsule, obstacle);
-      case MoverKind::kPolygon:
-        break;
-    }
-    return OverlapsEitherOrder(s.polygon, obstacle);
-  });
-  if (core == *expected) return Disagreement::kNone;
-  *why = std::string("Overlaps says ") + (core ? "yes" : "no") +
-         ", exact: " + (*expected ? "yes" : "no") +
-         (*touching ? " (touching)" : "");
-  return Disagreement::kHitMiss;
-}
-
 absl::StatusOr<Level> ObstacleLevel(const Scene& s) {
   ShapeDesc desc{.id = 7, .category_bits = 1, .user_data = 0, .geometry = {}};
   switch (s.obstacle_kind) {
@@ -182,6 +157,54 @@ absl::StatusOr<Level> ObstacleLevel(const Scene& s) {
       break;
   }
   return Level::Create({desc});
+}
+
+Disagreement CompareOverlap(const Scene& s, bool* expected, bool* touching,
+                            std::string* why) {
+  const int sign = ExactGap(s, MoverCore(s), 0.0, nullptr);
+  *expected = sign <= 0;
+  *touching = sign == 0;
+  const bool core = WithObstacle(s, [&](const auto& obstacle) {
+    switch (s.mover_kind) {
+      case MoverKind::kRay:
+        return OverlapsEitherOrder(s.ray_origin, obstacle);
+      case MoverKind::kCircle:
+        return OverlapsEitherOrder(s.circle, obstacle);
+      case MoverKind::kCapsule:
+        return OverlapsEitherOrder(s.capsule, obstacle);
+      case MoverKind::kPolygon:
+        break;
+    }
+    return OverlapsEitherOrder(s.polygon, obstacle);
+  });
+  // The level's query (spatial hash, then the same test) must agree too.
+  ShapeRef found[1];
+  bool listed = false;
+  const absl::StatusOr<Level> level = ObstacleLevel(s);
+  if (level.ok()) {
+    switch (s.mover_kind) {
+      case MoverKind::kRay:
+        listed = OverlapCircle({s.ray_origin, 0.0}, *level, found).count > 0;
+        break;
+      case MoverKind::kCircle:
+        listed = OverlapCircle(s.circle, *level, found).count > 0;
+        break;
+      case MoverKind::kCapsule:
+        listed = OverlapCapsule(s.capsule, *level, found).count > 0;
+        break;
+      case MoverKind::kPolygon:
+        listed = OverlapPolygon(s.polygon, *level, found).count > 0;
+        break;
+    }
+  }
+  if (core == *expected && (!level.ok() || listed == *expected)) {
+    return Disagreement::kNone;
+  }
+  *why = std::string("Overlaps says ") + (core ? "yes" : "no") +
+         ", the level's query " + (listed ? "yes" : "no") +
+         ", exact: " + (*expected ? "yes" : "no") +
+         (*touching ? " (touching)" : "");
+  return Disagreement::kHitMiss;
 }
 
 Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
