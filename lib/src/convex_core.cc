@@ -7,6 +7,7 @@
 #include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
+#include "core_within.h"
 #include "exact_sign.h"
 #include "motion_shadow.h"
 #include "point_sweep.h"
@@ -17,6 +18,9 @@ namespace {
 // A start whose contact time is estimated below this share of the
 // translation is reported at fraction 0 (see ClassifyStart).
 constexpr double kNearStartFraction = 1e-10;
+// ... when the shapes are in contact by this fraction (2^-30, within the
+// fraction tolerance of toi.h) or by max_fraction if that is smaller.
+constexpr double kNearStartReach = 0x1p-30;
 
 // Directions computed from offsets shorter than this share of the
 // coordinates' scale are dominated by rounding.
@@ -163,6 +167,32 @@ bool AxesClearOf(const Core& a, const Core& b, double threshold) {
 }
 
 }  // namespace
+
+Hull HullOf(const Core& core) {
+  Hull hull;
+  hull.count = core.count();
+  hull.radius = core.radius();
+  for (int i = 0; i < core.count(); ++i) hull.vertices[i] = core.vertex(i);
+  return hull;
+}
+
+bool CoresWithin(const Core& a, const Core& b, double extra) {
+  const double reach = a.radius() + b.radius() + extra;
+  const double gap = Separate(a, b).gap;
+  // The largest coordinate of each core, and the gap's own size.
+  double magnitude = std::abs(gap);
+  for (const Core* core : {&a, &b}) {
+    double largest = 0.0;
+    for (int i = 0; i < core->count(); ++i) {
+      largest = std::max(largest, MaxAbs(core->vertex(i)));
+    }
+    magnitude += largest;
+  }
+  const double bound = DistanceRoundingBound(magnitude, reach);
+  if (gap < reach - bound) return true;
+  if (gap > reach + bound) return false;
+  return HullsWithin(HullOf(a), HullOf(b), extra);
+}
 
 Separation Separate(const Core& a, const Core& b) {
   Separation result;
@@ -646,8 +676,15 @@ StartState ClassifyStartExact(const Core& a, const Motion& motion,
                            MaxAbs(a.vertex(a.count() - 1) - a.vertex(0)) +
                            MaxAbs(b.vertex(b.count() - 1) - b.vertex(0));
       const double closing = -Dot(d, separation.normal);
+      // The hit at 0 stands for a contact that certainly comes within the
+      // fraction tolerance and by max_fraction: exactly, the shapes are in
+      // contact at that fraction (their gap is convex in time, so the
+      // first contact comes by then).
       if (excess <= kTouchRoundings * scale && closing > 0.0 &&
-          excess <= kNearStartFraction * closing) {
+          excess <= kNearStartFraction * closing &&
+          HullsWithinAfter(HullOf(a), motion.from, motion.to,
+                           std::min(options.max_fraction, kNearStartReach),
+                           HullOf(b), options.target_distance)) {
         nearest = NearestCandidate(a, motion, b);
         if (nearest.w_sign < 0) {
           state.kind = StartKind::kSkinApproaching;

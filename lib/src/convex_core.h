@@ -19,6 +19,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "core_within.h"
 
 namespace collide::internal {
 
@@ -154,6 +155,14 @@ struct Separation {
 };
 
 Separation Separate(const Core& a, const Core& b);
+
+// The core as core_within.h's Hull.
+Hull HullOf(const Core& core);
+
+// Whether dist(hull a, hull b) <= a.radius() + b.radius() + extra, extra
+// >= 0, exactly: Separate's rounded gap decides when it is clear of the
+// reach by more than its rounding, HullsWithin otherwise.
+bool CoresWithin(const Core& a, const Core& b, double extra = 0.0);
 
 // The full cast of core a moving by `motion` against core b with the
 // semantics of toi.h (initial overlap, touching, skin, max_fraction).

@@ -180,6 +180,17 @@ int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
   return (ex * my - ey * mx).sign();
 }
 
+int DotAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
+  const Expansion scale(f);
+  const Expansion mx = Expansion::Difference(p.x, a.x) +
+                       scale * Expansion::Difference(to.x, from.x);
+  const Expansion my = Expansion::Difference(p.y, a.y) +
+                       scale * Expansion::Difference(to.y, from.y);
+  return (Expansion::Difference(b.x, a.x) * mx +
+          Expansion::Difference(b.y, a.y) * my)
+      .sign();
+}
+
 bool SweepReachedCircleExact(Vec2 p, Vec2 d_from, Vec2 d_to, double f, Vec2 c,
                              double r1, double r2, double r3) {
   // w = p + f d - c; reached when |w|^2 <= (r1 + r2 + r3)^2 or w.d >= 0.
@@ -222,11 +233,25 @@ Expansion DirectionDistanceExact(Vec2 a, Vec2 u_from, Vec2 u_to, Vec2 p,
 
 }  // namespace
 
-int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3) {
+namespace {
+
+Expansion DistanceSquaredExcess(Vec2 p, Vec2 q, double r1, double r2,
+                                double r3) {
   const Expansion dx = Expansion::Difference(p.x, q.x);
   const Expansion dy = Expansion::Difference(p.y, q.y);
   const Expansion r = RadiusSum(r1, r2, r3);
-  return (dx * dx + dy * dy - r * r).sign();
+  return dx * dx + dy * dy - r * r;
+}
+
+}  // namespace
+
+int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3) {
+  return DistanceSquaredExcess(p, q, r1, r2, r3).sign();
+}
+
+double DistanceSquaredExcessExact(Vec2 p, Vec2 q, double r1, double r2,
+                                  double r3) {
+  return DistanceSquaredExcess(p, q, r1, r2, r3).Estimate();
 }
 
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,

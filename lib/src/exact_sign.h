@@ -91,6 +91,10 @@ int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
+// |p - q|^2 - (r1 + r2 + r3)^2 to within its last place, of the exact
+// sign: for a start apart by less than its rounding.
+double DistanceSquaredExcessExact(Vec2 p, Vec2 q, double r1, double r2,
+                                  double r3);
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
@@ -210,6 +214,25 @@ inline int DotSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   if (dot > bound) return 1;
   if (-dot > bound) return -1;
   return DotSignExact(a, b, c, d);
+}
+
+// Sign of Dot(b - a, p + f (to - from) - a): where the point a mover
+// starting at p reaches at fraction f of the motion to - from (not rounded)
+// lies along the line a -> b, against a. Decides whether a slide along a
+// segment has reached its end by exactly max_fraction.
+int DotAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f);
+inline int DotAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
+  const Vec2 e = b - a;
+  const Vec2 m = p - a;
+  const Vec2 d = to - from;
+  const double value = Dot(e, m) + f * Dot(e, d);
+  const double bound =
+      kFilterRoundings *
+      (std::abs(e.x * m.x) + std::abs(e.y * m.y) +
+       std::abs(f) * (std::abs(e.x * d.x) + std::abs(e.y * d.y)));
+  if (value > bound) return 1;
+  if (-value > bound) return -1;
+  return DotAfterExact(a, b, p, from, to, f);
 }
 
 // Sign of Dot(u, v) for exact vectors.

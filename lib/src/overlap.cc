@@ -7,7 +7,6 @@
 #include "cast_dispatch.h"
 #include "collide/intersect.h"
 #include "convex_core.h"
-#include "core_within.h"
 
 namespace collide {
 namespace {

@@ -71,8 +71,16 @@ inline std::optional<double> SweepPointCircle(Vec2 p, const Motion& motion,
                                    grow.parts[1], grow.parts[2]);
   }
   if (discriminant < 0.0) return std::nullopt;
-  const double c0 = Dot(m, m) - grow.value * grow.value;
-  if (c0 <= 0.0) return 0.0;
+  double c0 = Dot(m, m) - grow.value * grow.value;
+  // The point starts apart (the callers' start classification is exact), so
+  // c0 > 0; within its rounding it is taken exactly, so that a contact
+  // within rounding of the start keeps its tiny time, which max_fraction may
+  // precede.
+  if (c0 <= kFilterRoundings * (Dot(m, m) + grow.value * grow.value)) {
+    c0 = DistanceSquaredExcessExact(p, c, grow.parts[0], grow.parts[1],
+                                    grow.parts[2]);
+    if (c0 <= 0.0) return 0.0;
+  }
   // Smaller root in the stable form c / q (no -b - sqrt cancellation).
   const double t = c0 / (-b + std::sqrt(discriminant));
   // Near max_fraction (far beyond the rounding of t, which near a tangency
@@ -137,10 +145,15 @@ SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
     } else {
       return std::nullopt;
     }
-    if (t > max_fraction) return std::nullopt;
+    // Whether it reaches the end's perpendicular by max_fraction, exactly
+    // (the rounded quotient t can fall on either side of it).
+    const Vec2 end = b.vertex(vertex), other = b.vertex(1 - vertex);
+    if (DotAfter(end, other, p, motion.from, motion.to, max_fraction) < 0) {
+      return std::nullopt;
+    }
     // With grow 0 the point runs along the line onto the end itself:
     // face the mover, as at a vertex (SweepPointVertex).
-    return PointHit{std::max(t, 0.0),
+    return PointHit{std::clamp(t, 0.0, max_fraction),
                     grow.value > 0.0 ? side * n : Normalize(-d),
                     b.vertex(vertex), b.VertexFeature(vertex)};
   }
@@ -532,7 +545,13 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   if (along <= along_slack || along >= length_squared - along_slack) {
     return exact();
   }
-  return PointHit{t_enter, b.normal(enter), a + (along / length_squared) * e,
+  // The time from the edge itself, not its rounded normal: the latter's
+  // rounding grows as the motion nears the edge's direction (one over the
+  // angle), the former's does not.
+  const double t =
+      std::clamp(CrossingTime(a, b.vertex(next), p, motion.from, motion.to),
+                 0.0, max_fraction);
+  return PointHit{t, b.normal(enter), a + (along / length_squared) * e,
                   b.EdgeFeature(enter)};
 }
 

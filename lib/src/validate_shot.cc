@@ -1,5 +1,7 @@
 // Hit validation with lag compensation: a shot against the level and a list
 // of targets translating during the same tick.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <variant>
@@ -37,6 +39,41 @@ std::optional<Hit> CastAtTarget(const Shot& shot, const ShotTarget& target,
       target.hitbox);
 }
 
+// How far apart two casts' rounded fractions may be while their exact
+// contacts are in either order: both are within 1e-9 of the sweep (toi.h).
+constexpr double kNearTie = 2e-9;
+
+// The largest double g in [0, 1] by which `hits_by` (a cast with
+// max_fraction g, whose contact exactly at g counts) still misses, found
+// near the cast's rounded fraction f; -1 when it hits at 0. Doubles >= 0
+// order as their bit patterns, so this is a search over integers: at most
+// 64 doubling steps from f and 64 halvings.
+template <typename HitsBy>
+double LastMiss(const HitsBy& hits_by, double f) {
+  if (hits_by(0.0)) return -1.0;
+  const auto bits = [](double x) { return std::bit_cast<uint64_t>(x); };
+  const auto value = [](uint64_t b) { return std::bit_cast<double>(b); };
+  uint64_t miss = 0;  // a miss is known at 0
+  uint64_t hit = bits(1.0);
+  const uint64_t start = bits(std::clamp(f, 0.0, 1.0));
+  const bool hit_at_start = hits_by(value(start));
+  (hit_at_start ? hit : miss) = start;
+  for (uint64_t step = 1; step != 0 && step < hit - miss; step *= 2) {
+    const uint64_t probe = hit_at_start ? hit - step : miss + step;
+    if (hits_by(value(probe)) == hit_at_start) {
+      (hit_at_start ? hit : miss) = probe;
+    } else {
+      (hit_at_start ? miss : hit) = probe;
+      break;
+    }
+  }
+  while (hit - miss > 1) {
+    const uint64_t mid = miss + (hit - miss) / 2;
+    (hits_by(value(mid)) ? hit : miss) = mid;
+  }
+  return value(miss);
+}
+
 }  // namespace
 
 bool IsValid(const Shot& shot) {
@@ -52,6 +89,16 @@ std::optional<ShotHit> ValidateShot(const Shot& shot, const Level& level,
                                     absl::Span<const ShotTarget> targets,
                                     const QueryFilter& filter) {
   COLLIDE_DCHECK(IsValid(shot));
+  const auto wall_hit_by = [&](double max_fraction) {
+    const CastOptions options{.max_fraction = max_fraction};
+    const Circle disc{shot.origin, shot.radius};
+    return shot.radius > 0.0 ? CastCircle(CircleCast{disc, shot.translation},
+                                          level, filter, options)
+                                   .has_value()
+                             : CastRay(RayInput{shot.origin, shot.translation},
+                                       level, filter, options)
+                                   .has_value();
+  };
   std::optional<ShotHit> best;
   // The wall first: it wins ties, and its fraction bounds every target's
   // cast, so a target behind it costs a cheap early rejection.
@@ -71,16 +118,40 @@ std::optional<ShotHit> ValidateShot(const Shot& shot, const Level& level,
   for (size_t i = 0; i < targets.size(); ++i) {
     const ShotTarget& target = targets[i];
     COLLIDE_DCHECK(IsValid(target));
-    const CastOptions options{.max_fraction = best ? best->hit.fraction : 1.0};
+    // Far enough to catch a contact whose rounded fraction lies past the
+    // best's while the exact one does not.
+    const CastOptions options{
+        .max_fraction =
+            best ? std::min(1.0, best->hit.fraction + kNearTie) : 1.0};
     const std::optional<Hit> hit = CastAtTarget(shot, target, options);
     if (!hit) continue;
-    // Strictly earlier wins; at the same fraction a wall keeps it, and
-    // between targets the smaller id (then the earlier position, kept by
-    // the strict comparison).
-    const bool better =
-        !best || hit->fraction < best->hit.fraction ||
-        (hit->fraction == best->hit.fraction &&
-         best->kind == ShotHitKind::kTarget && target.id < best->id);
+    bool better = !best || hit->fraction < best->hit.fraction - kNearTie;
+    if (!better && hit->fraction <= best->hit.fraction + kNearTie) {
+      // A near tie, decided exactly: the target is first when some double
+      // fraction lies at or after its contact and before the best's. When
+      // none separates them either way (the same contact time, or irrational
+      // times within one unit in the last place), a wall keeps it, and
+      // between targets the smaller id wins, then the earlier position.
+      const auto hits_by = [&](const ShotTarget& t) {
+        return [&](double max_fraction) {
+          return CastAtTarget(shot, t,
+                              CastOptions{.max_fraction = max_fraction})
+              .has_value();
+        };
+      };
+      const double best_misses_by =
+          best->kind == ShotHitKind::kWall
+              ? LastMiss(wall_hit_by, best->hit.fraction)
+              : LastMiss(hits_by(targets[best->target_index]),
+                         best->hit.fraction);
+      better = best_misses_by >= 0.0 && hits_by(target)(best_misses_by);
+      if (!better && best->kind == ShotHitKind::kTarget &&
+          target.id < best->id) {
+        const double misses_by = LastMiss(hits_by(target), hit->fraction);
+        better = !(misses_by >= 0.0 &&
+                   hits_by(targets[best->target_index])(misses_by));
+      }
+    }
     if (!better) continue;
     best = ShotHit{.kind = ShotHitKind::kTarget,
                    .id = target.id,

@@ -98,5 +98,59 @@ TEST(DegenerateExamplesTest, Example6GrazingMovingCirclesTouch) {
   EXPECT_NEAR(hit->normal.y, -1.0, 1e-12);
 }
 
+// Found by the degenerate report's tiny-reach construction (a start one ulp
+// from touching, max_fraction 2^-30 .. 2^-100): a contact within rounding
+// of the start still comes at its own time, which max_fraction may precede.
+TEST(DegenerateExamplesTest, ContactJustAfterTheStartIsNotBeforeATinyReach) {
+  const RayInput ray{{-6, -8.8817841970012523e-16}, {16, 16}};
+  // The circle's surface is 2^-52 of the sweep ahead of the ray's start.
+  const Circle ahead{{-2 + 0x1p-48, 0x1p-48}, 4};
+  EXPECT_FALSE(CastRay(ray, ahead, {.max_fraction = 0.0}));
+  EXPECT_FALSE(CastRay(ray, ahead, {.max_fraction = 1e-20}));
+  EXPECT_TRUE(CastRay(ray, ahead, {.max_fraction = 1e-9}));
+  // 6.2e-33 of the sweep ahead: |start - centre|^2 - 4^2 = 7.9e-31.
+  const Circle touching{{-2, 0}, 4};
+  EXPECT_FALSE(CastRay(ray, touching, {.max_fraction = 1e-40}));
+  EXPECT_FALSE(
+      CastRay(ray, Moving<Circle>{touching, {}}, {.max_fraction = 1e-40}));
+  EXPECT_TRUE(CastRay(ray, touching, {.max_fraction = 1e-30}));
+  // Two moving circles whose contact comes after a max_fraction of 2^-56.
+  EXPECT_FALSE(CastCircle({{{1, 6.0000000000000009}, 2}, {-6, 1}},
+                          Moving<Circle>{{{1, -2}, 6}, {-5, 5}},
+                          {.max_fraction = 1.3877787807814457e-17}));
+}
+
+// A circle sliding exactly along a segment's line (touching its side's
+// band) meets the segment's end when its centre passes the end's
+// perpendicular: at 1 + 2^-52 here, so a move of max_fraction 1 misses,
+// and at exactly 1 one ulp lower, which counts.
+TEST(DegenerateExamplesTest, SlideAlongASegmentReachesItsEndExactlyOrNot) {
+  const Segment wall{{0, -0.0009765625}, {0, 0.0009765625}};
+  const Vec2 down{0, -0.000732421875};
+  EXPECT_FALSE(CastCircle(
+      {{{0.000732421875, 0.0017089843750000002}, 0.000732421875}, down}, wall));
+  const std::optional<Hit> hit = CastCircle(
+      {{{0.000732421875, 0.001708984375}, 0.000732421875}, down}, wall);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->fraction, 1.0);
+}
+
+// A ray crossing a polygon's edge at a small angle, 1e9 from the origin:
+// the time comes from the edge, not from its rounded normal, whose rounding
+// the angle magnifies (1.3e-9 of the sweep off before, against a static
+// target too when it moves by nothing).
+TEST(DegenerateExamplesTest, NearParallelEntryIntoAMovingPolygonKeepsItsTime) {
+  const RayInput ray{{1070254564.0000001, -46137373.000000119},
+                     {-140509170, 92274690}};
+  const std::vector<Vec2> vertices{
+      {1000000046, -72}, {1000000082, -24}, {999999960, 80}, {999999912, 16}};
+  const ConvexPolygon polygon = *MakeConvexPolygon(vertices);
+  const std::optional<Hit> moving =
+      CastRay(ray, Moving<ConvexPolygon>{polygon, {}});
+  ASSERT_TRUE(moving);
+  // The exact time lies in (0.50000000365574737, 0.50000000365580433].
+  EXPECT_NEAR(moving->fraction, 0.500000003655776, 1e-12);
+}
+
 }  // namespace
 }  // namespace collide

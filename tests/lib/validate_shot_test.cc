@@ -98,6 +98,40 @@ TEST(ValidateShotTest, TargetsMetAtTheSameFractionBreakTiesBySmallestId) {
   EXPECT_EQ(hit->target_index, 1);  // the first of the equal ids
 }
 
+// Issue 12: which of a wall and a target comes first is decided exactly
+// (cases from the degenerate report's shot families). A target flush with a
+// wall, here the same octagon, ties with it: the wall wins. The two casts'
+// rounded fractions differed, and the target's was the smaller.
+TEST(ValidateShotTest, TargetFlushWithAWallLosesTheTieExactly) {
+  const std::vector<Vec2> octagon{
+      {-24320, -36352}, {-16640, -40448}, {-2560, -23296}, {17920, 15104},
+      {24320, 36352},   {16640, 40448},   {2560, 23296},   {-17920, -15104}};
+  const Level level = MakeLevel({{.id = 5, .geometry = PolygonDesc{octagon}}});
+  const ShotTarget targets[] = {
+      {.id = 3, .hitbox = *MakeConvexPolygon(octagon)}};
+  const std::optional<ShotHit> hit =
+      ValidateShot(Shot{{-26112, -30464}, {5632, -7936}, 0.0}, level, targets);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->kind, ShotHitKind::kWall);
+  EXPECT_NEAR(hit->hit.fraction, 4.0 / 9.0, 1e-12);
+}
+
+// A wall 2^-52 of the shot's travel behind the target's surface: the
+// target is first, by less than the casts' rounding of their fractions.
+TEST(ValidateShotTest, TargetOneUlpOfTheTickAheadOfAWallIsHit) {
+  const Vec2 travel{-15, 0};
+  const Vec2 a{0, -1000000001}, b{0, -999999996};
+  const Vec2 behind = 0x1p-52 * travel;
+  const Level level =
+      MakeLevel({{.id = 5, .geometry = Segment{a + behind, b + behind}}});
+  const ShotTarget targets[] = {{.id = 3, .hitbox = Capsule{a, b, 0.0}}};
+  const std::optional<ShotHit> hit =
+      ValidateShot(Shot{{5.9999998807907104, -1000000003.9999999}, travel, 3.0},
+                   level, targets);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->kind, ShotHitKind::kTarget);
+}
+
 TEST(ValidateShotTest, ShotGrazingATargetsEdgeHitsItAtTheTangentPoint) {
   const Level level = MakeLevel({});
   // The ray runs along y = 0; a circle of radius 1 centred at (10, 1)

@@ -35,6 +35,8 @@ const char* ConstructionName(Construction c) {
       return "near-parallel";
     case Construction::kLong:
       return "long";
+    case Construction::kTinyReach:
+      return "tiny-reach";
     case Construction::kCount:
       break;
   }
@@ -426,6 +428,10 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       l->d = -len * n + (rng.Chance(0.3) ? Int(rng, -3, 3) : 0.0) * u;
       break;
     }
+    case Construction::kTinyReach:
+      PlaceTouching(rng, n, u, 0.0, l);
+      l->d = -Int(rng, 1, 4) * n + Int(rng, -3, 3) * u;
+      break;
     case Construction::kCount:
       std::abort();
   }
@@ -721,6 +727,17 @@ DegenerateCase GenerateDegenerate(const DegenerateFamily& fam, Rng& rng) {
     }
     c.offset = std::max(std::abs(f.offset.x), std::abs(f.offset.y));
     c.nudged = false;
+    if (kind == Construction::kTinyReach) {
+      static constexpr int kExponents[] = {30, 45, 52, 56, 60, 80, 100};
+      c.scene.options.max_fraction =
+          std::ldexp(1.0, -kExponents[rng.Int(0, 6)]);
+      Scene nudged = c.scene;
+      if (Nudge(rng, &nudged)) {
+        c.scene = nudged;
+        c.nudged = true;
+      }
+      return c;
+    }
     if ((kind == Construction::kVertexAim || kind == Construction::kGraze ||
          kind == Construction::kNearParallel) &&
         rng.Chance(0.5)) {

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "collide/level.h"
 #include "collide/toi.h"
 #include "exact_oracle.h"
 #include "scenes.h"
@@ -38,6 +40,9 @@ enum class Construction {
   kEndOnSurface,  // first contact at exactly t = max_fraction
   kNearParallel,  // nearly parallel lines that cross inside the sweep
   kLong,          // translation of 2^30..2^52 or 1e15, tiny fraction
+  kTinyReach,     // touching, nudged 1 ulp, max_fraction 2^-30..2^-100:
+                  // a contact within rounding of the start, before or
+                  // after max_fraction
   kCount,
 };
 const char* ConstructionName(Construction c);
@@ -49,6 +54,8 @@ enum class Query {
              // the obstacle
   kClosest,  // ClosestPoint() from a circle mover's centre at the start and
              // end, max_distance its radius, in a level of the obstacle
+  kShot,     // ValidateShot() of a ray or circle mover, the obstacle both a
+             // wall and a target (degenerate_shot.cc)
 };
 
 struct DegenerateFamily {
@@ -124,6 +131,16 @@ Disagreement CompareDegenerate(const DegenerateCase& c, const Verdict& v,
 // (closest: distance or point off by more than kPositionTol of the scale),
 // kSkipped (the pose could not be built: a polygon that rounding made
 // invalid).
+// A shot family's question (pose 0: wall and target tie; 1: the wall moved
+// along the shot by +-2^-k of its translation). Kinds: kHitMiss (met
+// something or nothing), kStatus (the wrong one of wall and target),
+// kFraction, kSkipped (the answer is not known by construction).
+Disagreement CompareShot(const DegenerateCase& c, int pose, bool* expected,
+                         bool* touching, std::string* why);
+
+// A level of the scene's obstacle alone (shape id 7), moved by `shift`.
+absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);
+
 Disagreement CompareStatic(const DegenerateFamily& family,
                            const DegenerateCase& c, int pose, bool* expected,
                            bool* touching, std::string* why);

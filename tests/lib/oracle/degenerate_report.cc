@@ -156,10 +156,12 @@ int RunStaticFamily(const DegenerateFamily& fam, const Options& opt,
       if (d != Disagreement::kNone &&
           static_cast<int>(shown.size()) < opt.show) {
         char head[160];
-        std::snprintf(head, sizeof head, "    #%d %s at the %s (%s%s): ", i,
-                      DisagreementName(d), pose == 0 ? "start" : "end",
-                      ConstructionName(c.construction),
-                      c.nudged ? ", nudged 1 ulp" : "");
+        std::snprintf(
+            head, sizeof head, "    #%d %s at the %s (%s%s): ", i,
+            DisagreementName(d),
+            fam.query == Query::kShot ? (pose == 0 ? "tie" : "moved wall")
+                                      : (pose == 0 ? "start" : "end"),
+            ConstructionName(c.construction), c.nudged ? ", nudged 1 ulp" : "");
         shown.push_back(head + why + "\n      " + DescribeDegenerate(c));
       }
     }

@@ -38,6 +38,11 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
            {"segment", "circle", "capsule", "polygon", "concave"}) {
         n.push_back(std::string("closest-") + o);
       }
+      for (const char* m : {"ray", "circle"}) {
+        for (const char* o : {"segment", "circle", "capsule", "polygon"}) {
+          n.push_back(std::string("shot-") + m + "-" + o);
+        }
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -56,9 +61,49 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
                    0xde9100u + static_cast<uint64_t>(i), Query::kClosest});
       ++i;
     }
+    for (M m : {M::kRay, M::kCircle}) {
+      for (O o : {O::kSegment, O::kCircle, O::kCapsule, O::kPolygon}) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kShot});
+        ++i;
+      }
+    }
     return f;
   }();
   return families;
+}
+
+absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift) {
+  ShapeDesc desc{.id = 7, .category_bits = 1, .user_data = 0, .geometry = {}};
+  std::vector<Vec2> vertices;
+  switch (s.obstacle_kind) {
+    case ObstacleKind::kPoint:
+      desc.geometry = Segment{s.point + shift, s.point + shift};
+      break;
+    case ObstacleKind::kSegment:
+      desc.geometry = Segment{s.segment.p1 + shift, s.segment.p2 + shift};
+      break;
+    case ObstacleKind::kCircle:
+      desc.geometry =
+          Circle{s.obstacle_circle.center + shift, s.obstacle_circle.radius};
+      break;
+    case ObstacleKind::kCapsule:
+      desc.geometry =
+          Capsule{s.obstacle_capsule.p1 + shift, s.obstacle_capsule.p2 + shift,
+                  s.obstacle_capsule.radius};
+      break;
+    case ObstacleKind::kPolygon:
+      vertices.assign(
+          s.obstacle_polygon.vertices.begin(),
+          s.obstacle_polygon.vertices.begin() + s.obstacle_polygon.count);
+      break;
+    case ObstacleKind::kConcave:
+      vertices = s.concave;
+      break;
+  }
+  for (Vec2& v : vertices) v = v + shift;
+  if (!vertices.empty()) desc.geometry = PolygonDesc{vertices};
+  return Level::Create({desc});
 }
 
 namespace {
@@ -132,33 +177,6 @@ int ExactGap(const Scene& s, const Core& mover, double extra, double* gap) {
   return GapSign(mover, ObstacleCore(s), extra, gap);
 }
 
-absl::StatusOr<Level> ObstacleLevel(const Scene& s) {
-  ShapeDesc desc{.id = 7, .category_bits = 1, .user_data = 0, .geometry = {}};
-  switch (s.obstacle_kind) {
-    case ObstacleKind::kPoint:
-      desc.geometry = Segment{s.point, s.point};
-      break;
-    case ObstacleKind::kSegment:
-      desc.geometry = s.segment;
-      break;
-    case ObstacleKind::kCircle:
-      desc.geometry = s.obstacle_circle;
-      break;
-    case ObstacleKind::kCapsule:
-      desc.geometry = s.obstacle_capsule;
-      break;
-    case ObstacleKind::kPolygon:
-      desc.geometry = PolygonDesc{
-          absl::MakeConstSpan(s.obstacle_polygon.vertices.data(),
-                              static_cast<size_t>(s.obstacle_polygon.count))};
-      break;
-    case ObstacleKind::kConcave:
-      desc.geometry = PolygonDesc{s.concave};
-      break;
-  }
-  return Level::Create({desc});
-}
-
 Disagreement CompareOverlap(const Scene& s, bool* expected, bool* touching,
                             std::string* why) {
   const int sign = ExactGap(s, MoverCore(s), 0.0, nullptr);
@@ -180,7 +198,7 @@ Disagreement CompareOverlap(const Scene& s, bool* expected, bool* touching,
   // The level's query (spatial hash, then the same test) must agree too.
   ShapeRef found[1];
   bool listed = false;
-  const absl::StatusOr<Level> level = ObstacleLevel(s);
+  const absl::StatusOr<Level> level = ObstacleLevel(s, {});
   if (level.ok()) {
     switch (s.mover_kind) {
       case MoverKind::kRay:
@@ -218,7 +236,7 @@ Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
   const double exact = inside ? 0.0 : gap;
   *expected = within <= 0;
   *touching = within == 0;
-  const absl::StatusOr<Level> level = ObstacleLevel(s);
+  const absl::StatusOr<Level> level = ObstacleLevel(s, {});
   if (!level.ok()) {
     *why = "level: " + std::string(level.status().message());
     return Disagreement::kSkipped;
@@ -273,6 +291,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
                            bool* touching, std::string* why) {
   *expected = false;
   *touching = false;
+  if (family.query == Query::kShot) {
+    return CompareShot(c, pose, expected, touching, why);
+  }
   Scene s = c.scene;
   if (pose == 1 && !ShiftMover(&s, s.options.max_fraction * s.translation)) {
     *why = "the moved polygon does not build";
