@@ -877,13 +877,16 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
 // the edge's normal, which separates (a convex mover crossing the edge's
 // line elsewhere would overlap the other core); only one at an end can be
 // corner to corner. "Within rounding" is generous (1e-9 of the coordinates
-// and the edge), as the test it gates is only a check.
-int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift) {
+// and the edge, and 1e-12 of `sweep`, the magnitude of the positions the
+// contact point was computed from: a long sweep's rounding), as the test it
+// gates is only a check.
+int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift, double sweep) {
   const int start = c.count() == 2 ? 0 : edge;
   const int end = c.next(start);
   const Vec2 p = c.vertex(start) + shift;
   const Vec2 q = c.vertex(end) + shift;
-  const double near = 1e-9 * (MaxAbs(p) + MaxAbs(q) + MaxAbs(q - p));
+  const double near =
+      1e-9 * (MaxAbs(p) + MaxAbs(q) + MaxAbs(q - p)) + 1e-12 * sweep;
   if (MaxAbs(p - x) <= near) return start;
   if (MaxAbs(q - x) <= near) return end;
   return -1;
@@ -900,9 +903,12 @@ int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift) {
 ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
                                           int corner_a, int corner_b,
                                           int edge_a, Hit& best) {
+  const double sweep =
+      MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) + best.fraction * MaxAbs(d);
   if (corner_b >= 0) {
     if (a.count() < 2) return;
-    const int i = EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d);
+    const int i =
+        EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d, sweep);
     if (i >= 0 && !SeparatesBeyondRounding(a, d, best.fraction, b, corner_b,
                                            best.normal)) {
       best.normal =
@@ -916,7 +922,7 @@ ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
     return;
   }
   if (best.feature.type != FeatureType::kEdge || b.count() < 2) return;
-  const int j = EndAt(b, best.feature.index, best.point, Vec2{});
+  const int j = EndAt(b, best.feature.index, best.point, Vec2{}, sweep);
   if (j >= 0 &&
       !SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) {
     best.normal =

@@ -94,14 +94,17 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
     discriminant = -MotionDistanceExact(d1, d2, p, c, r1, r2, r3).Estimate();
   }
   if (discriminant < 0.0) return std::nullopt;
+  const double magnitude = Dot(m, m) + grow * grow;
   double c0 = Dot(m, m) - grow * grow;
-  // Apart (the caller's test is exact), so c0 > 0: within its rounding,
-  // taken exactly, so that a contact within rounding of the start keeps its
-  // tiny time, which max_fraction may precede.
-  if (c0 <= kFilterRoundings * (Dot(m, m) + grow * grow)) {
+  const double q = -b + std::sqrt(discriminant);
+  // Apart (the caller's test is exact), so c0 > 0: within its rounding, or
+  // where its rounding could move t = c0 / q by more than kTimePrecision (a
+  // sweep short against the circles), taken exactly (as SweepPointCircle).
+  if (c0 <= kFilterRoundings * magnitude ||
+      8.0 * kRoundoff * magnitude > kTimePrecision * q) {
     c0 = DistanceSquaredExcessExact(p, c, r1, r2, r3);
   }
-  double t = c0 <= 0.0 ? 0.0 : c0 / (-b + std::sqrt(discriminant));
+  double t = c0 <= 0.0 ? 0.0 : c0 / q;
   if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
     if (!MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
       return std::nullopt;

@@ -254,15 +254,29 @@ double DistanceSquaredExcessExact(Vec2 p, Vec2 q, double r1, double r2,
   return DistanceSquaredExcess(p, q, r1, r2, r3).Estimate();
 }
 
-int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
-                        double r3) {
+namespace {
+
+Expansion LineDistanceExcess(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                             double r3) {
   const Expansion ux = Expansion::Difference(b.x, a.x);
   const Expansion uy = Expansion::Difference(b.y, a.y);
   const Expansion mx = Expansion::Difference(p.x, a.x);
   const Expansion my = Expansion::Difference(p.y, a.y);
   const Expansion cross = ux * my - uy * mx;
   const Expansion r = RadiusSum(r1, r2, r3);
-  return (cross * cross - r * r * (ux * ux + uy * uy)).sign();
+  return cross * cross - r * r * (ux * ux + uy * uy);
+}
+
+}  // namespace
+
+int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                        double r3) {
+  return LineDistanceExcess(a, b, p, r1, r2, r3).sign();
+}
+
+double LineDistanceExcessExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                               double r3) {
+  return LineDistanceExcess(a, b, p, r1, r2, r3).Estimate();
 }
 
 int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,

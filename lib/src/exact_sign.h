@@ -95,6 +95,16 @@ int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
 // sign: for a start apart by less than its rounding.
 double DistanceSquaredExcessExact(Vec2 p, Vec2 q, double r1, double r2,
                                   double r3);
+// Cross(b - a, p - a)^2 - (r1 + r2 + r3)^2 |b - a|^2 to within its last
+// place, of the exact sign.
+double LineDistanceExcessExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
+                               double r3);
+// How far a time computed as (value within its rounding) / rate may be off
+// the exact one before it is recomputed exactly: 1e-11 of the sweep, well
+// within toi.h's 1e-9. The roundings behind it are a few ulps of the
+// coordinates' and radii's magnitudes, so short sweeps (against the shapes'
+// size) and starts within rounding of contact are those recomputed.
+inline constexpr double kTimePrecision = 1e-11;
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,

@@ -71,18 +71,22 @@ inline std::optional<double> SweepPointCircle(Vec2 p, const Motion& motion,
                                    grow.parts[1], grow.parts[2]);
   }
   if (discriminant < 0.0) return std::nullopt;
+  const double magnitude = Dot(m, m) + grow.value * grow.value;
   double c0 = Dot(m, m) - grow.value * grow.value;
+  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
+  const double q = -b + std::sqrt(discriminant);
   // The point starts apart (the callers' start classification is exact), so
-  // c0 > 0; within its rounding it is taken exactly, so that a contact
-  // within rounding of the start keeps its tiny time, which max_fraction may
-  // precede.
-  if (c0 <= kFilterRoundings * (Dot(m, m) + grow.value * grow.value)) {
+  // c0 > 0. c0's rounding, a few ulps of `magnitude`, moves t by that over
+  // q: within its rounding of 0 (a contact within rounding of the start,
+  // which max_fraction may precede) or where that could move t by more than
+  // kTimePrecision (a sweep short against the circle), c0 exactly.
+  if (c0 <= kFilterRoundings * magnitude ||
+      8.0 * kRoundoff * magnitude > kTimePrecision * q) {
     c0 = DistanceSquaredExcessExact(p, c, grow.parts[0], grow.parts[1],
                                     grow.parts[2]);
     if (c0 <= 0.0) return 0.0;
   }
-  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
-  const double t = c0 / (-b + std::sqrt(discriminant));
+  const double t = c0 / q;
   // Near max_fraction (far beyond the rounding of t, which near a tangency
   // is that of a square root), whether the contact comes by then is
   // decided exactly: a graze or an arrival exactly at max_fraction counts.
@@ -131,16 +135,15 @@ SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
                                   grow.parts[1], grow.parts[2]);
   if (band > 0) return std::nullopt;
   if (band == 0) {
-    const double along = Dot(m, e);
     const double speed = Dot(d, e);
-    const double length_squared = Dot(e, e);
     double t;
     int vertex;
     if (DotSign(a, b.vertex(1), a, p) < 0 && speed > 0.0) {
-      t = -along / speed;
+      t = -Dot(m, e) / speed;
       vertex = 0;
     } else if (DotSign(a, b.vertex(1), b.vertex(1), p) > 0 && speed < 0.0) {
-      t = (along - length_squared) / -speed;
+      // From the near end: along - length_squared cancels.
+      t = Dot(p - b.vertex(1), e) / -speed;
       vertex = 1;
     } else {
       return std::nullopt;
@@ -286,6 +289,32 @@ inline double NearlyParallelRate(double rate, const Motion& motion,
   return NearlyParallelRateExact(motion, b);
 }
 
+// How far a point is from the edge of the band of half-width grow around
+// the line a -> c: its distance to the line on its own side (`distance`,
+// rounded from m = p - a and the line's rounded normal) less grow. When that
+// rounding (a few ulps of |m| and grow) could move the time gap / |rate| by
+// more than kTimePrecision (a sweep short against the shapes), exactly:
+// Cross(c - a, m)^2 - grow^2 |c - a|^2 over (|Cross| + grow |c - a|) |c - a|,
+// whose numerator is taken to its last place and denominator has no
+// cancellation.
+ABSL_ATTRIBUTE_NOINLINE inline double BandGapExact(Vec2 p, Vec2 a, Vec2 c,
+                                                   const Grow& grow) {
+  const Vec2 e = c - a;
+  const double length = Length(e);
+  const double excess = LineDistanceExcessExact(a, c, p, grow.parts[0],
+                                                grow.parts[1], grow.parts[2]);
+  return excess / ((std::abs(Cross(e, p - a)) + grow.value * length) * length);
+}
+inline double BandGap(Vec2 p, Vec2 a, Vec2 c, Vec2 m, double distance,
+                      const Grow& grow, double rate) {
+  const double gap = distance - grow.value;
+  if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
+      kTimePrecision * std::abs(rate)) {
+    return BandGapExact(p, a, c, grow);
+  }
+  return gap;
+}
+
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
 // lines first, then the end caps.
 inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
@@ -320,7 +349,8 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   };
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
-    double t = (side * distance - grow.value) / (-side * rate);
+    double t = BandGap(p, a, b.vertex(1), m, side * distance, grow, rate) /
+               (-side * rate);
     // Where it is against the moved line at max_fraction (> 0: not yet
     // reached). Within rounding of it (a move ending on the capsule's
     // side), decided exactly.
@@ -606,9 +636,12 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
     const Vec2 m = p - b.vertex(i);
     const double distance = Dot(m, b.normal(i)) - grow.value;
     const double rate = lines.rate[i];
-    if (distance <= 0.0) continue;  // inside: the entry is another line's
     const double distance_slack =
         grow_slack + kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    // Inside the moved line: the entry is another line's. Within rounding
+    // of it (either side: a start within rounding of contact, which a short
+    // sweep may still have to cross), exactly.
+    if (distance < -distance_slack) continue;
     if (distance <= distance_slack) {
       return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
@@ -656,7 +689,14 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
   const Feature feature = s == 0.0   ? b.VertexFeature(enter)
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);
-  return PointHit{t_enter, b.normal(enter), a + s * e, feature};
+  // The time again, to kTimePrecision where the rounded one may not be.
+  const Vec2 m = p - a;
+  const double rate = lines.rate[enter];
+  const double t = std::clamp(
+      BandGap(p, a, b.vertex(next), m, Dot(m, b.normal(enter)), grow, rate) /
+          -rate,
+      0.0, max_fraction);
+  return PointHit{t, b.normal(enter), a + s * e, feature};
 }
 
 // The first time in [0, max_fraction] at which point p moving by d comes

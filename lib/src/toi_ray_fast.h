@@ -125,7 +125,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   // SweepPointCircle.
   const double cross = Cross(d, m);
   double discriminant = dd * r * r - cross * cross;
-  const double c0 = mm - rr;
+  double c0 = mm - rr;
   const double near_tangent = 1e-6 * (dd * rr + cross * cross);
   if (discriminant <= near_tangent) {
     if (discriminant < -near_tangent) return std::nullopt;
@@ -137,6 +137,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     if (discriminant < 0.0) return std::nullopt;
   }
   const double q = -b + std::sqrt(discriminant);
+  // c0's rounding (a few ulps of mm + rr) moves t = c0 / q by that over q:
+  // for a ray short against the circle, by more than kTimePrecision; then
+  // c0 exactly (the start is clearly apart, so it stays positive).
+  if (8.0 * kRoundoff * (mm + rr) > kTimePrecision * q) {
+    c0 = DistanceSquaredExcessExact(ray.origin, circle.center, r, 0.0, 0.0);
+  }
   // t = c0 / q: a contact after max_fraction is a miss, told without the
   // division. Within rounding of max_fraction (c0's and q's, the latter's
   // bounded by the discriminant's now being exact or far from zero): at

@@ -152,5 +152,63 @@ TEST(DegenerateExamplesTest, NearParallelEntryIntoAMovingPolygonKeepsItsTime) {
   EXPECT_NEAR(moving->fraction, 0.500000003655776, 1e-12);
 }
 
+// Found by the short-sweep construction (contact at t = 1/2 of a
+// translation 2^-20 .. 2^-40 of the shapes' size): the time comes from
+// differences, not from values rounded to the shapes' scale, so it is
+// within 1e-9 of such a sweep too (it was 1e-4 to 1e-8 off).
+TEST(DegenerateExamplesTest, ShortSweepsKeepTheirContactTime) {
+  // A ray 1e-7 long against a circle of radius 10.
+  const std::optional<Hit> circle =
+      CastRay({{-22.000000040978193, 4.0000000074505806},
+               {8.1956386566162109e-08, -1.4901161193847656e-08}},
+              Circle{{-14, -2}, 10});
+  ASSERT_TRUE(circle);
+  EXPECT_NEAR(circle->fraction, 0.5, kSweepTolerance);
+  // A ray 2e-13 long running along a segment's line onto its end.
+  const std::optional<Hit> end =
+      CastRay({{-0.20507812500010658, 0.10937500000005684},
+               {2.1316282072803006e-13, -1.1368683772161603e-13}},
+              Segment{{0.234375, -0.125}, {-0.205078125, 0.109375}});
+  ASSERT_TRUE(end);
+  EXPECT_NEAR(end->fraction, 0.5, kSweepTolerance);
+  // A capsule's move of 2e-12 into a polygon it starts one ulp from: met,
+  // not missed.
+  const Capsule capsule{{-66.000000000000014, 92.999999999999986},
+                        {-82.000000000000014, 62.999999999999986},
+                        51};
+  const std::vector<Vec2> diamond{
+      {-11, -129}, {101, 81}, {11, 129}, {-101, -81}};
+  const double f = 2.8421709430404007e-14;
+  EXPECT_TRUE(
+      CastCapsule({capsule, {69 * f, 21 * f}}, *MakeConvexPolygon(diamond)));
+}
+
+// Two polygons meeting corner to corner after a move of 8e5 units: the
+// contact point, rounded to the move's scale, lay 1e-10 off the target's
+// vertex, beyond the old "at the edge's end" gate, so the edge's normal
+// was kept though the mover's corner is 8e-4 inside that edge's line.
+TEST(DegenerateExamplesTest, CornerContactAfterALongMoveGetsASeparatingNormal) {
+  const std::vector<Vec2> mover{{32767.99609375, 393216.013671875},
+                                {32767.98828125, 393216.025390625},
+                                {32767.98046875, 393216.013671875},
+                                {32767.98828125, 393216.001953125}};
+  const std::vector<Vec2> target{{-0.015625, -0.0234375},
+                                 {0.015625, -0.0234375},
+                                 {-0.01171875, 0.0234375}};
+  const Vec2 d1{-65535.9921875, -786431.99609375}, d2{0.01171875, 0.0078125};
+  const std::optional<Hit> hit =
+      CastPolygon({*MakeConvexPolygon(mover), d1},
+                  Moving<ConvexPolygon>{*MakeConvexPolygon(target), d2});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  // Every mover vertex, where it is at the contact, on the far side of the
+  // normal's line through the target's vertex (to rounding of the move).
+  const Vec2 corner = target[2] + hit->fraction * d2;
+  for (Vec2 v : mover) {
+    const Vec2 at = v + hit->fraction * d1;
+    EXPECT_GE(Dot(at - corner, hit->normal), -1e-9);
+  }
+}
+
 }  // namespace
 }  // namespace collide

@@ -37,6 +37,8 @@ const char* ConstructionName(Construction c) {
       return "long";
     case Construction::kTinyReach:
       return "tiny-reach";
+    case Construction::kShortSweep:
+      return "short-sweep";
     case Construction::kCount:
       break;
   }
@@ -432,6 +434,13 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       PlaceTouching(rng, n, u, 0.0, l);
       l->d = -Int(rng, 1, 4) * n + Int(rng, -3, 3) * u;
       break;
+    case Construction::kShortSweep: {
+      PlaceTouching(rng, n, u, 0.0, l);
+      const double scale = std::ldexp(1.0, -rng.Int(20, 40));
+      l->d = scale * (-Int(rng, 1, 4) * n + Int(rng, -3, 3) * u);
+      Shift(l->m, -0.5 * l->d);
+      break;
+    }
     case Construction::kCount:
       std::abort();
   }

@@ -43,6 +43,9 @@ enum class Construction {
   kTinyReach,     // touching, nudged 1 ulp, max_fraction 2^-30..2^-100:
                   // a contact within rounding of the start, before or
                   // after max_fraction
+  kShortSweep,    // touching at t = 1/2 of a translation 2^-20..2^-40 of
+                  // the shapes' size: the time from differences far
+                  // smaller than the coordinates
   kCount,
 };
 const char* ConstructionName(Construction c);
@@ -56,6 +59,8 @@ enum class Query {
              // end, max_distance its radius, in a level of the obstacle
   kShot,     // ValidateShot() of a ray or circle mover, the obstacle both a
              // wall and a target (degenerate_shot.cc)
+  kMove,     // ValidateMove() of the mover against the obstacle (no skin,
+             // no slide; degenerate_move.cc)
 };
 
 struct DegenerateFamily {
@@ -136,6 +141,12 @@ Disagreement CompareDegenerate(const DegenerateCase& c, const Verdict& v,
 // something or nothing), kStatus (the wrong one of wall and target),
 // kFraction, kSkipped (the answer is not known by construction).
 Disagreement CompareShot(const DegenerateCase& c, int pose, bool* expected,
+                         bool* touching, std::string* why);
+
+// A move family's question (pose 0: the case's whole translation; 1: its
+// max_fraction of it, when exact). Kinds: kHitMiss (allowed or not),
+// kStatus (blocked against starts inside), kFraction (first_hit).
+Disagreement CompareMove(const DegenerateCase& c, int pose, bool* expected,
                          bool* touching, std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.

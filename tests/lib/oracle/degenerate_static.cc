@@ -43,6 +43,11 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("shot-") + m + "-" + o);
         }
       }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        for (const char* o : {"segment", "circle", "capsule", "polygon"}) {
+          n.push_back(std::string("move-") + m + "-" + o);
+        }
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -65,6 +70,13 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       for (O o : {O::kSegment, O::kCircle, O::kCapsule, O::kPolygon}) {
         f.push_back({names[i].c_str(), m, o, false, false,
                      0xde9100u + static_cast<uint64_t>(i), Query::kShot});
+        ++i;
+      }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      for (O o : {O::kSegment, O::kCircle, O::kCapsule, O::kPolygon}) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kMove});
         ++i;
       }
     }
@@ -293,6 +305,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   *touching = false;
   if (family.query == Query::kShot) {
     return CompareShot(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kMove) {
+    return CompareMove(c, pose, expected, touching, why);
   }
   Scene s = c.scene;
   if (pose == 1 && !ShiftMover(&s, s.options.max_fraction * s.translation)) {

@@ -1778,4 +1778,31 @@ int GapSign(const Core& a, const std::vector<Vec2>& polygon, double extra,
   return sign;
 }
 
+int LineGapSign(const Core& a, Vec2 d, const Core& b) {
+  ScaleFinder scale;
+  scale.Add(a.points);
+  scale.Add(b.points);
+  scale.Add(a.radius);
+  scale.Add(b.radius);
+  scale.Add(d);
+  const int k = scale.k();
+  const std::vector<ZP> h = DifferenceHull(a.points, b.points, k);
+  const ZP zd = ToZ(d, k);
+  // Projections on n = (-d.y, d.x): H spans [lo, hi] across the line.
+  bool first = true;
+  Z lo, hi;
+  for (const ZP& v : h) {
+    const Z p = zd.x * v.y - zd.y * v.x;
+    if (first || cmp(p, lo) < 0) lo = p;
+    if (first || cmp(p, hi) > 0) hi = p;
+    first = false;
+  }
+  const Z m = cmp(lo, Z(-hi)) > 0 ? lo : Z(-hi);
+  if (sgn(m) < 0) return -1;
+  const Z r = ToZ(a.radius, k) + ToZ(b.radius, k);
+  // m against r |n|, both >= 0: squared.
+  const int c = cmp(Z(m * m), Z(r * r * (zd.x * zd.x + zd.y * zd.y)));
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
 }  // namespace collide::oracle

@@ -151,6 +151,13 @@ int GapSign(const Core& a, const Core& b, double extra, double* gap = nullptr);
 int GapSign(const Core& a, const std::vector<Vec2>& polygon, double extra,
             double* gap = nullptr);
 
+// Whether some line along d keeps a and b apart (they may touch across
+// it), exactly: the sign of dist(line through 0 along d, H) - (a.radius +
+// b.radius) with H = hull(a.points - b.points), signed negative when the
+// line crosses H's interior. >= 0: a move of a by any multiple of d at
+// most touches b (passes beside it); < 0: a contact goes in. d != 0.
+int LineGapSign(const Core& a, Vec2 d, const Core& b);
+
 // Exact crossing-number test: true when p is strictly inside the simple
 // polygon, false when strictly outside; `on_boundary` is set when p lies on
 // an edge (the result is then false).
