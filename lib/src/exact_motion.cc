@@ -228,18 +228,18 @@ bool CastPointVsMovingSegment(const RayInput& ray,
     // On the line, off the segment: only motion along the line meets it,
     // at the near end, if it comes by max_fraction.
     if (across != 0) return true;
+    // Each time from the end it is measured to: along - |e|^2 would cancel.
     const Vec2 e = c - a;
     const double speed = Dot(d, e);
-    const double along = Dot(p - a, e);
     double t;
     int vertex;
     if (DotSign(a, c, a, p) < 0 && DotSign(a, c, d2, d1) > 0) {
       if (AfterMotion(false, a, c, p, d1, d2, max_fraction) < 0) return true;
-      t = -along / speed;
+      t = -Dot(p - a, e) / speed;
       vertex = 0;
     } else if (DotSign(a, c, c, p) > 0 && DotSign(a, c, d2, d1) < 0) {
       if (AfterMotion(false, c, a, p, d1, d2, max_fraction) < 0) return true;
-      t = (along - Dot(e, e)) / -speed;
+      t = Dot(p - c, e) / -speed;
       vertex = 1;
     } else {
       return true;

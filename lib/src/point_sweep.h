@@ -577,12 +577,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   }
   // The time from the edge itself, not its rounded normal: the latter's
   // rounding grows as the motion nears the edge's direction (one over the
-  // angle), the former's does not.
+  // angle), the former's does not; and the point where the mover then is.
   const double t =
       std::clamp(CrossingTime(a, b.vertex(next), p, motion.from, motion.to),
                  0.0, max_fraction);
-  return PointHit{t, b.normal(enter), a + (along / length_squared) * e,
-                  b.EdgeFeature(enter)};
+  const double s = std::clamp(Dot(m + t * d, e) / length_squared, 0.0, 1.0);
+  return PointHit{t, b.normal(enter), a + s * e, b.EdgeFeature(enter)};
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
@@ -676,7 +676,15 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
   const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
   const Vec2 e = b.vertex(next) - a;
-  const double along = Dot((p - a) + t_enter * d, e);
+  // The time again, to kTimePrecision where the rounded one may not be, and
+  // where the point then is along the edge.
+  const Vec2 m = p - a;
+  const double rate = lines.rate[enter];
+  const double t = std::clamp(
+      BandGap(p, a, b.vertex(next), m, Dot(m, b.normal(enter)), grow, rate) /
+          -rate,
+      0.0, max_fraction);
+  const double along = Dot(m + t * d, e);
   const double length_squared = Dot(e, e);
   if (along < 0.0)
     return SweepPointVertex(p, motion, b, enter, grow, max_fraction);
@@ -689,13 +697,6 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
   const Feature feature = s == 0.0   ? b.VertexFeature(enter)
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);
-  // The time again, to kTimePrecision where the rounded one may not be.
-  const Vec2 m = p - a;
-  const double rate = lines.rate[enter];
-  const double t = std::clamp(
-      BandGap(p, a, b.vertex(next), m, Dot(m, b.normal(enter)), grow, rate) /
-          -rate,
-      0.0, max_fraction);
   return PointHit{t, b.normal(enter), a + s * e, feature};
 }
 
