@@ -1070,6 +1070,49 @@ bool EntersPolygon(absl::Span<const Vec2> vertices, double orientation, Vec2 p,
   return false;
 }
 
+// Whether a zero-radius core touching the solid (none of its vertices
+// inside it or entering it) still moves in along an edge: an edge of a
+// lying on one of the polygon's over a positive length moves in when the
+// motion crosses that edge inwards, and a polygon vertex strictly inside
+// one of a's edges when the motion enters the solid there. Both hold where
+// a's vertices only slide along the polygon's edges (a segment spanning the
+// end of a strip, pushed along it). Exact; out of line, for touching
+// starts.
+ABSL_ATTRIBUTE_NOINLINE bool EdgeEntersPolygon(const Core& a,
+                                               absl::Span<const Vec2> vertices,
+                                               double orientation,
+                                               const Motion& motion) {
+  if (a.count() < 2) return false;
+  const int o = orientation > 0.0 ? 1 : -1;
+  const int n = static_cast<int>(vertices.size());
+  const int edges = a.count() == 2 ? 1 : a.count();
+  for (int i = 0; i < edges; ++i) {
+    const Vec2 u = a.vertex(i);
+    const Vec2 v = a.vertex(a.next(i));
+    for (int k = 0; k < n; ++k) {
+      const Vec2 s = vertices[k];
+      const Vec2 e = vertices[k + 1 == n ? 0 : k + 1];
+      if (Orient(u, v, s) == 0 && DotSign(u, v, u, s) > 0 &&
+          DotSign(v, u, v, s) > 0 &&
+          EntersPolygon(vertices, orientation, s, motion)) {
+        return true;
+      }
+      if (Orient(s, e, u) != 0 || Orient(s, e, v) != 0) continue;
+      // Along s -> e: [u, v] (ordered) overlaps [s, e] by a positive
+      // length when lo < hi, lo < e and hi > s.
+      const int order = DotSign(u, v, s, e);
+      if (order == 0) continue;
+      const Vec2 lo = order > 0 ? u : v;
+      const Vec2 hi = order > 0 ? v : u;
+      if (DotSign(e, lo, s, e) < 0 && DotSign(s, hi, s, e) > 0 &&
+          o * CrossSign(s, e, motion.from, motion.to) > 0) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
@@ -1165,6 +1208,7 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
   std::optional<Hit> best;
   int best_edge = -1;
   double limit = options.max_fraction;
+  bool touching = false;  // some edge's start is a touch
   for (int i = 0; i < n; ++i) {
     const Core edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], 0.0,
                     FeatureMap::kSegment);
@@ -1187,6 +1231,8 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
       continue;
     }
     if (start.kind != StartKind::kClear) {
+      touching |= start.kind == StartKind::kTouchingLeaving ||
+                  start.kind == StartKind::kTouchingIn;
       if (StartHit(start, edge, options) &&
           (best_start_edge < 0 || BetterStart(start, best_start))) {
         best_start = start;
@@ -1222,6 +1268,10 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
     }
     return hit;
   };
+  if (entering_vertex < 0 && touching && contact == 0.0 &&
+      EdgeEntersPolygon(a, vertices, polygon.orientation, motion)) {
+    entering_vertex = 0;
+  }
   if (entering_vertex >= 0 &&
       (best_start_edge < 0 || best_start.kind != StartKind::kOverlap)) {
     return escape_hit(/*touching=*/true);

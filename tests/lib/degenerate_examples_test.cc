@@ -210,5 +210,27 @@ TEST(DegenerateExamplesTest, CornerContactAfterALongMoveGetsASeparatingNormal) {
   }
 }
 
+// A segment lying exactly on a concave polygon's edge that ends a strip
+// (both neighbouring edges parallel to the motion), pushed along the strip
+// into the solid: its ends only slide along the strip's sides, its
+// interior goes in, so it starts overlapping (touching, moving in). Found
+// by the degenerate report at 1e9; the same shape at the origin.
+TEST(DegenerateExamplesTest, SegmentPushedIntoASolidAlongAStripMovesIn) {
+  for (const double offset : {0.0, 1e9}) {
+    const std::vector<Vec2> solid{{-22, 4 - offset},  {10, -20 - offset},
+                                  {13, -16 - offset}, {-15, 5 - offset},
+                                  {-6, 17 - offset},  {-10, 20 - offset}};
+    const ConcavePolygon polygon = *MakeConcavePolygon(solid);
+    const std::optional<Hit> hit = CastCapsule(
+        {{{13, -16 - offset}, {10, -20 - offset}, 0}, {-8, 6}}, polygon);
+    ASSERT_TRUE(hit) << offset;
+    EXPECT_EQ(hit->status, HitStatus::kInitialOverlap);
+    EXPECT_EQ(hit->fraction, 0.0);
+    // Pushed out of the solid instead: no hit.
+    EXPECT_FALSE(CastCapsule(
+        {{{13, -16 - offset}, {10, -20 - offset}, 0}, {8, -6}}, polygon));
+  }
+}
+
 }  // namespace
 }  // namespace collide
