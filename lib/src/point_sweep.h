@@ -89,11 +89,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   return t;
 }
 
-// Contact of a point sweep with a circle around b's vertex `vertex`.
-inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
-                                                const Core& b, int vertex,
-                                                const Grow& grow,
-                                                double max_fraction) {
+// Contact of a point sweep with a circle around b's vertex `vertex`: every
+// case.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointVertexGeneral(
+    Vec2 p, const Motion& motion, const Core& b, int vertex, const Grow& grow,
+    double max_fraction) {
   const Vec2 c = b.vertex(vertex);
   const Vec2 d = motion.d;
   const std::optional<double> t =
@@ -103,6 +103,47 @@ inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
   // A zero grow meets the vertex itself: face the mover.
   const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
   return PointHit{*t, normal, c, b.VertexFeature(vertex)};
+}
+
+// Contact of a point sweep with a circle around b's vertex `vertex`. The
+// common cases here, with SweepPointCircle's arithmetic and answers; a
+// discriminant or an end within its filter (tangency, arrival near
+// max_fraction) goes to SweepPointVertexGeneral, so that no call here has
+// values to save around it.
+inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
+                                                const Core& b, int vertex,
+                                                const Grow& grow,
+                                                double max_fraction) {
+  const Vec2 c = b.vertex(vertex);
+  const Vec2 d = motion.d;
+  const Vec2 m = p - c;
+  const double b_half = Dot(d, m);
+  if (b_half >= 0.0) return std::nullopt;  // not approaching
+  const double a = Dot(d, d);
+  const double cross_left = d.x * m.y;
+  const double cross_right = d.y * m.x;
+  const double cross = cross_left - cross_right;
+  const double aa = a * grow.value * grow.value;
+  const double discriminant = aa - cross * cross;
+  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
+  if (std::abs(discriminant) <=
+      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+    return SweepPointVertexGeneral(p, motion, b, vertex, grow, max_fraction);
+  }
+  if (discriminant < 0.0) return std::nullopt;
+  const double c0 = Dot(m, m) - grow.value * grow.value;
+  double t = 0.0;  // starting within grow (SweepPointCircle's 0)
+  if (!(c0 <= 0.0)) {
+    t = c0 / (-b_half + std::sqrt(discriminant));
+    if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
+      return SweepPointVertexGeneral(p, motion, b, vertex, grow, max_fraction);
+    }
+    if (t > max_fraction) return std::nullopt;
+  }
+  const Vec2 offset = m + t * d;
+  // A zero grow meets the vertex itself: face the mover.
+  const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
+  return PointHit{t, normal, c, b.VertexFeature(vertex)};
 }
 
 // SweepPointSegment for motion exactly parallel to the segment (see there);
@@ -273,15 +314,12 @@ inline double NearlyParallelRate(double rate, const Motion& motion,
   return NearlyParallelRateExact(motion, b);
 }
 
-// Point against segment [b0, b1] grown by `grow` (a capsule): the side
-// lines first, then the end caps.
-inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
-                                                 const Core& b,
-                                                 const Grow& grow,
-                                                 double max_fraction) {
-  if (grow.value == 0.0) {
-    return SweepPointSegmentZero(p, motion, b, max_fraction);
-  }
+// Point against segment [b0, b1] grown by `grow` > 0 (a capsule): the side
+// lines first, then the end caps. Every case, the rare ones included (see
+// SweepPointSegment for the common ones).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
+    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
   const Vec2 d = motion.d;
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
@@ -397,6 +435,88 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   if (!first) return second;
   if (second && second->fraction < first->fraction) return second;
   return first;
+}
+
+// The two caps of segment core b, the earlier contact (ties to the first).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentCaps(
+    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
+  std::optional<PointHit> first =
+      SweepPointVertex(p, motion, b, 0, grow, max_fraction);
+  std::optional<PointHit> second =
+      SweepPointVertex(p, motion, b, 1, grow, max_fraction);
+  if (!first) return second;
+  if (second && second->fraction < first->fraction) return second;
+  return first;
+}
+
+// Point against segment [b0, b1] grown by `grow` (a capsule): the side
+// lines first, then the end caps. The common cases here, with the same
+// arithmetic and answers as SweepPointSegmentGrown, which takes every
+// other: motion not nearly parallel to the segment (so not exactly
+// parallel either), an end not near the band, a contact not near a cap.
+// Every call here is the last thing done, so that no value has to be saved
+// around one.
+inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
+                                                 const Core& b,
+                                                 const Grow& grow,
+                                                 double max_fraction) {
+  if (grow.value == 0.0) {
+    return SweepPointSegmentZero(p, motion, b, max_fraction);
+  }
+  const Vec2 d = motion.d;
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  const Vec2 m = p - a;
+  const Vec2 n = b.normal(0);
+  const double distance = Dot(m, n);  // signed distance to the line
+  const double rate = Dot(d, n);
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const auto general = [&] {
+    return SweepPointSegmentGrown(p, motion, b, grow, max_fraction);
+  };
+  // Nearly parallel (NearlyParallelRate's exact rate, parallel()).
+  if (!(std::abs(rate) > kFilterRoundings * speed)) return general();
+  const double side = distance >= 0.0 ? 1.0 : -1.0;
+  if (side * rate < 0.0) {
+    const double t = (side * distance - grow.value) / (-side * rate);
+    const double after =
+        side * distance - grow.value + max_fraction * side * rate;
+    const double reach = std::abs(m.x) + std::abs(m.y) + grow.value +
+                         max_fraction * (std::abs(d.x) + std::abs(d.y));
+    if (std::abs(after) <= kFilterRoundings * reach) return general();
+    if (t > max_fraction) return std::nullopt;
+    if (t >= 0.0) {
+      const double along = Dot(m + t * d, e);
+      const double length_squared = Dot(e, e);
+      const double abs_rate = std::abs(rate);
+      const double scaled_bound = kFilterRoundings * reach *
+                                  (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
+                                   abs_rate * (std::abs(e.x) + std::abs(e.y)));
+      const double first_gap = along * abs_rate;
+      const double second_gap = (along - length_squared) * abs_rate;
+      if (std::abs(first_gap) <= scaled_bound ||
+          std::abs(second_gap) <= scaled_bound) {
+        return general();
+      }
+      if (first_gap < -scaled_bound) {
+        return SweepPointVertex(p, motion, b, 0, grow, max_fraction);
+      }
+      if (second_gap > scaled_bound) {
+        return SweepPointVertex(p, motion, b, 1, grow, max_fraction);
+      }
+      // A segment whose square underflows (0 / 0) has its point at a.
+      const Vec2 point =
+          !(length_squared > 0.0)
+              ? a
+              : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
+      return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
+    }
+  } else if (std::abs(distance) > grow.value) {
+    return std::nullopt;  // outside the band and not closing on it
+  }
+  // Inside the band but beyond an end: only the caps can be met.
+  return SweepPointSegmentCaps(p, motion, b, grow, max_fraction);
 }
 
 // A polygon core's edge lines as seen by points moving by d: per edge, the
@@ -551,21 +671,31 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   // Near the edge's start or end: at a vertex, or grazing it.
   if (!(before > before_bound && -past > past_bound)) return exact();
   // Where t_enter's rounding (its distance's and rate's, and the
-  // division's) could exceed a trillionth of the sweep (nearly along the
-  // line, or a long move), its time comes from the exact answer's cross
-  // products. Compared times the closing rate: no division.
-  if (slack_enter + t_enter * rate_slack +
-          kFilterRoundings * t_enter * closing_enter >
-      1e-12 * closing_enter) {
-    return exact();
-  }
+  // division's; t_scaled, times the closing rate: no division) could
+  // exceed a trillionth of the sweep (nearly along the line, or a long
+  // move), its time comes from the exact answer's cross products.
+  const double t_scaled = slack_enter + t_enter * rate_slack +
+                          kFilterRoundings * t_enter * closing_enter;
+  if (t_scaled > 1e-12 * closing_enter) return exact();
+  // A contact whose rounded position along the edge (t_enter's rounding
+  // included; along_scaled, times the closing rate) is within rounding of
+  // a vertex is answered exactly too, even where the signs above place it
+  // on the edge: its rounded time would tie with the other core's sweep of
+  // that corner, and SweepClear ranks the two by their times.
   const Vec2 e = c - a;
   const double along = Dot(m + t_enter * d, e);
   const double length_squared = Dot(e, e);
-  // A zero length squared is an edge whose square underflows (0 / 0).
-  const double s =
-      length_squared > 0.0 ? std::clamp(along / length_squared, 0.0, 1.0) : 0.0;
-  return PointHit{t_enter, normal, a + s * e, b.EdgeFeature(enter)};
+  const double along_scaled =
+      (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) *
+           closing_enter +
+       t_scaled * speed) *
+      (std::abs(e.x) + std::abs(e.y));
+  if (along * closing_enter <= along_scaled ||
+      (length_squared - along) * closing_enter <= along_scaled) {
+    return exact();
+  }
+  return PointHit{t_enter, normal, a + (along / length_squared) * e,
+                  b.EdgeFeature(enter)};
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
