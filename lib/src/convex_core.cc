@@ -896,7 +896,6 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
                               const Core& b, const Grow& grow,
                               double max_fraction, const Shadow& shadow) {
   const Vec2 d = motion.d;
-  const Motion back = motion.Reversed();  // a's vertices seen from b
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
   // Contacts rank against `limit`, the best so far; the later vertices'
   // sweeps run to `reach`, a little beyond it. The sweeps decide exactly
@@ -951,6 +950,8 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
     settle_corner();
     return best;
   }
+  // a's vertices seen from b.
+  const Motion back = motion.Reversed();
   if (b.count() == 1) {
     if (const std::optional<PointHit> h =
             SweepPoint(b.vertex(0), back, a, grow, limit)) {
