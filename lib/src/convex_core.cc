@@ -841,7 +841,8 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
 // line elsewhere would overlap the other core); only one at an end can be
 // corner to corner. "Within rounding" is generous (1e-9 of the coordinates
 // and the edge), as the test it gates is only a check.
-int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
+                                              Vec2 shift) {
   const int start = c.count() == 2 ? 0 : edge;
   const int end = c.next(start);
   const Vec2 p = c.vertex(start) + shift;
