@@ -89,11 +89,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   return t;
 }
 
-// Contact of a point sweep with a circle around b's vertex `vertex`: every
-// case.
-ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointVertexGeneral(
-    Vec2 p, const Motion& motion, const Core& b, int vertex, const Grow& grow,
-    double max_fraction) {
+// Contact of a point sweep with a circle around b's vertex `vertex`.
+inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
+                                                const Core& b, int vertex,
+                                                const Grow& grow,
+                                                double max_fraction) {
   const Vec2 c = b.vertex(vertex);
   const Vec2 d = motion.d;
   const std::optional<double> t =
@@ -103,47 +103,6 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointVertexGeneral(
   // A zero grow meets the vertex itself: face the mover.
   const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
   return PointHit{*t, normal, c, b.VertexFeature(vertex)};
-}
-
-// Contact of a point sweep with a circle around b's vertex `vertex`. The
-// common cases here, with SweepPointCircle's arithmetic and answers; a
-// discriminant or an end within its filter (tangency, arrival near
-// max_fraction) goes to SweepPointVertexGeneral, so that no call here has
-// values to save around it.
-inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
-                                                const Core& b, int vertex,
-                                                const Grow& grow,
-                                                double max_fraction) {
-  const Vec2 c = b.vertex(vertex);
-  const Vec2 d = motion.d;
-  const Vec2 m = p - c;
-  const double b_half = Dot(d, m);
-  if (b_half >= 0.0) return std::nullopt;  // not approaching
-  const double a = Dot(d, d);
-  const double cross_left = d.x * m.y;
-  const double cross_right = d.y * m.x;
-  const double cross = cross_left - cross_right;
-  const double aa = a * grow.value * grow.value;
-  const double discriminant = aa - cross * cross;
-  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
-  if (std::abs(discriminant) <=
-      kFilterRoundings * (aa + cross_terms * cross_terms)) {
-    return SweepPointVertexGeneral(p, motion, b, vertex, grow, max_fraction);
-  }
-  if (discriminant < 0.0) return std::nullopt;
-  const double c0 = Dot(m, m) - grow.value * grow.value;
-  double t = 0.0;  // starting within grow (SweepPointCircle's 0)
-  if (!(c0 <= 0.0)) {
-    t = c0 / (-b_half + std::sqrt(discriminant));
-    if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
-      return SweepPointVertexGeneral(p, motion, b, vertex, grow, max_fraction);
-    }
-    if (t > max_fraction) return std::nullopt;
-  }
-  const Vec2 offset = m + t * d;
-  // A zero grow meets the vertex itself: face the mover.
-  const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
-  return PointHit{t, normal, c, b.VertexFeature(vertex)};
 }
 
 // SweepPointSegment for motion exactly parallel to the segment (see there);
