@@ -880,7 +880,8 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
 // and the edge, and 1e-12 of `sweep`, the magnitude of the positions the
 // contact point was computed from: a long sweep's rounding), as the test it
 // gates is only a check.
-int EndAt(const Core& c, int edge, Vec2 x, Vec2 shift, double sweep) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
+                                              Vec2 shift, double sweep) {
   const int start = c.count() == 2 ? 0 : edge;
   const int end = c.next(start);
   const Vec2 p = c.vertex(start) + shift;
@@ -939,7 +940,6 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
                               const Core& b, const Grow& grow,
                               double max_fraction, const Shadow& shadow) {
   const Vec2 d = motion.d;
-  const Motion back = motion.Reversed();  // a's vertices seen from b
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
   // Contacts rank against `limit`, the best so far; the later vertices'
   // sweeps run to `reach`, a little beyond it. The sweeps decide exactly
@@ -994,6 +994,8 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
     settle_corner();
     return best;
   }
+  // a's vertices seen from b.
+  const Motion back = motion.Reversed();
   if (b.count() == 1) {
     if (const std::optional<PointHit> h =
             SweepPoint(b.vertex(0), back, a, grow, limit)) {

@@ -352,16 +352,22 @@ int SideContactAlongSignExact(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
 // the boundary, -1 strictly outside (crossing number on exact signs).
 int PointInPolygonExact(absl::Span<const Vec2> vertices, Vec2 p) {
   const size_t n = vertices.size();
+  if (n == 0) return -1;
   bool inside = false;
-  for (size_t i = 0; i < n; ++i) {
-    const Vec2 start = vertices[i];
-    const Vec2 end = vertices[i + 1 == n ? 0 : i + 1];
-    const bool start_above = start.y > p.y;
-    const bool end_above = end.y > p.y;
+  // Edge start -> end, from the closing edge (n - 1 -> 0) on: the answer
+  // does not depend on the order.
+  Vec2 start = vertices[n - 1];
+  for (size_t i = 0; i < n; start = vertices[i], ++i) {
+    const Vec2 end = vertices[i];
     // Only an edge whose height range holds p.y can hold p or cross the
     // ray from p towards +x: one straddling it (half-open, so a vertex at
-    // p's height counts once), or one with an end at that height.
-    if (start_above == end_above && start.y != p.y && end.y != p.y) continue;
+    // p's height counts once), or one with an end at that height. Both
+    // ends strictly above or strictly below it: the differences' signs are
+    // exact (a difference of doubles rounds to 0 only between equal ones),
+    // and a product that underflows to 0 takes the full test below.
+    if ((start.y - p.y) * (end.y - p.y) > 0.0) continue;
+    const bool start_above = start.y > p.y;
+    const bool end_above = end.y > p.y;
     const int side = Orient(start, end, p);
     if (side == 0 && std::min(start.x, end.x) <= p.x &&
         p.x <= std::max(start.x, end.x) && std::min(start.y, end.y) <= p.y &&

@@ -43,9 +43,9 @@ struct PointHit {
 
 // Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
 // from outside; nullopt if none.
-inline std::optional<double> SweepPointCircle(Vec2 p, const Motion& motion,
-                                              Vec2 c, const Grow& grow,
-                                              double max_fraction) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
+    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+    double max_fraction) {
   const Vec2 d = motion.d;
   const Vec2 m = p - c;
   const double b = Dot(d, m);
@@ -315,15 +315,12 @@ inline double BandGap(Vec2 p, Vec2 a, Vec2 c, Vec2 m, double distance,
   return gap;
 }
 
-// Point against segment [b0, b1] grown by `grow` (a capsule): the side
-// lines first, then the end caps.
-inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
-                                                 const Core& b,
-                                                 const Grow& grow,
-                                                 double max_fraction) {
-  if (grow.value == 0.0) {
-    return SweepPointSegmentZero(p, motion, b, max_fraction);
-  }
+// Point against segment [b0, b1] grown by `grow` > 0 (a capsule): the side
+// lines first, then the end caps. Every case, the rare ones included (see
+// SweepPointSegment for the common ones).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
+    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
   const Vec2 d = motion.d;
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
@@ -442,6 +439,95 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   return first;
 }
 
+// The two caps of segment core b, the earlier contact (ties to the first).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentCaps(
+    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
+  std::optional<PointHit> first =
+      SweepPointVertex(p, motion, b, 0, grow, max_fraction);
+  std::optional<PointHit> second =
+      SweepPointVertex(p, motion, b, 1, grow, max_fraction);
+  if (!first) return second;
+  if (second && second->fraction < first->fraction) return second;
+  return first;
+}
+
+// Point against segment [b0, b1] grown by `grow` (a capsule): the side
+// lines first, then the end caps. The common cases here, with the same
+// arithmetic and answers as SweepPointSegmentGrown, which takes every
+// other: motion not nearly parallel to the segment (so not exactly
+// parallel either), an end not near the band, a contact not near a cap.
+// Every call here is the last thing done, so that no value has to be saved
+// around one.
+inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
+                                                 const Core& b,
+                                                 const Grow& grow,
+                                                 double max_fraction) {
+  if (grow.value == 0.0) {
+    return SweepPointSegmentZero(p, motion, b, max_fraction);
+  }
+  const Vec2 d = motion.d;
+  const Vec2 a = b.vertex(0);
+  const Vec2 e = b.vertex(1) - a;
+  const Vec2 m = p - a;
+  const Vec2 n = b.normal(0);
+  const double distance = Dot(m, n);  // signed distance to the line
+  const double rate = Dot(d, n);
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const auto general = [&] {
+    return SweepPointSegmentGrown(p, motion, b, grow, max_fraction);
+  };
+  // Nearly parallel (NearlyParallelRate's exact rate, parallel()).
+  if (!(std::abs(rate) > kFilterRoundings * speed)) return general();
+  const double side = distance >= 0.0 ? 1.0 : -1.0;
+  if (side * rate < 0.0) {
+    // A time whose distance's rounding could move it by more than
+    // kTimePrecision (a sweep short against the shapes) is the full
+    // version's, from the exact band gap.
+    if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
+        kTimePrecision * std::abs(rate)) {
+      return general();
+    }
+    const double t = (side * distance - grow.value) / (-side * rate);
+    const double after =
+        side * distance - grow.value + max_fraction * side * rate;
+    const double reach = std::abs(m.x) + std::abs(m.y) + grow.value +
+                         max_fraction * (std::abs(d.x) + std::abs(d.y));
+    if (std::abs(after) <= kFilterRoundings * reach) return general();
+    if (t > max_fraction) return std::nullopt;
+    if (t >= 0.0) {
+      const double along = Dot(m + t * d, e);
+      const double length_squared = Dot(e, e);
+      const double abs_rate = std::abs(rate);
+      const double scaled_bound = kFilterRoundings * reach *
+                                  (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
+                                   abs_rate * (std::abs(e.x) + std::abs(e.y)));
+      const double first_gap = along * abs_rate;
+      const double second_gap = (along - length_squared) * abs_rate;
+      if (std::abs(first_gap) <= scaled_bound ||
+          std::abs(second_gap) <= scaled_bound) {
+        return general();
+      }
+      if (first_gap < -scaled_bound) {
+        return SweepPointVertex(p, motion, b, 0, grow, max_fraction);
+      }
+      if (second_gap > scaled_bound) {
+        return SweepPointVertex(p, motion, b, 1, grow, max_fraction);
+      }
+      // A segment whose square underflows (0 / 0) has its point at a.
+      const Vec2 point =
+          !(length_squared > 0.0)
+              ? a
+              : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
+      return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
+    }
+  } else if (std::abs(distance) > grow.value) {
+    return std::nullopt;  // outside the band and not closing on it
+  }
+  // Inside the band but beyond an end: only the caps can be met.
+  return SweepPointSegmentCaps(p, motion, b, grow, max_fraction);
+}
+
 // A polygon core's edge lines as seen by points moving by d: per edge, the
 // rate at which a point's signed distance changes. Computed once per sweep
 // instead of once per swept vertex. (A point's distance is taken from the
@@ -492,11 +578,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
 }
 
 // SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
-// entering side only. The point meets the polygon, if at all, where it
-// crosses the last of the lines it starts outside of (edge `enter`), if it
-// is then on that edge; it misses when it starts outside a line it does not
-// close on, reaches one only after max_fraction, or is beside the edge then
-// (outside a neighbour's line, which it must have crossed on its way out).
+// entering side only. The point misses when it starts outside a line it
+// does not close on, or reaches one only after max_fraction. Otherwise let
+// edge `enter` be the last of the lines it starts outside of to be
+// crossed: it hits when it is then on that edge (outside that line until
+// then, and then on the polygon), and misses when it is then beside it and
+// moving away from the neighbouring line there (outside it from then on).
 // Every decision is taken in double only when it is farther from its
 // threshold than the rounding of the rounded normals and products can
 // move it; a closer one (a start on a line's extension, motion along an
@@ -512,77 +599,112 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   const auto exact = [&] {
     return SweepPointPolygonExact(p, motion, b, max_fraction);
   };
-  double t_enter = -kInfinity;
-  double t_second = -kInfinity;  // the next latest entry, for ties
+  double t_enter = 0.0;
   double slack_enter = 0.0;
-  double slack_second = 0.0;
+  double closing_enter = 0.0;
   int enter = -1;
   for (int i = 0; i < b.count(); ++i) {
     const Vec2 m = p - b.vertex(i);
     const double distance = Dot(m, b.normal(i));
+    // Inside (or on): the entry is another line's. A start next to a line
+    // matters only to the misses below, whose tests exceed its slack, and
+    // to line `enter`, tested after the loop.
+    if (distance <= 0.0) continue;
     const double distance_slack =
         kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
     const double rate = lines.rate[i];
-    if (std::abs(distance) <= distance_slack) return exact();
-    if (distance < 0.0) continue;  // inside: the entry is another line's
     if (rate >= -rate_slack) {
-      if (rate > rate_slack) return std::nullopt;  // outside, moving away
-      return exact();                              // along the line, or nearly
+      // Outside, moving away.
+      if (rate > rate_slack && distance > distance_slack) return std::nullopt;
+      return exact();  // along the line, or nearly, or a start next to it
     }
-    // Where it is against the line at max_fraction: > 0 not yet reached.
+    // Where it is against the line at max_fraction: > 0 not yet reached
+    // (past after_slack, the start is certainly outside it too).
     const double after = distance + max_fraction * rate;
     const double after_slack = distance_slack + max_fraction * rate_slack;
     if (after > after_slack) return std::nullopt;  // enters too late
     if (after >= -after_slack) return exact();
     const double t = distance / -rate;
-    // The bound on t's rounding: its numerator's and denominator's, and
-    // the division's.
-    const double slack =
-        (distance_slack + t * rate_slack) / -rate + kFilterRoundings * t;
     if (t > t_enter) {
-      t_second = t_enter;
-      slack_second = slack_enter;
       t_enter = t;
-      slack_enter = slack;
+      slack_enter = distance_slack;
+      closing_enter = -rate;
       enter = i;
-    } else if (t > t_second) {
-      t_second = t;
-      slack_second = slack;
     }
   }
-  // Inside every line (not a clear start), or two lines reached at nearly
-  // the same time (near a vertex): exactly.
-  if (enter < 0 || t_enter - t_second <= slack_enter + slack_second) {
-    return exact();
-  }
+  // Inside every line (not a clear start), or every entry rounded to 0.
+  if (enter < 0) return exact();
   const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
-  const Vec2 e = b.vertex(next) - a;
+  const Vec2 c = b.vertex(next);
+  const Vec2 normal = b.normal(enter);
   const Vec2 m = p - a;
-  const Vec2 entry = m + t_enter * d;
-  const double along = Dot(entry, e);
-  const double length_squared = Dot(e, e);
-  // Bound on along's rounding, entry's time included.
-  const double along_slack =
-      (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) +
-       slack_enter * speed) *
-      (std::abs(e.x) + std::abs(e.y));
-  // Clearly beyond the edge's start or end: beside the polygon (outside the
-  // neighbour's line).
-  if (along < -along_slack || along > length_squared + along_slack) {
-    return std::nullopt;
-  }
-  if (along <= along_slack || along >= length_squared - along_slack) {
+  // The start next to line `enter` (the same values as in the loop).
+  if (!(Dot(m, normal) > slack_enter)) return exact();
+  // Where it crosses the line through a and c (closing on it, so Cross(c -
+  // a, d) > 0): at a + s (c - a) with s = Cross(p - a, d) / Cross(c - a, d)
+  // and 1 - s = -Cross(p - c, d) / Cross(c - a, d). So before a where
+  // Cross(p - a, d) < 0, past c where Cross(p - c, d) > 0, on the edge
+  // where neither: each sign from its cross product's filter (the factors
+  // are a rounded difference each, as orient2d's), none waiting for a
+  // division.
+  const Vec2 mc = p - c;
+  const double before_left = m.x * d.y;
+  const double before_right = m.y * d.x;
+  const double before = before_left - before_right;
+  const double before_bound =
+      kCrossErrorBound * (std::abs(before_left) + std::abs(before_right));
+  const double past_left = mc.x * d.y;
+  const double past_right = mc.y * d.x;
+  const double past = past_left - past_right;
+  const double past_bound =
+      kCrossErrorBound * (std::abs(past_left) + std::abs(past_right));
+  const bool before_a = -before > before_bound;
+  if (before_a || past > past_bound) {
+    // Beside the edge when crossing its line (before vertex `enter`, or
+    // past vertex `next`). Where the polygon turns left there (the two
+    // normals' cross product beyond their few ulps of rounding), that point
+    // is outside the neighbouring edge's line, and where the point moves
+    // away from that line (its rate beyond rounding), it stays outside it:
+    // a miss, as it was outside line `enter` until then. Otherwise
+    // exactly.
+    const int neighbour = before_a ? b.previous(enter) : next;
+    const Vec2 beside = b.normal(neighbour);
+    const double turn =
+        before_a ? Cross(beside, normal) : Cross(normal, beside);
+    if (turn > kFilterRoundings && lines.rate[neighbour] > rate_slack) {
+      return std::nullopt;
+    }
     return exact();
   }
-  // The time from the edge itself, not its rounded normal: the latter's
-  // rounding grows as the motion nears the edge's direction (one over the
-  // angle), the former's does not; and the point where the mover then is.
-  const double t =
-      std::clamp(CrossingTime(a, b.vertex(next), p, motion.from, motion.to),
-                 0.0, max_fraction);
-  const double s = std::clamp(Dot(m + t * d, e) / length_squared, 0.0, 1.0);
-  return PointHit{t, b.normal(enter), a + s * e, b.EdgeFeature(enter)};
+  // Near the edge's start or end: at a vertex, or grazing it.
+  if (!(before > before_bound && -past > past_bound)) return exact();
+  // Where t_enter's rounding (its distance's and rate's, and the
+  // division's; t_scaled, times the closing rate: no division) could
+  // exceed a trillionth of the sweep (nearly along the line, or a long
+  // move), its time comes from the exact answer's cross products.
+  const double t_scaled = slack_enter + t_enter * rate_slack +
+                          kFilterRoundings * t_enter * closing_enter;
+  if (t_scaled > 1e-12 * closing_enter) return exact();
+  // A contact whose rounded position along the edge (t_enter's rounding
+  // included; along_scaled, times the closing rate) is within rounding of
+  // a vertex is answered exactly too, even where the signs above place it
+  // on the edge: its rounded time would tie with the other core's sweep of
+  // that corner, and SweepClear ranks the two by their times.
+  const Vec2 e = c - a;
+  const double along = Dot(m + t_enter * d, e);
+  const double length_squared = Dot(e, e);
+  const double along_scaled =
+      (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) *
+           closing_enter +
+       t_scaled * speed) *
+      (std::abs(e.x) + std::abs(e.y));
+  if (along * closing_enter <= along_scaled ||
+      (length_squared - along) * closing_enter <= along_scaled) {
+    return exact();
+  }
+  return PointHit{t_enter, normal, a + (along / length_squared) * e,
+                  b.EdgeFeature(enter)};
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
@@ -608,15 +730,10 @@ SweepPointPolygonGrownExact(Vec2 p, const Motion& motion, const Core& b,
   return best;
 }
 
-// SweepPoint against a polygon core (count >= 3) with its lines known.
-inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
-                                                 const Core& b,
-                                                 const EdgeLines& lines,
-                                                 const Grow& grow,
-                                                 double max_fraction) {
-  if (grow.value == 0.0) {
-    return SweepPointPolygonZero(p, motion, b, lines, max_fraction);
-  }
+// SweepPointPolygon for grow > 0.
+inline std::optional<PointHit> SweepPointPolygonGrown(
+    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
+    const Grow& grow, double max_fraction) {
   const Vec2 d = motion.d;
   // Cyrus-Beck clipping against b's edge lines moved out by grow, entering
   // side only: the grown polygon lies inside the clipped region and differs
@@ -698,6 +815,18 @@ inline std::optional<PointHit> SweepPointPolygon(Vec2 p, const Motion& motion,
                           : s == 1.0 ? b.VertexFeature(next)
                                      : b.EdgeFeature(enter);
   return PointHit{t, b.normal(enter), a + s * e, feature};
+}
+
+// SweepPoint against a polygon core (count >= 3) with its lines known.
+// Inline, so that a sweep without grow calls SweepPointPolygonZero
+// directly.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<PointHit> SweepPointPolygon(
+    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
+    const Grow& grow, double max_fraction) {
+  if (grow.value == 0.0) {
+    return SweepPointPolygonZero(p, motion, b, lines, max_fraction);
+  }
+  return SweepPointPolygonGrown(p, motion, b, lines, grow, max_fraction);
 }
 
 // The first time in [0, max_fraction] at which point p moving by d comes

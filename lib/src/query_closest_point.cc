@@ -1,6 +1,7 @@
 // ClosestPoint: the level point nearest a query point. The spatial hash
 // visits rings of cells outwards from the point and stops once no unvisited
 // cell can hold anything nearer than the best so far.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -85,6 +86,9 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
           break;
       }
       if (d.within) {
+        // Within max_distance exactly; its rounded distance may lie a hair
+        // beyond it, which the exact answer rules out.
+        d.distance = std::min(d.distance, max_distance);
         offer(Rank{d.distance, level.id(p.shape), part}, d, p.shape);
       }
     }

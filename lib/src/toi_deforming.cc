@@ -12,6 +12,7 @@
 #include <cmath>
 #include <optional>
 
+#include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/toi.h"
 #include "degenerate_normal.h"
@@ -75,7 +76,8 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   // The roots of f (ascending) and f's slope sign at the first. Each root
   // is within kU (4 + rounding) |t| + error_at(|t|) / slope_low of an exact
   // one, slope_low bounding |f'| near it.
-  double roots[2];
+  double first_root;
+  double second_root = 0.0;
   int count;
   int first_slope;
   double slope_low;
@@ -93,7 +95,7 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     }
     const double b = Cross(m.e0, m.dm);
     if (std::abs(b) <= e) return false;  // perhaps moving along the line
-    roots[0] = -c / b;
+    first_root = -c / b;
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
     slope_low = 0.5 * (std::abs(b) - e);
@@ -114,9 +116,8 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     const double root_disc = std::sqrt(disc);
     // Stable form: q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
     const double q = -0.5 * (b + std::copysign(root_disc, b));
-    roots[0] = q / a;
-    roots[1] = c / q;
-    if (roots[0] > roots[1]) std::swap(roots[0], roots[1]);
+    first_root = std::min(q / a, c / q);
+    second_root = std::max(q / a, c / q);
     count = 2;
     first_slope = a > 0.0 ? -1 : 1;
     // Within an eighth of the roots' spacing sqrt(disc) / |A| of a root,
@@ -129,17 +130,21 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   }
   const double a_abs = std::abs(a);
 
-  for (int i = 0; i < count; ++i) {
-    const double t = roots[i];
+  // Each root in turn (unrolled: the roots stay in registers): kDecided
+  // with *decision final, kOpen where a bound leaves it to the exact path,
+  // kNext where that root is no contact (before the start, or beside the
+  // segment).
+  enum class Verdict { kDecided, kOpen, kNext };
+  const auto try_root = [&](double t, int slope) ABSL_ATTRIBUTE_ALWAYS_INLINE {
     const double r = std::abs(t) * (1.0 + 1e-6);
     const double error =
         kU * (4.0 + rounding) * r +
         (a_error * r * r + b_error * r + e) * inverse_slope_low;
-    if (error * 16.0 * a_abs > slope_low) return false;
-    if (t + error < 0.0) continue;
-    if (t - error <= 0.0) return false;
-    if (t - error > max_fraction) return true;
-    if (t + error > max_fraction) return false;
+    if (error * 16.0 * a_abs > slope_low) return Verdict::kOpen;
+    if (t + error < 0.0) return Verdict::kNext;
+    if (t - error <= 0.0) return Verdict::kOpen;
+    if (t - error > max_fraction) return Verdict::kDecided;
+    if (t + error > max_fraction) return Verdict::kOpen;
     // m.e and e.e - m.e at t: the components of m and e are at most
     // k = S (1 + span) and within eps_t = 3 kU k + error S of the exact
     // ones at the exact root; a dot product of them is then within
@@ -152,15 +157,18 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     const double dot = Dot(mt, et);
     const double rest = Dot(et, et) - dot;
     const double rest_error = 2.0 * dot_error + 2.0 * kU * k * k;
-    if (dot < -dot_error || rest < -rest_error) continue;  // beside it
-    if (dot <= dot_error || rest <= rest_error) return false;
+    if (dot < -dot_error || rest < -rest_error) return Verdict::kNext;
+    if (dot <= dot_error || rest <= rest_error) return Verdict::kOpen;
     decision->hit = true;
-    decision->contact = {t, DeformingPlace::kEdge,
-                         i == 0 ? first_slope : -first_slope, false,
+    decision->contact = {t, DeformingPlace::kEdge, slope, false,
                          dot / (rest + dot)};
-    return true;
+    return Verdict::kDecided;
+  };
+  Verdict verdict = try_root(first_root, first_slope);
+  if (verdict == Verdict::kNext && count == 2) {
+    verdict = try_root(second_root, -first_slope);
   }
-  return true;
+  return verdict != Verdict::kOpen;
 }
 
 }  // namespace
@@ -182,9 +190,14 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   // Starting on the segment: it has no inside, so only stop_at_penetration
   // makes the start a hit; otherwise a later contact may be.
   std::optional<Hit> result;  // filled in place
-  DeformingContact contact;
+  // The contact read in place (a copy of the decision's, just written field
+  // by field, would be read back whole: a store-forwarding stall).
+  DeformingContact start_contact;
+  const DeformingContact* found = &decision.contact;
   HitStatus status = HitStatus::kHit;
   if (decision.start_on && options.stop_at_penetration) {
+    DeformingContact& contact = start_contact;
+    found = &start_contact;
     const double length_squared = Dot(motion.e0, motion.e0);
     const double s =
         length_squared > 0.0
@@ -197,11 +210,10 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
     const double b = Cross(motion.e0, motion.dm) + Cross(motion.de, motion.m0);
     contact.slope = b > 0.0 ? 1 : (b < 0.0 ? -1 : 0);
     status = HitStatus::kInitialOverlap;
-  } else if (decision.hit) {
-    contact = decision.contact;
-  } else {
+  } else if (!decision.hit) {
     return result;
   }
+  const DeformingContact& contact = *found;
 
   // The hit at fraction t (rounded; the decisions are made).
   Hit& hit = result.emplace();

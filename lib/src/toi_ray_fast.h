@@ -22,6 +22,49 @@
 
 namespace collide::internal {
 
+// CastRayClear(Segment)'s exact end test, out of line so that the closed
+// form's path needs no register saves: t (the rounded time at which the ray
+// crosses the line through p1 and p2, within rounding of exact_limit) if
+// the ray is on or past the line at exact_limit, +infinity (a miss) if it
+// is still before it.
+ABSL_ATTRIBUTE_NOINLINE inline double SegmentLineReachedBy(const RayInput& ray,
+                                                           Vec2 p1, Vec2 p2,
+                                                           double t,
+                                                           double exact_limit) {
+  const auto [end, bound] =
+      CrossAfter(p1, p2, ray.origin, ray.translation, exact_limit);
+  if (std::abs(end) <= bound) {
+    const int start_side = Cross(p2 - p1, ray.origin - p1) > 0.0 ? 1 : -1;
+    if (OrientAfterExact(p1, p2, ray.origin, Vec2{}, ray.translation,
+                         exact_limit) == start_side) {
+      return std::numeric_limits<double>::infinity();
+    }
+    return std::min(t, exact_limit);
+  }
+  return t;
+}
+
+// CastRayClear(Circle)'s exact decisions, out of line so that the closed
+// form's path needs no register saves: the discriminant of the ray's line
+// against the circle, exactly (near tangency), and whether the ray has met
+// the circle by fraction f.
+ABSL_ATTRIBUTE_NOINLINE inline double RayCircleDiscriminant(
+    const RayInput& ray, const Circle& circle) {
+  return DirectionDiscriminantExact(circle.center, Vec2{}, ray.translation,
+                                    ray.origin, circle.radius, 0.0, 0.0);
+}
+ABSL_ATTRIBUTE_NOINLINE inline double RayCircleExcess(const RayInput& ray,
+                                                      const Circle& circle) {
+  return DistanceSquaredExcessExact(ray.origin, circle.center, circle.radius,
+                                    0.0, 0.0);
+}
+ABSL_ATTRIBUTE_NOINLINE inline bool RayReachedCircle(const RayInput& ray,
+                                                     const Circle& circle,
+                                                     double f) {
+  return SweepReachedCircleExact(ray.origin, Vec2{}, ray.translation, f,
+                                 circle.center, circle.radius, 0.0, 0.0);
+}
+
 // Defined here so that each folds into its public CastRay and every answer
 // is built in the caller's return value (a prvalue returned): these calls
 // take ~10 ns, and copying a just-written Hit (a store-forwarding stall),
@@ -31,6 +74,7 @@ template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, Segment segment, double max_fraction,
     double exact_limit, General&& general) {
+  COLLIDE_DCHECK(max_fraction <= exact_limit);
   const Vec2 e = segment.p2 - segment.p1;
   const Vec2 m = ray.origin - segment.p1;
   const Vec2 d = ray.translation;
@@ -63,22 +107,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   if (cm_bound + t * cd_bound > 1e-12 * std::abs(cd)) return general();
   // Where the ray's end (at exact_limit) is within rounding of the line,
   // the rounded t cannot tell a contact exactly at exact_limit (a move
-  // ending on the wall: a hit) from one just after it: decide exactly. t
-  // is within 1e-12 of the sweep (above) and its division's rounding of the
-  // exact time, so only a t that close to exact_limit needs the test.
-  if (std::abs(t - exact_limit) <= 2e-12 + 1e-15 * exact_limit) {
-    const double end = cm + exact_limit * cd;
-    if (std::abs(end) <=
-        kFilterRoundings *
-            (std::abs(cm_left) + std::abs(cm_right) +
-             exact_limit * (std::abs(cd_left) + std::abs(cd_right)))) {
-      const int end_side =
-          OrientAfter(segment.p1, segment.p2, ray.origin, d, exact_limit);
-      if (end_side == (cm > 0.0 ? 1 : -1)) return std::nullopt;
-      t = std::min(t, exact_limit);
+  // ending on the wall: a hit) from one just after it: decided exactly, out
+  // of line. t is within 1e-12 of the sweep (above) and its division's
+  // rounding of the exact time, so only a t that close to exact_limit needs
+  // the test.
+  if (!(t < max_fraction - (2e-12 + 1e-15 * exact_limit))) {
+    if (std::abs(t - exact_limit) <= 2e-12 + 1e-15 * exact_limit) {
+      t = SegmentLineReachedBy(ray, segment.p1, segment.p2, t, exact_limit);
     }
+    if (t > max_fraction) return std::nullopt;
   }
-  if (t > max_fraction) return std::nullopt;
   // Where along the segment the line is crossed, with its rounding bound
   // (t's included): clearly beyond an end is a miss; near one (a vertex
   // aimed at or grazed), the general machinery decides exactly.
@@ -105,8 +143,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
-    const RayInput& ray, Circle circle, double max_fraction, double exact_limit,
-    General&& general) {
+    const RayInput& ray, const Circle& circle, double max_fraction,
+    double exact_limit, General&& general) {
   const Vec2 m = ray.origin - circle.center;
   const Vec2 d = ray.translation;
   const double r = circle.radius;
@@ -132,8 +170,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     // Near tangency the rounded discriminant's sign is not the line's, and
     // its rounding moves t through the square root: take it exactly (a
     // tangent line touches, at discriminant 0).
-    discriminant = DirectionDiscriminantExact(circle.center, Vec2{}, d,
-                                              ray.origin, r, 0.0, 0.0);
+    discriminant = RayCircleDiscriminant(ray, circle);
     if (discriminant < 0.0) return std::nullopt;
   }
   const double q = -b + std::sqrt(discriminant);
@@ -141,7 +178,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   // for a ray short against the circle, by more than kTimePrecision; then
   // c0 exactly (the start is clearly apart, so it stays positive).
   if (8.0 * kRoundoff * (mm + rr) > kTimePrecision * q) {
-    c0 = DistanceSquaredExcessExact(ray.origin, circle.center, r, 0.0, 0.0);
+    c0 = RayCircleExcess(ray, circle);
   }
   // t = c0 / q: a contact after max_fraction is a miss, told without the
   // division. Within rounding of max_fraction (c0's and q's, the latter's
@@ -153,8 +190,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const double end = c0 - max_fraction * q;
   if (std::abs(end) <= 2e-9 * (mm + rr + max_fraction * q)) {
     if (max_fraction >= exact_limit &&
-        !SweepReachedCircleExact(ray.origin, Vec2{}, d, max_fraction,
-                                 circle.center, r, 0.0, 0.0)) {
+        !RayReachedCircle(ray, circle, max_fraction)) {
       return std::nullopt;
     }
   } else if (end > 0.0) {
@@ -184,6 +220,40 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
              .status = HitStatus::kHit};
 }
 
+// Whether a ray that closes on every line of `polygon` it starts outside of
+// reaches each one by exact_limit, decided exactly for those that CastRayClear
+// Convex's filter leaves within rounding of it (the same arithmetic, so the
+// same lines). Out of line: the clipping loop then holds its values in
+// registers, with no call to save them around.
+template <typename ConvexView>
+ABSL_ATTRIBUTE_NOINLINE bool RayReachesConvexLinesBy(const RayInput& ray,
+                                                     const ConvexView& polygon,
+                                                     double exact_limit) {
+  const Vec2 p = ray.origin;
+  const Vec2 d = ray.translation;
+  const double closing_slack =
+      kFilterRoundings * (std::abs(d.x) + std::abs(d.y));
+  const int count = polygon.count();
+  for (int i = 0; i < count; ++i) {
+    const Vec2 n = polygon.normal(i);
+    const Vec2 m = p - polygon.vertex(i);
+    const double distance = Dot(m, n);
+    if (distance <= 0.0) continue;
+    const double closing = -Dot(d, n);
+    const double over = distance - exact_limit * closing;
+    const double over_slack =
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y)) +
+        exact_limit * closing_slack;
+    if (std::abs(over) <= over_slack &&
+        OrientAfterExact(polygon.vertex(i),
+                         polygon.vertex(i + 1 == count ? 0 : i + 1), p, Vec2{},
+                         d, exact_limit) < 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A convex polygon, read through `polygon.count()`, `vertex(i)` and
 // `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
 // level can keep a packed copy and get the same answer, bit for bit.
@@ -191,6 +261,7 @@ template <typename ConvexView, typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     const RayInput& ray, const ConvexView& polygon, double max_fraction,
     double exact_limit, General&& general) {
+  COLLIDE_DCHECK(max_fraction <= exact_limit);
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
   // Cyrus-Beck clipping, entering side only (as SweepPointPolygonZero). A
@@ -208,14 +279,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   };
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double closing_slack = kFilterRoundings * speed;
-  // Whether the ray reaches line i by exact_limit, decided exactly on the
-  // edge's vertices.
   const int count = polygon.count();
-  const auto reaches_by_end = [&](int i) {
-    return OrientAfterExact(polygon.vertex(i),
-                            polygon.vertex(i + 1 == count ? 0 : i + 1), p,
-                            Vec2{}, d, exact_limit) >= 0;
-  };
   // The bound on an entry time's rounding: its numerator's and
   // denominator's, and the division's.
   const auto t_slack = [&](double t, double distance_slack, double closing) {
@@ -226,13 +290,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   double enter_slack = 0.0;  // the entering line's distance slack
   double enter_closing = 0.0;
   int enter = -1;
+  bool ends_near = false;  // some line is reached within rounding of the end
   for (int i = 0; i < count; ++i) {
     const Vec2 n = polygon.normal(i);
     const Vec2 m = p - polygon.vertex(i);
     const double distance = Dot(m, n);
     if (distance <= 0.0) continue;  // inside (or on): another line's entry
+    // A start next to this line (within distance_slack) matters only to the
+    // misses below, whose tests exceed it, and to the line `enter`, checked
+    // after the loop: another line's entry is never the last (the hit's
+    // along test below certifies that the ray is then on the polygon).
     const double distance_slack = slack(m);
-    if (distance <= distance_slack) return general();  // on or next to it
     // Divided before the closing rate's sign is tested, so that the only
     // branch a random ray makes unpredictable is the one above: t is a time
     // only where the ray closes on the line.
@@ -247,21 +315,21 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
       return general();
     }
     // Where the ray is against the line at max_fraction: > 0 still
-    // outside it.
+    // outside it (certainly, past over_slack: then distance exceeds its
+    // slack too).
     const double over = distance - max_fraction * closing;
     const double over_slack = distance_slack + max_fraction * closing_slack;
     if (over > over_slack) return std::nullopt;  // reached only after
-    if (over >= -over_slack) {
-      // Reached within rounding of max_fraction. At the sweep's own limit,
-      // a move ending on the polygon is a hit and one ending just before it
-      // a miss: decided exactly. Below it (a walk's best so far), the cast
-      // goes on: its answer may be another rounding of the same time,
-      // which the caller ranks, as it does the same shape's answer to a
-      // cast without that limit.
-      if (max_fraction >= exact_limit) {
-        if (!reaches_by_end(i)) return std::nullopt;
-        t = std::min(t, exact_limit);
-      }
+    if (over >= -over_slack && max_fraction >= exact_limit) {
+      // Reached within rounding of the sweep's own limit, where a move
+      // ending on the polygon is a hit and one ending just before it a
+      // miss: decided exactly before a hit is answered (a miss or the
+      // general machinery's answer needs no such test). Below that limit (a
+      // walk's best so far), the cast goes on: its answer may be another
+      // rounding of the same time, which the caller ranks, as it does the
+      // same shape's answer to a cast without that limit.
+      ends_near = true;
+      t = std::min(t, exact_limit);
     }
     if (t > t_enter) {
       t_enter = t;
@@ -275,22 +343,52 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   if (enter < 0) return general();
   const int next = enter + 1 == count ? 0 : enter + 1;
   const Vec2 a = polygon.vertex(enter);
-  const Vec2 e = polygon.vertex(next) - a;
+  const Vec2 b = polygon.vertex(next);
+  const Vec2 normal = polygon.normal(enter);
   const Vec2 m = p - a;
-  const Vec2 entry = m + t_enter * d;  // relative to a
-  const double along = Dot(entry, e);
-  const double length_squared = Dot(e, e);
-  // Bound on along's rounding, the entry time's included.
-  const double entry_slack = t_slack(t_enter, enter_slack, enter_closing);
-  const double along_slack =
-      (slack(m) + kFilterRoundings * t_enter * speed + entry_slack * speed) *
-      (std::abs(e.x) + std::abs(e.y));
-  if (along < -along_slack || along > length_squared + along_slack) {
-    // Beside the edge when crossing its line: outside a neighbour's line
-    // there, which it crossed on its way out, so a miss, if `enter` is the
-    // last line crossed. Certain unless a line it starts next to or on
-    // (which might be one it starts outside of) or a near tie could make
-    // another line the last.
+  // The start on or next to line `enter` (the same values as in the loop).
+  if (!(Dot(m, normal) > enter_slack)) return general();
+  // Where the ray crosses the line through a and b (closing on it, so
+  // Cross(b - a, d) > 0): at a + s (b - a) with s = Cross(p - a, d) /
+  // Cross(b - a, d), and 1 - s = -Cross(p - b, d) / Cross(b - a, d). So it
+  // crosses before a where Cross(p - a, d) < 0, past b where Cross(p - b,
+  // d) > 0, and on the edge between them where neither: each sign from its
+  // cross product's filter (exact_sign.h), neither waiting for a division.
+  const Vec2 mb = p - b;
+  const double before_left = m.x * d.y;
+  const double before_right = m.y * d.x;
+  const double before = before_left - before_right;
+  const double past_left = mb.x * d.y;
+  const double past_right = mb.y * d.x;
+  const double past = past_left - past_right;
+  const bool before_a = -before > kCrossErrorBound * (std::abs(before_left) +
+                                                      std::abs(before_right));
+  const bool past_b =
+      past > kCrossErrorBound * (std::abs(past_left) + std::abs(past_right));
+  // Bound on t_enter's rounding.
+  const auto entry_slack = [&] {
+    return t_slack(t_enter, enter_slack, enter_closing);
+  };
+  if (before_a || past_b) {
+    // Beside the edge when crossing its line (before vertex `enter`, or
+    // past vertex `next`). Where the polygon turns left there (the two
+    // normals' cross product beyond their few ulps of rounding), that point
+    // is outside the neighbouring edge's line, and where the ray moves away
+    // from that line (closing beyond its rounding), it stays outside it:
+    // a miss, as it was outside line `enter` until then.
+    const int neighbour =
+        before_a ? (enter == 0 ? count - 1 : enter - 1) : next;
+    const Vec2 beside = polygon.normal(neighbour);
+    const double turn =
+        before_a ? Cross(beside, normal) : Cross(normal, beside);
+    if (turn > kFilterRoundings && Dot(d, beside) > closing_slack) {
+      return std::nullopt;
+    }
+    // Otherwise outside a neighbour's line there, which it crossed on its
+    // way out, so a miss, if `enter` is the last line crossed. Certain
+    // unless a line it starts next to or on (which might be one it starts
+    // outside of) or a near tie could make another line the last.
+    const double enter_t_slack = entry_slack();
     for (int i = 0; i < count; ++i) {
       if (i == enter) continue;
       const Vec2 n = polygon.normal(i);
@@ -301,28 +399,35 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
       if (distance < 0.0) continue;
       const double closing = -Dot(d, n);
       const double t = distance / closing;
-      if (t_enter - t <= entry_slack + t_slack(t, distance_slack, closing)) {
+      if (t_enter - t <= enter_t_slack + t_slack(t, distance_slack, closing)) {
         return general();
       }
     }
     return std::nullopt;
   }
   // Near the edge's start or end: at a vertex, or grazing it.
-  if (along <= along_slack || along >= length_squared - along_slack) {
+  if (!(before > kCrossErrorBound *
+                     (std::abs(before_left) + std::abs(before_right)) &&
+        -past >
+            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right)))) {
     return general();
   }
   // A hit, whichever line is the last crossed: outside line `enter` until
-  // t_enter, the ray is outside the polygon, and it is then on the edge.
-  const Vec2 normal = polygon.normal(enter);
+  // t_enter, the ray is outside the polygon, and it is then on the edge;
+  // unless some line is reached only after exact_limit.
+  if (ends_near && !RayReachesConvexLinesBy(ray, polygon, exact_limit)) {
+    return std::nullopt;
+  }
+  const Vec2 entry = m + t_enter * d;  // relative to a
   // Nearly along the line, the time's own rounding may exceed a trillionth
   // of the sweep: then it comes from the crossing's two cross products,
   // each to its last place (as CrossSegmentZero's).
   double fraction = t_enter;
   Vec2 contact = entry;
-  if (entry_slack > 1e-12) {
-    fraction = std::clamp(-CrossEstimate(a, polygon.vertex(next), a, p) /
-                              CrossEstimate(a, polygon.vertex(next), {}, d),
-                          0.0, max_fraction);
+  if (entry_slack() > 1e-12) {
+    fraction =
+        std::clamp(-CrossEstimate(a, b, a, p) / CrossEstimate(a, b, {}, d), 0.0,
+                   max_fraction);
     contact = m + fraction * d;
   }
   // The entry point projected onto the edge's line (no division by the
