@@ -793,14 +793,16 @@ inline std::optional<PointHit> SweepPointPolygonGrown(
   const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
   const Vec2 e = b.vertex(next) - a;
-  // The time again, to kTimePrecision where the rounded one may not be, and
-  // where the point then is along the edge.
+  // t_enter is BandGap's rounded time; where that may be off by more than
+  // kTimePrecision, the exact one (rare: a sweep short against the shapes).
   const Vec2 m = p - a;
   const double rate = lines.rate[enter];
-  const double t = std::clamp(
-      BandGap(p, a, b.vertex(next), m, Dot(m, b.normal(enter)), grow, rate) /
-          -rate,
-      0.0, max_fraction);
+  double t = t_enter;
+  if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
+      kTimePrecision * std::abs(rate)) {
+    t = std::clamp(BandGapExact(p, a, b.vertex(next), grow) / -rate, 0.0,
+                   max_fraction);
+  }
   const double along = Dot(m + t * d, e);
   const double length_squared = Dot(e, e);
   if (along < 0.0)

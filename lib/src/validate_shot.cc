@@ -55,7 +55,8 @@ double LastMiss(const HitsBy& hits_by, double f) {
   const auto value = [](uint64_t b) { return std::bit_cast<double>(b); };
   uint64_t miss = 0;  // a miss is known at 0
   uint64_t hit = bits(1.0);
-  const uint64_t start = bits(std::clamp(f, 0.0, 1.0));
+  // A fraction of -0 (or NaN) must not become a huge bit pattern.
+  const uint64_t start = bits(f > 0.0 ? std::min(f, 1.0) : 0.0);
   const bool hit_at_start = hits_by(value(start));
   (hit_at_start ? hit : miss) = start;
   for (uint64_t step = 1; step != 0 && step < hit - miss; step *= 2) {
