@@ -289,6 +289,35 @@ inline double NearlyParallelRate(double rate, const Motion& motion,
   return NearlyParallelRateExact(motion, b);
 }
 
+// Where a side contact of a point sweep at time t lies along segment e
+// (from a, the point starting at m = p - a): `along` = Dot(m + t d, e).
+// Which part it meets (side or cap) is the sign of along at the exact t, at
+// each end; the rounded along decides it when it is farther from the end
+// than its bound: t's (through the rounded distance and rate) carried by
+// Dot(d, e), plus the product's own. Compared times |rate| (no division):
+// scaled_bound = kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate|
+// |e|_1), first = along |rate|, second = (along - |e|^2) |rate|.
+struct SideGaps {
+  double along;
+  double length_squared;
+  double scaled_bound;
+  double first;
+  double second;
+};
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline SideGaps SideGapsAt(Vec2 m, double t,
+                                                        Vec2 d, Vec2 e,
+                                                        double rate,
+                                                        double reach) {
+  const double along = Dot(m + t * d, e);
+  const double length_squared = Dot(e, e);
+  const double abs_rate = std::abs(rate);
+  return {along, length_squared,
+          kFilterRoundings * reach *
+              (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
+               abs_rate * (std::abs(e.x) + std::abs(e.y))),
+          along * abs_rate, (along - length_squared) * abs_rate};
+}
+
 // How far a point is from the edge of the band of half-width grow around
 // the line a -> c: its distance to the line on its own side (`distance`,
 // rounded from m = p - a and the line's rounded normal) less grow. When that
@@ -381,20 +410,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
       return std::nullopt;
     }
     if (t >= 0.0) {
-      const double along = Dot(m + t * d, e);
-      const double length_squared = Dot(e, e);
-      // Which part the contact meets (side or cap) is the sign of along at
-      // the exact t, at each end. The rounded along decides it when it is
-      // farther from the end than its bound: t's (through the rounded
-      // distance and rate) carried by Dot(d, e), plus the product's own.
-      // Compared times |rate| (no division): along_bound |rate| =
-      // kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate| |e|_1).
-      const double abs_rate = std::abs(rate);
-      const double scaled_bound = kFilterRoundings * reach *
-                                  (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
-                                   abs_rate * (std::abs(e.x) + std::abs(e.y)));
-      const double first_gap = along * abs_rate;
-      const double second_gap = (along - length_squared) * abs_rate;
+      const SideGaps gaps = SideGapsAt(m, t, d, e, rate, reach);
+      const double along = gaps.along;
+      const double length_squared = gaps.length_squared;
+      const double scaled_bound = gaps.scaled_bound;
+      const double first_gap = gaps.first;
+      const double second_gap = gaps.second;
       int first_end = first_gap < -scaled_bound ? -1 : 1;
       int second_end = second_gap > scaled_bound ? 1 : -1;
       if (std::abs(first_gap) <= scaled_bound ||
@@ -496,14 +517,12 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
     if (std::abs(after) <= kFilterRoundings * reach) return general();
     if (t > max_fraction) return std::nullopt;
     if (t >= 0.0) {
-      const double along = Dot(m + t * d, e);
-      const double length_squared = Dot(e, e);
-      const double abs_rate = std::abs(rate);
-      const double scaled_bound = kFilterRoundings * reach *
-                                  (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
-                                   abs_rate * (std::abs(e.x) + std::abs(e.y)));
-      const double first_gap = along * abs_rate;
-      const double second_gap = (along - length_squared) * abs_rate;
+      const SideGaps gaps = SideGapsAt(m, t, d, e, rate, reach);
+      const double along = gaps.along;
+      const double length_squared = gaps.length_squared;
+      const double scaled_bound = gaps.scaled_bound;
+      const double first_gap = gaps.first;
+      const double second_gap = gaps.second;
       if (std::abs(first_gap) <= scaled_bound ||
           std::abs(second_gap) <= scaled_bound) {
         return general();
