@@ -6,8 +6,8 @@
 namespace collide::internal {
 namespace {
 
-// A vertex of core a or b; a's may be moved by f (to - from) (see
-// CoresWithinAfter).
+// A vertex of hull a or b; a's may be moved by f (to - from) (see
+// HullsWithinAfter).
 struct Point {
   Vec2 p;
   bool moved = false;

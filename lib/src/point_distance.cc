@@ -58,8 +58,7 @@ bool Within(Vec2 point, const Nearest& n, double r1, double r2) {
   const double bound = DistanceRoundingBound(magnitude, reach);
   if (n.distance < reach - bound) return true;
   if (n.distance > reach + bound) return false;
-  return n.a == n.b ? DistanceSquaredVs(point, n.a, r1, r2, 0.0) <= 0
-                    : LineDistanceVs(n.a, n.b, point, r1, r2, 0.0) <= 0;
+  return PointWithinSegment(point, n.a, n.b, r1, r2, 0.0);
 }
 
 // A round shape: the core's nearest part grown by the radius, or the query
