@@ -21,6 +21,7 @@
 #include "motion_band.h"
 #include "query_common.h"
 #include "swept_cells.h"
+#include "toi_circle_fast.h"
 #include "toi_ray_fast.h"
 
 namespace collide::internal {
@@ -186,12 +187,23 @@ class Caster {
       const int32_t* offsets = tier.offsets.data();
       SweptColumns walk(tier.grid, tier.inverse_cell_size, start_,
                         cast_.translation, slab.inverse, options_.max_fraction);
+      // On levels larger than the cache, the walk waits on memory, not on
+      // arithmetic: a column's cells lie a grid row apart, each with its
+      // own offsets and entries. So the next column is found one step
+      // ahead and its offsets loaded while this one's entries are tested,
+      // and every cell's entries of this column are loaded at once, rather
+      // than each after the previous cell's tests.
       SweptColumn column;
-      while (walk.Next(reach, column)) {
-        // A column's cells lie a grid row apart, and its candidates are
-        // tested cell by cell: on levels larger than the cache, start
-        // loading every cell's candidates now, all at once, rather than
-        // each after the previous cell's tests.
+      SweptColumn ahead;
+      bool more = walk.Next(reach, ahead);
+      while (more && ahead.start <= reach) {
+        column = ahead;
+        more = walk.Next(reach, ahead);
+        if (more) {
+          for (int32_t v = ahead.v0; v <= ahead.v1; ++v) {
+            __builtin_prefetch(offsets + ahead.Cell(v));
+          }
+        }
         for (int32_t v = column.v0; v <= column.v1; ++v) {
           __builtin_prefetch(entries + offsets[column.Cell(v)]);
         }
@@ -234,11 +246,12 @@ class Caster {
     return general();
   }
 
-  // The cast against a convex polygon primitive: a skinless ray's closed
-  // form on the primitive's own bounds for an axis-aligned box, or on the
-  // level's packed copy (the same arithmetic on the same values, so the
-  // same bits); any other cast on the ConvexPolygon, rebuilt from the
-  // bounds for a box (the same values: on levels larger than the cache the
+  // The cast against a convex polygon primitive: a skinless ray's or
+  // circle's closed form (toi_ray_fast.h, toi_circle_fast.h) on the
+  // primitive's own bounds for an axis-aligned box, or on the level's
+  // packed copy (the same arithmetic on the same values as the public
+  // casts, so the same bits); any other cast on the ConvexPolygon, rebuilt from
+  // the bounds for a box (the same values: on levels larger than the cache the
   // polygon record's three lines cost more than the cast).
   std::optional<Hit> CastConvex(const Level::Primitive& p,
                                 const CastOptions& options) const {
@@ -253,6 +266,21 @@ class Caster {
                                     general);
         }
         return CastRayClearConvex(
+            cast_,
+            PackedConvexView{level_.convex_edge_blocks().data() + p.edge_block,
+                             p.vertex_count},
+            options.max_fraction, options_.max_fraction, general);
+      }
+    }
+    if constexpr (std::is_same_v<Cast, CircleCast>) {
+      if (options.target_distance == 0.0) {
+        if (p.box_start >= 0) {
+          const AxisBoxView box{p.a, p.b, p.box_start};
+          return CastCircleClearConvex(
+              cast_, box, options.max_fraction, options_.max_fraction,
+              [&] { return CastTo(cast_, ToConvexPolygon(box), options_); });
+        }
+        return CastCircleClearConvex(
             cast_,
             PackedConvexView{level_.convex_edge_blocks().data() + p.edge_block,
                              p.vertex_count},
