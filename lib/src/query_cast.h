@@ -21,6 +21,7 @@
 #include "motion_band.h"
 #include "query_common.h"
 #include "swept_cells.h"
+#include "toi_capsule_fast.h"
 #include "toi_circle_fast.h"
 #include "toi_ray_fast.h"
 
@@ -241,6 +242,26 @@ class Caster {
       if (options.target_distance == 0.0) {
         return CastRayClear(cast_, target, options.max_fraction,
                             options_.max_fraction, general);
+      }
+    }
+    if constexpr (std::is_same_v<Cast, RayInput> &&
+                  std::is_same_v<Target, Capsule>) {
+      if (options.target_distance == 0.0) {
+        return CastPointClearCapsule(
+            cast_.origin, cast_.translation, target.p1, target.p2,
+            Grow::Of(0.0, target.radius, 0.0), target.radius,
+            options_.max_fraction, general);
+      }
+    }
+    if constexpr (std::is_same_v<Cast, CircleCast> &&
+                  (std::is_same_v<Target, Segment> ||
+                   std::is_same_v<Target, Capsule>)) {
+      if (options.target_distance == 0.0) {
+        const Capsule capsule = AsCapsule(target);
+        return CastPointClearCapsule(
+            cast_.circle.center, cast_.translation, capsule.p1, capsule.p2,
+            Grow::Of(cast_.circle.radius, capsule.radius, 0.0), capsule.radius,
+            options_.max_fraction, general);
       }
     }
     return general();

@@ -3,18 +3,38 @@
 #include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
+#include "toi_capsule_fast.h"
 #include "toi_circle_fast.h"
 #include "toi_ray_fast.h"
 
 namespace collide {
 namespace {
 
-// The general machinery, out of line: the closed form's path then needs no
+// The general machinery, out of line: the closed forms' paths then need no
 // stack frame.
+template <typename Shape>
 ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastCircleGeneral(
-    const CircleCast& cast, const ConvexPolygon& polygon,
-    const CastOptions& options) {
-  return internal::CastShape(cast, polygon, options);
+    const CircleCast& cast, const Shape& shape, const CastOptions& options) {
+  return internal::CastShape(cast, shape, options);
+}
+
+// Closed form for a skinless circle that starts clear of a segment or a
+// capsule (its centre against the target grown by its radius); the general
+// machinery otherwise.
+template <typename Shape>
+std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
+                                       const Shape& shape,
+                                       const CastOptions& options) {
+  const auto general = [&] { return CastCircleGeneral(cast, shape, options); };
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(cast) && IsValid(shape) && IsValid(options));
+    const Capsule& capsule = internal::AsCapsule(shape);
+    return internal::CastPointClearCapsule(
+        cast.circle.center, cast.translation, capsule.p1, capsule.p2,
+        internal::Grow::Of(cast.circle.radius, capsule.radius, 0.0),
+        capsule.radius, options.max_fraction, general);
+  }
+  return general();
 }
 
 }  // namespace
@@ -26,7 +46,7 @@ std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
                               const CastOptions& options) {
-  return internal::CastShape(cast, segment, options);
+  return CastCircleVsCapsule(cast, segment, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
@@ -36,7 +56,7 @@ std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Capsule& capsule,
                               const CastOptions& options) {
-  return internal::CastShape(cast, capsule, options);
+  return CastCircleVsCapsule(cast, capsule, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,

@@ -64,8 +64,8 @@ struct GrownLineClip {
   // matter; -1 while none.
   double t_enter = -std::numeric_limits<double>::infinity();
   double enter_rate = 0.0;
-  Vec2 enter_vertex;
-  Vec2 enter_normal;
+  Vec2 enter_vertex{};
+  Vec2 enter_normal{};
   int enter = -1;
 
   enum class Verdict { kGoOn, kMiss, kGeneral };

@@ -2,6 +2,7 @@
 #include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
+#include "toi_capsule_fast.h"
 #include "toi_ray_fast.h"
 
 namespace collide {
@@ -43,7 +44,15 @@ std::optional<Hit> CastRay(const RayInput& ray, const Circle& circle,
 
 std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
                            const CastOptions& options) {
-  return internal::CastShape(ray, capsule, options);
+  const auto general = [&] { return CastRayGeneral(ray, capsule, options); };
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(ray) && IsValid(capsule) && IsValid(options));
+    return internal::CastPointClearCapsule(
+        ray.origin, ray.translation, capsule.p1, capsule.p2,
+        internal::Grow::Of(0.0, capsule.radius, 0.0), capsule.radius,
+        options.max_fraction, general);
+  }
+  return general();
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const ConvexPolygon& polygon,
