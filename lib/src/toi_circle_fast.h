@@ -15,12 +15,12 @@
 #include <optional>
 
 #include "absl/base/attributes.h"
-#include "axis_box.h"
 #include "collide/dcheck.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "convex_core.h"
 #include "degenerate_normal.h"
+#include "edge_clip.h"
 #include "exact_sign.h"
 #include "point_sweep.h"
 
@@ -50,7 +50,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<Hit> CastCircleAtVertex(
 
 // The clipping of a point against a polygon's edge lines moved out by r,
 // entering side only, with SweepPointPolygonGrown's values and slacks, one
-// line at a time in any order (see ClipEdges).
+// line at a time in any order (edge_clip.h).
 struct GrownLineClip {
   Vec2 p;
   Vec2 d;
@@ -68,31 +68,29 @@ struct GrownLineClip {
   Vec2 enter_normal{};
   int enter = -1;
 
-  enum class Verdict { kGoOn, kMiss, kGeneral };
-
   // Line i, through v with outward normal n. A miss is certain whatever the
   // other lines say; kGeneral, a decision within rounding of its threshold.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE Verdict Line(int i, Vec2 v, Vec2 n) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE ClipVerdict Line(int i, Vec2 v, Vec2 n) {
     const Vec2 m = p - v;
     const double distance = Dot(m, n) - r;
     const double distance_slack =
         grow_slack + kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
-    if (distance < -distance_slack) return Verdict::kGoOn;  // inside it
+    if (distance < -distance_slack) return ClipVerdict::kGoOn;  // inside it
     // Within rounding of the moved line: a start in or next to contact.
-    if (distance <= distance_slack) return Verdict::kGeneral;
+    if (distance <= distance_slack) return ClipVerdict::kGeneral;
     const double rate = Dot(d, n);
     if (rate >= -rate_slack) {
       // Outside, and moving away (a miss) or nearly along the line.
-      return rate > rate_slack ? Verdict::kMiss : Verdict::kGeneral;
+      return rate > rate_slack ? ClipVerdict::kMiss : ClipVerdict::kGeneral;
     }
     // Where it is against the line at max_fraction: > 0 not yet reached.
     const double after = distance + max_fraction * rate;
     const double after_slack = distance_slack + max_fraction * rate_slack;
-    if (after > after_slack) return Verdict::kMiss;  // enters too late
+    if (after > after_slack) return ClipVerdict::kMiss;  // enters too late
     // Within rounding of the sweep's own end: a move ending on the surface
     // counts, which the general machinery decides exactly. (Below it, the
     // answer is another rounding of the same time, for the caller to rank.)
-    if (after >= -after_slack && at_exact_limit) return Verdict::kGeneral;
+    if (after >= -after_slack && at_exact_limit) return ClipVerdict::kGeneral;
     const double t = distance / -rate;
     if (t > t_enter || (t == t_enter && i < enter)) {
       t_enter = t;
@@ -101,41 +99,9 @@ struct GrownLineClip {
       enter_normal = n;
       enter = i;
     }
-    return Verdict::kGoOn;
+    return ClipVerdict::kGoOn;
   }
 };
-
-// Every edge line of `polygon` through clip.Line, in index order; the first
-// verdict other than kGoOn ends it. (A certain miss and the general
-// machinery's exact answer agree, so which line ends it does not change
-// the answer.)
-template <typename ConvexView>
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline GrownLineClip::Verdict ClipEdges(
-    const ConvexView& polygon, GrownLineClip& clip) {
-  for (int i = 0; i < polygon.count(); ++i) {
-    const GrownLineClip::Verdict verdict =
-        clip.Line(i, polygon.vertex(i), polygon.normal(i));
-    if (verdict != GrownLineClip::Verdict::kGoOn) return verdict;
-  }
-  return GrownLineClip::Verdict::kGoOn;
-}
-
-// A box's four lines in corner order, each normal a constant: the same
-// values as AxisBoxView's vertex(i) and normal(i), without their lookups.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline GrownLineClip::Verdict ClipEdges(
-    const AxisBoxView& box, GrownLineClip& clip) {
-  using Verdict = GrownLineClip::Verdict;
-  const Vec2 lo = box.lower;
-  const Vec2 hi = box.upper;
-  const int start = box.start;
-  Verdict verdict = clip.Line((0 - start) & 3, lo, kAxisBoxNormals[0]);
-  if (verdict != Verdict::kGoOn) return verdict;
-  verdict = clip.Line((1 - start) & 3, {hi.x, lo.y}, kAxisBoxNormals[1]);
-  if (verdict != Verdict::kGoOn) return verdict;
-  verdict = clip.Line((2 - start) & 3, hi, kAxisBoxNormals[2]);
-  if (verdict != Verdict::kGoOn) return verdict;
-  return clip.Line((3 - start) & 3, {lo.x, hi.y}, kAxisBoxNormals[3]);
-}
 
 // A convex polygon read through `count()`, `vertex(i)` and `normal(i)` (see
 // CastRayClearConvex), so that a level's packed copy or a box rebuilt from
@@ -165,11 +131,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCircleClearConvex(
       .grow_slack = kFilterRoundings * r,
   };
   switch (ClipEdges(polygon, clip)) {
-    case GrownLineClip::Verdict::kMiss:
+    case ClipVerdict::kMiss:
       return std::nullopt;
-    case GrownLineClip::Verdict::kGeneral:
+    case ClipVerdict::kGeneral:
       return general();
-    case GrownLineClip::Verdict::kGoOn:
+    case ClipVerdict::kGoOn:
       break;
   }
   // Inside every moved line: in a corner zone, or overlapping.

@@ -18,6 +18,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "convex_core.h"
+#include "edge_clip.h"
 #include "exact_sign.h"
 
 namespace collide::internal {
@@ -254,6 +255,72 @@ ABSL_ATTRIBUTE_NOINLINE bool RayReachesConvexLinesBy(const RayInput& ray,
   return true;
 }
 
+// CastRayClearConvex's clipping, one edge line at a time in any order
+// (edge_clip.h). A ray that starts outside a line and does not close on
+// it, or reaches it only after max_fraction, misses. Otherwise `enter` is
+// the last of the lines it starts outside of to be crossed, the lowest
+// index on a tie, so that the order the lines come in does not matter.
+struct RayLineClip {
+  Vec2 p;
+  Vec2 d;
+  double max_fraction;
+  double exact_limit;
+  double closing_slack;  // bound on a line's closing rate's rounding
+  double t_enter = 0.0;
+  double enter_slack = 0.0;  // the entering line's distance slack
+  double enter_closing = 0.0;
+  int enter = -1;
+  bool ends_near = false;  // some line is reached within rounding of the end
+
+  ABSL_ATTRIBUTE_ALWAYS_INLINE ClipVerdict Line(int i, Vec2 v, Vec2 n) {
+    const Vec2 m = p - v;
+    const double distance = Dot(m, n);
+    if (distance <= 0.0) return ClipVerdict::kGoOn;  // inside (or on)
+    // A start next to this line (within distance_slack) matters only to
+    // the misses below, whose tests exceed it, and to the line `enter`,
+    // checked after the clipping: another line's entry is never the last
+    // (the hit's along test certifies that the ray is then on the polygon).
+    const double distance_slack =
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    // Divided before the closing rate's sign is tested, so that the only
+    // branch a random ray makes unpredictable is the one above: t is a time
+    // only where the ray closes on the line.
+    const double closing = -Dot(d, n);
+    double t = distance / closing;
+    if (closing <= closing_slack) {
+      // Moving away, or so nearly along the line that even the fastest
+      // closing rounding allows reaches it only after max_fraction.
+      return distance - distance_slack > 2.0 * closing_slack * max_fraction
+                 ? ClipVerdict::kMiss
+                 : ClipVerdict::kGeneral;
+    }
+    // Where the ray is against the line at max_fraction: > 0 still
+    // outside it (certainly, past over_slack: then distance exceeds its
+    // slack too).
+    const double over = distance - max_fraction * closing;
+    const double over_slack = distance_slack + max_fraction * closing_slack;
+    if (over > over_slack) return ClipVerdict::kMiss;  // reached only after
+    if (over >= -over_slack && max_fraction >= exact_limit) {
+      // Reached within rounding of the sweep's own limit, where a move
+      // ending on the polygon is a hit and one ending just before it a
+      // miss: decided exactly before a hit is answered (a miss or the
+      // general machinery's answer needs no such test). Below that limit
+      // (a walk's best so far), the cast goes on: its answer may be another
+      // rounding of the same time, which the caller ranks, as it does the
+      // same shape's answer to a cast without that limit.
+      ends_near = true;
+      t = std::min(t, exact_limit);
+    }
+    if (t > t_enter || (t == t_enter && i < enter)) {
+      t_enter = t;
+      enter_slack = distance_slack;
+      enter_closing = closing;
+      enter = i;
+    }
+    return ClipVerdict::kGoOn;
+  }
+};
+
 // A convex polygon, read through `polygon.count()`, `vertex(i)` and
 // `normal(i)` (the outward normal of edge i, from vertex i to i + 1), so a
 // level can keep a packed copy and get the same answer, bit for bit.
@@ -277,8 +344,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   const auto slack = [](Vec2 m) {
     return kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
   };
-  const double speed = std::abs(d.x) + std::abs(d.y);
-  const double closing_slack = kFilterRoundings * speed;
+  const double closing_slack =
+      kFilterRoundings * (std::abs(d.x) + std::abs(d.y));
   const int count = polygon.count();
   // The bound on an entry time's rounding: its numerator's and
   // denominator's, and the division's.
@@ -286,58 +353,24 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     return (distance_slack + t * closing_slack) / closing +
            kFilterRoundings * t;
   };
-  double t_enter = 0.0;
-  double enter_slack = 0.0;  // the entering line's distance slack
-  double enter_closing = 0.0;
-  int enter = -1;
-  bool ends_near = false;  // some line is reached within rounding of the end
-  for (int i = 0; i < count; ++i) {
-    const Vec2 n = polygon.normal(i);
-    const Vec2 m = p - polygon.vertex(i);
-    const double distance = Dot(m, n);
-    if (distance <= 0.0) continue;  // inside (or on): another line's entry
-    // A start next to this line (within distance_slack) matters only to the
-    // misses below, whose tests exceed it, and to the line `enter`, checked
-    // after the loop: another line's entry is never the last (the hit's
-    // along test below certifies that the ray is then on the polygon).
-    const double distance_slack = slack(m);
-    // Divided before the closing rate's sign is tested, so that the only
-    // branch a random ray makes unpredictable is the one above: t is a time
-    // only where the ray closes on the line.
-    const double closing = -Dot(d, n);
-    double t = distance / closing;
-    if (closing <= closing_slack) {
-      // Moving away, or so nearly along the line that even the fastest
-      // closing rounding allows reaches it only after max_fraction.
-      if (distance - distance_slack > 2.0 * closing_slack * max_fraction) {
-        return std::nullopt;
-      }
+  RayLineClip clip{.p = p,
+                   .d = d,
+                   .max_fraction = max_fraction,
+                   .exact_limit = exact_limit,
+                   .closing_slack = closing_slack};
+  switch (ClipEdges(polygon, clip)) {
+    case ClipVerdict::kMiss:
+      return std::nullopt;
+    case ClipVerdict::kGeneral:
       return general();
-    }
-    // Where the ray is against the line at max_fraction: > 0 still
-    // outside it (certainly, past over_slack: then distance exceeds its
-    // slack too).
-    const double over = distance - max_fraction * closing;
-    const double over_slack = distance_slack + max_fraction * closing_slack;
-    if (over > over_slack) return std::nullopt;  // reached only after
-    if (over >= -over_slack && max_fraction >= exact_limit) {
-      // Reached within rounding of the sweep's own limit, where a move
-      // ending on the polygon is a hit and one ending just before it a
-      // miss: decided exactly before a hit is answered (a miss or the
-      // general machinery's answer needs no such test). Below that limit (a
-      // walk's best so far), the cast goes on: its answer may be another
-      // rounding of the same time, which the caller ranks, as it does the
-      // same shape's answer to a cast without that limit.
-      ends_near = true;
-      t = std::min(t, exact_limit);
-    }
-    if (t > t_enter) {
-      t_enter = t;
-      enter_slack = distance_slack;
-      enter_closing = closing;
-      enter = i;
-    }
+    case ClipVerdict::kGoOn:
+      break;
   }
+  const double t_enter = clip.t_enter;
+  const double enter_slack = clip.enter_slack;
+  const double enter_closing = clip.enter_closing;
+  const int enter = clip.enter;
+  const bool ends_near = clip.ends_near;
   // Inside every line (a start inside or on the boundary), or every entry
   // rounded to 0 (subnormal offsets): the general machinery's.
   if (enter < 0) return general();
