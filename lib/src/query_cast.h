@@ -195,16 +195,13 @@ class Caster {
       // and every cell's entries of this column are loaded at once, rather
       // than each after the previous cell's tests.
       SweptColumn column;
-      SweptColumn ahead;
-      bool more = walk.Next(reach, ahead);
-      while (more && ahead.start <= reach) {
-        column = ahead;
-        more = walk.Next(reach, ahead);
-        if (more) {
-          for (int32_t v = ahead.v0; v <= ahead.v1; ++v) {
-            __builtin_prefetch(offsets + ahead.Cell(v));
-          }
-        }
+      while (walk.Next(reach, column)) {
+        // A column's cells lie a grid row apart, and its candidates are
+        // tested cell by cell: on levels larger than the cache, start
+        // loading every cell's candidates now, all at once, rather than
+        // each after the previous cell's tests. (Loading the next column's
+        // offsets a step ahead as well measured no faster: S2's 19 MiB
+        // level within 2%.)
         for (int32_t v = column.v0; v <= column.v1; ++v) {
           __builtin_prefetch(entries + offsets[column.Cell(v)]);
         }

@@ -51,8 +51,6 @@ struct SweptColumn {
   // The grid cell index (y * columns + x) of (u, v) is base + v * stride.
   int64_t base = 0;
   int64_t stride = 1;
-  // The fraction at which the swept box reaches the column.
-  double start = 0.0;
 
   int64_t Cell(int32_t v) const { return base + v * stride; }
 };
@@ -174,8 +172,7 @@ class SweptColumns {
     if (done_) return false;
     const double c = static_cast<double>(c_);
     // Every later column starts later still.
-    const double start = enter0_ + c * enter_step_;
-    if (start > limit) return false;
+    if (enter0_ + c * enter_step_ > limit) return false;
     const double cv = c * v_step_;
     // Row bounds; a NaN (only from overflowing input) gives every row.
     const double v_lo = std::max(lower_floor_, lower_start_ + cv);
@@ -187,7 +184,6 @@ class SweptColumns {
     column_.v1 =
         static_cast<int32_t>(std::max(-1.0, std::min(last_row_, v_hi)));
     column_.base = c_ * u_stride_;
-    column_.start = start;
     column = column_;
     done_ = c_ == last_;
     c_ += step_;
