@@ -21,9 +21,9 @@
 #include "motion_band.h"
 #include "query_common.h"
 #include "swept_cells.h"
-#include "toi_capsule_fast.h"
 #include "toi_circle_fast.h"
 #include "toi_ray_fast.h"
+#include "toi_round_fast.h"
 
 namespace collide::internal {
 
@@ -248,6 +248,15 @@ class Caster {
             cast_.origin, cast_.translation, target.p1, target.p2,
             Grow::Of(0.0, target.radius, 0.0), target.radius,
             options_.max_fraction, general);
+      }
+    }
+    if constexpr (std::is_same_v<Cast, CircleCast> &&
+                  std::is_same_v<Target, Circle>) {
+      if (options.target_distance == 0.0) {
+        return CastPointClearCircle(
+            cast_.circle.center, cast_.translation, target.center,
+            Grow::Of(cast_.circle.radius, target.radius, 0.0), target.radius,
+            {FeatureType::kSurface, 0}, options_.max_fraction, general);
       }
     }
     if constexpr (std::is_same_v<Cast, CircleCast> &&

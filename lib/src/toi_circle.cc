@@ -3,9 +3,9 @@
 #include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
-#include "toi_capsule_fast.h"
 #include "toi_circle_fast.h"
 #include "toi_ray_fast.h"
+#include "toi_round_fast.h"
 
 namespace collide {
 namespace {
@@ -19,8 +19,8 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastCircleGeneral(
 }
 
 // Closed form for a skinless circle that starts clear of a segment or a
-// capsule (its centre against the target grown by its radius); the general
-// machinery otherwise.
+// capsule (its centre against the target grown by its radius:
+// toi_round_fast.h); the general machinery otherwise.
 template <typename Shape>
 std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
                                        const Shape& shape,
@@ -41,7 +41,15 @@ std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
                               const CastOptions& options) {
-  return internal::CastShape(cast, point, options);
+  const auto general = [&] { return CastCircleGeneral(cast, point, options); };
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(cast) && IsValid(point) && IsValid(options));
+    return internal::CastPointClearCircle(
+        cast.circle.center, cast.translation, point,
+        internal::Grow::Of(cast.circle.radius, 0.0, 0.0), 0.0,
+        {FeatureType::kVertex, 0}, options.max_fraction, general);
+  }
+  return general();
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
@@ -51,7 +59,16 @@ std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
                               const CastOptions& options) {
-  return internal::CastShape(cast, circle, options);
+  const auto general = [&] { return CastCircleGeneral(cast, circle, options); };
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(cast) && IsValid(circle) && IsValid(options));
+    return internal::CastPointClearCircle(
+        cast.circle.center, cast.translation, circle.center,
+        internal::Grow::Of(cast.circle.radius, circle.radius, 0.0),
+        circle.radius, {FeatureType::kSurface, 0}, options.max_fraction,
+        general);
+  }
+  return general();
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Capsule& capsule,

@@ -2,8 +2,8 @@
 #include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
-#include "toi_capsule_fast.h"
 #include "toi_ray_fast.h"
+#include "toi_round_fast.h"
 
 namespace collide {
 namespace {

@@ -1,0 +1,111 @@
+// Internal: a moving point against a round target that it starts clearly
+// apart from, without the general machinery's cores, shadows and start
+// classification: a circle cast against a point, a circle, a segment or a
+// capsule (the circle's centre against the target grown by its radius) and
+// a ray against a capsule. The contact itself is SweepPointCircle's or
+// SweepPointSegment's, every decision of which is certain or exact; only
+// the start is classified here, and any start that a cheap certain test
+// cannot place clear of the target returns `general()`, the caller's call
+// of the general machinery. These are SweepCores' answers for a clear
+// start, except that a start within rounding of contact, closing, which
+// ClassifyStart may answer as a hit at 0, never gets here.
+#ifndef COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
+#define COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
+
+#include <cmath>
+#include <optional>
+
+#include "absl/base/attributes.h"
+#include "collide/shapes.h"
+#include "collide/toi.h"
+#include "convex_core.h"
+#include "degenerate_normal.h"
+#include "exact_sign.h"
+#include "point_sweep.h"
+
+namespace collide::internal {
+
+// A segment as the capsule of radius 0 it stands for here.
+inline Capsule AsCapsule(const Segment& segment) {
+  return {segment.p1, segment.p2, 0.0};
+}
+inline const Capsule& AsCapsule(const Capsule& capsule) { return capsule; }
+
+// Whether p is certainly farther than grow from point c.
+inline bool ClearOfPoint(Vec2 p, Vec2 c, const Grow& grow) {
+  const Vec2 offset = p - c;
+  return Dot(offset, offset) * (1.0 - kFilterRoundings) >
+         grow.value * grow.value * (1.0 + kFilterRoundings);
+}
+
+// A contact as SweepClear and CastCore make it from a point sweep's: the
+// point on the grown target, and a normal for a contact whose offset
+// rounds to zero.
+inline Hit HitOf(const PointHit& h, double target_radius, Vec2 d) {
+  return Hit{
+      .fraction = h.fraction,
+      .point = h.core_point + target_radius * h.normal,
+      .normal = h.normal != Vec2{} ? h.normal : DegenerateContactNormal(d),
+      .depth = 0.0,
+      .feature = h.feature,
+      .status = HitStatus::kHit};
+}
+
+// Point p moving by d against point c grown by grow (its parts: the
+// mover's radius, the target's `target_radius`, no skin), to the sweep's
+// own end exact_limit; `feature` is the target's (its surface, or the
+// point itself).
+template <typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCircle(
+    Vec2 p, Vec2 d, Vec2 c, const Grow& grow, double target_radius,
+    Feature feature, double exact_limit, General&& general) {
+  if (!(grow.value > 0.0) || !ClearOfPoint(p, c, grow)) return general();
+  const Motion motion = Motion::Of(d);
+  const std::optional<double> t =
+      SweepPointCircle(p, motion, c, grow, exact_limit);
+  if (!t) return std::nullopt;
+  return HitOf(PointHit{*t, Normalize((p - c) + *t * d), c, feature},
+               target_radius, d);
+}
+
+// Point p moving by d against segment [p1, p2] grown by grow, as
+// CastPointClearCircle.
+template <typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCapsule(
+    Vec2 p, Vec2 d, Vec2 p1, Vec2 p2, const Grow& grow, double target_radius,
+    double exact_limit, General&& general) {
+  if (!(grow.value > 0.0) || p1 == p2) return general();
+  const Core segment(p1, p2, 0.0, FeatureMap::kSegment);
+  const Vec2 m = p - p1;
+  const double distance = Dot(m, segment.normal(0));
+  // Certainly outside the band of half-width grow around the line (the
+  // rounded normal's and the products' few ulps, and grow's own rounding,
+  // within the slack), so apart. Otherwise certainly beyond an end (along
+  // the segment) and certainly outside that end's circle; else in or near
+  // contact: the general machinery's.
+  if (!(std::abs(distance) - grow.value >
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value))) {
+    const Vec2 e = p2 - p1;
+    const double along = Dot(m, e);
+    const double along_bound = kFilterRoundings *
+                               (std::abs(m.x) + std::abs(m.y)) *
+                               (std::abs(e.x) + std::abs(e.y));
+    Vec2 end;
+    if (along < -along_bound) {
+      end = p1;
+    } else if (along > Dot(e, e) + along_bound) {
+      end = p2;
+    } else {
+      return general();
+    }
+    if (!ClearOfPoint(p, end, grow)) return general();
+  }
+  const std::optional<PointHit> h =
+      SweepPointSegment(p, Motion::Of(d), segment, grow, exact_limit);
+  if (!h) return std::nullopt;
+  return HitOf(*h, target_radius, d);
+}
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
