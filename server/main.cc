@@ -32,6 +32,10 @@
 // --max_connection_age_grace (0: no limit) before the connection closes
 // (the client library resends a closed stream's unanswered batches).
 //
+// --listen=unix:/run/collide/query.sock serves the queries on a Unix domain
+// socket instead of TCP, for callers on the same host (a game server with
+// collide as its sidecar); gRPC removes the socket file on exit.
+//
 // --metrics_listen=0.0.0.0:9090 serves Prometheus metrics at GET /metrics
 // there (off by default); --log_format=json writes one JSON object per log
 // line, gRPC core's own lines included.
@@ -86,7 +90,8 @@
 #include "server/shutdown_signal.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
-          "Address to listen on, host:port (port 0: any free port).");
+          "Address to listen on, host:port (port 0: any free port), or "
+          "unix:PATH for a Unix domain socket (callers on the same host).");
 ABSL_FLAG(bool, default_level, true,
           "Serve the bundled level \"levels/arena\".");
 ABSL_FLAG(std::vector<std::string>, level_files, {},

@@ -14,6 +14,9 @@
 // Usage: collide_service_bench [--seconds=2] [--batch_sizes=1,16,256]
 //        [--streams=0] [--window=0]   (0: per batch size defaults below)
 //        [--forms=per_query,packed,packed_fixed] [--worker_threads=0]
+//        [--transport=tcp|unix]   (unix: Unix domain sockets in /tmp)
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -27,6 +30,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -60,6 +64,9 @@ ABSL_FLAG(std::vector<std::string>, forms,
 ABSL_FLAG(int, worker_threads, 0,
           "The server's --worker_threads (threads answering batches of more "
           "than 16 queries); 0: one per core.");
+ABSL_FLAG(std::string, transport, "tcp",
+          "tcp: loopback TCP on 127.0.0.1; unix: Unix domain sockets in "
+          "/tmp (a game server beside collide on one host, e.g. a sidecar).");
 
 namespace collide_bench {
 namespace {
@@ -100,13 +107,30 @@ double Percentile(std::vector<double> values, double p) {
   return values[i];
 }
 
-std::shared_ptr<grpc::Channel> Channel(int port, int id) {
+std::shared_ptr<grpc::Channel> Channel(const std::string& target, int id) {
   grpc::ChannelArguments args;
-  // A distinct argument per channel: otherwise channels share one TCP
+  // A distinct argument per channel: otherwise channels share one
   // connection (GRPC-NOTES).
   args.SetInt("collide.bench.channel_id", id);
-  return grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", port),
-                                   grpc::InsecureChannelCredentials(), args);
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
+                                   args);
+}
+
+// Where a server listens for --transport: a free loopback port (the
+// returned address is completed with it once bound), or a fresh Unix
+// socket path named after this process and `name`.
+std::string ListenAddress(const std::string& name) {
+  if (absl::GetFlag(FLAGS_transport) == "unix") {
+    const std::string path =
+        absl::StrCat("/tmp/collide_service_bench.", getpid(), ".", name);
+    unlink(path.c_str());
+    return absl::StrCat("unix:", path);
+  }
+  return "127.0.0.1:0";
+}
+std::string Target(const std::string& listen, int port) {
+  return absl::StartsWith(listen, "unix:") ? listen
+                                           : absl::StrCat("127.0.0.1:", port);
 }
 
 double ProcessCpuSeconds() {
@@ -225,7 +249,15 @@ int Main() {
   const double lib_qps = LibQueriesPerSecond(*level, set);
 
   collide::server::ServerOptions options;
-  options.listen = "127.0.0.1:0";
+  const std::string transport = absl::GetFlag(FLAGS_transport);
+  if (transport != "tcp" && transport != "unix") {
+    std::fprintf(stderr,
+                 "collide_service_bench: --transport: \"%s\" is not tcp or "
+                 "unix\n",
+                 transport.c_str());
+    return 2;
+  }
+  options.listen = ListenAddress("collide");
   // The level goes straight into the store: no admin listener (nor the
   // default port 50052 it would take).
   options.admin_listen = "";
@@ -247,8 +279,9 @@ int Main() {
   EchoServiceImpl echo_service;
   grpc::ServerBuilder echo_builder;
   int echo_port = 0;
-  echo_builder.AddListeningPort("127.0.0.1:0",
-                                grpc::InsecureServerCredentials(), &echo_port);
+  const std::string echo_listen = ListenAddress("echo");
+  echo_builder.AddListeningPort(echo_listen, grpc::InsecureServerCredentials(),
+                                &echo_port);
   echo_builder.RegisterService(&echo_service);
   std::unique_ptr<grpc::Server> echo_server = echo_builder.BuildAndStart();
   if (echo_server == nullptr) {
@@ -300,9 +333,10 @@ int Main() {
     std::vector<std::unique_ptr<collide::bench::v1::EchoService::Stub>>
         echo_stubs;
     for (int i = 0; i < shape.streams; ++i) {
-      stubs.push_back(v1::CollisionService::NewStub(Channel(port, i)));
-      echo_stubs.push_back(
-          collide::bench::v1::EchoService::NewStub(Channel(echo_port, i)));
+      stubs.push_back(v1::CollisionService::NewStub(
+          Channel(Target(options.listen, port), i)));
+      echo_stubs.push_back(collide::bench::v1::EchoService::NewStub(
+          Channel(Target(echo_listen, echo_port), i)));
     }
     for (const std::string& form : forms) {
       const bool packed = form != "per_query";

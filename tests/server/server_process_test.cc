@@ -566,6 +566,38 @@ TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
   EXPECT_THAT(server.log(), HasSubstr("/nonexistent/level.json"));
 }
 
+// A game server beside collide on one host (a sidecar) can reach it over a
+// Unix domain socket: no TCP stack, about a third less CPU per batch of one
+// query (README, "Through the service").
+TEST(ServerProcessTest, ServesOnAUnixDomainSocketAndRemovesItOnExit) {
+  const std::string path =
+      absl::StrCat("/tmp/collide_server_process_test.", getpid(), ".sock");
+  unlink(path.c_str());
+  ServerProcess server;
+  ASSERT_TRUE(server.Start({absl::StrCat("--listen=unix:", path)}))
+      << server.log();
+  EXPECT_THAT(server.log(),
+              HasSubstr(absl::StrCat("listening on unix:", path)));
+  const auto channel = grpc::CreateChannel(absl::StrCat("unix:", path),
+                                           grpc::InsecureChannelCredentials());
+  EXPECT_EQ(HealthOf(*channel, ""), HealthResponse::SERVING);
+  const auto collisions = v1::CollisionService::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  auto stream = collisions->StreamQueries(&context);
+  ASSERT_TRUE(stream->Write(ArenaBatch(1)));
+  v1::StreamQueriesResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  ASSERT_EQ(response.results_size(), 1);
+  EXPECT_EQ(response.results(0).cast().hits_size(), 1);
+  ASSERT_TRUE(stream->WritesDone());
+  EXPECT_TRUE(stream->Finish().ok());
+
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << path << " left behind";
+}
+
 TEST(ServerProcessTest, AnAddressInUseFailsTheStart) {
   ServerProcess first;
   ASSERT_TRUE(first.Start({"--listen=127.0.0.1:0"})) << first.log();
