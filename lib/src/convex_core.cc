@@ -134,7 +134,9 @@ AxisResult TestAxes(const Core& a, const Core& b) {
 // sum of radii and skin, grown by its own rounding) by their rounding bound
 // (the rounded normal's few ulps and the dot product's, against the
 // offsets' size).
-bool AxesClearOf(const Core& a, const Core& b, double threshold) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool AxesClearOf(const Core& a,
+                                                     const Core& b,
+                                                     double threshold) {
   // For an edge's own outward normal, its core reaches no further than the
   // edge's line, so one side of each axis is enough: two convex cores are
   // apart exactly when one lies beyond an edge line of the other. (Collinear
@@ -267,7 +269,8 @@ namespace {
 // `threshold`: a polygon's edge-plane distances and a segment's line
 // distance never exceed the true distance. Each is taken less its rounding
 // bound (see AxesClearOf).
-bool PointClearOf(Vec2 p, const Core& b, double threshold) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool PointClearOf(Vec2 p, const Core& b,
+                                                      double threshold) {
   const double limit = threshold * (1.0 + kFilterRoundings);
   if (b.count() == 1) {
     return LengthSquared(p - b.vertex(0)) * (1.0 - kFilterRoundings) >
@@ -595,16 +598,23 @@ ABSL_ATTRIBUTE_NOINLINE StartState
 ClassifyStartExact(const Core& a, const Motion& motion, const Core& b,
                    const CastOptions& options, Candidate* skin_nearest);
 
+// Whether the cores certainly start farther apart than `clearance` (the sum
+// of the radii and the skin, as Grow rounds it): most casts start well
+// clear, which the shadows, a plane or an axis test prove cheaply (each
+// only when certain, rounding included), skipping the exact classification
+// (out of line: it is rare).
+inline bool StartsClear(const Core& a, const Core& b, double clearance,
+                        const Shadow& shadow) {
+  return ShadowsApart(shadow, clearance) ||
+         (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
+                         : AxesClearOf(a, b, clearance));
+}
+
 StartState ClassifyStart(const Core& a, const Motion& motion, const Core& b,
                          const CastOptions& options, const Shadow& shadow,
                          Candidate* skin_nearest = nullptr) {
-  // Most casts start well clear, which the shadows, a plane or an axis test
-  // prove cheaply (each only when certain, rounding included), skipping the
-  // exact classification (out of line: it is rare).
-  const double clearance = a.radius() + b.radius() + options.target_distance;
-  if (ShadowsApart(shadow, clearance) ||
-      (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
-                      : AxesClearOf(a, b, clearance))) {
+  if (StartsClear(a, b, a.radius() + b.radius() + options.target_distance,
+                  shadow)) {
     return StartState();
   }
   return ClassifyStartExact(a, motion, b, options, skin_nearest);
@@ -1115,6 +1125,19 @@ ABSL_ATTRIBUTE_NOINLINE bool EdgeEntersPolygon(const Core& a,
   return false;
 }
 
+// SweepCores for a start not proved clear cheaply: classified exactly
+// first. Out of line, so that the common path neither builds nor returns a
+// StartState.
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepCoresNearStart(
+    const Core& a, const Motion& motion, const Core& b,
+    const CastOptions& options, const Grow& grow, const Shadow& shadow) {
+  const StartState start =
+      ClassifyStartExact(a, motion, b, options, /*skin_nearest=*/nullptr);
+  if (start.kind != StartKind::kClear) return StartHit(start, b, options);
+  if (motion.d == Vec2{}) return std::nullopt;
+  return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
+}
+
 }  // namespace
 
 std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
@@ -1123,8 +1146,9 @@ std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
   const Grow grow = Grow::Of(a.radius(), b.radius(), options.target_distance);
   const Shadow shadow = ShadowOf(a, d, b, grow.value, options.max_fraction);
   if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
-  const StartState start = ClassifyStart(a, motion, b, options, shadow);
-  if (start.kind != StartKind::kClear) return StartHit(start, b, options);
+  if (!StartsClear(a, b, grow.value, shadow)) {
+    return SweepCoresNearStart(a, motion, b, options, grow, shadow);
+  }
   if (d == Vec2{}) return std::nullopt;
   return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
 }

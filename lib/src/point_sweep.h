@@ -41,40 +41,16 @@ struct PointHit {
   Feature feature;
 };
 
-// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
-// from outside; nullopt if none.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
-    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
-    double max_fraction) {
-  const Vec2 d = motion.d;
-  const Vec2 m = p - c;
-  const double b = Dot(d, m);
-  if (b >= 0.0) return std::nullopt;  // not approaching
-  const double a = Dot(d, d);
-  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
-  // which avoids the cancellation of b^2 - a c when the path passes far
-  // from the centre.
-  const double cross_left = d.x * m.y;
-  const double cross_right = d.y * m.x;
-  const double cross = cross_left - cross_right;
-  const double aa = a * grow.value * grow.value;
-  double discriminant = aa - cross * cross;
-  // Within its rounding bound of zero, the discriminant is taken exactly
-  // (grow's parts summed exactly): its sign decides a graze (a path exactly
-  // tangent touches), and its size the time, which near tangency hangs on
-  // its square root.
-  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
-  if (std::abs(discriminant) <=
-      kFilterRoundings * (aa + cross_terms * cross_terms)) {
-    discriminant =
-        DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
-                                   grow.parts[1], grow.parts[2]);
-  }
-  if (discriminant < 0.0) return std::nullopt;
-  const double magnitude = Dot(m, m) + grow.value * grow.value;
-  double c0 = Dot(m, m) - grow.value * grow.value;
-  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
-  const double q = -b + std::sqrt(discriminant);
+// SweepPointCircle past its discriminant (not negative): the time as the
+// stable root c0 / q (no -b - sqrt cancellation), c0 = |m|^2 - grow^2 and q
+// = -b + sqrt(discriminant) for m = p - c and b = d . m, with its exact
+// decisions (magnitude = |m|^2 + grow^2 bounds c0's rounding). Out of line, and
+// reached only where one of them may be needed, so that the common path saves
+// no registers.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
+SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+                    double max_fraction, double c0, double q,
+                    double magnitude) {
   // The point starts apart (the callers' start classification is exact), so
   // c0 > 0. c0's rounding, a few ulps of `magnitude`, moves t by that over
   // q: within its rounding of 0 (a contact within rounding of the start,
@@ -99,6 +75,71 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   }
   if (t > max_fraction) return std::nullopt;
   return t;
+}
+
+// SweepPointCircle with the discriminant taken exactly (grow's parts summed
+// exactly): its sign decides a graze (a path exactly tangent touches), and
+// its size the time, which near tangency hangs on its square root. Out of
+// line (rare).
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
+SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+                        double max_fraction) {
+  const Vec2 m = p - c;
+  const double b = Dot(motion.d, m);
+  const double discriminant =
+      DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
+                                 grow.parts[1], grow.parts[2]);
+  if (discriminant < 0.0) return std::nullopt;
+  const double mm = Dot(m, m);
+  const double gg = grow.value * grow.value;
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, mm - gg,
+                             -b + std::sqrt(discriminant), mm + gg);
+}
+
+// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
+// from outside; nullopt if none. Decided here where every rounding bound is
+// clear of its threshold (a discriminant far from 0, a start far from
+// contact, a time long against its rounding and far from max_fraction);
+// otherwise by SweepPointCircleTangent or SweepPointCircleEnd, exactly.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
+    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+    double max_fraction) {
+  const Vec2 d = motion.d;
+  const Vec2 m = p - c;
+  const double b = Dot(d, m);
+  if (b >= 0.0) return std::nullopt;  // not approaching
+  const double a = Dot(d, d);
+  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
+  // which avoids the cancellation of b^2 - a c when the path passes far
+  // from the centre. Within its rounding bound of zero, exactly.
+  const double cross_left = d.x * m.y;
+  const double cross_right = d.y * m.x;
+  const double cross = cross_left - cross_right;
+  const double aa = a * grow.value * grow.value;
+  const double discriminant = aa - cross * cross;
+  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
+  if (std::abs(discriminant) <=
+      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+    return SweepPointCircleTangent(p, motion, c, grow, max_fraction);
+  }
+  if (discriminant < 0.0) return std::nullopt;
+  const double mm = Dot(m, m);
+  const double gg = grow.value * grow.value;
+  const double c0 = mm - gg;
+  const double magnitude = mm + gg;
+  const double q = -b + std::sqrt(discriminant);
+  const double t = c0 / q;
+  // SweepPointCircleEnd's tests, each clear: c0 needs no exact value, and t
+  // is farther from max_fraction than its band (the same rounded
+  // differences as there).
+  if (c0 > kFilterRoundings * magnitude &&
+      8.0 * kRoundoff * magnitude <= kTimePrecision * q) {
+    const double band = 1e-4 * max_fraction;
+    if (max_fraction - t > band) return t;
+    if (t - max_fraction > band) return std::nullopt;
+  }
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, c0, q,
+                             magnitude);
 }
 
 // Contact of a point sweep with a circle around b's vertex `vertex`.
@@ -295,8 +336,9 @@ inline double NearlyParallelRate(double rate, const Motion& motion,
 // each end; the rounded along decides it when it is farther from the end
 // than its bound: t's (through the rounded distance and rate) carried by
 // Dot(d, e), plus the product's own. Compared times |rate| (no division):
-// scaled_bound = kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate|
-// |e|_1), first = along |rate|, second = (along - |e|^2) |rate|.
+// scaled_bound = kFilterRoundings reach |e|_1 (|d|_1 + |rate|), which
+// covers |d.x e.x| + |d.y e.y| + |rate| |e|_1 with one product fewer, first
+// = along |rate|, second = (along - |e|^2) |rate|.
 struct SideGaps {
   double along;
   double length_squared;
@@ -312,9 +354,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline SideGaps SideGapsAt(Vec2 m, double t,
   const double length_squared = Dot(e, e);
   const double abs_rate = std::abs(rate);
   return {along, length_squared,
-          kFilterRoundings * reach *
-              (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
-               abs_rate * (std::abs(e.x) + std::abs(e.y))),
+          kFilterRoundings * reach * (std::abs(e.x) + std::abs(e.y)) *
+              (std::abs(d.x) + std::abs(d.y) + abs_rate),
           along * abs_rate, (along - length_squared) * abs_rate};
 }
 
@@ -523,9 +564,16 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       const double scaled_bound = gaps.scaled_bound;
       const double first_gap = gaps.first;
       const double second_gap = gaps.second;
-      if (std::abs(first_gap) <= scaled_bound ||
-          std::abs(second_gap) <= scaled_bound) {
-        return general();
+      // Clearly on the side (the common case); else clearly beyond an end
+      // (first_gap < -scaled_bound puts second_gap below it too, and
+      // second_gap > scaled_bound first_gap above it); else near an end.
+      if (first_gap > scaled_bound && second_gap < -scaled_bound) {
+        // A segment whose square underflows (0 / 0) has its point at a.
+        const Vec2 point =
+            !(length_squared > 0.0)
+                ? a
+                : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
+        return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
       }
       if (first_gap < -scaled_bound) {
         return SweepPointVertex(p, motion, b, 0, grow, max_fraction);
@@ -533,12 +581,7 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       if (second_gap > scaled_bound) {
         return SweepPointVertex(p, motion, b, 1, grow, max_fraction);
       }
-      // A segment whose square underflows (0 / 0) has its point at a.
-      const Vec2 point =
-          !(length_squared > 0.0)
-              ? a
-              : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
-      return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
+      return general();
     }
   } else if (std::abs(distance) > grow.value) {
     return std::nullopt;  // outside the band and not closing on it
