@@ -903,6 +903,26 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
   return -1;
 }
 
+// SettleCorner's rare parts, out of line: a vertex-on-edge contact within
+// EndAt's reach of the end of its edge (a's vertex i and b's vertex j the
+// corners; on_b when the edge is b's, whose end then becomes the contact
+// point), and a's vertex corner_a on one of b's.
+ABSL_ATTRIBUTE_NOINLINE void SettleEdgeEnd(const Core& a, Vec2 d, const Core& b,
+                                           int i, int j, bool on_b, Hit& best) {
+  if (SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) return;
+  best.normal = CornerNormal(a, d, best.fraction, i, b, j, best.normal);
+  if (on_b) {
+    best.point = b.vertex(j);
+    best.feature = b.VertexFeature(j);
+  }
+}
+ABSL_ATTRIBUTE_NOINLINE void SettleVertexCorner(const Core& a, Vec2 d,
+                                                const Core& b, int corner_a,
+                                                Hit& best) {
+  best.normal = CornerNormal(a, d, best.fraction, corner_a, b,
+                             best.feature.index, best.normal);
+}
+
 // Without radii, a corner-to-corner contact's normal is chosen after the
 // sweep (CornerNormal), once: for a's vertex corner_a meeting b (on a
 // vertex of b), and for a vertex-on-edge contact (a's vertex corner_a on
@@ -910,42 +930,83 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
 // separate the pair beyond rounding: the vertex then landed within rounding
 // of the edge's end, on which the other core's edge lies (the true contact
 // is corner to corner; the two sweeps' times tie to rounding and the
-// edge's won). Out of line: most sweeps have radii.
-ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
-                                          int corner_a, int corner_b,
-                                          int edge_a, Hit& best) {
-  const double sweep =
-      MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) + best.fraction * MaxAbs(d);
+// edge's won). Only the tests of the common contacts inline: most sweeps
+// have radii, and most contacts are clear of every end.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SettleCorner(const Core& a, Vec2 d,
+                                                      const Core& b,
+                                                      int corner_a,
+                                                      int corner_b, int edge_a,
+                                                      Hit& best) {
+  const auto sweep = [&] {
+    return MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) +
+           best.fraction * MaxAbs(d);
+  };
   if (corner_b >= 0) {
     if (a.count() < 2) return;
     const int i =
-        EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d, sweep);
-    if (i >= 0 && !SeparatesBeyondRounding(a, d, best.fraction, b, corner_b,
-                                           best.normal)) {
-      best.normal =
-          CornerNormal(a, d, best.fraction, i, b, corner_b, best.normal);
-    }
+        EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d, sweep());
+    if (i >= 0) SettleEdgeEnd(a, d, b, i, corner_b, /*on_b=*/false, best);
     return;
   }
   if (best.feature.type == FeatureType::kVertex) {
-    best.normal = CornerNormal(a, d, best.fraction, corner_a, b,
-                               best.feature.index, best.normal);
+    SettleVertexCorner(a, d, b, corner_a, best);
     return;
   }
   if (best.feature.type != FeatureType::kEdge || b.count() < 2) return;
-  const int j = EndAt(b, best.feature.index, best.point, Vec2{}, sweep);
-  if (j >= 0 &&
-      !SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) {
-    best.normal =
-        CornerNormal(a, d, best.fraction, corner_a, b, j, best.normal);
-    best.point = b.vertex(j);
-    best.feature = b.VertexFeature(j);
-  }
+  const int j = EndAt(b, best.feature.index, best.point, Vec2{}, sweep());
+  if (j >= 0) SettleEdgeEnd(a, d, b, corner_a, j, /*on_b=*/true, best);
 }
 
-// The sweep of a pair known to start farther apart than grow: each vertex
-// of a moving by d against b grown, and each vertex of b moving by -d
-// against a grown (in a's frame); the earliest contact wins.
+// SweepClear for a pair one of whose cores is a point (every circle and ray
+// cast): that point's one sweep against all of the other core is the whole
+// answer. Its own function, so that the common case of such pairs sets up
+// no more than it needs; the contact is kept as SweepClear keeps it.
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepClearPoint(
+    const Core& a, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
+  std::optional<Hit> best;  // the return value, filled in place: see StartHit
+  if (a.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(a.vertex(0), motion, b, grow, max_fraction)) {
+      Hit& hit = best.emplace();
+      hit.fraction = h->fraction;
+      hit.point = h->core_point + b.radius() * h->normal;
+      hit.normal = h->normal;
+      hit.feature = h->feature;
+      if (grow.value == 0.0) {
+        SettleCorner(a, motion.d, b, /*corner_a=*/0, /*corner_b=*/-1,
+                     /*edge_a=*/0, hit);
+      }
+    }
+    return best;
+  }
+  // b's one vertex seen from a, moving by -d.
+  if (const std::optional<PointHit> h =
+          SweepPoint(b.vertex(0), motion.Reversed(), a, grow, max_fraction)) {
+    Hit& hit = best.emplace();
+    hit.fraction = h->fraction;
+    const Vec2 normal = -h->normal;
+    hit.point = b.vertex(0) + b.radius() * normal;
+    hit.normal = normal;
+    hit.feature = b.VertexFeature(0);
+    // On an edge of a, b's vertex is a vertex-on-edge contact; on one of
+    // a's vertices, a corner-to-corner one.
+    if (grow.value == 0.0) {
+      const bool on_edge = h->feature.type == FeatureType::kEdge;
+      const bool on_vertex = h->feature.type == FeatureType::kVertex;
+      if (on_edge || on_vertex) {
+        SettleCorner(a, motion.d, b, on_vertex ? h->feature.index : -1,
+                     on_edge ? 0 : -1, h->feature.index, hit);
+      }
+    }
+  }
+  return best;
+}
+
+// The sweep of a pair of extended cores (neither a point: see
+// SweepClearPoint) known to start farther apart than grow: each vertex of a
+// moving by d against b grown, and each vertex of b moving by -d against a
+// grown (in a's frame); the earliest contact wins.
 std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
                               const Core& b, const Grow& grow,
                               double max_fraction, const Shadow& shadow) {
@@ -994,28 +1055,8 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
       SettleCorner(a, d, b, corner_a, corner_b, edge_a, *best);
     }
   };
-  // A point core's one sweep against all of the other core is the whole
-  // answer.
-  if (a.count() == 1) {
-    if (const std::optional<PointHit> h =
-            SweepPoint(a.vertex(0), motion, b, grow, limit)) {
-      keep_a(*h, 0);
-    }
-    settle_corner();
-    return best;
-  }
   // a's vertices seen from b.
   const Motion back = motion.Reversed();
-  if (b.count() == 1) {
-    if (const std::optional<PointHit> h =
-            SweepPoint(b.vertex(0), back, a, grow, limit)) {
-      keep_b(*h, 0);
-      // b's one vertex on one of a's: a corner-to-corner contact.
-      if (h->feature.type == FeatureType::kVertex) corner_a = h->feature.index;
-    }
-    settle_corner();
-    return best;
-  }
   // Edge lines are made only for polygon cores (and left unset otherwise);
   // a's, seen from b, move by -d.
   EdgeLines b_lines;
@@ -1047,6 +1088,16 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   }
   settle_corner();
   return best;
+}
+
+// SweepClear or SweepClearPoint, as the cores call for.
+std::optional<Hit> SweepClearAny(const Core& a, const Motion& motion,
+                                 const Core& b, const Grow& grow,
+                                 double max_fraction, const Shadow& shadow) {
+  if (a.count() == 1 || b.count() == 1) {
+    return SweepClearPoint(a, motion, b, grow, max_fraction);
+  }
+  return SweepClear(a, motion, b, grow, max_fraction, shadow);
 }
 
 // Whether p, on the boundary of a simple polygon, moving by `motion`
@@ -1135,7 +1186,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepCoresNearStart(
       ClassifyStartExact(a, motion, b, options, /*skin_nearest=*/nullptr);
   if (start.kind != StartKind::kClear) return StartHit(start, b, options);
   if (motion.d == Vec2{}) return std::nullopt;
-  return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
+  return SweepClearAny(a, motion, b, grow, options.max_fraction, shadow);
 }
 
 }  // namespace
@@ -1150,6 +1201,9 @@ std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
     return SweepCoresNearStart(a, motion, b, options, grow, shadow);
   }
   if (d == Vec2{}) return std::nullopt;
+  if (a.count() == 1 || b.count() == 1) {
+    return SweepClearPoint(a, motion, b, grow, options.max_fraction);
+  }
   return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
 }
 
@@ -1279,7 +1333,8 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
     // contact at a vertex two edges share is found twice.
     const double reach =
         best ? std::min(options.max_fraction, limit + 1e-3 * limit) : limit;
-    std::optional<Hit> hit = SweepClear(a, motion, edge, grow, reach, shadow);
+    std::optional<Hit> hit =
+        SweepClearAny(a, motion, edge, grow, reach, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;
@@ -1329,8 +1384,9 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
       const StartState start = ClassifyStart(a, motion, edge, options, shadow);
       if (start.kind != StartKind::kSkinApproaching) continue;
       const Grow touch = Grow::Of(contact, 0.0, 0.0);
-      if (SweepClear(a, motion, edge, touch, options.max_fraction,
-                     ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
+      if (SweepClearAny(
+              a, motion, edge, touch, options.max_fraction,
+              ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
         return on_polygon(*StartHit(start, edge, options), i);
       }
     }

@@ -639,70 +639,28 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
   return best;
 }
 
-// SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
-// entering side only. The point misses when it starts outside a line it
-// does not close on, or reaches one only after max_fraction. Otherwise let
-// edge `enter` be the last of the lines it starts outside of to be
-// crossed: it hits when it is then on that edge (outside that line until
-// then, and then on the polygon), and misses when it is then beside it and
-// moving away from the neighbouring line there (outside it from then on).
-// Every decision is taken in double only when it is farther from its
-// threshold than the rounding of the rounded normals and products can
-// move it; a closer one (a start on a line's extension, motion along an
-// edge, a graze of a vertex, an end on the surface) goes to
-// SweepPointPolygonExact.
-ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
-    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
-    double max_fraction) {
+// SweepPointPolygonZero past its loop, where the fast test of its entry
+// point (below) was not clear: the point crosses line `enter` (of b, the
+// last of the lines it starts outside of, at rounded time t_enter from
+// distance slack slack_enter and closing rate closing_enter) beside its
+// edge, near one of its ends, or with a time or position too rounded to
+// tell. Out of line, so that the common path saves no registers.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<PointHit>
+SweepPointPolygonZeroEntry(Vec2 p, const Motion& motion, const Core& b,
+                           const EdgeLines& lines, double max_fraction,
+                           int enter, double t_enter, double slack_enter,
+                           double closing_enter) {
   const Vec2 d = motion.d;
-  // Bounds on the rounding of a line's rate, and below of its distance.
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
   const auto exact = [&] {
     return SweepPointPolygonExact(p, motion, b, max_fraction);
   };
-  double t_enter = 0.0;
-  double slack_enter = 0.0;
-  double closing_enter = 0.0;
-  int enter = -1;
-  for (int i = 0; i < b.count(); ++i) {
-    const Vec2 m = p - b.vertex(i);
-    const double distance = Dot(m, b.normal(i));
-    // Inside (or on): the entry is another line's. A start next to a line
-    // matters only to the misses below, whose tests exceed its slack, and
-    // to line `enter`, tested after the loop.
-    if (distance <= 0.0) continue;
-    const double distance_slack =
-        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
-    const double rate = lines.rate[i];
-    if (rate >= -rate_slack) {
-      // Outside, moving away.
-      if (rate > rate_slack && distance > distance_slack) return std::nullopt;
-      return exact();  // along the line, or nearly, or a start next to it
-    }
-    // Where it is against the line at max_fraction: > 0 not yet reached
-    // (past after_slack, the start is certainly outside it too).
-    const double after = distance + max_fraction * rate;
-    const double after_slack = distance_slack + max_fraction * rate_slack;
-    if (after > after_slack) return std::nullopt;  // enters too late
-    if (after >= -after_slack) return exact();
-    const double t = distance / -rate;
-    if (t > t_enter) {
-      t_enter = t;
-      slack_enter = distance_slack;
-      closing_enter = -rate;
-      enter = i;
-    }
-  }
-  // Inside every line (not a clear start), or every entry rounded to 0.
-  if (enter < 0) return exact();
   const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
   const Vec2 c = b.vertex(next);
   const Vec2 normal = b.normal(enter);
   const Vec2 m = p - a;
-  // The start next to line `enter` (the same values as in the loop).
-  if (!(Dot(m, normal) > slack_enter)) return exact();
   // Where it crosses the line through a and c (closing on it, so Cross(c -
   // a, d) > 0): at a + s (c - a) with s = Cross(p - a, d) / Cross(c - a, d)
   // and 1 - s = -Cross(p - c, d) / Cross(c - a, d). So before a where
@@ -767,6 +725,95 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   }
   return PointHit{t_enter, normal, a + (along / length_squared) * e,
                   b.EdgeFeature(enter)};
+}
+
+// SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
+// entering side only. The point misses when it starts outside a line it
+// does not close on, or reaches one only after max_fraction. Otherwise let
+// edge `enter` be the last of the lines it starts outside of to be
+// crossed: it hits when it is then on that edge (outside that line until
+// then, and then on the polygon), and misses when it is then beside it and
+// moving away from the neighbouring line there (outside it from then on).
+// Every decision is taken in double only when it is farther from its
+// threshold than the rounding of the rounded normals and products can
+// move it; a closer one (a start on a line's extension, motion along an
+// edge, a graze of a vertex, an end on the surface) goes to
+// SweepPointPolygonExact.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
+    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
+    double max_fraction) {
+  const Vec2 d = motion.d;
+  // Bounds on the rounding of a line's rate, and below of its distance.
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const double rate_slack = kFilterRoundings * speed;
+  const auto exact = [&] {
+    return SweepPointPolygonExact(p, motion, b, max_fraction);
+  };
+  double t_enter = 0.0;
+  double distance_enter = 0.0;
+  double slack_enter = 0.0;
+  double closing_enter = 0.0;
+  int enter = -1;
+  for (int i = 0; i < b.count(); ++i) {
+    const Vec2 m = p - b.vertex(i);
+    const double distance = Dot(m, b.normal(i));
+    // Inside (or on): the entry is another line's. A start next to a line
+    // matters only to the misses below, whose tests exceed its slack, and
+    // to line `enter`, tested after the loop.
+    if (distance <= 0.0) continue;
+    const double distance_slack =
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    const double rate = lines.rate[i];
+    if (rate >= -rate_slack) {
+      // Outside, moving away.
+      if (rate > rate_slack && distance > distance_slack) return std::nullopt;
+      return exact();  // along the line, or nearly, or a start next to it
+    }
+    // Where it is against the line at max_fraction: > 0 not yet reached
+    // (past after_slack, the start is certainly outside it too).
+    const double after = distance + max_fraction * rate;
+    const double after_slack = distance_slack + max_fraction * rate_slack;
+    if (after > after_slack) return std::nullopt;  // enters too late
+    if (after >= -after_slack) return exact();
+    const double t = distance / -rate;
+    if (t > t_enter) {
+      t_enter = t;
+      distance_enter = distance;
+      slack_enter = distance_slack;
+      closing_enter = -rate;
+      enter = i;
+    }
+  }
+  // Inside every line (not a clear start), or every entry rounded to 0.
+  if (enter < 0) return exact();
+  // The start next to line `enter`.
+  if (!(distance_enter > slack_enter)) return exact();
+  // The common entry, told without SweepPointPolygonZeroEntry's signs: a
+  // time precise to a trillionth of the sweep (t_scaled, as there) and a
+  // rounded position along the edge clearly inside it (along_scaled, as
+  // there: t_enter's rounding included) place the contact on the edge's
+  // interior, where the crossing's signs agree.
+  const double t_scaled = slack_enter + t_enter * rate_slack +
+                          kFilterRoundings * t_enter * closing_enter;
+  if (t_scaled <= 1e-12 * closing_enter) {
+    const Vec2 a = b.vertex(enter);
+    const Vec2 e = b.vertex(b.next(enter)) - a;
+    const Vec2 m = p - a;
+    const double along = Dot(m + t_enter * d, e);
+    const double length_squared = Dot(e, e);
+    const double along_scaled =
+        (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) *
+             closing_enter +
+         t_scaled * speed) *
+        (std::abs(e.x) + std::abs(e.y));
+    if (along * closing_enter > along_scaled &&
+        (length_squared - along) * closing_enter > along_scaled) {
+      return PointHit{t_enter, b.normal(enter),
+                      a + (along / length_squared) * e, b.EdgeFeature(enter)};
+    }
+  }
+  return SweepPointPolygonZeroEntry(p, motion, b, lines, max_fraction, enter,
+                                    t_enter, slack_enter, closing_enter);
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
