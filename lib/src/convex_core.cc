@@ -134,7 +134,9 @@ AxisResult TestAxes(const Core& a, const Core& b) {
 // sum of radii and skin, grown by its own rounding) by their rounding bound
 // (the rounded normal's few ulps and the dot product's, against the
 // offsets' size).
-bool AxesClearOf(const Core& a, const Core& b, double threshold) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool AxesClearOf(const Core& a,
+                                                     const Core& b,
+                                                     double threshold) {
   // For an edge's own outward normal, its core reaches no further than the
   // edge's line, so one side of each axis is enough: two convex cores are
   // apart exactly when one lies beyond an edge line of the other. (Collinear
@@ -267,7 +269,8 @@ namespace {
 // `threshold`: a polygon's edge-plane distances and a segment's line
 // distance never exceed the true distance. Each is taken less its rounding
 // bound (see AxesClearOf).
-bool PointClearOf(Vec2 p, const Core& b, double threshold) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool PointClearOf(Vec2 p, const Core& b,
+                                                      double threshold) {
   const double limit = threshold * (1.0 + kFilterRoundings);
   if (b.count() == 1) {
     return LengthSquared(p - b.vertex(0)) * (1.0 - kFilterRoundings) >
@@ -595,16 +598,23 @@ ABSL_ATTRIBUTE_NOINLINE StartState
 ClassifyStartExact(const Core& a, const Motion& motion, const Core& b,
                    const CastOptions& options, Candidate* skin_nearest);
 
+// Whether the cores certainly start farther apart than `clearance` (the sum
+// of the radii and the skin, as Grow rounds it): most casts start well
+// clear, which the shadows, a plane or an axis test prove cheaply (each
+// only when certain, rounding included), skipping the exact classification
+// (out of line: it is rare).
+inline bool StartsClear(const Core& a, const Core& b, double clearance,
+                        const Shadow& shadow) {
+  return ShadowsApart(shadow, clearance) ||
+         (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
+                         : AxesClearOf(a, b, clearance));
+}
+
 StartState ClassifyStart(const Core& a, const Motion& motion, const Core& b,
                          const CastOptions& options, const Shadow& shadow,
                          Candidate* skin_nearest = nullptr) {
-  // Most casts start well clear, which the shadows, a plane or an axis test
-  // prove cheaply (each only when certain, rounding included), skipping the
-  // exact classification (out of line: it is rare).
-  const double clearance = a.radius() + b.radius() + options.target_distance;
-  if (ShadowsApart(shadow, clearance) ||
-      (a.count() == 1 ? PointClearOf(a.vertex(0), b, clearance)
-                      : AxesClearOf(a, b, clearance))) {
+  if (StartsClear(a, b, a.radius() + b.radius() + options.target_distance,
+                  shadow)) {
     return StartState();
   }
   return ClassifyStartExact(a, motion, b, options, skin_nearest);
@@ -893,6 +903,26 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
   return -1;
 }
 
+// SettleCorner's rare parts, out of line: a vertex-on-edge contact within
+// EndAt's reach of the end of its edge (a's vertex i and b's vertex j the
+// corners; on_b when the edge is b's, whose end then becomes the contact
+// point), and a's vertex corner_a on one of b's.
+ABSL_ATTRIBUTE_NOINLINE void SettleEdgeEnd(const Core& a, Vec2 d, const Core& b,
+                                           int i, int j, bool on_b, Hit& best) {
+  if (SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) return;
+  best.normal = CornerNormal(a, d, best.fraction, i, b, j, best.normal);
+  if (on_b) {
+    best.point = b.vertex(j);
+    best.feature = b.VertexFeature(j);
+  }
+}
+ABSL_ATTRIBUTE_NOINLINE void SettleVertexCorner(const Core& a, Vec2 d,
+                                                const Core& b, int corner_a,
+                                                Hit& best) {
+  best.normal = CornerNormal(a, d, best.fraction, corner_a, b,
+                             best.feature.index, best.normal);
+}
+
 // Without radii, a corner-to-corner contact's normal is chosen after the
 // sweep (CornerNormal), once: for a's vertex corner_a meeting b (on a
 // vertex of b), and for a vertex-on-edge contact (a's vertex corner_a on
@@ -900,42 +930,83 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int EndAt(const Core& c, int edge, Vec2 x,
 // separate the pair beyond rounding: the vertex then landed within rounding
 // of the edge's end, on which the other core's edge lies (the true contact
 // is corner to corner; the two sweeps' times tie to rounding and the
-// edge's won). Out of line: most sweeps have radii.
-ABSL_ATTRIBUTE_NOINLINE void SettleCorner(const Core& a, Vec2 d, const Core& b,
-                                          int corner_a, int corner_b,
-                                          int edge_a, Hit& best) {
-  const double sweep =
-      MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) + best.fraction * MaxAbs(d);
+// edge's won). Only the tests of the common contacts inline: most sweeps
+// have radii, and most contacts are clear of every end.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SettleCorner(const Core& a, Vec2 d,
+                                                      const Core& b,
+                                                      int corner_a,
+                                                      int corner_b, int edge_a,
+                                                      Hit& best) {
+  const auto sweep = [&] {
+    return MaxAbs(a.vertex(0)) + MaxAbs(b.vertex(0)) +
+           best.fraction * MaxAbs(d);
+  };
   if (corner_b >= 0) {
     if (a.count() < 2) return;
     const int i =
-        EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d, sweep);
-    if (i >= 0 && !SeparatesBeyondRounding(a, d, best.fraction, b, corner_b,
-                                           best.normal)) {
-      best.normal =
-          CornerNormal(a, d, best.fraction, i, b, corner_b, best.normal);
-    }
+        EndAt(a, edge_a, b.vertex(corner_b), best.fraction * d, sweep());
+    if (i >= 0) SettleEdgeEnd(a, d, b, i, corner_b, /*on_b=*/false, best);
     return;
   }
   if (best.feature.type == FeatureType::kVertex) {
-    best.normal = CornerNormal(a, d, best.fraction, corner_a, b,
-                               best.feature.index, best.normal);
+    SettleVertexCorner(a, d, b, corner_a, best);
     return;
   }
   if (best.feature.type != FeatureType::kEdge || b.count() < 2) return;
-  const int j = EndAt(b, best.feature.index, best.point, Vec2{}, sweep);
-  if (j >= 0 &&
-      !SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) {
-    best.normal =
-        CornerNormal(a, d, best.fraction, corner_a, b, j, best.normal);
-    best.point = b.vertex(j);
-    best.feature = b.VertexFeature(j);
-  }
+  const int j = EndAt(b, best.feature.index, best.point, Vec2{}, sweep());
+  if (j >= 0) SettleEdgeEnd(a, d, b, corner_a, j, /*on_b=*/true, best);
 }
 
-// The sweep of a pair known to start farther apart than grow: each vertex
-// of a moving by d against b grown, and each vertex of b moving by -d
-// against a grown (in a's frame); the earliest contact wins.
+// SweepClear for a pair one of whose cores is a point (every circle and ray
+// cast): that point's one sweep against all of the other core is the whole
+// answer. Its own function, so that the common case of such pairs sets up
+// no more than it needs; the contact is kept as SweepClear keeps it.
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepClearPoint(
+    const Core& a, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
+  std::optional<Hit> best;  // the return value, filled in place: see StartHit
+  if (a.count() == 1) {
+    if (const std::optional<PointHit> h =
+            SweepPoint(a.vertex(0), motion, b, grow, max_fraction)) {
+      Hit& hit = best.emplace();
+      hit.fraction = h->fraction;
+      hit.point = h->core_point + b.radius() * h->normal;
+      hit.normal = h->normal;
+      hit.feature = h->feature;
+      if (grow.value == 0.0) {
+        SettleCorner(a, motion.d, b, /*corner_a=*/0, /*corner_b=*/-1,
+                     /*edge_a=*/0, hit);
+      }
+    }
+    return best;
+  }
+  // b's one vertex seen from a, moving by -d.
+  if (const std::optional<PointHit> h =
+          SweepPoint(b.vertex(0), motion.Reversed(), a, grow, max_fraction)) {
+    Hit& hit = best.emplace();
+    hit.fraction = h->fraction;
+    const Vec2 normal = -h->normal;
+    hit.point = b.vertex(0) + b.radius() * normal;
+    hit.normal = normal;
+    hit.feature = b.VertexFeature(0);
+    // On an edge of a, b's vertex is a vertex-on-edge contact; on one of
+    // a's vertices, a corner-to-corner one.
+    if (grow.value == 0.0) {
+      const bool on_edge = h->feature.type == FeatureType::kEdge;
+      const bool on_vertex = h->feature.type == FeatureType::kVertex;
+      if (on_edge || on_vertex) {
+        SettleCorner(a, motion.d, b, on_vertex ? h->feature.index : -1,
+                     on_edge ? 0 : -1, h->feature.index, hit);
+      }
+    }
+  }
+  return best;
+}
+
+// The sweep of a pair of extended cores (neither a point: see
+// SweepClearPoint) known to start farther apart than grow: each vertex of a
+// moving by d against b grown, and each vertex of b moving by -d against a
+// grown (in a's frame); the earliest contact wins.
 std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
                               const Core& b, const Grow& grow,
                               double max_fraction, const Shadow& shadow) {
@@ -984,28 +1055,8 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
       SettleCorner(a, d, b, corner_a, corner_b, edge_a, *best);
     }
   };
-  // A point core's one sweep against all of the other core is the whole
-  // answer.
-  if (a.count() == 1) {
-    if (const std::optional<PointHit> h =
-            SweepPoint(a.vertex(0), motion, b, grow, limit)) {
-      keep_a(*h, 0);
-    }
-    settle_corner();
-    return best;
-  }
   // a's vertices seen from b.
   const Motion back = motion.Reversed();
-  if (b.count() == 1) {
-    if (const std::optional<PointHit> h =
-            SweepPoint(b.vertex(0), back, a, grow, limit)) {
-      keep_b(*h, 0);
-      // b's one vertex on one of a's: a corner-to-corner contact.
-      if (h->feature.type == FeatureType::kVertex) corner_a = h->feature.index;
-    }
-    settle_corner();
-    return best;
-  }
   // Edge lines are made only for polygon cores (and left unset otherwise);
   // a's, seen from b, move by -d.
   EdgeLines b_lines;
@@ -1037,6 +1088,16 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   }
   settle_corner();
   return best;
+}
+
+// SweepClear or SweepClearPoint, as the cores call for.
+std::optional<Hit> SweepClearAny(const Core& a, const Motion& motion,
+                                 const Core& b, const Grow& grow,
+                                 double max_fraction, const Shadow& shadow) {
+  if (a.count() == 1 || b.count() == 1) {
+    return SweepClearPoint(a, motion, b, grow, max_fraction);
+  }
+  return SweepClear(a, motion, b, grow, max_fraction, shadow);
 }
 
 // Whether p, on the boundary of a simple polygon, moving by `motion`
@@ -1115,6 +1176,19 @@ ABSL_ATTRIBUTE_NOINLINE bool EdgeEntersPolygon(const Core& a,
   return false;
 }
 
+// SweepCores for a start not proved clear cheaply: classified exactly
+// first. Out of line, so that the common path neither builds nor returns a
+// StartState.
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepCoresNearStart(
+    const Core& a, const Motion& motion, const Core& b,
+    const CastOptions& options, const Grow& grow, const Shadow& shadow) {
+  const StartState start =
+      ClassifyStartExact(a, motion, b, options, /*skin_nearest=*/nullptr);
+  if (start.kind != StartKind::kClear) return StartHit(start, b, options);
+  if (motion.d == Vec2{}) return std::nullopt;
+  return SweepClearAny(a, motion, b, grow, options.max_fraction, shadow);
+}
+
 }  // namespace
 
 std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
@@ -1123,9 +1197,13 @@ std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
   const Grow grow = Grow::Of(a.radius(), b.radius(), options.target_distance);
   const Shadow shadow = ShadowOf(a, d, b, grow.value, options.max_fraction);
   if (ShadowsMiss(shadow, options.max_fraction)) return std::nullopt;
-  const StartState start = ClassifyStart(a, motion, b, options, shadow);
-  if (start.kind != StartKind::kClear) return StartHit(start, b, options);
+  if (!StartsClear(a, b, grow.value, shadow)) {
+    return SweepCoresNearStart(a, motion, b, options, grow, shadow);
+  }
   if (d == Vec2{}) return std::nullopt;
+  if (a.count() == 1 || b.count() == 1) {
+    return SweepClearPoint(a, motion, b, grow, options.max_fraction);
+  }
   return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
 }
 
@@ -1255,7 +1333,8 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
     // contact at a vertex two edges share is found twice.
     const double reach =
         best ? std::min(options.max_fraction, limit + 1e-3 * limit) : limit;
-    std::optional<Hit> hit = SweepClear(a, motion, edge, grow, reach, shadow);
+    std::optional<Hit> hit =
+        SweepClearAny(a, motion, edge, grow, reach, shadow);
     if (hit && (!best || hit->fraction < limit)) {
       best = hit;
       best_edge = i;
@@ -1305,8 +1384,9 @@ std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
       const StartState start = ClassifyStart(a, motion, edge, options, shadow);
       if (start.kind != StartKind::kSkinApproaching) continue;
       const Grow touch = Grow::Of(contact, 0.0, 0.0);
-      if (SweepClear(a, motion, edge, touch, options.max_fraction,
-                     ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
+      if (SweepClearAny(
+              a, motion, edge, touch, options.max_fraction,
+              ShadowOf(a, d, edge, touch.value, options.max_fraction))) {
         return on_polygon(*StartHit(start, edge, options), i);
       }
     }

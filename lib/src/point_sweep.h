@@ -41,40 +41,16 @@ struct PointHit {
   Feature feature;
 };
 
-// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
-// from outside; nullopt if none.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
-    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
-    double max_fraction) {
-  const Vec2 d = motion.d;
-  const Vec2 m = p - c;
-  const double b = Dot(d, m);
-  if (b >= 0.0) return std::nullopt;  // not approaching
-  const double a = Dot(d, d);
-  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
-  // which avoids the cancellation of b^2 - a c when the path passes far
-  // from the centre.
-  const double cross_left = d.x * m.y;
-  const double cross_right = d.y * m.x;
-  const double cross = cross_left - cross_right;
-  const double aa = a * grow.value * grow.value;
-  double discriminant = aa - cross * cross;
-  // Within its rounding bound of zero, the discriminant is taken exactly
-  // (grow's parts summed exactly): its sign decides a graze (a path exactly
-  // tangent touches), and its size the time, which near tangency hangs on
-  // its square root.
-  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
-  if (std::abs(discriminant) <=
-      kFilterRoundings * (aa + cross_terms * cross_terms)) {
-    discriminant =
-        DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
-                                   grow.parts[1], grow.parts[2]);
-  }
-  if (discriminant < 0.0) return std::nullopt;
-  const double magnitude = Dot(m, m) + grow.value * grow.value;
-  double c0 = Dot(m, m) - grow.value * grow.value;
-  // Smaller root in the stable form c / q (no -b - sqrt cancellation).
-  const double q = -b + std::sqrt(discriminant);
+// SweepPointCircle past its discriminant (not negative): the time as the
+// stable root c0 / q (no -b - sqrt cancellation), c0 = |m|^2 - grow^2 and q
+// = -b + sqrt(discriminant) for m = p - c and b = d . m, with its exact
+// decisions (magnitude = |m|^2 + grow^2 bounds c0's rounding). Out of line, and
+// reached only where one of them may be needed, so that the common path saves
+// no registers.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
+SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+                    double max_fraction, double c0, double q,
+                    double magnitude) {
   // The point starts apart (the callers' start classification is exact), so
   // c0 > 0. c0's rounding, a few ulps of `magnitude`, moves t by that over
   // q: within its rounding of 0 (a contact within rounding of the start,
@@ -99,6 +75,71 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   }
   if (t > max_fraction) return std::nullopt;
   return t;
+}
+
+// SweepPointCircle with the discriminant taken exactly (grow's parts summed
+// exactly): its sign decides a graze (a path exactly tangent touches), and
+// its size the time, which near tangency hangs on its square root. Out of
+// line (rare).
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
+SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+                        double max_fraction) {
+  const Vec2 m = p - c;
+  const double b = Dot(motion.d, m);
+  const double discriminant =
+      DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
+                                 grow.parts[1], grow.parts[2]);
+  if (discriminant < 0.0) return std::nullopt;
+  const double mm = Dot(m, m);
+  const double gg = grow.value * grow.value;
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, mm - gg,
+                             -b + std::sqrt(discriminant), mm + gg);
+}
+
+// Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
+// from outside; nullopt if none. Decided here where every rounding bound is
+// clear of its threshold (a discriminant far from 0, a start far from
+// contact, a time long against its rounding and far from max_fraction);
+// otherwise by SweepPointCircleTangent or SweepPointCircleEnd, exactly.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
+    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
+    double max_fraction) {
+  const Vec2 d = motion.d;
+  const Vec2 m = p - c;
+  const double b = Dot(d, m);
+  if (b >= 0.0) return std::nullopt;  // not approaching
+  const double a = Dot(d, d);
+  // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
+  // which avoids the cancellation of b^2 - a c when the path passes far
+  // from the centre. Within its rounding bound of zero, exactly.
+  const double cross_left = d.x * m.y;
+  const double cross_right = d.y * m.x;
+  const double cross = cross_left - cross_right;
+  const double aa = a * grow.value * grow.value;
+  const double discriminant = aa - cross * cross;
+  const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
+  if (std::abs(discriminant) <=
+      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+    return SweepPointCircleTangent(p, motion, c, grow, max_fraction);
+  }
+  if (discriminant < 0.0) return std::nullopt;
+  const double mm = Dot(m, m);
+  const double gg = grow.value * grow.value;
+  const double c0 = mm - gg;
+  const double magnitude = mm + gg;
+  const double q = -b + std::sqrt(discriminant);
+  const double t = c0 / q;
+  // SweepPointCircleEnd's tests, each clear: c0 needs no exact value, and t
+  // is farther from max_fraction than its band (the same rounded
+  // differences as there).
+  if (c0 > kFilterRoundings * magnitude &&
+      8.0 * kRoundoff * magnitude <= kTimePrecision * q) {
+    const double band = 1e-4 * max_fraction;
+    if (max_fraction - t > band) return t;
+    if (t - max_fraction > band) return std::nullopt;
+  }
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, c0, q,
+                             magnitude);
 }
 
 // Contact of a point sweep with a circle around b's vertex `vertex`.
@@ -295,8 +336,9 @@ inline double NearlyParallelRate(double rate, const Motion& motion,
 // each end; the rounded along decides it when it is farther from the end
 // than its bound: t's (through the rounded distance and rate) carried by
 // Dot(d, e), plus the product's own. Compared times |rate| (no division):
-// scaled_bound = kFilterRoundings reach (|d.x e.x| + |d.y e.y| + |rate|
-// |e|_1), first = along |rate|, second = (along - |e|^2) |rate|.
+// scaled_bound = kFilterRoundings reach |e|_1 (|d|_1 + |rate|), which
+// covers |d.x e.x| + |d.y e.y| + |rate| |e|_1 with one product fewer, first
+// = along |rate|, second = (along - |e|^2) |rate|.
 struct SideGaps {
   double along;
   double length_squared;
@@ -312,9 +354,8 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline SideGaps SideGapsAt(Vec2 m, double t,
   const double length_squared = Dot(e, e);
   const double abs_rate = std::abs(rate);
   return {along, length_squared,
-          kFilterRoundings * reach *
-              (std::abs(d.x * e.x) + std::abs(d.y * e.y) +
-               abs_rate * (std::abs(e.x) + std::abs(e.y))),
+          kFilterRoundings * reach * (std::abs(e.x) + std::abs(e.y)) *
+              (std::abs(d.x) + std::abs(d.y) + abs_rate),
           along * abs_rate, (along - length_squared) * abs_rate};
 }
 
@@ -523,9 +564,16 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       const double scaled_bound = gaps.scaled_bound;
       const double first_gap = gaps.first;
       const double second_gap = gaps.second;
-      if (std::abs(first_gap) <= scaled_bound ||
-          std::abs(second_gap) <= scaled_bound) {
-        return general();
+      // Clearly on the side (the common case); else clearly beyond an end
+      // (first_gap < -scaled_bound puts second_gap below it too, and
+      // second_gap > scaled_bound first_gap above it); else near an end.
+      if (first_gap > scaled_bound && second_gap < -scaled_bound) {
+        // A segment whose square underflows (0 / 0) has its point at a.
+        const Vec2 point =
+            !(length_squared > 0.0)
+                ? a
+                : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
+        return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
       }
       if (first_gap < -scaled_bound) {
         return SweepPointVertex(p, motion, b, 0, grow, max_fraction);
@@ -533,12 +581,7 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
       if (second_gap > scaled_bound) {
         return SweepPointVertex(p, motion, b, 1, grow, max_fraction);
       }
-      // A segment whose square underflows (0 / 0) has its point at a.
-      const Vec2 point =
-          !(length_squared > 0.0)
-              ? a
-              : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
-      return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
+      return general();
     }
   } else if (std::abs(distance) > grow.value) {
     return std::nullopt;  // outside the band and not closing on it
@@ -596,70 +639,28 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
   return best;
 }
 
-// SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
-// entering side only. The point misses when it starts outside a line it
-// does not close on, or reaches one only after max_fraction. Otherwise let
-// edge `enter` be the last of the lines it starts outside of to be
-// crossed: it hits when it is then on that edge (outside that line until
-// then, and then on the polygon), and misses when it is then beside it and
-// moving away from the neighbouring line there (outside it from then on).
-// Every decision is taken in double only when it is farther from its
-// threshold than the rounding of the rounded normals and products can
-// move it; a closer one (a start on a line's extension, motion along an
-// edge, a graze of a vertex, an end on the surface) goes to
-// SweepPointPolygonExact.
-ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
-    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
-    double max_fraction) {
+// SweepPointPolygonZero past its loop, where the fast test of its entry
+// point (below) was not clear: the point crosses line `enter` (of b, the
+// last of the lines it starts outside of, at rounded time t_enter from
+// distance slack slack_enter and closing rate closing_enter) beside its
+// edge, near one of its ends, or with a time or position too rounded to
+// tell. Out of line, so that the common path saves no registers.
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<PointHit>
+SweepPointPolygonZeroEntry(Vec2 p, const Motion& motion, const Core& b,
+                           const EdgeLines& lines, double max_fraction,
+                           int enter, double t_enter, double slack_enter,
+                           double closing_enter) {
   const Vec2 d = motion.d;
-  // Bounds on the rounding of a line's rate, and below of its distance.
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
   const auto exact = [&] {
     return SweepPointPolygonExact(p, motion, b, max_fraction);
   };
-  double t_enter = 0.0;
-  double slack_enter = 0.0;
-  double closing_enter = 0.0;
-  int enter = -1;
-  for (int i = 0; i < b.count(); ++i) {
-    const Vec2 m = p - b.vertex(i);
-    const double distance = Dot(m, b.normal(i));
-    // Inside (or on): the entry is another line's. A start next to a line
-    // matters only to the misses below, whose tests exceed its slack, and
-    // to line `enter`, tested after the loop.
-    if (distance <= 0.0) continue;
-    const double distance_slack =
-        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
-    const double rate = lines.rate[i];
-    if (rate >= -rate_slack) {
-      // Outside, moving away.
-      if (rate > rate_slack && distance > distance_slack) return std::nullopt;
-      return exact();  // along the line, or nearly, or a start next to it
-    }
-    // Where it is against the line at max_fraction: > 0 not yet reached
-    // (past after_slack, the start is certainly outside it too).
-    const double after = distance + max_fraction * rate;
-    const double after_slack = distance_slack + max_fraction * rate_slack;
-    if (after > after_slack) return std::nullopt;  // enters too late
-    if (after >= -after_slack) return exact();
-    const double t = distance / -rate;
-    if (t > t_enter) {
-      t_enter = t;
-      slack_enter = distance_slack;
-      closing_enter = -rate;
-      enter = i;
-    }
-  }
-  // Inside every line (not a clear start), or every entry rounded to 0.
-  if (enter < 0) return exact();
   const int next = b.next(enter);
   const Vec2 a = b.vertex(enter);
   const Vec2 c = b.vertex(next);
   const Vec2 normal = b.normal(enter);
   const Vec2 m = p - a;
-  // The start next to line `enter` (the same values as in the loop).
-  if (!(Dot(m, normal) > slack_enter)) return exact();
   // Where it crosses the line through a and c (closing on it, so Cross(c -
   // a, d) > 0): at a + s (c - a) with s = Cross(p - a, d) / Cross(c - a, d)
   // and 1 - s = -Cross(p - c, d) / Cross(c - a, d). So before a where
@@ -724,6 +725,95 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
   }
   return PointHit{t_enter, normal, a + (along / length_squared) * e,
                   b.EdgeFeature(enter)};
+}
+
+// SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
+// entering side only. The point misses when it starts outside a line it
+// does not close on, or reaches one only after max_fraction. Otherwise let
+// edge `enter` be the last of the lines it starts outside of to be
+// crossed: it hits when it is then on that edge (outside that line until
+// then, and then on the polygon), and misses when it is then beside it and
+// moving away from the neighbouring line there (outside it from then on).
+// Every decision is taken in double only when it is farther from its
+// threshold than the rounding of the rounded normals and products can
+// move it; a closer one (a start on a line's extension, motion along an
+// edge, a graze of a vertex, an end on the surface) goes to
+// SweepPointPolygonExact.
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
+    Vec2 p, const Motion& motion, const Core& b, const EdgeLines& lines,
+    double max_fraction) {
+  const Vec2 d = motion.d;
+  // Bounds on the rounding of a line's rate, and below of its distance.
+  const double speed = std::abs(d.x) + std::abs(d.y);
+  const double rate_slack = kFilterRoundings * speed;
+  const auto exact = [&] {
+    return SweepPointPolygonExact(p, motion, b, max_fraction);
+  };
+  double t_enter = 0.0;
+  double distance_enter = 0.0;
+  double slack_enter = 0.0;
+  double closing_enter = 0.0;
+  int enter = -1;
+  for (int i = 0; i < b.count(); ++i) {
+    const Vec2 m = p - b.vertex(i);
+    const double distance = Dot(m, b.normal(i));
+    // Inside (or on): the entry is another line's. A start next to a line
+    // matters only to the misses below, whose tests exceed its slack, and
+    // to line `enter`, tested after the loop.
+    if (distance <= 0.0) continue;
+    const double distance_slack =
+        kFilterRoundings * (std::abs(m.x) + std::abs(m.y));
+    const double rate = lines.rate[i];
+    if (rate >= -rate_slack) {
+      // Outside, moving away.
+      if (rate > rate_slack && distance > distance_slack) return std::nullopt;
+      return exact();  // along the line, or nearly, or a start next to it
+    }
+    // Where it is against the line at max_fraction: > 0 not yet reached
+    // (past after_slack, the start is certainly outside it too).
+    const double after = distance + max_fraction * rate;
+    const double after_slack = distance_slack + max_fraction * rate_slack;
+    if (after > after_slack) return std::nullopt;  // enters too late
+    if (after >= -after_slack) return exact();
+    const double t = distance / -rate;
+    if (t > t_enter) {
+      t_enter = t;
+      distance_enter = distance;
+      slack_enter = distance_slack;
+      closing_enter = -rate;
+      enter = i;
+    }
+  }
+  // Inside every line (not a clear start), or every entry rounded to 0.
+  if (enter < 0) return exact();
+  // The start next to line `enter`.
+  if (!(distance_enter > slack_enter)) return exact();
+  // The common entry, told without SweepPointPolygonZeroEntry's signs: a
+  // time precise to a trillionth of the sweep (t_scaled, as there) and a
+  // rounded position along the edge clearly inside it (along_scaled, as
+  // there: t_enter's rounding included) place the contact on the edge's
+  // interior, where the crossing's signs agree.
+  const double t_scaled = slack_enter + t_enter * rate_slack +
+                          kFilterRoundings * t_enter * closing_enter;
+  if (t_scaled <= 1e-12 * closing_enter) {
+    const Vec2 a = b.vertex(enter);
+    const Vec2 e = b.vertex(b.next(enter)) - a;
+    const Vec2 m = p - a;
+    const double along = Dot(m + t_enter * d, e);
+    const double length_squared = Dot(e, e);
+    const double along_scaled =
+        (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) *
+             closing_enter +
+         t_scaled * speed) *
+        (std::abs(e.x) + std::abs(e.y));
+    if (along * closing_enter > along_scaled &&
+        (length_squared - along) * closing_enter > along_scaled) {
+      return PointHit{t_enter, b.normal(enter),
+                      a + (along / length_squared) * e, b.EdgeFeature(enter)};
+    }
+  }
+  return SweepPointPolygonZeroEntry(p, motion, b, lines, max_fraction, enter,
+                                    t_enter, slack_enter, closing_enter);
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the
