@@ -250,6 +250,14 @@ class Caster {
             options_.max_fraction, general);
       }
     }
+    if constexpr (std::is_same_v<Cast, CapsuleCast> &&
+                  std::is_same_v<Target, Circle>) {
+      if (options.target_distance == 0.0) {
+        return CastCapsuleClearRound(cast_, target.center, target.radius,
+                                     {FeatureType::kSurface, 0},
+                                     options_.max_fraction, general);
+      }
+    }
     if constexpr (std::is_same_v<Cast, CircleCast> &&
                   std::is_same_v<Target, Circle>) {
       if (options.target_distance == 0.0) {

@@ -1,13 +1,43 @@
 // Moving capsule against static shapes: its segment against the target
 // grown by the radius.
+#include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
+#include "toi_round_fast.h"
 
 namespace collide {
+namespace {
+
+// The general machinery, out of line: the closed form's path then needs no
+// stack frame.
+template <typename Shape>
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastCapsuleGeneral(
+    const CapsuleCast& cast, const Shape& shape, const CastOptions& options) {
+  return internal::CastShape(cast, shape, options);
+}
+
+// Closed form for a skinless capsule that starts clear of a point or a
+// circle (toi_round_fast.h); the general machinery otherwise.
+template <typename Shape>
+std::optional<Hit> CastCapsuleVsRound(const CapsuleCast& cast,
+                                      const Shape& shape, Vec2 center,
+                                      double radius, Feature feature,
+                                      const CastOptions& options) {
+  const auto general = [&] { return CastCapsuleGeneral(cast, shape, options); };
+  if (options.target_distance == 0.0) {
+    COLLIDE_DCHECK(IsValid(cast) && IsValid(shape) && IsValid(options));
+    return internal::CastCapsuleClearRound(cast, center, radius, feature,
+                                           options.max_fraction, general);
+  }
+  return general();
+}
+
+}  // namespace
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast, Vec2 point,
                                const CastOptions& options) {
-  return internal::CastShape(cast, point, options);
+  return CastCapsuleVsRound(cast, point, point, 0.0, {FeatureType::kVertex, 0},
+                            options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Segment& segment,
@@ -17,7 +47,8 @@ std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Segment& segment,
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Circle& circle,
                                const CastOptions& options) {
-  return internal::CastShape(cast, circle, options);
+  return CastCapsuleVsRound(cast, circle, circle.center, circle.radius,
+                            {FeatureType::kSurface, 0}, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast, const Capsule& capsule,

@@ -1,14 +1,16 @@
 // Internal: a moving point against a round target that it starts clearly
 // apart from, without the general machinery's cores, shadows and start
 // classification: a circle cast against a point, a circle, a segment or a
-// capsule (the circle's centre against the target grown by its radius) and
-// a ray against a capsule. The contact itself is SweepPointCircle's or
-// SweepPointSegment's, every decision of which is certain or exact; only
-// the start is classified here, and any start that a cheap certain test
-// cannot place clear of the target returns `general()`, the caller's call
-// of the general machinery. These are SweepCores' answers for a clear
-// start, except that a start within rounding of contact, closing, which
-// ClassifyStart may answer as a hit at 0, never gets here.
+// capsule, a capsule cast against a point or a circle (the circle's centre
+// against the target grown by its radius) and a ray against a capsule. The
+// contact itself is SweepPointCircle's or SweepPointSegment's, every decision
+// of which is certain or exact; only the start is classified here, and any
+// start that a cheap certain test cannot place clear of the target returns
+// `general()`, the caller's call of the general machinery. A capsule cast
+// against a point or a circle is the same pair seen from the target. These are
+// SweepCores' answers for a clear start, except that a start within rounding of
+// contact, closing, which ClassifyStart may answer as a hit at 0, never gets
+// here.
 #ifndef COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
 #define COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
 
@@ -68,6 +70,31 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCircle(
                target_radius, d);
 }
 
+// Whether p is certainly farther than grow from `segment` (a two-vertex
+// core): certainly outside the band of half-width grow around its line
+// (the rounded normal's and the products' few ulps, and grow's own
+// rounding, within the slack), or certainly beyond an end (along the
+// segment) and certainly outside that end's circle.
+inline bool ClearOfSegment(Vec2 p, const Core& segment, const Grow& grow) {
+  const Vec2 p1 = segment.vertex(0);
+  const Vec2 m = p - p1;
+  const double distance = Dot(m, segment.normal(0));
+  if (std::abs(distance) - grow.value >
+      kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value)) {
+    return true;
+  }
+  const Vec2 e = segment.vertex(1) - p1;
+  const double along = Dot(m, e);
+  const double along_bound = kFilterRoundings *
+                             (std::abs(m.x) + std::abs(m.y)) *
+                             (std::abs(e.x) + std::abs(e.y));
+  if (along < -along_bound) return ClearOfPoint(p, p1, grow);
+  if (along > Dot(e, e) + along_bound) {
+    return ClearOfPoint(p, segment.vertex(1), grow);
+  }
+  return false;
+}
+
 // Point p moving by d against segment [p1, p2] grown by grow, as
 // CastPointClearCircle.
 template <typename General>
@@ -76,34 +103,39 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCapsule(
     double exact_limit, General&& general) {
   if (!(grow.value > 0.0) || p1 == p2) return general();
   const Core segment(p1, p2, 0.0, FeatureMap::kSegment);
-  const Vec2 m = p - p1;
-  const double distance = Dot(m, segment.normal(0));
-  // Certainly outside the band of half-width grow around the line (the
-  // rounded normal's and the products' few ulps, and grow's own rounding,
-  // within the slack), so apart. Otherwise certainly beyond an end (along
-  // the segment) and certainly outside that end's circle; else in or near
-  // contact: the general machinery's.
-  if (!(std::abs(distance) - grow.value >
-        kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value))) {
-    const Vec2 e = p2 - p1;
-    const double along = Dot(m, e);
-    const double along_bound = kFilterRoundings *
-                               (std::abs(m.x) + std::abs(m.y)) *
-                               (std::abs(e.x) + std::abs(e.y));
-    Vec2 end;
-    if (along < -along_bound) {
-      end = p1;
-    } else if (along > Dot(e, e) + along_bound) {
-      end = p2;
-    } else {
-      return general();
-    }
-    if (!ClearOfPoint(p, end, grow)) return general();
-  }
+  if (!ClearOfSegment(p, segment, grow)) return general();
   const std::optional<PointHit> h =
       SweepPointSegment(p, Motion::Of(d), segment, grow, exact_limit);
   if (!h) return std::nullopt;
   return HitOf(*h, target_radius, d);
+}
+
+// A capsule moving by its translation against a round point target c (a
+// point, radius 0, or a circle; `feature` is its), to the sweep's own end
+// exact_limit: seen from the target, c moving back against the capsule's
+// segment grown by both radii. The contact's normal then turns round, and
+// its point is the target's, as SweepClear makes them.
+template <typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCapsuleClearRound(
+    const CapsuleCast& cast, Vec2 c, double target_radius, Feature feature,
+    double exact_limit, General&& general) {
+  const Vec2 p1 = cast.capsule.p1;
+  const Vec2 p2 = cast.capsule.p2;
+  const Grow grow = Grow::Of(cast.capsule.radius, target_radius, 0.0);
+  if (!(grow.value > 0.0) || p1 == p2) return general();
+  const Core segment(p1, p2, 0.0, FeatureMap::kSegment);
+  if (!ClearOfSegment(c, segment, grow)) return general();
+  const Vec2 d = cast.translation;
+  const std::optional<PointHit> h = SweepPointSegment(
+      c, Motion::Of(d).Reversed(), segment, grow, exact_limit);
+  if (!h) return std::nullopt;
+  const Vec2 normal = -h->normal;
+  return Hit{.fraction = h->fraction,
+             .point = c + target_radius * normal,
+             .normal = normal != Vec2{} ? normal : DegenerateContactNormal(d),
+             .depth = 0.0,
+             .feature = feature,
+             .status = HitStatus::kHit};
 }
 
 }  // namespace collide::internal
