@@ -131,12 +131,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   const double t = c0 / q;
   // SweepPointCircleEnd's tests, each clear: c0 needs no exact value, and t
   // is farther from max_fraction than its band (the same rounded
-  // differences as there).
+  // differences as there). Which side of max_fraction t is on is tested
+  // first, as the sweeps without the bands did (the one branch here that
+  // depends on the case).
   if (c0 > kFilterRoundings * magnitude &&
       8.0 * kRoundoff * magnitude <= kTimePrecision * q) {
     const double band = 1e-4 * max_fraction;
-    if (max_fraction - t > band) return t;
-    if (t - max_fraction > band) return std::nullopt;
+    if (t > max_fraction) {
+      if (t - max_fraction > band) return std::nullopt;
+    } else if (max_fraction - t > band) {
+      return t;
+    }
   }
   return SweepPointCircleEnd(p, motion, c, grow, max_fraction, c0, q,
                              magnitude);

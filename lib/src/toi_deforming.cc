@@ -190,14 +190,14 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   // Starting on the segment: it has no inside, so only stop_at_penetration
   // makes the start a hit; otherwise a later contact may be.
   std::optional<Hit> result;  // filled in place
-  // The contact read in place (a copy of the decision's, just written field
-  // by field, would be read back whole: a store-forwarding stall).
-  DeformingContact start_contact;
-  const DeformingContact* found = &decision.contact;
+  // The contact, read in place (a copy of the decision's, just written
+  // field by field, would be read back whole: a store-forwarding stall);
+  // a start on the segment writes its own over it.
+  DeformingContact& contact = decision.contact;
   HitStatus status = HitStatus::kHit;
   if (decision.start_on && options.stop_at_penetration) {
-    DeformingContact& contact = start_contact;
-    found = &start_contact;
+    contact.t = 0.0;
+    contact.collinear = false;
     const double length_squared = Dot(motion.e0, motion.e0);
     const double s =
         length_squared > 0.0
@@ -213,7 +213,6 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   } else if (!decision.hit) {
     return result;
   }
-  const DeformingContact& contact = *found;
 
   // The hit at fraction t (rounded; the decisions are made).
   Hit& hit = result.emplace();
