@@ -6,6 +6,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -65,6 +66,15 @@ std::optional<Hit> CastShape(const Cast& cast, const Target& target,
   COLLIDE_DCHECK(IsValid(cast) && IsValidTarget(target) && IsValid(options));
   return CastCore(MoverCore(cast), Motion::Of(cast.translation), target,
                   options);
+}
+
+// CastShape out of line, for the public casts with a closed form
+// (toi_ray_fast.h, toi_circle_fast.h, toi_round_fast.h) to call when it
+// cannot answer: the closed form's path then needs no stack frame.
+template <typename Cast, typename Target>
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastShapeOutOfLine(
+    const Cast& cast, const Target& target, const CastOptions& options) {
+  return CastShape(cast, target, options);
 }
 
 // Any public mover against a translating target: the motion relative to the

@@ -646,15 +646,14 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonExact(
 
 // SweepPointPolygonZero past its loop, where the fast test of its entry
 // point (below) was not clear: the point crosses line `enter` (of b, the
-// last of the lines it starts outside of, at rounded time t_enter from
-// distance slack slack_enter and closing rate closing_enter) beside its
-// edge, near one of its ends, or with a time or position too rounded to
-// tell. Out of line, so that the common path saves no registers.
+// last of the lines it starts outside of) beside its edge, near one of its
+// ends, or with a time or position too rounded to tell. A certain miss
+// beside the edge is told here; everything else is exact. Out of line, so
+// that the common path saves no registers.
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<PointHit>
 SweepPointPolygonZeroEntry(Vec2 p, const Motion& motion, const Core& b,
                            const EdgeLines& lines, double max_fraction,
-                           int enter, double t_enter, double slack_enter,
-                           double closing_enter) {
+                           int enter) {
   const Vec2 d = motion.d;
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
@@ -702,34 +701,11 @@ SweepPointPolygonZeroEntry(Vec2 p, const Motion& motion, const Core& b,
     }
     return exact();
   }
-  // Near the edge's start or end: at a vertex, or grazing it.
-  if (!(before > before_bound && -past > past_bound)) return exact();
-  // Where t_enter's rounding (its distance's and rate's, and the
-  // division's; t_scaled, times the closing rate: no division) could
-  // exceed a trillionth of the sweep (nearly along the line, or a long
-  // move), its time comes from the exact answer's cross products.
-  const double t_scaled = slack_enter + t_enter * rate_slack +
-                          kFilterRoundings * t_enter * closing_enter;
-  if (t_scaled > 1e-12 * closing_enter) return exact();
-  // A contact whose rounded position along the edge (t_enter's rounding
-  // included; along_scaled, times the closing rate) is within rounding of
-  // a vertex is answered exactly too, even where the signs above place it
-  // on the edge: its rounded time would tie with the other core's sweep of
-  // that corner, and SweepClear ranks the two by their times.
-  const Vec2 e = c - a;
-  const double along = Dot(m + t_enter * d, e);
-  const double length_squared = Dot(e, e);
-  const double along_scaled =
-      (kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + t_enter * speed) *
-           closing_enter +
-       t_scaled * speed) *
-      (std::abs(e.x) + std::abs(e.y));
-  if (along * closing_enter <= along_scaled ||
-      (length_squared - along) * closing_enter <= along_scaled) {
-    return exact();
-  }
-  return PointHit{t_enter, normal, a + (along / length_squared) * e,
-                  b.EdgeFeature(enter)};
+  // Otherwise near the edge's start or end (at a vertex, or grazing it),
+  // or on the edge with a time or position along it that the caller's fast
+  // test found too rounded to tell (this is only called when that test
+  // failed): exactly.
+  return exact();
 }
 
 // SweepPointPolygon for grow 0: Cyrus-Beck clipping against b's edge lines,
@@ -817,8 +793,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointPolygonZero(
                       a + (along / length_squared) * e, b.EdgeFeature(enter)};
     }
   }
-  return SweepPointPolygonZeroEntry(p, motion, b, lines, max_fraction, enter,
-                                    t_enter, slack_enter, closing_enter);
+  return SweepPointPolygonZeroEntry(p, motion, b, lines, max_fraction, enter);
 }
 
 // SweepPointPolygon's exact answer for grow > 0: the grown polygon is the

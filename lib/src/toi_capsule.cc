@@ -1,20 +1,11 @@
 // Moving capsule against static shapes: its segment against the target
 // grown by the radius.
-#include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
 #include "toi_round_fast.h"
 
 namespace collide {
 namespace {
-
-// The general machinery, out of line: the closed form's path then needs no
-// stack frame.
-template <typename Shape>
-ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastCapsuleGeneral(
-    const CapsuleCast& cast, const Shape& shape, const CastOptions& options) {
-  return internal::CastShape(cast, shape, options);
-}
 
 // Closed form for a skinless capsule that starts clear of a point or a
 // circle (toi_round_fast.h); the general machinery otherwise.
@@ -23,7 +14,9 @@ std::optional<Hit> CastCapsuleVsRound(const CapsuleCast& cast,
                                       const Shape& shape, Vec2 center,
                                       double radius, Feature feature,
                                       const CastOptions& options) {
-  const auto general = [&] { return CastCapsuleGeneral(cast, shape, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(cast, shape, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(cast) && IsValid(shape) && IsValid(options));
     return internal::CastCapsuleClearRound(cast, center, radius, feature,

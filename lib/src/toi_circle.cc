@@ -1,6 +1,5 @@
 // Moving circle against static shapes: the circle's centre against the
 // target grown by the radius (seed 004's capsule method, with its caps).
-#include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
 #include "toi_circle_fast.h"
@@ -10,14 +9,6 @@
 namespace collide {
 namespace {
 
-// The general machinery, out of line: the closed forms' paths then need no
-// stack frame.
-template <typename Shape>
-ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastCircleGeneral(
-    const CircleCast& cast, const Shape& shape, const CastOptions& options) {
-  return internal::CastShape(cast, shape, options);
-}
-
 // Closed form for a skinless circle that starts clear of a segment or a
 // capsule (its centre against the target grown by its radius:
 // toi_round_fast.h); the general machinery otherwise.
@@ -25,7 +16,9 @@ template <typename Shape>
 std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
                                        const Shape& shape,
                                        const CastOptions& options) {
-  const auto general = [&] { return CastCircleGeneral(cast, shape, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(cast, shape, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(cast) && IsValid(shape) && IsValid(options));
     const Capsule& capsule = internal::AsCapsule(shape);
@@ -41,7 +34,9 @@ std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, Vec2 point,
                               const CastOptions& options) {
-  const auto general = [&] { return CastCircleGeneral(cast, point, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(cast, point, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(cast) && IsValid(point) && IsValid(options));
     return internal::CastPointClearCircle(
@@ -59,7 +54,9 @@ std::optional<Hit> CastCircle(const CircleCast& cast, const Segment& segment,
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Circle& circle,
                               const CastOptions& options) {
-  const auto general = [&] { return CastCircleGeneral(cast, circle, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(cast, circle, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(cast) && IsValid(circle) && IsValid(options));
     return internal::CastPointClearCircle(
@@ -80,7 +77,7 @@ std::optional<Hit> CastCircle(const CircleCast& cast,
                               const ConvexPolygon& polygon,
                               const CastOptions& options) {
   const auto general = [&] {
-    return CastCircleGeneral(cast, polygon, options);
+    return internal::CastShapeOutOfLine(cast, polygon, options);
   };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(cast) && IsValid(polygon) && IsValid(options));

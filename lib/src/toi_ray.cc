@@ -1,5 +1,4 @@
 // Ray casts (a moving point) against static shapes.
-#include "absl/base/attributes.h"
 #include "cast_dispatch.h"
 #include "collide/toi.h"
 #include "toi_ray_fast.h"
@@ -8,20 +7,14 @@
 namespace collide {
 namespace {
 
-// The general machinery, out of line: the closed form's path then needs no
-// stack frame.
-template <typename Shape>
-ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayGeneral(
-    const RayInput& ray, const Shape& shape, const CastOptions& options) {
-  return internal::CastShape(ray, shape, options);
-}
-
 // Closed form for a skinless ray that starts clear of the shape; the
 // general machinery otherwise.
 template <typename Shape>
 std::optional<Hit> CastRayFast(const RayInput& ray, const Shape& shape,
                                const CastOptions& options) {
-  const auto general = [&] { return CastRayGeneral(ray, shape, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(ray, shape, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(shape) && IsValid(options));
     return internal::CastRayClear(ray, shape, options.max_fraction,
@@ -44,7 +37,9 @@ std::optional<Hit> CastRay(const RayInput& ray, const Circle& circle,
 
 std::optional<Hit> CastRay(const RayInput& ray, const Capsule& capsule,
                            const CastOptions& options) {
-  const auto general = [&] { return CastRayGeneral(ray, capsule, options); };
+  const auto general = [&] {
+    return internal::CastShapeOutOfLine(ray, capsule, options);
+  };
   if (options.target_distance == 0.0) {
     COLLIDE_DCHECK(IsValid(ray) && IsValid(capsule) && IsValid(options));
     return internal::CastPointClearCapsule(

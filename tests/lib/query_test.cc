@@ -386,10 +386,10 @@ TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
 
 // Axis-aligned boxes (a city, a tile map) are read from their bounds
 // (Level::Primitive::box_start): by skinless rays' and circles' closed
-// forms, and rebuilt as polygons for every other cast. Boxes on a half-unit lattice, given as
-// BoxDesc and as 4-corner polygons from every corner in both windings, many
-// touching or duplicated, hit by rays and circles from lattice points, box
-// corners and edges, along the axes, the diagonals and anywhere.
+// forms, and rebuilt as polygons for every other cast. Boxes on a half-unit
+// lattice, given as BoxDesc and as 4-corner polygons from every corner in both
+// windings, many touching or duplicated, hit by rays and circles from lattice
+// points, box corners and edges, along the axes, the diagonals and anywhere.
 TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   SplitMix64 rng(0xB0C5);
   std::vector<ShapeDesc> shapes;
