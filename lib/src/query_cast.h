@@ -296,9 +296,9 @@ class Caster {
     if constexpr (std::is_same_v<Cast, RayInput>) {
       if (options.target_distance == 0.0) {
         if (p.box_start >= 0) {
-          return CastRayClearConvex(cast_, AxisBoxView{p.a, p.b, p.box_start},
-                                    options.max_fraction, options_.max_fraction,
-                                    general);
+          return CastRayClearBox(cast_, AxisBoxView{p.a, p.b, p.box_start},
+                                 options.max_fraction, options_.max_fraction,
+                                 general);
         }
         return CastRayClearConvex(
             cast_,

@@ -473,6 +473,119 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
              .status = HitStatus::kHit};
 }
 
+// CastRayClearConvex on an axis-aligned box, answered from the box's bounds
+// in the common case with the same arithmetic, so the same bits: a start
+// outside the box is outside at most two of its lines, one per axis, told
+// by comparing coordinates (a rounded difference has the exact one's sign),
+// so the clipping needs no loop over the lines it starts inside of, and
+// the entering edge, its corners and normal follow from its side without
+// a lookup. Each line's distance and closing rate are those of the general
+// form's Dot with the box's constant normals (a product by a zero normal
+// component adds only a zero); its decisions are taken in the same order.
+// Whatever the general form would not answer straight from that clipping
+// (a line within rounding, a tie between the two, a start on a line, a
+// contact near a corner or the sweep's end, beside the edge) goes to it
+// whole.
+template <typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearBox(
+    const RayInput& ray, const AxisBoxView& box, double max_fraction,
+    double exact_limit, General&& general) {
+  const auto full = [&] {
+    return CastRayClearConvex(ray, box, max_fraction, exact_limit, general);
+  };
+  const Vec2 p = ray.origin;
+  const Vec2 d = ray.translation;
+  const Vec2 lo = box.lower;
+  const Vec2 hi = box.upper;
+  // The box side (kAxisBoxNormals' index, the corner the edge starts at)
+  // the start is outside of per axis, -1 for none.
+  const int kx = p.x < lo.x ? 3 : p.x > hi.x ? 1 : -1;
+  const int ky = p.y < lo.y ? 0 : p.y > hi.y ? 2 : -1;
+  if (kx < 0 && ky < 0) return full();  // inside or on the box
+  const auto corner = [&](int k) -> Vec2 {
+    return {k == 1 || k == 2 ? hi.x : lo.x, k >= 2 ? hi.y : lo.y};
+  };
+  const double closing_slack =
+      kFilterRoundings * (std::abs(d.x) + std::abs(d.y));
+  // RayLineClip::Line for side k, which the start is outside of.
+  struct Line {
+    int k;
+    Vec2 m;  // start - corner k
+    double distance;
+    double slack;
+    double closing;
+    double t;
+    ClipVerdict verdict;
+  };
+  const auto line = [&](int k) {
+    Line l;
+    l.k = k;
+    l.m = p - corner(k);
+    l.distance = k == 0 ? -l.m.y : k == 1 ? l.m.x : k == 2 ? l.m.y : -l.m.x;
+    l.slack = kFilterRoundings * (std::abs(l.m.x) + std::abs(l.m.y));
+    l.closing = k == 0 ? d.y : k == 1 ? -d.x : k == 2 ? -d.y : d.x;
+    l.t = l.distance / l.closing;
+    if (l.closing <= closing_slack) {
+      l.verdict = l.distance - l.slack > 2.0 * closing_slack * max_fraction
+                      ? ClipVerdict::kMiss
+                      : ClipVerdict::kGeneral;
+      return l;
+    }
+    const double over = l.distance - max_fraction * l.closing;
+    const double over_slack = l.slack + max_fraction * closing_slack;
+    l.verdict = over > over_slack ? ClipVerdict::kMiss
+                : over >= -over_slack && max_fraction >= exact_limit
+                    ? ClipVerdict::kGeneral  // ends near: the general form's
+                    : ClipVerdict::kGoOn;
+    return l;
+  };
+  // The lines in the general form's order (by k), so that the first
+  // verdict other than kGoOn is the one it returns.
+  Line first = line(ky >= 0 && (kx < 0 || ky < kx) ? ky : kx);
+  if (first.verdict == ClipVerdict::kMiss) return std::nullopt;
+  if (first.verdict == ClipVerdict::kGeneral) return full();
+  Line enter = first;
+  if (kx >= 0 && ky >= 0) {
+    const Line second = line(first.k == kx ? ky : kx);
+    if (second.verdict == ClipVerdict::kMiss) return std::nullopt;
+    if (second.verdict == ClipVerdict::kGeneral || second.t == first.t) {
+      return full();
+    }
+    if (second.t > first.t) enter = second;
+  }
+  if (!(enter.t > 0.0) || !(enter.distance > enter.slack)) return full();
+  // As CastRayClearConvex from here, on edge enter.k.
+  const Vec2 a = corner(enter.k);
+  const Vec2 normal = kAxisBoxNormals[enter.k];
+  const Vec2 m = enter.m;
+  const Vec2 mb = p - corner((enter.k + 1) & 3);
+  const double before_left = m.x * d.y;
+  const double before_right = m.y * d.x;
+  const double before = before_left - before_right;
+  const double past_left = mb.x * d.y;
+  const double past_right = mb.y * d.x;
+  const double past = past_left - past_right;
+  if (!(before > kCrossErrorBound *
+                     (std::abs(before_left) + std::abs(before_right)) &&
+        -past >
+            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right)))) {
+    return full();
+  }
+  const double t_enter = enter.t;
+  if ((enter.slack + t_enter * closing_slack) / enter.closing +
+          kFilterRoundings * t_enter >
+      1e-12) {
+    return full();
+  }
+  const Vec2 entry = m + t_enter * d;
+  return Hit{.fraction = t_enter,
+             .point = a + (entry - Dot(entry, normal) * normal),
+             .normal = normal,
+             .depth = 0.0,
+             .feature = {FeatureType::kEdge, (enter.k - box.start) & 3},
+             .status = HitStatus::kHit};
+}
+
 // ConvexPolygon as a ConvexView.
 struct ConvexPolygonView {
   const ConvexPolygon& polygon;
