@@ -525,11 +525,12 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentCaps(
 // other: motion not nearly parallel to the segment (so not exactly
 // parallel either), an end not near the band, a contact not near a cap.
 // Every call here is the last thing done, so that no value has to be saved
-// around one.
-inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
-                                                 const Core& b,
-                                                 const Grow& grow,
-                                                 double max_fraction) {
+// around one. Inlined always where a closed form (toi_round_fast.h) has just
+// computed the same start distance, which it then shares; elsewhere through
+// SweepPointSegment below.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<PointHit>
+SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
+                        const Grow& grow, double max_fraction) {
   if (grow.value == 0.0) {
     return SweepPointSegmentZero(p, motion, b, max_fraction);
   }
@@ -593,6 +594,13 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
   }
   // Inside the band but beyond an end: only the caps can be met.
   return SweepPointSegmentCaps(p, motion, b, grow, max_fraction);
+}
+
+inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
+                                                 const Core& b,
+                                                 const Grow& grow,
+                                                 double max_fraction) {
+  return SweepPointSegmentInline(p, motion, b, grow, max_fraction);
 }
 
 // A polygon core's edge lines as seen by points moving by d: per edge, the

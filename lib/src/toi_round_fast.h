@@ -105,7 +105,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCapsule(
   const Core segment(p1, p2, 0.0, FeatureMap::kSegment);
   if (!ClearOfSegment(p, segment, grow)) return general();
   const std::optional<PointHit> h =
-      SweepPointSegment(p, Motion::Of(d), segment, grow, exact_limit);
+      SweepPointSegmentInline(p, Motion::Of(d), segment, grow, exact_limit);
   if (!h) return std::nullopt;
   return HitOf(*h, target_radius, d);
 }
@@ -126,7 +126,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCapsuleClearRound(
   const Core segment(p1, p2, 0.0, FeatureMap::kSegment);
   if (!ClearOfSegment(c, segment, grow)) return general();
   const Vec2 d = cast.translation;
-  const std::optional<PointHit> h = SweepPointSegment(
+  const std::optional<PointHit> h = SweepPointSegmentInline(
       c, Motion::Of(d).Reversed(), segment, grow, exact_limit);
   if (!h) return std::nullopt;
   const Vec2 normal = -h->normal;
