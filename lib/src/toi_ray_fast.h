@@ -255,6 +255,35 @@ ABSL_ATTRIBUTE_NOINLINE bool RayReachesConvexLinesBy(const RayInput& ray,
   return true;
 }
 
+// Where a ray crosses the line through an edge from a to b, against the
+// edge's ends: at a + s (b - a) with s = Cross(p - a, d) / Cross(b - a, d),
+// and 1 - s = -Cross(p - b, d) / Cross(b - a, d), for a ray closing on the
+// line (Cross(b - a, d) > 0). So it crosses before a where Cross(p - a, d)
+// < 0, past b where Cross(p - b, d) > 0, and on the edge between them where
+// neither: each sign from its cross product's filter (exact_sign.h),
+// neither waiting for a division. m = p - a, mb = p - b.
+struct EdgeCrossing {
+  double before;
+  double before_bound;
+  double past;
+  double past_bound;
+
+  static EdgeCrossing Of(Vec2 m, Vec2 mb, Vec2 d) {
+    const double before_left = m.x * d.y;
+    const double before_right = m.y * d.x;
+    const double past_left = mb.x * d.y;
+    const double past_right = mb.y * d.x;
+    return {before_left - before_right,
+            kCrossErrorBound * (std::abs(before_left) + std::abs(before_right)),
+            past_left - past_right,
+            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right))};
+  }
+  bool BeforeA() const { return -before > before_bound; }
+  bool PastB() const { return past > past_bound; }
+  // Certainly between the ends, not at or next to either.
+  bool Within() const { return before > before_bound && -past > past_bound; }
+};
+
 // CastRayClearConvex's clipping, one edge line at a time in any order
 // (edge_clip.h). A ray that starts outside a line and does not close on
 // it, or reaches it only after max_fraction, misses. Otherwise `enter` is
@@ -381,23 +410,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   const Vec2 m = p - a;
   // The start on or next to line `enter` (the same values as in the loop).
   if (!(Dot(m, normal) > enter_slack)) return general();
-  // Where the ray crosses the line through a and b (closing on it, so
-  // Cross(b - a, d) > 0): at a + s (b - a) with s = Cross(p - a, d) /
-  // Cross(b - a, d), and 1 - s = -Cross(p - b, d) / Cross(b - a, d). So it
-  // crosses before a where Cross(p - a, d) < 0, past b where Cross(p - b,
-  // d) > 0, and on the edge between them where neither: each sign from its
-  // cross product's filter (exact_sign.h), neither waiting for a division.
-  const Vec2 mb = p - b;
-  const double before_left = m.x * d.y;
-  const double before_right = m.y * d.x;
-  const double before = before_left - before_right;
-  const double past_left = mb.x * d.y;
-  const double past_right = mb.y * d.x;
-  const double past = past_left - past_right;
-  const bool before_a = -before > kCrossErrorBound * (std::abs(before_left) +
-                                                      std::abs(before_right));
-  const bool past_b =
-      past > kCrossErrorBound * (std::abs(past_left) + std::abs(past_right));
+  const EdgeCrossing crossing = EdgeCrossing::Of(m, p - b, d);
+  const bool before_a = crossing.BeforeA();
+  const bool past_b = crossing.PastB();
   // Bound on t_enter's rounding.
   const auto entry_slack = [&] {
     return t_slack(t_enter, enter_slack, enter_closing);
@@ -439,12 +454,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
     return std::nullopt;
   }
   // Near the edge's start or end: at a vertex, or grazing it.
-  if (!(before > kCrossErrorBound *
-                     (std::abs(before_left) + std::abs(before_right)) &&
-        -past >
-            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right)))) {
-    return general();
-  }
+  if (!crossing.Within()) return general();
   // A hit, whichever line is the last crossed: outside line `enter` until
   // t_enter, the ray is outside the polygon, and it is then on the edge;
   // unless some line is reached only after exact_limit.
@@ -558,17 +568,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearBox(
   const Vec2 a = corner(enter.k);
   const Vec2 normal = kAxisBoxNormals[enter.k];
   const Vec2 m = enter.m;
-  const Vec2 mb = p - corner((enter.k + 1) & 3);
-  const double before_left = m.x * d.y;
-  const double before_right = m.y * d.x;
-  const double before = before_left - before_right;
-  const double past_left = mb.x * d.y;
-  const double past_right = mb.y * d.x;
-  const double past = past_left - past_right;
-  if (!(before > kCrossErrorBound *
-                     (std::abs(before_left) + std::abs(before_right)) &&
-        -past >
-            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right)))) {
+  if (!EdgeCrossing::Of(m, p - corner((enter.k + 1) & 3), d).Within()) {
     return full();
   }
   const double t_enter = enter.t;
