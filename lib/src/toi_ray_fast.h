@@ -483,6 +483,15 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
              .status = HitStatus::kHit};
 }
 
+// CastRayClearBox's cases other than the common one: CastRayClearConvex on
+// the box, out of line (a cold path, and one copy of it).
+template <typename General>
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayClearBoxWhole(
+    const RayInput& ray, AxisBoxView box, double max_fraction,
+    double exact_limit, const General& general) {
+  return CastRayClearConvex(ray, box, max_fraction, exact_limit, general);
+}
+
 // CastRayClearConvex on an axis-aligned box, answered from the box's bounds
 // in the common case with the same arithmetic, so the same bits: a start
 // outside the box is outside at most two of its lines, one per axis, told
@@ -501,7 +510,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearBox(
     const RayInput& ray, const AxisBoxView& box, double max_fraction,
     double exact_limit, General&& general) {
   const auto full = [&] {
-    return CastRayClearConvex(ray, box, max_fraction, exact_limit, general);
+    return CastRayClearBoxWhole(ray, box, max_fraction, exact_limit, general);
   };
   const Vec2 p = ray.origin;
   const Vec2 d = ray.translation;
