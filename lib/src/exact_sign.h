@@ -76,6 +76,36 @@ class Expansion {
   int size_ = 0;
 };
 
+// Where a point p moving by d crosses the line through an edge from a to
+// b, against the edge's ends (the closed forms' and SweepPointPolygonZero's
+// entering edge): at a + s (b - a) with s = Cross(p - a, d) / Cross(b - a, d),
+// and 1 - s = -Cross(p - b, d) / Cross(b - a, d), for motion closing on
+// the line (Cross(b - a, d) > 0). So it crosses before a where Cross(p - a, d)
+// < 0, past b where Cross(p - b, d) > 0, and on the edge between them where
+// neither: each sign from its cross product's filter (kCrossErrorBound),
+// neither waiting for a division. m = p - a, mb = p - b.
+struct EdgeCrossing {
+  double before;
+  double before_bound;
+  double past;
+  double past_bound;
+
+  static EdgeCrossing Of(Vec2 m, Vec2 mb, Vec2 d) {
+    const double before_left = m.x * d.y;
+    const double before_right = m.y * d.x;
+    const double past_left = mb.x * d.y;
+    const double past_right = mb.y * d.x;
+    return {before_left - before_right,
+            kCrossErrorBound * (std::abs(before_left) + std::abs(before_right)),
+            past_left - past_right,
+            kCrossErrorBound * (std::abs(past_left) + std::abs(past_right))};
+  }
+  bool BeforeA() const { return -before > before_bound; }
+  bool PastB() const { return past > past_bound; }
+  // Certainly between the ends, not at or next to either.
+  bool Within() const { return before > before_bound && -past > past_bound; }
+};
+
 // A vector held exactly, and the exact difference of two points.
 struct ExactVec {
   Expansion x, y;

@@ -673,26 +673,10 @@ SweepPointPolygonZeroEntry(Vec2 p, const Motion& motion, const Core& b,
   const Vec2 c = b.vertex(next);
   const Vec2 normal = b.normal(enter);
   const Vec2 m = p - a;
-  // Where it crosses the line through a and c (closing on it, so Cross(c -
-  // a, d) > 0): at a + s (c - a) with s = Cross(p - a, d) / Cross(c - a, d)
-  // and 1 - s = -Cross(p - c, d) / Cross(c - a, d). So before a where
-  // Cross(p - a, d) < 0, past c where Cross(p - c, d) > 0, on the edge
-  // where neither: each sign from its cross product's filter (the factors
-  // are a rounded difference each, as orient2d's), none waiting for a
-  // division.
-  const Vec2 mc = p - c;
-  const double before_left = m.x * d.y;
-  const double before_right = m.y * d.x;
-  const double before = before_left - before_right;
-  const double before_bound =
-      kCrossErrorBound * (std::abs(before_left) + std::abs(before_right));
-  const double past_left = mc.x * d.y;
-  const double past_right = mc.y * d.x;
-  const double past = past_left - past_right;
-  const double past_bound =
-      kCrossErrorBound * (std::abs(past_left) + std::abs(past_right));
-  const bool before_a = -before > before_bound;
-  if (before_a || past > past_bound) {
+  // Where it crosses the line through a and c (EdgeCrossing).
+  const EdgeCrossing crossing = EdgeCrossing::Of(m, p - c, d);
+  const bool before_a = crossing.BeforeA();
+  if (before_a || crossing.PastB()) {
     // Beside the edge when crossing its line (before vertex `enter`, or
     // past vertex `next`). Where the polygon turns left there (the two
     // normals' cross product beyond their few ulps of rounding), that point
