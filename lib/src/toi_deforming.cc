@@ -50,7 +50,10 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
   return m;
 }
 
-double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
+// By value: std::max's references, nested, can compile to a branch on
+// their addresses instead of a maxsd.
+double Max(double x, double y) { return x < y ? y : x; }
+double MaxAbs(Vec2 v) { return Max(std::abs(v.x), std::abs(v.y)); }
 
 // The certified double decision into *decision; false where a bound leaves
 // it open. Handles only starts off the segment's line (C certainly
@@ -64,9 +67,9 @@ double MaxAbs(Vec2 v) { return std::max(std::abs(v.x), std::abs(v.y)); }
 // are within E and B within 2 E.
 bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
                              double max_fraction, DeformingDecision* decision) {
-  const double scale = std::max(std::max(std::max(MaxAbs(m.m0), MaxAbs(m.e0)),
-                                         std::max(MaxAbs(m.da), MaxAbs(m.db))),
-                                std::max(MaxAbs(m.dm), MaxAbs(m.de)));
+  const double scale =
+      Max(Max(Max(MaxAbs(m.m0), MaxAbs(m.e0)), Max(MaxAbs(m.da), MaxAbs(m.db))),
+          Max(MaxAbs(m.dm), MaxAbs(m.de)));
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
