@@ -20,34 +20,28 @@
 #include "collide/shapes.h"
 #include "collide/vec2.h"
 #include "convex_core.h"
+#include "lanes.h"
 
 namespace collide::internal {
-
-// Two doubles that GCC and Clang add, multiply, compare and select lane by
-// lane (their vector extension; plain SSE2 on x86-64, scalar code
-// elsewhere): a vertex's along and across projections in one, with the
-// same roundings as two scalar ones.
-typedef double ShadowPair __attribute__((vector_size(16)));
 
 // One core's vertices projected, relative to origin.
 struct CoreShadow {
   CoreShadow() = default;
   CoreShadow(const Core& core, Vec2 origin, Vec2 d) {
     // along = m.x d.x + m.y d.y and across = Dot(m, LeftPerp(d)) =
-    // m.x (-d.y) + m.y d.x, each lane rounded as Dot rounds it.
-    const ShadowPair by_x = {d.x, -d.y};
-    const ShadowPair by_y = {d.y, d.x};
-    ShadowPair lower = {kInfinity, kInfinity};
-    ShadowPair upper = {-kInfinity, -kInfinity};
+    // m.x (-d.y) + m.y d.x, both at once (lanes.h), each lane rounded as
+    // Dot rounds it.
+    const Lanes by_x = {d.x, -d.y};
+    const Lanes by_y = {d.y, d.x};
+    Lanes lower = {kInfinity, kInfinity};
+    Lanes upper = {-kInfinity, -kInfinity};
     for (int i = 0; i < core.count(); ++i) {
       const Vec2 m = core.vertex(i) - origin;
-      const ShadowPair p =
-          ShadowPair{m.x, m.x} * by_x + ShadowPair{m.y, m.y} * by_y;
+      const Lanes p = Lanes{m.x, m.x} * by_x + Lanes{m.y, m.y} * by_y;
       along[i] = p[0];
       across[i] = p[1];
-      // std::min(lower, p) and std::max(upper, p), lane by lane.
-      lower = p < lower ? p : lower;
-      upper = upper < p ? p : upper;
+      lower = LaneMin(lower, p);
+      upper = LaneMax(upper, p);
     }
     along_range = {lower[0], upper[0]};
     across_range = {lower[1], upper[1]};

@@ -19,6 +19,7 @@
 #include "exact_deforming.h"
 #include "exact_motion.h"
 #include "exact_sign.h"
+#include "lanes.h"
 
 namespace collide {
 namespace {
@@ -32,28 +33,41 @@ using internal::DeformingPlace;
 // the bound's own evaluation.
 constexpr double kU = 2.0 * internal::kRoundoff;
 
-// The motion in double.
+// The motion in double, and its scale: the largest component of its six
+// vectors. Worked on both components at once (lanes.h: the same
+// roundings), straight from the inputs: a pair of lanes loaded from two
+// separate stores would wait for both.
 struct Motion {
   Vec2 m0, dm;  // point relative to the segment's first end
   Vec2 e0, de;  // the segment's direction vector
   Vec2 da, db;  // the ends' translations
+  double scale;
 };
 
 Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
-  Motion m;
-  m.da = segment.end.p1 - segment.start.p1;
-  m.db = segment.end.p2 - segment.start.p2;
-  m.m0 = ray.origin - segment.start.p1;
-  m.dm = ray.translation - m.da;
-  m.e0 = segment.start.p2 - segment.start.p1;
-  m.de = m.db - m.da;
-  return m;
+  using internal::LaneAbs;
+  using internal::LaneMax;
+  using internal::Lanes;
+  using internal::LanesOf;
+  const Lanes a0 = LanesOf(segment.start.p1);
+  const Lanes da = LanesOf(segment.end.p1) - a0;
+  const Lanes db = LanesOf(segment.end.p2) - LanesOf(segment.start.p2);
+  const Lanes m0 = LanesOf(ray.origin) - a0;
+  const Lanes dm = LanesOf(ray.translation) - da;
+  const Lanes e0 = LanesOf(segment.start.p2) - a0;
+  const Lanes de = db - da;
+  const Lanes most = LaneMax(LaneMax(LaneMax(LaneAbs(m0), LaneAbs(e0)),
+                                     LaneMax(LaneAbs(da), LaneAbs(db))),
+                             LaneMax(LaneAbs(dm), LaneAbs(de)));
+  const auto vec = [](Lanes v) { return Vec2{v[0], v[1]}; };
+  return {vec(m0),
+          vec(dm),
+          vec(e0),
+          vec(de),
+          vec(da),
+          vec(db),
+          most[0] < most[1] ? most[1] : most[0]};
 }
-
-// By value: std::max's references, nested, can compile to a branch on
-// their addresses instead of a maxsd.
-double Max(double x, double y) { return x < y ? y : x; }
-double MaxAbs(Vec2 v) { return Max(std::abs(v.x), std::abs(v.y)); }
 
 // The certified double decision into *decision; false where a bound leaves
 // it open. Handles only starts off the segment's line (C certainly
@@ -67,9 +81,7 @@ double MaxAbs(Vec2 v) { return Max(std::abs(v.x), std::abs(v.y)); }
 // are within E and B within 2 E.
 bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
                              double max_fraction, DeformingDecision* decision) {
-  const double scale =
-      Max(Max(Max(MaxAbs(m.m0), MaxAbs(m.e0)), Max(MaxAbs(m.da), MaxAbs(m.db))),
-          Max(MaxAbs(m.dm), MaxAbs(m.de)));
+  const double scale = m.scale;
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
