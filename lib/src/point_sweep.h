@@ -618,11 +618,12 @@ inline EdgeLines LinesOf(const Core& b, Vec2 d) {
 }
 
 // Whether vertex i of polygon core b cannot be the first contact with points
-// moving by the d of `lines` relative to it: both edges meeting there face
-// away from (or along) those points' motion, so every contact normal at the
-// vertex does too.
-inline bool IsBackVertex(const Core& b, const EdgeLines& lines, int i) {
-  return lines.rate[b.previous(i)] >= 0.0 && lines.rate[i] >= 0.0;
+// moving by the d of `lines` relative to it: both edges meeting there (edge
+// `before`, b.previous(i), which a loop over the vertices carries, and edge
+// i) face away from (or along) those points' motion, so every contact
+// normal at the vertex does too.
+inline bool IsBackVertex(const EdgeLines& lines, int before, int i) {
+  return lines.rate[before] >= 0.0 && lines.rate[i] >= 0.0;
 }
 
 // SweepPointPolygonZero's exact answer: a point starting outside a convex
