@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "absl/base/attributes.h"
@@ -164,6 +165,16 @@ class SweptColumns {
     upper_start_ = upper_v + (rising ? leave0 : enter0) * rate;
     lower_floor_ = rising ? lower_v : lower_v + max_fraction * rate;
     upper_ceiling_ = rising ? upper_v + max_fraction * rate : upper_v;
+  }
+
+  // The time the box enters the column Next returns next (conservatively:
+  // within the walk's margin), or +infinity when none is left. No contact
+  // in a later column comes before it, so a caller may wait until then with
+  // candidates that come after it (at rest, 0: every column is entered at
+  // once).
+  double NextEnter() const {
+    if (done_) return std::numeric_limits<double>::infinity();
+    return enter0_ + static_cast<double>(c_) * enter_step_;
   }
 
   // The next column, if any is left that the box reaches no later than

@@ -1,8 +1,10 @@
 #include "collide/query.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <thread>
@@ -534,6 +536,56 @@ TEST(QueryPropertyTest, RoundMoversGrazingTheirTargetsMatchBruteForce) {
         [](auto&&... a) { return CastPolygonAll(a...); }, what + " box");
   }
   EXPECT_GT(hits, 300);
+}
+
+// A round or polygon mover's candidates wait and are cast earliest box
+// contact first, each primitive once (Caster::Sweep). Here a column holds
+// far more candidates than wait at once (8) and than the casts remember as
+// met (8), long segments are listed in many cells, and the walk meets them
+// out of contact order: the answers must still be the brute-force ones.
+TEST(QueryPropertyTest, RoundMoversThroughThicketsMatchBruteForce) {
+  SplitMix64 rng(0x7C1C);
+  std::vector<ShapeDesc> shapes;
+  for (int i = 0; i < 400; ++i) {
+    ShapeDesc desc;
+    // Distinct ids out of index order, so ties do not follow the walk.
+    desc.id = 9000 + static_cast<uint64_t>(i) * 7919 % 100003;
+    const Vec2 a{rng.Uniform(0.0, 20.0), rng.Uniform(0.0, 20.0)};
+    const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+    const Vec2 b =
+        a + rng.Uniform(0.5, 9.0) * Vec2{std::cos(angle), std::sin(angle)};
+    if (rng.Chance(0.2)) {
+      desc.geometry = Capsule{a, b, rng.Uniform(0.0, 0.3)};
+    } else {
+      desc.geometry = Segment{a, b};
+    }
+    shapes.push_back(desc);
+  }
+  std::vector<Level> levels;
+  for (const double cell : {0.0, 2.0, 12.0, 40.0}) {
+    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
+    ASSERT_TRUE(level.ok()) << level.status();
+    levels.push_back(*std::move(level));
+  }
+  for (int q = 0; q < 300; ++q) {
+    const Vec2 start{rng.Uniform(-3.0, 23.0), rng.Uniform(-3.0, 23.0)};
+    const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
+    const Vec2 translation =
+        rng.Uniform(1.0, 30.0) * Vec2{std::cos(angle), std::sin(angle)};
+    const double radius = rng.Uniform(0.05, 0.6);
+    CastOptions options;
+    if (rng.Chance(0.2)) options.target_distance = 0.1;
+    const std::string what = absl::StrCat("thicket query ", q);
+    CheckCast(
+        CircleCast{{start, radius}, translation}, levels, QueryFilter{},
+        options, [](auto&&... a) { return CastCircleAll(a...); },
+        what + " circle");
+    CheckCast(
+        CapsuleCast{{start, start + Vec2{radius, -radius}, radius},
+                    translation},
+        levels, QueryFilter{}, options,
+        [](auto&&... a) { return CastCapsuleAll(a...); }, what + " capsule");
+  }
 }
 
 // --- Unit tests of the contract on small hand-made levels.
