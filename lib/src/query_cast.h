@@ -21,6 +21,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "lanes.h"
 #include "motion_band.h"
 #include "query_common.h"
 #include "swept_cells.h"
@@ -83,7 +84,13 @@ struct SweptSlab {
         ((negative_y ? upper_y : lower_y) - lead.y) * inverse.y;
     const double leave_y =
         ((negative_y ? lower_y : upper_y) - trail.y) * inverse.y;
-    const double t0 = std::max(std::max(0.0, enter_x), enter_y);
+    // std::max(std::max(0.0, enter_x), enter_y), with the maxima with 0
+    // of both at once (lanes.h): GCC compiles a scalar one to a branch on
+    // the sign, which the walk's entries mispredict.
+    const internal::Lanes after_start = internal::LaneMax(
+        internal::Lanes{0.0, 0.0}, internal::Lanes{enter_x, enter_y});
+    const double t0 =
+        after_start[0] < after_start[1] ? after_start[1] : after_start[0];
     const double t1 = std::min(std::min(limit, leave_x), leave_y);
     enter = t0;
     return t0 <= t1;
