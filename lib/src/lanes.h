@@ -21,6 +21,9 @@ inline Lanes LanesOf(Vec2 v) { return Lanes{v.x, v.y}; }
 inline Lanes LaneMin(Lanes a, Lanes b) { return b < a ? b : a; }
 inline Lanes LaneMax(Lanes a, Lanes b) { return a < b ? b : a; }
 
+// The larger of its two lanes, std::max(v[0], v[1]).
+inline double LaneLargest(Lanes v) { return v[0] < v[1] ? v[1] : v[0]; }
+
 // std::abs, lane by lane: the sign bits cleared.
 inline Lanes LaneAbs(Lanes v) {
   typedef int64_t Bits __attribute__((vector_size(16)));

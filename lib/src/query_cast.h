@@ -89,8 +89,7 @@ struct SweptSlab {
     // the sign, which the walk's entries mispredict.
     const internal::Lanes after_start = internal::LaneMax(
         internal::Lanes{0.0, 0.0}, internal::Lanes{enter_x, enter_y});
-    const double t0 =
-        after_start[0] < after_start[1] ? after_start[1] : after_start[0];
+    const double t0 = internal::LaneLargest(after_start);
     const double t1 = std::min(std::min(limit, leave_x), leave_y);
     enter = t0;
     return t0 <= t1;

@@ -66,7 +66,7 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
           vec(de),
           vec(da),
           vec(db),
-          most[0] < most[1] ? most[1] : most[0]};
+          internal::LaneLargest(most)};
 }
 
 // The certified double decision into *decision; false where a bound leaves
