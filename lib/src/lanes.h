@@ -23,6 +23,8 @@ inline Lanes LaneMax(Lanes a, Lanes b) { return a < b ? b : a; }
 
 // The larger of its two lanes, std::max(v[0], v[1]).
 inline double LaneLargest(Lanes v) { return v[0] < v[1] ? v[1] : v[0]; }
+// The smaller, std::min(v[0], v[1]).
+inline double LaneSmallest(Lanes v) { return v[1] < v[0] ? v[1] : v[0]; }
 
 // std::abs, lane by lane: the sign bits cleared.
 inline Lanes LaneAbs(Lanes v) {

@@ -53,44 +53,33 @@ inline bool RanksBefore(const Level& level, const Candidate& a,
 
 // The swept-box rejection test of one cast: whether the mover's start box
 // (widened by a margin), translated by t * translation for some t in [0,
-// limit], meets a cell entry's box (slab test). Per axis the box is entered
-// when the mover's leading side reaches the box's near side; which sides
-// those are depends only on the sign of the motion, fixed per query. A zero
-// component has an infinite reciprocal: the products are then +-inf
-// (outside: rejected; inside: no constraint) or NaN (exactly touching),
-// which the max / min below ignore, as they ignore any NaN (std::max and
-// std::min return their first argument unless the second compares beyond
-// it), so the test stays conservative. A small value type, so that the
-// walk's loop can keep it in registers.
+// limit], meets a cell entry's box (slab test). Per axis the boxes overlap
+// between the times the mover's upper side passes the entry's lower one
+// and its lower side the entry's upper one, in whichever order the
+// motion's sign puts them: the earlier is when the overlap starts, the
+// later when it ends. Taken for both axes at once (lanes.h), the test has
+// no select on the motion's sign (GCC compiled those to branches, which
+// the walk's entries mispredicted) and no branch at all.
+//
+// A zero component has an infinite reciprocal: the products are then
+// +-inf (outside: rejected; inside: no constraint) or NaN, for an entry
+// side exactly at the widened mover's, which is a margin beyond the true
+// mover on an axis it does not move along: such an entry is never met, so
+// whatever the min / max make of the NaN is right. A small value type, so
+// that the walk's loop can keep it in registers.
 struct SweptSlab {
-  Vec2 inverse;  // 1 / translation per axis
-  Vec2 lead;     // per axis, the start box side leading the motion
-  Vec2 trail;    // and the side trailing it
-  bool negative_x = false;
-  bool negative_y = false;
+  Lanes inverse;  // 1 / translation per axis
+  Lanes lower;    // the widened start box
+  Lanes upper;
 
   // Also gives `enter`, the time the widened box first meets the entry's:
   // no contact with the entry's primitive comes before it.
   bool Reaches(const Level::CellEntry& e, double limit, double& enter) const {
-    const double lower_x = e.lower_x;
-    const double upper_x = e.upper_x;
-    const double lower_y = e.lower_y;
-    const double upper_y = e.upper_y;
-    const double enter_x =
-        ((negative_x ? upper_x : lower_x) - lead.x) * inverse.x;
-    const double leave_x =
-        ((negative_x ? lower_x : upper_x) - trail.x) * inverse.x;
-    const double enter_y =
-        ((negative_y ? upper_y : lower_y) - lead.y) * inverse.y;
-    const double leave_y =
-        ((negative_y ? lower_y : upper_y) - trail.y) * inverse.y;
-    // std::max(std::max(0.0, enter_x), enter_y), with the maxima with 0
-    // of both at once (lanes.h): GCC compiles a scalar one to a branch on
-    // the sign, which the walk's entries mispredict.
-    const internal::Lanes after_start = internal::LaneMax(
-        internal::Lanes{0.0, 0.0}, internal::Lanes{enter_x, enter_y});
-    const double t0 = internal::LaneLargest(after_start);
-    const double t1 = std::min(std::min(limit, leave_x), leave_y);
+    const Lanes a = (Lanes{e.lower_x, e.lower_y} - upper) * inverse;
+    const Lanes b = (Lanes{e.upper_x, e.upper_y} - lower) * inverse;
+    // std::max(0.0, ...): a box overlapping at the start is entered at 0.
+    const double t0 = LaneLargest(LaneMax(Lanes{0.0, 0.0}, LaneMin(a, b)));
+    const double t1 = std::min(limit, LaneSmallest(LaneMax(a, b)));
     enter = t0;
     return t0 <= t1;
   }
@@ -200,15 +189,9 @@ class Caster {
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
     const double margin = kMarginShare * (scale + std::abs(cast.translation.x) +
                                           std::abs(cast.translation.y) + 1.0);
-    slab_.inverse = {1.0 / cast.translation.x, 1.0 / cast.translation.y};
-    slab_.negative_x = std::signbit(slab_.inverse.x);
-    slab_.negative_y = std::signbit(slab_.inverse.y);
-    const Vec2 lower = start_.lower - Vec2{margin, margin};
-    const Vec2 upper = start_.upper + Vec2{margin, margin};
-    slab_.lead = {slab_.negative_x ? lower.x : upper.x,
-                  slab_.negative_y ? lower.y : upper.y};
-    slab_.trail = {slab_.negative_x ? upper.x : lower.x,
-                   slab_.negative_y ? upper.y : lower.y};
+    slab_.inverse = Lanes{1.0 / cast.translation.x, 1.0 / cast.translation.y};
+    slab_.lower = LanesOf(start_.lower) - Lanes{margin, margin};
+    slab_.upper = LanesOf(start_.upper) + Lanes{margin, margin};
   }
 
   // The stadium the mover and its skin sweep; none for a ray, whose
@@ -320,8 +303,9 @@ class Caster {
     const SweptSlab slab = slab_;
     for (const SpatialHash::Tier& tier : level_.spatial_hash().tiers()) {
       const int32_t* offsets = tier.offsets.data();
-      SweptColumns walk(tier.grid, tier.inverse_cell_size, start_,
-                        cast_.translation, slab.inverse, options_.max_fraction);
+      SweptColumns walk(
+          tier.grid, tier.inverse_cell_size, start_, cast_.translation,
+          Vec2{slab.inverse[0], slab.inverse[1]}, options_.max_fraction);
       SweptColumn column;
       while (walk.Next(reach, column)) {
         // A column's cells lie a grid row apart, and its candidates are
