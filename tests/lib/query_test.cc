@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -386,6 +387,23 @@ TEST(QueryPropertyTest, ManyOverlappingStartsMatchBruteForce) {
              600);
 }
 
+// A half-unit lattice value in [lo, hi): shapes and movers on it touch
+// exactly.
+double Lattice(SplitMix64& rng, double lo, double hi) {
+  return 0.5 * static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
+}
+
+// The same shapes on grids of the given cell sizes.
+void LevelsWithCells(const std::vector<ShapeDesc>& shapes,
+                     std::initializer_list<double> cells,
+                     std::vector<Level>* levels) {
+  for (const double cell : cells) {
+    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
+    ASSERT_TRUE(level.ok()) << level.status();
+    levels->push_back(*std::move(level));
+  }
+}
+
 // Axis-aligned boxes (a city, a tile map) are read from their bounds
 // (Level::Primitive::box_start): by skinless rays' and circles' closed
 // forms, and rebuilt as polygons for every other cast. Boxes on a half-unit
@@ -397,16 +415,12 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   std::vector<ShapeDesc> shapes;
   std::vector<std::vector<Vec2>> corners;
   corners.reserve(200);
-  const auto lattice = [&](double lo, double hi) {
-    return 0.5 *
-           static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
-  };
   for (int i = 0; i < 200; ++i) {
     ShapeDesc desc;
     desc.id = 5000 - 3 * static_cast<uint64_t>(i);
     desc.user_data = static_cast<uint64_t>(i);
-    const Vec2 lower{lattice(0.0, 40.0), lattice(0.0, 40.0)};
-    const Vec2 size{0.5 + lattice(0.0, 4.0), 0.5 + lattice(0.0, 4.0)};
+    const Vec2 lower{Lattice(rng, 0.0, 40.0), Lattice(rng, 0.0, 40.0)};
+    const Vec2 size{0.5 + Lattice(rng, 0.0, 4.0), 0.5 + Lattice(rng, 0.0, 4.0)};
     if (i > 0 && rng.Chance(0.1)) {
       desc.geometry = shapes[static_cast<size_t>(rng.Below(i))].geometry;
     } else if (rng.Chance(0.3)) {
@@ -422,11 +436,8 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
     shapes.push_back(desc);
   }
   std::vector<Level> levels;
-  for (const double cell : {0.0, 1.0, 3.5, 100.0}) {
-    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
-    ASSERT_TRUE(level.ok()) << level.status();
-    levels.push_back(*std::move(level));
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      LevelsWithCells(shapes, {0.0, 1.0, 3.5, 100.0}, &levels));
   int boxes = 0;
   for (const Level::Primitive& p : levels[0].primitives()) {
     ASSERT_EQ(p.kind, Level::PrimitiveKind::kConvexPolygon);
@@ -439,7 +450,7 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
   int hits = 0;
   int circle_hits = 0;
   for (int q = 0; q < 1500; ++q) {
-    Vec2 start{lattice(-2.0, 46.0), lattice(-2.0, 46.0)};
+    Vec2 start{Lattice(rng, -2.0, 46.0), Lattice(rng, -2.0, 46.0)};
     if (q % 3 == 1) start = start + Vec2{rng.Uniform(0.0, 0.5), 0.0};
     if (q % 3 == 2) start = {rng.Uniform(-2.0, 46.0), rng.Uniform(-2.0, 46.0)};
     const double length = rng.Uniform(0.5, 30.0);
@@ -473,23 +484,18 @@ TEST(QueryPropertyTest, AxisAlignedBoxesMatchBruteForce) {
 // zero (an infinite reciprocal: NaN products for sides exactly at the
 // mover's), subnormal or tiny: movers on a lattice, touching boxes and
 // segments exactly on that axis, moving along the other axis with such a
-// component across it. Not subnormals of a few
-// bits (5e-324, 2e-323): there the per-shape casts that the brute force
-// makes lose exactness (expansion products underflow; README, "Where
-// exactness ends"), and the world cast's box test, which is right,
-// disagrees with their wrong hit at 0.
+// component across it. Not subnormals of a few bits (5e-324, 2e-323): there the
+// per-shape casts that the brute force makes lose exactness (expansion products
+// underflow; README, "Where exactness ends"), and the world cast's box test,
+// which is right, disagrees with their wrong hit at 0.
 TEST(QueryPropertyTest, NearlyStillAxesMatchBruteForce) {
   SplitMix64 rng(0x571L);
-  const auto lattice = [&](double lo, double hi) {
-    return 0.5 *
-           static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
-  };
   std::vector<ShapeDesc> shapes;
   for (int i = 0; i < 120; ++i) {
     ShapeDesc desc;
     desc.id = 300 + static_cast<uint64_t>(i);
-    const Vec2 lower{lattice(0.0, 20.0), lattice(0.0, 20.0)};
-    const Vec2 size{0.5 + lattice(0.0, 3.0), 0.5 + lattice(0.0, 3.0)};
+    const Vec2 lower{Lattice(rng, 0.0, 20.0), Lattice(rng, 0.0, 20.0)};
+    const Vec2 size{0.5 + Lattice(rng, 0.0, 3.0), 0.5 + Lattice(rng, 0.0, 3.0)};
     if (rng.Chance(0.5)) {
       desc.geometry = BoxDesc{lower + 0.5 * size, 0.5 * size, 0.0};
     } else {
@@ -498,17 +504,14 @@ TEST(QueryPropertyTest, NearlyStillAxesMatchBruteForce) {
     shapes.push_back(desc);
   }
   std::vector<Level> levels;
-  for (const double cell : {0.0, 1.0, 3.5}) {
-    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
-    ASSERT_TRUE(level.ok()) << level.status();
-    levels.push_back(*std::move(level));
-  }
+  ASSERT_NO_FATAL_FAILURE(LevelsWithCells(shapes, {0.0, 1.0, 3.5}, &levels));
   const double kAcross[] = {0.0,    -0.0,    1e-310, -1e-310, 3e-308,
                             1e-305, -1e-301, 2e-300, -1e-290, 1e-200};
   int hits = 0;
   for (int q = 0; q < 1200; ++q) {
-    const Vec2 start{lattice(-2.0, 24.0), lattice(-2.0, 24.0)};
-    const double along = (rng.Chance(0.5) ? 1.0 : -1.0) * lattice(0.5, 20.0);
+    const Vec2 start{Lattice(rng, -2.0, 24.0), Lattice(rng, -2.0, 24.0)};
+    const double along =
+        (rng.Chance(0.5) ? 1.0 : -1.0) * Lattice(rng, 0.5, 20.0);
     const double across = kAcross[rng.Below(10)];
     const Vec2 translation =
         rng.Chance(0.5) ? Vec2{along, across} : Vec2{across, along};
@@ -535,42 +538,34 @@ TEST(QueryPropertyTest, NearlyStillAxesMatchBruteForce) {
 // tangent to a target or end exactly touching one.
 TEST(QueryPropertyTest, RoundMoversGrazingTheirTargetsMatchBruteForce) {
   SplitMix64 rng(0x6A2E);
-  const auto lattice = [&](double lo, double hi) {
-    return 0.5 *
-           static_cast<double>(static_cast<int>(2.0 * rng.Uniform(lo, hi)));
-  };
   const Vec2 kDirections[] = {{1, 0}, {-1, 0}, {0, 1},  {0, -1},
                               {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
   std::vector<ShapeDesc> shapes;
   for (int i = 0; i < 150; ++i) {
     ShapeDesc desc;
     desc.id = 7000 + static_cast<uint64_t>(i);
-    const Vec2 a{lattice(0.0, 30.0), lattice(0.0, 30.0)};
-    const Vec2 b = a + lattice(0.0, 4.0) * kDirections[rng.Below(8)];
+    const Vec2 a{Lattice(rng, 0.0, 30.0), Lattice(rng, 0.0, 30.0)};
+    const Vec2 b = a + Lattice(rng, 0.0, 4.0) * kDirections[rng.Below(8)];
     switch (rng.Below(3)) {
       case 0:
         desc.geometry = Segment{a, b};
         break;
       case 1:
-        desc.geometry = Circle{a, lattice(0.0, 2.0)};
+        desc.geometry = Circle{a, Lattice(rng, 0.0, 2.0)};
         break;
       default:
-        desc.geometry = Capsule{a, b, lattice(0.0, 1.5)};
+        desc.geometry = Capsule{a, b, Lattice(rng, 0.0, 1.5)};
         break;
     }
     shapes.push_back(desc);
   }
   std::vector<Level> levels;
-  for (const double cell : {0.0, 1.0, 2.5}) {
-    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
-    ASSERT_TRUE(level.ok()) << level.status();
-    levels.push_back(*std::move(level));
-  }
+  ASSERT_NO_FATAL_FAILURE(LevelsWithCells(shapes, {0.0, 1.0, 2.5}, &levels));
   int hits = 0;
   for (int q = 0; q < 1500; ++q) {
-    const Vec2 start{lattice(-2.0, 32.0), lattice(-2.0, 32.0)};
+    const Vec2 start{Lattice(rng, -2.0, 32.0), Lattice(rng, -2.0, 32.0)};
     const Vec2 translation =
-        (0.5 + lattice(0.0, 8.0)) * kDirections[rng.Below(8)];
+        (0.5 + Lattice(rng, 0.0, 8.0)) * kDirections[rng.Below(8)];
     const double radius = 0.5 * static_cast<double>(1 + rng.Below(3));
     CastOptions options;
     if (rng.Chance(0.3)) options.max_fraction = 0.25 * rng.Below(4);
@@ -621,11 +616,8 @@ TEST(QueryPropertyTest, RoundMoversThroughThicketsMatchBruteForce) {
     shapes.push_back(desc);
   }
   std::vector<Level> levels;
-  for (const double cell : {0.0, 2.0, 12.0, 40.0}) {
-    absl::StatusOr<Level> level = Level::Create(shapes, {.cell_size = cell});
-    ASSERT_TRUE(level.ok()) << level.status();
-    levels.push_back(*std::move(level));
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      LevelsWithCells(shapes, {0.0, 2.0, 12.0, 40.0}, &levels));
   for (int q = 0; q < 300; ++q) {
     const Vec2 start{rng.Uniform(-3.0, 23.0), rng.Uniform(-3.0, 23.0)};
     const double angle = rng.Uniform(0.0, 2.0 * std::numbers::pi);
