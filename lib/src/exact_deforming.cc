@@ -83,18 +83,20 @@ int RootsOf(const Poly& h, Root roots[2]) {
   return 2;
 }
 
-// The root's value, rounded (the stable form: no -b + sqrt cancellation).
+// The root's value, rounded (the stable form: no -b + sqrt cancellation),
+// from the coefficients' long double estimates: those of degree four stay
+// in range there whatever the inputs' exponents.
 double Estimate(const Root& root) {
   const Poly& h = *root.of;
-  const double a = h.c2.Estimate();
-  const double b = h.c1.Estimate();
-  const double c = h.c0.Estimate();
-  if (a == 0.0) return -c / b;
-  const double sd = std::sqrt(root.disc.Estimate());
-  if (b == 0.0) return root.s * sd / (2.0 * a);
-  const double q = -0.5 * (b + std::copysign(sd, b));
+  const long double a = h.c2.WideEstimate();
+  const long double b = h.c1.WideEstimate();
+  const long double c = h.c0.WideEstimate();
+  if (a == 0.0L) return static_cast<double>(-c / b);
+  const long double sd = std::sqrt(root.disc.WideEstimate());
+  if (b == 0.0L) return static_cast<double>(root.s * sd / (2.0L * a));
+  const long double q = -0.5L * (b + std::copysign(sd, b));
   // q / a is the root with s = -sign(b).
-  return (root.s < 0) == (b > 0.0) ? q / a : c / q;
+  return static_cast<double>((root.s < 0) == (b > 0.0L) ? q / a : c / q);
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ int AfterMotion(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 d1, Vec2 d2,
       cross ? (ux - uy) + f * (vx - vy) : (ux + uy) + f * (vx + vy);
   const double bound =
       kFilterRoundings * (std::abs(ux) + std::abs(uy) +
-                          std::abs(f) * (std::abs(vx) + std::abs(vy)));
+                          std::abs(f) * (std::abs(vx) + std::abs(vy))) +
+      kUnderflowSlack * (1.0 + std::abs(f));
   if (value > bound) return 1;
   if (-value > bound) return -1;
   return AfterMotionExact(cross, a, b, p, d1, d2, f);
@@ -88,9 +89,12 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
   double discriminant = aa - cross * cross;
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
   // d is rounded (one ulp per component): 64 roundings cover it and the
-  // rest; within that, the sign and size are taken exactly.
+  // rest; within that, the sign and size are taken exactly. So are they
+  // where a square in aa left the normal range (its rounding no longer
+  // relative).
   if (std::abs(discriminant) <=
-      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+          kFilterRoundings * (aa + cross_terms * cross_terms) ||
+      RadiusTimesLengthSquared(grow, d.x, d.y) < 0.0) {
     discriminant = -MotionDistanceExact(d1, d2, p, c, r1, r2, r3).Estimate();
   }
   if (discriminant < 0.0) return std::nullopt;
@@ -117,8 +121,8 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
 }
 
 // A contact time clamped to [0, max_fraction], NaN-safe: a quotient of two
-// products that both underflow (subnormal inputs, below the exactness range
-// of exact_sign.h) reads as 0.
+// rounded products that both underflow (subnormal inputs; the decisions
+// around it are exact, the time is an estimate) reads as 0.
 double InRange(double t, double max_fraction) {
   return t > 0.0 ? std::min(t, max_fraction) : 0.0;
 }

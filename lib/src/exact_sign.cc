@@ -6,28 +6,48 @@
 namespace collide::internal {
 namespace {
 
+using Term = Expansion::Term;
+
 // Error-free transformations: a + b = x + y and a * b = x + y exactly, with
 // x the rounded result.
-inline void TwoSum(double a, double b, double& x, double& y) {
+inline void TwoSum(Term a, Term b, Term& x, Term& y) {
   x = a + b;
-  const double b_virtual = x - a;
-  const double a_virtual = x - b_virtual;
+  const Term b_virtual = x - a;
+  const Term a_virtual = x - b_virtual;
   y = (a - a_virtual) + (b - b_virtual);
 }
 
-inline void TwoProduct(double a, double b, double& x, double& y) {
+// Veltkamp's split: a = high + low, each half of the significand (so that
+// products of halves are exact). long double has no hardware fused
+// multiply-add on x86-64 (fmal is emulated in software), so the product
+// below is Dekker's.
+inline void Split(Term a, Term& high, Term& low) {
+  static constexpr int kHalf = (std::numeric_limits<Term>::digits + 1) / 2;
+  static const Term kSplitter = std::ldexp(Term{1}, kHalf) + 1;
+  const Term c = kSplitter * a;
+  high = c - (c - a);
+  low = a - high;
+}
+
+inline void TwoProduct(Term a, Term b, Term& x, Term& y) {
   x = a * b;
-  y = std::fma(a, b, -x);
+  Term a_high;
+  Term a_low;
+  Term b_high;
+  Term b_low;
+  Split(a, a_high, a_low);
+  Split(b, b_high, b_low);
+  y = ((a_high * b_high - x) + a_high * b_low + a_low * b_high) + a_low * b_low;
 }
 
 // h = e + b (Shewchuk's Grow-Expansion with zero elimination); e has n
 // terms, h room for n + 1. Returns h's size.
-int GrowExpansion(int n, const double* e, double b, double* h) {
-  double q = b;
+int GrowExpansion(int n, const Term* e, Term b, Term* h) {
+  Term q = b;
   int size = 0;
   for (int i = 0; i < n; ++i) {
-    double sum;
-    double error;
+    Term sum;
+    Term error;
     TwoSum(q, e[i], sum, error);
     q = sum;
     if (error != 0.0) h[size++] = error;
@@ -38,18 +58,18 @@ int GrowExpansion(int n, const double* e, double b, double* h) {
 }
 
 // h = e * b (Scale-Expansion with zero elimination); h room for 2n.
-int ScaleExpansion(int n, const double* e, double b, double* h) {
-  if (n == 0 || b == 0.0) return 0;
+int ScaleExpansion(int n, const Term* e, Term b, Term* h) {
+  if (n == 0 || b == 0.0L) return 0;
   int size = 0;
-  double q;
-  double low;
+  Term q;
+  Term low;
   TwoProduct(e[0], b, q, low);
   if (low != 0.0) h[size++] = low;
   for (int i = 1; i < n; ++i) {
-    double product;
-    double product_low;
+    Term product;
+    Term product_low;
     TwoProduct(e[i], b, product, product_low);
-    double sum;
+    Term sum;
     TwoSum(q, product_low, sum, low);
     if (low != 0.0) h[size++] = low;
     // Fast-Two-Sum: |product| >= |sum| here.
@@ -63,14 +83,14 @@ int ScaleExpansion(int n, const double* e, double b, double* h) {
 
 // Compress (Shewchuk): renormalises e in place into a non-overlapping
 // expansion of at most n terms, increasing magnitude, no zeros.
-int CompressTerms(int n, double* e) {
+int CompressTerms(int n, Term* e) {
   if (n == 0) return 0;
-  double g[2 * Expansion::kCapacity + 2];
+  Term g[2 * Expansion::kCapacity + 2];
   int bottom = n - 1;
-  double q = e[bottom];
+  Term q = e[bottom];
   for (int i = n - 2; i >= 0; --i) {
-    const double sum = q + e[i];
-    const double small = e[i] - (sum - q);
+    const Term sum = q + e[i];
+    const Term small = e[i] - (sum - q);
     if (small != 0.0) {
       g[bottom--] = sum;
       q = small;
@@ -80,8 +100,8 @@ int CompressTerms(int n, double* e) {
   }
   int top = 0;
   for (int i = bottom + 1; i < n; ++i) {
-    const double sum = g[i] + q;
-    const double small = q - (sum - g[i]);
+    const Term sum = g[i] + q;
+    const Term small = q - (sum - g[i]);
     if (small != 0.0) e[top++] = small;
     q = sum;
   }
@@ -93,8 +113,8 @@ int CompressTerms(int n, double* e) {
 
 Expansion Expansion::Difference(double a, double b) {
   Expansion result;
-  double x;
-  double y;
+  Term x;
+  Term y;
   TwoSum(a, -b, x, y);
   if (y != 0.0) result.terms_[result.size_++] = y;
   if (x != 0.0) result.terms_[result.size_++] = x;
@@ -111,15 +131,15 @@ Expansion Expansion::operator-() const {
 
 Expansion operator+(const Expansion& e, const Expansion& f) {
   // Grow e by each of f's terms; the buffers hold e.size + f.size terms.
-  double a[2 * Expansion::kCapacity + 2];
-  double b[2 * Expansion::kCapacity + 2];
+  Term a[2 * Expansion::kCapacity + 2];
+  Term b[2 * Expansion::kCapacity + 2];
   int n = e.size_;
   for (int i = 0; i < n; ++i) a[i] = e.terms_[i];
-  double* current = a;
-  double* next = b;
+  Term* current = a;
+  Term* next = b;
   for (int i = 0; i < f.size_; ++i) {
     n = GrowExpansion(n, current, f.terms_[i], next);
-    double* t = current;
+    Term* t = current;
     current = next;
     next = t;
   }
@@ -139,7 +159,7 @@ Expansion operator*(const Expansion& e, const Expansion& f) {
   Expansion result;
   for (int i = 0; i < f.size_; ++i) {
     Expansion scaled;
-    double h[2 * Expansion::kCapacity];
+    Term h[2 * Expansion::kCapacity];
     int n = ScaleExpansion(e.size_, e.terms_, f.terms_[i], h);
     n = CompressTerms(n, h);
     const int drop = n > Expansion::kCapacity ? n - Expansion::kCapacity : 0;
@@ -165,8 +185,8 @@ int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   return CrossExact(a, b, c, d).sign();
 }
 
-double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  return CrossExact(a, b, c, d).Estimate();
+long double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  return CrossExact(a, b, c, d).WideEstimate();
 }
 
 int OrientAfterExact(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
@@ -305,30 +325,15 @@ int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
 
 namespace {
 
-int ExponentOf(const Expansion& e) {
-  return e.size() == 0 ? 0 : std::ilogb(e.Estimate());
-}
-
-// Sign of a sqrt(u) - b, u >= 0. Compared through squares, a^2 u - b^2,
-// after scaling a and b by one power of two and u by another (the sign
-// unchanged) so that the squares, of degree six in the inputs, stay in
-// range for coordinates up to the 1e60 bound.
+// Sign of a sqrt(u) - b, u >= 0, compared through squares: a^2 u - b^2 (of
+// degree six in the inputs, in range for long double terms).
 int SignOfRootForm(const Expansion& a, const Expansion& u, const Expansion& b) {
   const int a_sign = u.sign() == 0 ? 0 : a.sign();
   const int b_sign = b.sign();
   if (a_sign <= 0 && b_sign >= 0) return a_sign == 0 && b_sign == 0 ? 0 : -1;
   if (a_sign >= 0 && b_sign <= 0) return 1;
   // a and b of one sign: a sqrt(u) - b has it when a^2 u > b^2.
-  // With u' = u 2^(-2j), a' = a 2^(-k), b' = b 2^(-k-j):
-  // a'^2 u' - b'^2 = (a^2 u - b^2) 2^(-2k-2j).
-  const int j = ExponentOf(u) / 2;
-  const Expansion u_scaled = u.Scaled(-2 * j);
-  const Expansion b_lifted = b.Scaled(-j);
-  const int k = std::max(ExponentOf(a), ExponentOf(b_lifted));
-  const Expansion a_scaled = a.Scaled(-k);
-  const Expansion b_scaled = b_lifted.Scaled(-k);
-  const int squares =
-      (a_scaled * a_scaled * u_scaled - b_scaled * b_scaled).sign();
+  const int squares = (a * a * u - b * b).sign();
   return a_sign > 0 ? squares : -squares;
 }
 

@@ -6,17 +6,23 @@
 // its rounding error (Shewchuk's filter: when the value is farther from zero
 // than the bound, its sign is certain), and only when the filter cannot
 // decide, exactly with expansion arithmetic (a value held as a sum of
-// non-overlapping doubles, built with error-free two-sum and two-product,
-// the latter by std::fma). Nothing allocates: expansions live on the stack.
+// non-overlapping floating-point terms, built with error-free two-sum and
+// two-product). Nothing allocates: expansions live on the stack.
 //
-// Exactness holds while no intermediate product overflows or underflows,
-// which the coordinate bound of vec2.h (1e60) guarantees for the degree-4
-// forms with inputs above 1e-70 in magnitude (or zero).
+// The terms are long doubles: x87 extended (64-bit significand) on x86-64,
+// IEEE quad on AArch64, both with a 15-bit exponent. Error-free products
+// need their low half to stay in range, and in double it does not: the
+// product of 18.5 and a 5e-324 translation component already loses its
+// low bits, and degree-6 forms of coordinates near the 1e60 bound of
+// vec2.h overflow. With exponents down to 2^-16445 and up to 2^16383, every
+// form here (degree 12 at most: the deforming segment's) is exact for all
+// finite inputs within that bound, subnormals included.
 #ifndef COLLIDE_LIB_SRC_EXACT_SIGN_H_
 #define COLLIDE_LIB_SRC_EXACT_SIGN_H_
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/types/span.h"
 #include "collide/vec2.h"
@@ -33,12 +39,28 @@ inline constexpr double kCrossErrorBound = (3.0 + 16.0 * kRoundoff) * kRoundoff;
 // A generous relative bound for the other filters here (a few operations on
 // non-negative terms each): 64 roundings.
 inline constexpr double kFilterRoundings = 64.0 * kRoundoff;
+// Those bounds are relative, and hold while no product underflows. One in
+// the subnormal range is rounded by up to 2^-1075 absolutely, which a
+// relative bound of tiny terms does not cover: each filter here adds this
+// slack (times the factors that multiply such a product afterwards), so
+// that only values a few subnormal units or more from 0 are decided in
+// double. Squares that a form multiplies by large factors are checked
+// instead (NormalSquares).
+inline constexpr double kUnderflowSlack = 0x1p-1068;
+// Where a square (and what multiplies it) is in double's normal range with
+// room to spare, so that its rounding is relative.
+inline constexpr double kNormalSquare = 0x1p-1000;
 
-// A value held exactly as a sum of non-overlapping doubles in increasing
-// magnitude, without zeros. Capacity is fixed (no allocation); the forms
-// here never need more after compression.
+// A value held exactly as a sum of non-overlapping long doubles in
+// increasing magnitude, without zeros. Capacity is fixed (no allocation);
+// the forms here never need more after compression.
 class Expansion {
  public:
+  using Term = long double;
+  static_assert(std::numeric_limits<Term>::is_iec559 &&
+                    std::numeric_limits<Term>::min_exponent <= -16381 &&
+                    std::numeric_limits<Term>::max_exponent >= 16384,
+                "exact forms need a 15-bit exponent (see the file comment)");
   static constexpr int kCapacity = 48;
 
   Expansion() = default;
@@ -50,21 +72,21 @@ class Expansion {
   static Expansion Sum(double a, double b);
 
   int sign() const {
-    return size_ == 0 ? 0 : (terms_[size_ - 1] > 0.0 ? 1 : -1);
+    return size_ == 0 ? 0 : (terms_[size_ - 1] > 0.0L ? 1 : -1);
   }
   // The largest term: the value to within its last place.
-  double Estimate() const { return size_ == 0 ? 0.0 : terms_[size_ - 1]; }
-  int size() const { return size_; }
-  // The value times 2^exponent: exact while no term leaves the normal
-  // range (scaling keeps the terms non-overlapping).
-  Expansion Scaled(int exponent) const {
-    Expansion result;
-    for (int i = 0; i < size_; ++i) {
-      const double term = std::ldexp(terms_[i], exponent);
-      if (term != 0.0) result.terms_[result.size_++] = term;
+  Term WideEstimate() const { return size_ == 0 ? 0.0L : terms_[size_ - 1]; }
+  // The same rounded to a double of the same sign: a value below double's
+  // range gives its smallest subnormal, never a 0 that would read as
+  // touching.
+  double Estimate() const {
+    const double rounded = static_cast<double>(WideEstimate());
+    if (rounded == 0.0 && size_ != 0) {
+      return std::copysign(std::numeric_limits<double>::denorm_min(), rounded);
     }
-    return result;
+    return rounded;
   }
+  int size() const { return size_; }
 
   Expansion operator-() const;
   friend Expansion operator+(const Expansion& e, const Expansion& f);
@@ -72,7 +94,7 @@ class Expansion {
   friend Expansion operator*(const Expansion& e, const Expansion& f);
 
  private:
-  double terms_[kCapacity];
+  Term terms_[kCapacity];
   int size_ = 0;
 };
 
@@ -117,8 +139,9 @@ inline ExactVec Difference(Vec2 p, Vec2 q) {
 // Exact fallbacks (exact_sign.cc): signs of the forms below.
 int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 // Cross(b - a, d - c) to within its last place, of the exact sign: for a
-// ratio that the rounded form would get wrong by cancellation.
-double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
+// ratio that the rounded form would get wrong by cancellation (long double,
+// so that a ratio of two below double's range keeps its value).
+long double CrossEstimate(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DotSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 int DistanceSquaredVsExact(Vec2 p, Vec2 q, double r1, double r2, double r3);
 // |p - q|^2 - (r1 + r2 + r3)^2 to within its last place, of the exact
@@ -166,7 +189,8 @@ inline int CrossSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const double left = ux * vy;
   const double right = uy * vx;
   const double det = left - right;
-  const double bound = kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double bound =
+      kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
   if (det > bound) return 1;
   if (-det > bound) return -1;
   return CrossSignExact(a, b, c, d);
@@ -191,8 +215,9 @@ inline RoundedValue CrossAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
   const Vec2 m = p - a;
   return {Cross(e, m) + f * Cross(e, d),
           kFilterRoundings *
-              (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
-               std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x)))};
+                  (std::abs(e.x * m.y) + std::abs(e.y * m.x) +
+                   std::abs(f) * (std::abs(e.x * d.y) + std::abs(e.y * d.x))) +
+              kUnderflowSlack * (1.0 + std::abs(f))};
 }
 
 inline int OrientAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 d, double f) {
@@ -233,7 +258,8 @@ inline double CrossingTime(Vec2 a, Vec2 c, Vec2 p, Vec2 d_from, Vec2 d_to) {
             ((std::abs(cm_left) + std::abs(cm_right)) +
              std::abs(t) * (std::abs(cd_left) + std::abs(cd_right))) <=
         1e-12 * std::abs(cd))) {
-    return -CrossEstimate(a, c, a, p) / CrossEstimate(a, c, d_from, d_to);
+    return static_cast<double>(-CrossEstimate(a, c, a, p) /
+                               CrossEstimate(a, c, d_from, d_to));
   }
   return t;
 }
@@ -250,7 +276,8 @@ inline int DotSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
   const double left = ux * vx;
   const double right = uy * vy;
   const double dot = left + right;
-  const double bound = kCrossErrorBound * (std::abs(left) + std::abs(right));
+  const double bound =
+      kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
   if (dot > bound) return 1;
   if (-dot > bound) return -1;
   return DotSignExact(a, b, c, d);
@@ -268,8 +295,9 @@ inline int DotAfter(Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to, double f) {
   const double value = Dot(e, m) + f * Dot(e, d);
   const double bound =
       kFilterRoundings *
-      (std::abs(e.x * m.x) + std::abs(e.y * m.y) +
-       std::abs(f) * (std::abs(e.x * d.x) + std::abs(e.y * d.y)));
+          (std::abs(e.x * m.x) + std::abs(e.y * m.y) +
+           std::abs(f) * (std::abs(e.x * d.x) + std::abs(e.y * d.y))) +
+      kUnderflowSlack * (1.0 + std::abs(f));
   if (value > bound) return 1;
   if (-value > bound) return -1;
   return DotAfterExact(a, b, p, from, to, f);
@@ -285,10 +313,24 @@ inline int DistanceSquaredVs(Vec2 p, Vec2 q, double r1, double r2, double r3) {
   const double r = r1 + r2 + r3;
   const double dd = dx * dx + dy * dy;
   const double rr = r * r;
-  const double bound = kFilterRoundings * (dd + rr);
+  const double bound = kFilterRoundings * (dd + rr) + kUnderflowSlack;
   if (dd - rr > bound) return 1;
   if (rr - dd > bound) return -1;
   return DistanceSquaredVsExact(p, q, r1, r2, r3);
+}
+
+// r^2 |u|^2, u = (ux, uy), for the filters below, or -1 where a square or
+// the product left the normal range (an inexact subnormal, then multiplied
+// by up to 2^400): then the exact form decides.
+inline double RadiusTimesLengthSquared(double r, double ux, double uy) {
+  const double rr = r * r;
+  const double uu = ux * ux + uy * uy;
+  const double rruu = rr * uu;
+  if (r == 0.0 || (ux == 0.0 && uy == 0.0)) return 0.0;
+  if (rr >= kNormalSquare && uu >= kNormalSquare && rruu >= kNormalSquare) {
+    return rruu;
+  }
+  return -1.0;
 }
 
 // The filter of the forms x^2 - rr below (x within x_bound of its exact
@@ -319,13 +361,14 @@ inline int LineDistanceVs(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
   const double right = uy * mx;
   const double cross = left - right;
   const double cross_bound =
-      kCrossErrorBound * (std::abs(left) + std::abs(right));
-  const double r = r1 + r2 + r3;
-  const double rree = r * r * (ux * ux + uy * uy);
+      kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
+  const double rree = RadiusTimesLengthSquared(r1 + r2 + r3, ux, uy);
   // |cross| lies within cross_bound of the exact one: compare its square's
   // interval with rree's, both widened by a relative margin.
-  if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
-    return sign;
+  if (rree >= 0.0) {
+    if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
+      return sign;
+    }
   }
   return LineDistanceVsExact(a, b, p, r1, r2, r3);
 }
@@ -339,10 +382,11 @@ inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
                                double f, double r1, double r2, double r3) {
   const Vec2 e = b - a;
   const auto [cross, cross_bound] = CrossAfter(a, b, p, d_to - d_from, f);
-  const double r = r1 + r2 + r3;
-  const double rree = r * r * (e.x * e.x + e.y * e.y);
-  if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
-    return sign;
+  const double rree = RadiusTimesLengthSquared(r1 + r2 + r3, e.x, e.y);
+  if (rree >= 0.0) {
+    if (const int sign = SquareVs(cross, cross_bound, rree); sign != 0) {
+      return sign;
+    }
   }
   return LineDistanceAfterVsExact(a, b, p, d_from, d_to, f, r1, r2, r3);
 }
@@ -353,17 +397,18 @@ inline int LineDistanceAfterVs(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
 // against a circle: the sign of minus the discriminant).
 inline int DirectionDistanceVs(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,
                                double r3) {
-  const double r = r1 + r2 + r3;
   const double mx = p.x - a.x;
   const double my = p.y - a.y;
   const double left = u.x * my;
   const double right = u.y * mx;
   const double cross = left - right;
   const double cross_bound =
-      kCrossErrorBound * (std::abs(left) + std::abs(right));
-  const double rruu = r * r * (u.x * u.x + u.y * u.y);
-  if (const int sign = SquareVs(cross, cross_bound, rruu); sign != 0) {
-    return sign;
+      kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
+  const double rruu = RadiusTimesLengthSquared(r1 + r2 + r3, u.x, u.y);
+  if (rruu >= 0.0) {
+    if (const int sign = SquareVs(cross, cross_bound, rruu); sign != 0) {
+      return sign;
+    }
   }
   return DirectionDistanceVsExact(a, u, p, r1, r2, r3);
 }
@@ -387,7 +432,8 @@ inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
   const Vec2 d = d_to - d_from;  // the filter's roundings cover this one
   const Vec2 u = b - a;
   const Vec2 m = p - v;
-  const double length = std::sqrt(u.x * u.x + u.y * u.y);
+  const double length_squared = u.x * u.x + u.y * u.y;
+  const double length = std::sqrt(length_squared);
   const double left = m.x * d.y;
   const double right = m.y * d.x;
   const double along_left = d.x * u.x;
@@ -397,9 +443,14 @@ inline int SideContactAlongSign(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d_from,
       side * length * (left - right) - r * (along_left + along_right);
   const double bound =
       kFilterRoundings * (length * (std::abs(left) + std::abs(right)) +
-                          r * (std::abs(along_left) + std::abs(along_right)));
-  if (value > bound) return 1;
-  if (-value > bound) return -1;
+                          r * (std::abs(along_left) + std::abs(along_right))) +
+      kUnderflowSlack * (1.0 + length + r);
+  // A squared length that underflowed (a segment shorter than 2^-500) has
+  // lost its relative rounding, and its root more so.
+  if (length_squared >= kNormalSquare || (u.x == 0.0 && u.y == 0.0)) {
+    if (value > bound) return 1;
+    if (-value > bound) return -1;
+  }
   return SideContactAlongSignExact(a, b, v, p, d_from, d_to, side, r1, r2, r3);
 }
 

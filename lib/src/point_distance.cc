@@ -14,6 +14,13 @@
 namespace collide::internal {
 namespace {
 
+// |v| without its squares' underflow: a point a subnormal away from a
+// vertex is that far from it, not at 0 (which reads as on the shape).
+double DistanceOf(Vec2 v) {
+  const double squared = Dot(v, v);
+  return squared >= 0x1p-1000 ? std::sqrt(squared) : std::hypot(v.x, v.y);
+}
+
 // The part of a segment nearest a point: a vertex (a == b) or the edge
 // [a, b], picked by exact signs, and the distance to it.
 struct Nearest {
@@ -26,10 +33,10 @@ struct Nearest {
 
 Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   if (p1 == p2 || DotSign(p1, p2, p1, point) <= 0) {
-    return {p1, {FeatureType::kVertex, 0}, p1, p1, Length(point - p1)};
+    return {p1, {FeatureType::kVertex, 0}, p1, p1, DistanceOf(point - p1)};
   }
   if (DotSign(p2, p1, p2, point) <= 0) {
-    return {p2, {FeatureType::kVertex, 1}, p2, p2, Length(point - p2)};
+    return {p2, {FeatureType::kVertex, 1}, p2, p2, DistanceOf(point - p2)};
   }
   const Feature edge{FeatureType::kEdge, 0};
   if (Orient(p1, p2, point) == 0) return {point, edge, p1, p2, 0.0};
@@ -38,14 +45,16 @@ Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   const Vec2 e = p2 - p1;
   const Vec2 w = point - p1;
   const double along = std::clamp(Dot(w, e) / LengthSquared(e), 0.0, 1.0);
-  double cross = Cross(e, w);
+  long double cross = Cross(e, w);
   // Within its rounding of 0 (nearly on the line): exactly, so that a point
-  // off the line is never at distance 0.
+  // off the line is never at distance 0 (long double: a cross product
+  // below double's range still divides to the distance).
   if (std::abs(cross) <=
       kCrossErrorBound * (std::abs(e.x * w.y) + std::abs(e.y * w.x))) {
     cross = CrossEstimate(p1, p2, p1, point);
   }
-  return {p1 + along * e, edge, p1, p2, std::abs(cross) / Length(e)};
+  return {p1 + along * e, edge, p1, p2,
+          static_cast<double>(std::abs(cross) / Length(e))};
 }
 
 // Whether the part comes within r1 + r2 of the point: the rounded distance
@@ -89,7 +98,7 @@ PointDistance DistanceToCircle(Vec2 point, Circle circle, double max_distance) {
                        {FeatureType::kSurface, 0},
                        circle.center,
                        circle.center,
-                       Length(point - circle.center)};
+                       DistanceOf(point - circle.center)};
   return Grow(point, centre, circle.radius, max_distance);
 }
 

@@ -49,10 +49,8 @@ int GmpLine(Vec2 a, Vec2 b, Vec2 p, double r1, double r2, double r3) {
   return Sgn(cross * cross - r * r * (ux * ux + uy * uy));
 }
 
-// x moved by one unit in the last place. Zero stays: its neighbours are
-// subnormal, below the range the predicates are exact in (exact_sign.h).
+// x moved by one unit in the last place (0 to the smallest subnormal).
 double Ulp(double x, int direction) {
-  if (x == 0.0) return x;
   return std::nextafter(x, direction > 0 ? HUGE_VAL : -HUGE_VAL);
 }
 
@@ -245,11 +243,12 @@ int GmpSideContactAlong(Vec2 a, Vec2 b, Vec2 v, Vec2 p, Vec2 d, double side,
   const mpq_class x = (Q(p.x) - Q(v.x)) * Q(d.y) - (Q(p.y) - Q(v.y)) * Q(d.x);
   const mpq_class left = side > 0 ? x : mpq_class(-x);
   const mpq_class right = Q(r) * (Q(d.x) * ux + Q(d.y) * uy);
-  const int ls = Sgn(left);
+  const mpq_class uu = ux * ux + uy * uy;
+  const int ls = Sgn(uu) == 0 ? 0 : Sgn(left);  // times |u| = 0
   const int rs = Sgn(right);
   if (ls <= 0 && rs >= 0) return ls == 0 && rs == 0 ? 0 : -1;
   if (ls >= 0 && rs <= 0) return 1;
-  const int squares = Sgn(left * left * (ux * ux + uy * uy) - right * right);
+  const int squares = Sgn(left * left * uu - right * right);
   return ls > 0 ? squares : -squares;
 }
 
@@ -342,6 +341,116 @@ TEST(ExactSignTest, ExpansionProductsAndSumsAreExact) {
     ASSERT_EQ(e.sign(), Sgn(want)) << i;
     // The square cancels exactly against itself.
     EXPECT_EQ((e * e - e * e).sign(), 0);
+  }
+}
+
+// Magnitudes from the smallest subnormal to the 1e60 bound, and 0: drawn
+// for every input, large parts cancel exactly (equal values, zeros) and
+// subnormal ones decide, products of them far below double's range.
+double AnyMagnitude(SplitMix64& rng) {
+  static constexpr double kPool[] = {
+      0.0, 0x1p-1074, 0x1p-1073, 0x1.8p-1073, 0x1p-1064, 0x1p-1000, 0.5,
+      1.0, 3.0,       18.5,      1e6,         0x1p100,   1e60};
+  const double v = kPool[rng.Below(std::size(kPool))];
+  return rng.Below(2) ? v : -v;
+}
+Vec2 AnyPoint(SplitMix64& rng) {
+  return {AnyMagnitude(rng), AnyMagnitude(rng)};
+}
+
+// Cross(b - a, p + f (to - from) - a) (cross) or the same with Dot, exactly.
+mpq_class GmpAfter(bool cross, Vec2 a, Vec2 b, Vec2 p, Vec2 from, Vec2 to,
+                   double f) {
+  const mpq_class ux = Q(b.x) - Q(a.x);
+  const mpq_class uy = Q(b.y) - Q(a.y);
+  const mpq_class mx = Q(p.x) - Q(a.x) + Q(f) * (Q(to.x) - Q(from.x));
+  const mpq_class my = Q(p.y) - Q(a.y) + Q(f) * (Q(to.y) - Q(from.y));
+  return cross ? mpq_class(ux * my - uy * mx) : mpq_class(ux * mx + uy * my);
+}
+
+TEST(ExactSignTest, SubnormalInputsAreDecidedExactly) {
+  SplitMix64 rng(20);
+  int subnormal_products = 0;
+  for (int i = 0; i < 40000; ++i) {
+    const Vec2 a = AnyPoint(rng);
+    const Vec2 b = AnyPoint(rng);
+    const Vec2 p = AnyPoint(rng);
+    const Vec2 from = AnyPoint(rng);
+    const Vec2 to = AnyPoint(rng);
+    const double r1 = std::abs(AnyMagnitude(rng));
+    const double r2 = std::abs(AnyMagnitude(rng));
+    const double f = 0.25 * static_cast<double>(rng.Below(5));
+    const double side = rng.Below(2) ? 1.0 : -1.0;
+    if (std::abs((b.x - a.x) * (p.y - a.y)) < 0x1p-969) ++subnormal_products;
+    ASSERT_EQ(Orient(a, b, p), GmpCross(a, b, a, p)) << i;
+    ASSERT_EQ(CrossSign(a, b, from, to), GmpCross(a, b, from, to)) << i;
+    ASSERT_EQ(DotSign(a, b, from, to), GmpDot(a, b, from, to)) << i;
+    ASSERT_EQ(DistanceSquaredVs(p, a, r1, r2, 0.0),
+              GmpDistance(p, a, r1, r2, 0.0))
+        << i;
+    ASSERT_EQ(LineDistanceVs(a, b, p, r1, r2, 0.0),
+              GmpLine(a, b, p, r1, r2, 0.0))
+        << i;
+    ASSERT_EQ(OrientAfter(a, b, p, from, to, f),
+              Sgn(GmpAfter(true, a, b, p, from, to, f)))
+        << i;
+    ASSERT_EQ(DotAfter(a, b, p, from, to, f),
+              Sgn(GmpAfter(false, a, b, p, from, to, f)))
+        << i;
+    const mpq_class line = GmpAfter(true, a, b, p, from, to, f);
+    const mpq_class ux = Q(b.x) - Q(a.x);
+    const mpq_class uy = Q(b.y) - Q(a.y);
+    const mpq_class r = Q(r1) + Q(r2);
+    ASSERT_EQ(LineDistanceAfterVs(a, b, p, from, to, f, r1, r2, 0.0),
+              Sgn(line * line - r * r * (ux * ux + uy * uy)))
+        << i;
+    // The estimates keep the exact sign even below double's range.
+    ASSERT_EQ(Sgn(Q(DistanceSquaredExcessExact(p, a, r1, r2, 0.0))),
+              GmpDistance(p, a, r1, r2, 0.0))
+        << i;
+    ASSERT_EQ(Sgn(Q(LineDistanceExcessExact(a, b, p, r1, r2, 0.0))),
+              GmpLine(a, b, p, r1, r2, 0.0))
+        << i;
+    const long double cross = CrossEstimate(a, b, from, to);
+    ASSERT_EQ(cross > 0 ? 1 : (cross < 0 ? -1 : 0), GmpCross(a, b, from, to))
+        << i;
+    // Motion from - from + to: from = 0 so that GMP takes d = to exactly.
+    ASSERT_EQ(SideContactAlongSign(a, b, a, p, Vec2{}, to, side, r1, 0.0, 0.0),
+              GmpSideContactAlong(a, b, a, p, to, side, r1))
+        << i;
+  }
+  // Most cases multiply subnormals or cancel to them: the cases test what
+  // they mean to.
+  EXPECT_GT(subnormal_products, 10000);
+}
+
+// Forms of degree 12 (the deforming segment's) over the whole range: a
+// product of twelve differences against the same with a subnormal (or any
+// other magnitude) added to its first factor, so that the products cancel
+// down to that term times the other eleven: from 2^-12888 to 2^2412, exact
+// in long double terms.
+TEST(ExactSignTest, DegreeTwelveFormsAreExactOverTheWholeRange) {
+  SplitMix64 rng(21);
+  for (int i = 0; i < 3000; ++i) {
+    Expansion rest(1.0);
+    mpq_class exact_rest(1);
+    for (int k = 0; k < 11; ++k) {
+      const double x = AnyMagnitude(rng);
+      const double y = AnyMagnitude(rng);
+      rest = rest * Expansion::Difference(x, y);
+      exact_rest *= Q(x) - Q(y);
+    }
+    const double x = AnyMagnitude(rng);
+    const double y = AnyMagnitude(rng);
+    const double added = AnyMagnitude(rng);
+    const Expansion first = Expansion::Difference(x, y);
+    const Expansion product = first * rest;
+    const Expansion moved = (first + Expansion(added)) * rest;
+    const mpq_class exact_first = Q(x) - Q(y);
+    const mpq_class exact_product = exact_first * exact_rest;
+    const mpq_class exact_moved = (exact_first + Q(added)) * exact_rest;
+    ASSERT_EQ(product.sign(), Sgn(exact_product)) << i;
+    ASSERT_EQ((moved - product).sign(), Sgn(exact_moved - exact_product)) << i;
   }
 }
 

@@ -65,6 +65,27 @@ TEST(CastCircleSegmentTest, SlidingAlongAWallItTouchesIsNotAHit) {
                          {.stop_at_penetration = true}));
 }
 
+// A circle touching only the line of a segment, beyond its end, moving
+// along the line with a subnormal component across it: the sign of that
+// component decides between leaving, missing and meeting the end, through
+// products (2 x 5e-324 and smaller) below double's range.
+TEST(CastCircleSegmentTest, ASubnormalAcrossTheLineDecidesTheContact) {
+  const Segment wall{{13.5, 0.5}, {16.5, 0.5}};
+  const Circle circle{{18.5, 0}, 0.5};
+  // Moving away from the end: nothing to meet.
+  EXPECT_FALSE(CastCircle({circle, {6.5, 5e-324}}, wall));
+  EXPECT_FALSE(CastCircle({circle, {6.5, -5e-324}}, wall));
+  // Towards it, tilted away from the line: passes below it, never touching.
+  EXPECT_FALSE(CastCircle({circle, {-6.5, -5e-324}}, wall));
+  // Towards it, tilted into the line: meets the end when 2 units on.
+  const std::optional<Hit> hit = CastCircle({circle, {-6.5, 1e-323}}, wall);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 2.0 / 6.5, 1e-12);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 1);
+}
+
 TEST(CastCircleSegmentTest, OverlapIsAHitWhateverTheMotion) {
   const std::optional<Hit> hit =
       CastCircle({{{0, 0.2}, 0.5}, {0, 5}}, Segment{{-10, 0}, {10, 0}});

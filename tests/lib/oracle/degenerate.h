@@ -9,7 +9,8 @@
 // vertex hits, collinear motion, touching starts and contacts at exactly
 // max_fraction are exact), then mapped by an exact similarity: a quarter
 // turn or a Pythagorean rotation (a, -b; b, a) that scales lengths by c, an
-// optional reflection, a power of two 2^e, and an offset of 0, 1e6 or 1e9
+// optional reflection, a power of two 2^e (|e| <= 12, or 2^120 or 2^140
+// without an offset in one frame in twenty), and an offset of 0, 1e6 or 1e9
 // per axis (kept only where x + offset - offset == x for every coordinate).
 // Some cases then move the mover by one unit in the last place (the
 // smallest representable amount) so that a vertex or a tangent is passed on
@@ -46,6 +47,10 @@ enum class Construction {
   kShortSweep,    // touching at t = 1/2 of a translation 2^-20..2^-40 of
                   // the shapes' size: the time from differences far
                   // smaller than the coordinates
+  kSubnormal,     // a graze, touching start, collinear slide or contact at
+                  // max_fraction whose translation has a component of 0,
+                  // made a subnormal of a few bits (1..3 x 2^-1074, or
+                  // 2^-1064) either way: the only motion across the axis
   kCount,
 };
 const char* ConstructionName(Construction c);

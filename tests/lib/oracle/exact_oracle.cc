@@ -64,11 +64,22 @@ class ScaleFinder {
   int k_ = 0;
 };
 
+// x 2^k as an integer, shifted in GMP: with a subnormal input k exceeds
+// 1074, and x 2^k would overflow a double for every other input.
 Z ToZ(double x, int k) {
-  const double v = std::ldexp(x, k);
-  if (!std::isfinite(v) || v != std::floor(v)) Fatal("inexact scaling");
+  if (!std::isfinite(x)) Fatal("non-finite input");
+  int e = 0;
+  const double significand = std::ldexp(std::frexp(x, &e), 53);  // integer
   Z r;
-  mpz_set_d(r.get_mpz_t(), v);
+  mpz_set_d(r.get_mpz_t(), significand);
+  const int shift = e - 53 + k;
+  if (shift >= 0) {
+    mpz_mul_2exp(r.get_mpz_t(), r.get_mpz_t(), static_cast<mp_bitcnt_t>(shift));
+  } else {
+    const auto bits = static_cast<mp_bitcnt_t>(-shift);
+    if (!mpz_divisible_2exp_p(r.get_mpz_t(), bits)) Fatal("inexact scaling");
+    mpz_tdiv_q_2exp(r.get_mpz_t(), r.get_mpz_t(), bits);
+  }
   return r;
 }
 
@@ -1609,13 +1620,29 @@ void BracketSurd(const Surd& r, double* t_lo, double* t_hi) {
     BracketQ(r.x, t_lo, t_hi);
     return;
   }
-  mpf_class sq(0, 256);
-  mpf_class dd(r.D, 256);
+  // x and y sqrt(D) may cancel to a root far smaller than either (inputs
+  // at 2^-1074 beside ones near 1): the precision covers their sizes, so
+  // that the double nearest the root is within a step or two of it.
+  const auto bits = [](const Q& q) {
+    return mpz_sizeinbase(q.get_num_mpz_t(), 2) +
+           mpz_sizeinbase(q.get_den_mpz_t(), 2);
+  };
+  const mp_bitcnt_t precision =
+      256 + 2 * (bits(r.x) + bits(r.y) + mpz_sizeinbase(r.D.get_mpz_t(), 2));
+  mpf_class sq(0, precision);
+  mpf_class dd(r.D, precision);
   mpf_sqrt(sq.get_mpf_t(), dd.get_mpf_t());
-  const mpf_class val = mpf_class(r.x, 256) + mpf_class(r.y, 256) * sq;
+  const mpf_class val =
+      mpf_class(r.x, precision) + mpf_class(r.y, precision) * sq;
   double lo = val.get_d(), hi = lo;
-  while (Compare(r, Q(lo)) <= 0) lo = std::nextafter(lo, -HUGE_VAL);
-  while (Compare(r, Q(hi)) > 0) hi = std::nextafter(hi, HUGE_VAL);
+  for (int step = 0; Compare(r, Q(lo)) <= 0; ++step) {
+    if (step == 64) Fatal("surd bracket");
+    lo = std::nextafter(lo, -HUGE_VAL);
+  }
+  for (int step = 0; Compare(r, Q(hi)) > 0; ++step) {
+    if (step == 64) Fatal("surd bracket");
+    hi = std::nextafter(hi, HUGE_VAL);
+  }
   *t_lo = lo;
   *t_hi = hi;
 }
@@ -1712,7 +1739,9 @@ namespace {
 int HullGapSign(const std::vector<ZP>& h, const Z& r, int k, double* gap) {
   const SignedSq s = SignedDistanceSq(h, ZP{Z(0), Z(0)});
   if (gap != nullptr) {
-    *gap = SignedSqrt(ToTrueUnits(s, k)) - std::ldexp(r.get_d(), -k);
+    // r in true units through GMP: at scale 2^k (past 2^1074 when an input
+    // is subnormal) r itself may exceed double.
+    *gap = SignedSqrt(ToTrueUnits(s, k)) - Q(Q(r) / Pow2(k)).get_d();
   }
   if (s.sign < 0) return -1;
   if (s.sign == 0) return sgn(r) > 0 ? -1 : 0;
