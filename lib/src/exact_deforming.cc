@@ -91,12 +91,12 @@ double Estimate(const Root& root) {
   const long double a = h.c2.WideEstimate();
   const long double b = h.c1.WideEstimate();
   const long double c = h.c0.WideEstimate();
-  if (a == 0.0L) return static_cast<double>(-c / b);
+  if (a == 0.0L) return RoundToDouble(-c / b);
   const long double sd = std::sqrt(root.disc.WideEstimate());
-  if (b == 0.0L) return static_cast<double>(root.s * sd / (2.0L * a));
+  if (b == 0.0L) return RoundToDouble(root.s * sd / (2.0L * a));
   const long double q = -0.5L * (b + std::copysign(sd, b));
   // q / a is the root with s = -sign(b).
-  return static_cast<double>((root.s < 0) == (b > 0.0L) ? q / a : c / q);
+  return RoundToDouble((root.s < 0) == (b > 0.0L) ? q / a : c / q);
 }
 
 }  // namespace

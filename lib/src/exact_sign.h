@@ -51,6 +51,17 @@ inline constexpr double kUnderflowSlack = 0x1p-1068;
 // room to spare, so that its rounding is relative.
 inline constexpr double kNormalSquare = 0x1p-1000;
 
+// x rounded to double, beyond double's range to an infinity of its sign
+// (converting such a long double is undefined behaviour): for estimates
+// and the ratios of two, which the callers clamp.
+inline double RoundToDouble(long double x) {
+  if (std::abs(x) > std::numeric_limits<double>::max()) {
+    return x > 0 ? std::numeric_limits<double>::infinity()
+                 : -std::numeric_limits<double>::infinity();
+  }
+  return static_cast<double>(x);
+}
+
 // A value held exactly as a sum of non-overlapping long doubles in
 // increasing magnitude, without zeros. Capacity is fixed (no allocation);
 // the forms here never need more after compression.
@@ -80,7 +91,7 @@ class Expansion {
   // range gives its smallest subnormal, never a 0 that would read as
   // touching.
   double Estimate() const {
-    const double rounded = static_cast<double>(WideEstimate());
+    const double rounded = RoundToDouble(WideEstimate());
     if (rounded == 0.0 && size_ != 0) {
       return std::copysign(std::numeric_limits<double>::denorm_min(), rounded);
     }
@@ -258,8 +269,8 @@ inline double CrossingTime(Vec2 a, Vec2 c, Vec2 p, Vec2 d_from, Vec2 d_to) {
             ((std::abs(cm_left) + std::abs(cm_right)) +
              std::abs(t) * (std::abs(cd_left) + std::abs(cd_right))) <=
         1e-12 * std::abs(cd))) {
-    return static_cast<double>(-CrossEstimate(a, c, a, p) /
-                               CrossEstimate(a, c, d_from, d_to));
+    return RoundToDouble(-CrossEstimate(a, c, a, p) /
+                         CrossEstimate(a, c, d_from, d_to));
   }
   return t;
 }

@@ -54,7 +54,7 @@ Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
     cross = CrossEstimate(p1, p2, p1, point);
   }
   return {p1 + along * e, edge, p1, p2,
-          static_cast<double>(std::abs(cross) / Length(e))};
+          RoundToDouble(std::abs(cross) / Length(e))};
 }
 
 // Whether the part comes within r1 + r2 of the point: the rounded distance

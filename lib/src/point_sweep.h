@@ -323,9 +323,8 @@ ABSL_ATTRIBUTE_NOINLINE inline double NearlyParallelRateExact(
   const Vec2 a = b.vertex(0);
   const Vec2 e = b.vertex(1) - a;
   // Dot(d, RightPerp(c - a)) = -Cross(c - a, d).
-  return static_cast<double>(
-      -CrossEstimate(a, b.vertex(1), motion.from, motion.to) /
-      std::sqrt(Dot(e, e)));
+  return RoundToDouble(-CrossEstimate(a, b.vertex(1), motion.from, motion.to) /
+                       std::sqrt(Dot(e, e)));
 }
 inline double NearlyParallelRate(double rate, const Motion& motion,
                                  const Core& b) {

@@ -439,9 +439,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClearConvex(
   double fraction = t_enter;
   Vec2 contact = entry;
   if (entry_slack() > 1e-12) {
-    fraction = std::clamp(static_cast<double>(-CrossEstimate(a, b, a, p) /
-                                              CrossEstimate(a, b, {}, d)),
-                          0.0, max_fraction);
+    fraction = std::clamp(
+        RoundToDouble(-CrossEstimate(a, b, a, p) / CrossEstimate(a, b, {}, d)),
+        0.0, max_fraction);
     contact = m + fraction * d;
   }
   // The entry point projected onto the edge's line (no division by the
