@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace collide::internal {
 namespace {
@@ -23,7 +24,10 @@ inline void TwoSum(Term a, Term b, Term& x, Term& y) {
 // below is Dekker's.
 inline void Split(Term a, Term& high, Term& low) {
   static constexpr int kHalf = (std::numeric_limits<Term>::digits + 1) / 2;
-  static const Term kSplitter = std::ldexp(Term{1}, kHalf) + 1;
+  static_assert(kHalf < 64);
+  // A constant, not a function-local static with its guard on every call.
+  static constexpr Term kSplitter =
+      static_cast<Term>(std::uint64_t{1} << kHalf) + 1;
   const Term c = kSplitter * a;
   high = c - (c - a);
   low = a - high;
