@@ -81,6 +81,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "collide/validate.h"
+#include "grpc/grpc.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
 #include "server/admin_gate.h"
@@ -378,5 +379,11 @@ int main(int argc, char** argv) {
   collide::server::StartShutdownWatchdog(options.shutdown_grace +
                                          kShutdownOverrun);
   (*server)->Shutdown();
+  // The last grpc::Server's destructor would run grpc_shutdown, which joins
+  // gRPC's executor threads, and one of them can sit in a poll for up to
+  // 10 s: the watchdog would cut the exit short every other time. One
+  // reference of our own, never released, leaves gRPC running until the
+  // process ends; everything that must happen at the stop has happened.
+  grpc_init();
   return 0;
 }
