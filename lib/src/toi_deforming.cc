@@ -89,18 +89,18 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   decision->start_side = c > 0.0 ? 1 : -1;
 
   // The roots of f (ascending) and f's slope sign at the first. Each root
-  // is within kU (4 + rounding) |t| + error_at(|t|) / slope_low of an exact
-  // one, slope_low bounding |f'| near it.
+  // is within kU (4 + rounding) |t| + f's error at |t| / slope_low of an
+  // exact one, slope_low bounding |f'| near it.
   double first_root;
   double second_root = 0.0;
   int count;
   int first_slope;
   double slope_low;
-  double inverse_slope_low;  // taken alongside the roots' own divisions
-  double rounding = 0.0;
+  // A root's error bound is linear_coef r + square_coef (r + 1)^2 at
+  // r >= |t| (below); both are taken alongside the roots' own divisions.
+  double linear_coef;
+  double square_coef;
   double a = 0.0;
-  double a_error = 0.0;
-  double b_error = e;
   if (m.de == Vec2{}) {
     // A rigid or still segment, exactly when both ends' translations are
     // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
@@ -114,11 +114,11 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
     slope_low = 0.5 * (std::abs(b) - e);
-    inverse_slope_low = 1.0 / slope_low;
+    // B's error E r + C's E over slope_low, with r + 1 <= (r + 1)^2.
+    linear_coef = 4.0 * kU;
+    square_coef = e / slope_low;
   } else {
     a = Cross(m.de, m.dm);
-    a_error = e;
-    b_error = 2.0 * e;
     if (std::abs(a) <= e) return false;
     const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
     const double disc = b * b - 4.0 * a * c;
@@ -139,11 +139,17 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
     slope_low = 0.25 * root_disc;
     const double inverse_root_disc = 1.0 / root_disc;
-    inverse_slope_low = 4.0 * inverse_root_disc;
-    // The formula's own rounding: disc's, amplified where |B| dominates.
-    rounding = 6.0 * std::abs(b) * inverse_root_disc;
+    // The formula's own rounding, 6 |B| / sqrt(disc) kU r (disc's,
+    // amplified where |B| dominates); and f's error at r, A's E r^2 + B's
+    // 2 E r + C's E = E (r + 1)^2, over slope_low.
+    linear_coef = kU * (4.0 + 6.0 * std::abs(b) * inverse_root_disc);
+    square_coef = 4.0 * e * inverse_root_disc;
   }
   const double a_abs = std::abs(a);
+  // The bounds on a contact's place below, less what depends on the root.
+  const double k = scale * (1.0 + max_fraction);
+  const double eps_still = 3.0 * kU * k;
+  const double dot_still = 2.0 * kU * k * k;
 
   // Each root in turn (unrolled: the roots stay in registers): kDecided
   // with *decision final, kOpen where a bound leaves it to the exact path,
@@ -153,25 +159,24 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   const auto try_root = [&](double t, int slope) ABSL_ATTRIBUTE_ALWAYS_INLINE {
     const double r = std::abs(t) * (1.0 + 1e-6);
     const double error =
-        kU * (4.0 + rounding) * r +
-        (a_error * r * r + b_error * r + e) * inverse_slope_low;
+        linear_coef * r + square_coef * ((r + 1.0) * (r + 1.0));
     if (error * 16.0 * a_abs > slope_low) return Verdict::kOpen;
     if (t + error < 0.0) return Verdict::kNext;
     if (t - error <= 0.0) return Verdict::kOpen;
     if (t - error > max_fraction) return Verdict::kDecided;
     if (t + error > max_fraction) return Verdict::kOpen;
     // m.e and e.e - m.e at t: the components of m and e are at most
-    // k = S (1 + span) and within eps_t = 3 kU k + error S of the exact
-    // ones at the exact root; a dot product of them is then within
+    // S (1 + t + error) <= k (0 < t - error and t + error <= max_fraction)
+    // and within eps_t = 3 kU k + error S of the exact ones at the exact
+    // root; a dot product of them is then within
     // 4 k eps_t + 2 eps_t^2 + 2 kU k^2.
-    const double k = scale * (1.0 + t + error);
-    const double eps_t = 3.0 * kU * k + error * scale;
-    const double dot_error = (4.0 * k + 2.0 * eps_t) * eps_t + 2.0 * kU * k * k;
+    const double eps_t = eps_still + error * scale;
+    const double dot_error = (4.0 * k + 2.0 * eps_t) * eps_t + dot_still;
     const Vec2 mt = m.m0 + t * m.dm;
     const Vec2 et = m.e0 + t * m.de;
     const double dot = Dot(mt, et);
     const double rest = Dot(et, et) - dot;
-    const double rest_error = 2.0 * dot_error + 2.0 * kU * k * k;
+    const double rest_error = 2.0 * dot_error + dot_still;
     if (dot < -dot_error || rest < -rest_error) return Verdict::kNext;
     if (dot <= dot_error || rest <= rest_error) return Verdict::kOpen;
     decision->hit = true;
