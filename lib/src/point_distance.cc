@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/base/attributes.h"
 #include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -31,6 +32,34 @@ struct Nearest {
   double distance = 0.0;
 };
 
+// NearestOnSegment's edge case for a segment whose squared length leaves
+// double's normal range (coordinates near the subnormals: in double the
+// square is 0, and the point and distance 0/0 and x/0). The same formulas
+// in long double, whose exponent range holds these squares; out of line,
+// since it is rare.
+ABSL_ATTRIBUTE_NOINLINE Nearest NearestOnTinyEdge(Vec2 point, Vec2 p1,
+                                                  Vec2 p2) {
+  const Vec2 e = p2 - p1;
+  const Vec2 w = point - p1;
+  const long double ex = e.x;
+  const long double ey = e.y;
+  const long double wx = w.x;
+  const long double wy = w.y;
+  const long double length_squared = ex * ex + ey * ey;
+  const double along =
+      std::clamp(RoundToDouble((wx * ex + wy * ey) / length_squared), 0.0, 1.0);
+  long double cross = ex * wy - ey * wx;
+  // As NearestOnSegment's: within its rounding of 0 (long double's), exact.
+  if (std::abs(cross) <= 0x1p-61L * (std::abs(ex * wy) + std::abs(ey * wx))) {
+    cross = CrossEstimate(p1, p2, p1, point);
+  }
+  return {p1 + along * e,
+          {FeatureType::kEdge, 0},
+          p1,
+          p2,
+          RoundToDouble(std::abs(cross) / std::sqrt(length_squared))};
+}
+
 Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   if (p1 == p2 || DotSign(p1, p2, p1, point) <= 0) {
     return {p1, {FeatureType::kVertex, 0}, p1, p1, DistanceOf(point - p1)};
@@ -44,7 +73,9 @@ Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   // coordinates are large; only the reported point is rounded to them.
   const Vec2 e = p2 - p1;
   const Vec2 w = point - p1;
-  const double along = std::clamp(Dot(w, e) / LengthSquared(e), 0.0, 1.0);
+  const double length_squared = LengthSquared(e);
+  if (length_squared < kNormalSquare) return NearestOnTinyEdge(point, p1, p2);
+  const double along = std::clamp(Dot(w, e) / length_squared, 0.0, 1.0);
   long double cross = Cross(e, w);
   // Within its rounding of 0 (nearly on the line): exactly, so that a point
   // off the line is never at distance 0 (long double: a cross product

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -811,6 +812,22 @@ TEST(ClosestPointTest, OnTheSurfaceIsDistanceZeroAndOffItIsNot) {
   EXPECT_GT(q->distance, 7.30e-17);
   EXPECT_LT(q->distance, 7.31e-17);
   EXPECT_FALSE(ClosestPoint({-1, 4.4408920985006262e-16}, solid, 7e-17));
+}
+
+TEST(ClosestPointTest, ASegmentOfSubnormalLengthHasAFiniteNearestPoint) {
+  // Found by the geometry fuzzer: (1, 2) to (3, -3) in units of 2^-1074,
+  // whose squared length underflows to 0 in double, closest to the origin
+  // on its edge (projection 8/29 along it) at distance 9 / sqrt(29) units
+  // (1.67, rounding to 2 units): the point and distance were 0/0 and x/0.
+  const Vec2 tiny[] = {{0x1p-1074, 0x2p-1074}, {0x3p-1074, -0x3p-1074}};
+  const Level level = MakeLevel({{.id = 1, .geometry = PolylineDesc{tiny}}});
+  const std::optional<WorldClosestPoint> p =
+      ClosestPoint({0, 0}, level, std::numeric_limits<double>::infinity());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->distance, 0x2p-1074);
+  EXPECT_EQ(p->point, (Vec2{0x2p-1074, 0x1p-1074}));
+  EXPECT_EQ(p->feature.type, FeatureType::kEdge);
+  EXPECT_TRUE(std::isfinite(p->normal.x) && std::isfinite(p->normal.y));
 }
 
 TEST(ClosestPointTest, DistanceKeepsItsDigitsFarFromTheOrigin) {
