@@ -32,15 +32,13 @@ struct Nearest {
   double distance = 0.0;
 };
 
-// NearestOnSegment's edge case for a segment whose squared length leaves
-// double's normal range (coordinates near the subnormals: in double the
-// square is 0, and the point and distance 0/0 and x/0). The same formulas
-// in long double, whose exponent range holds these squares; out of line,
-// since it is rare.
-ABSL_ATTRIBUTE_NOINLINE Nearest NearestOnTinyEdge(Vec2 point, Vec2 p1,
-                                                  Vec2 p2) {
-  const Vec2 e = p2 - p1;
-  const Vec2 w = point - p1;
+// NearestOnSegment's edge case (e = p2 - p1, w = point - p1, rounded) for
+// a segment whose squared length leaves double's normal range (coordinates
+// near the subnormals: in double the square is 0, and the point and
+// distance 0/0 and x/0). The same formulas in long double, whose exponent
+// range holds these squares; out of line, since it is rare.
+ABSL_ATTRIBUTE_NOINLINE Nearest NearestOnTinyEdge(Vec2 point, Vec2 p1, Vec2 p2,
+                                                  Vec2 e, Vec2 w) {
   const long double ex = e.x;
   const long double ey = e.y;
   const long double wx = w.x;
@@ -74,7 +72,8 @@ Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   const Vec2 e = p2 - p1;
   const Vec2 w = point - p1;
   const double length_squared = LengthSquared(e);
-  if (length_squared < kNormalSquare) return NearestOnTinyEdge(point, p1, p2);
+  if (length_squared < kNormalSquare)
+    return NearestOnTinyEdge(point, p1, p2, e, w);
   const double along = std::clamp(Dot(w, e) / length_squared, 0.0, 1.0);
   long double cross = Cross(e, w);
   // Within its rounding of 0 (nearly on the line): exactly, so that a point

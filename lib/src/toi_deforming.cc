@@ -89,8 +89,9 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   decision->start_side = c > 0.0 ? 1 : -1;
 
   // The roots of f (ascending) and f's slope sign at the first. Each root
-  // is within kU (4 + rounding) |t| + f's error at |t| / slope_low of an
-  // exact one, slope_low bounding |f'| near it.
+  // is within the formula's rounding, kU (4 + 6 |B| / sqrt(disc)) |t|, plus
+  // f's error at |t| over slope_low of an exact one, slope_low bounding |f'|
+  // near it.
   double first_root;
   double second_root = 0.0;
   int count;
