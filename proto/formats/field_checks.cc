@@ -19,7 +19,7 @@ std::string FieldPath::ToString() const {
   return path;
 }
 
-absl::Status NotFiniteError(double value, const FieldPath& field) {
+absl::Status OutOfRangeError(double value, const FieldPath& field) {
   if (!std::isfinite(value)) {
     return absl::InvalidArgumentError(
         absl::StrCat(field.ToString(), " must be finite"));
@@ -28,11 +28,23 @@ absl::Status NotFiniteError(double value, const FieldPath& field) {
     return absl::InvalidArgumentError(
         absl::StrCat(field.ToString(), " must be within +-1e60, got ", value));
   }
+  if (!InExactRange(value)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field.ToString(),
+                     " must be 0 or at least 1e-60 in magnitude, got ", value));
+  }
   return absl::OkStatus();
 }
 
+absl::Status CheckAngle(double value, const FieldPath& field) {
+  if (std::isfinite(value) && std::abs(value) <= kMaxCoordinate) {
+    return absl::OkStatus();
+  }
+  return OutOfRangeError(value, field);
+}
+
 absl::Status CheckNonNegative(double value, const FieldPath& field) {
-  if (absl::Status s = CheckFinite(value, field); !s.ok()) return s;
+  if (absl::Status s = CheckInRange(value, field); !s.ok()) return s;
   if (value >= 0.0) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat(field.ToString(), " must be >= 0, got ", value));

@@ -38,22 +38,26 @@ class FieldPath {
   int index_ = -1;
 };
 
-// INVALID_ARGUMENT "{field} must be finite" or "... must be within +-1e60,
-// got {value}" for a value CheckFinite refuses.
-absl::Status NotFiniteError(double value, const FieldPath& field);
+// INVALID_ARGUMENT "{field} must be finite", "... must be within +-1e60,
+// got {value}" or "... must be 0 or at least 1e-60 in magnitude, got
+// {value}" for a value CheckInRange refuses.
+absl::Status OutOfRangeError(double value, const FieldPath& field);
 
-// OK when `value` is finite and within the core's coordinate limit
-// (kMaxCoordinate: products of four lengths must not overflow); else
-// NotFiniteError. Inline: the OK path is one compare (false for NaN and
-// infinities).
-inline absl::Status CheckFinite(double value, const FieldPath& field) {
-  if (ABSL_PREDICT_TRUE(std::abs(value) <= kMaxCoordinate)) {
-    return absl::OkStatus();
-  }
-  return NotFiniteError(value, field);
+// OK when `value` is 0 or finite with a magnitude in [kMinCoordinate,
+// kMaxCoordinate] (1e-60 to 1e60: products of four lengths neither overflow
+// nor leave double's normal range, so the core's answers are exact); else
+// OutOfRangeError. For every coordinate, length, distance and fraction.
+// Inline: the OK path is two compares (false for NaN and infinities).
+inline absl::Status CheckInRange(double value, const FieldPath& field) {
+  if (ABSL_PREDICT_TRUE(InExactRange(value))) return absl::OkStatus();
+  return OutOfRangeError(value, field);
 }
 
-// CheckFinite, then INVALID_ARGUMENT "{field} must be >= 0, got {value}"
+// An angle: finite and within +-1e60 (no least magnitude: an angle is not
+// a length, and a tiny one only rounds the vertices it turns).
+absl::Status CheckAngle(double value, const FieldPath& field);
+
+// CheckInRange, then INVALID_ARGUMENT "{field} must be >= 0, got {value}"
 // for a negative value (radii, skins, distances).
 absl::Status CheckNonNegative(double value, const FieldPath& field);
 

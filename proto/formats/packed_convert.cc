@@ -69,7 +69,7 @@ absl::StatusOr<CastSettings> PackedCastSettings(const v1::CastOptions& options,
   return settings;
 }
 
-// One value of query `index` in column `column` of `field`, as CheckFinite
+// One value of query `index` in column `column` of `field`, as CheckInRange
 // (nonnegative: CheckNonNegative) sees it, named "{field}.{column}[{index}]".
 absl::Status CheckColumnValue(double value, absl::string_view field,
                               absl::string_view column, int index,
@@ -77,7 +77,8 @@ absl::Status CheckColumnValue(double value, absl::string_view field,
   const FieldPath root(field);
   const FieldPath named(root, column);
   const FieldPath path(named, index);
-  return nonnegative ? CheckNonNegative(value, path) : CheckFinite(value, path);
+  return nonnegative ? CheckNonNegative(value, path)
+                     : CheckInRange(value, path);
 }
 
 // The first refused value among `values` (name, value, nonnegative), in

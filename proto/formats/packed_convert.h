@@ -90,8 +90,8 @@ void SetPackedMove(int index, const MoveValidation& validation,
 // --- Implementation details of the inline functions above.
 namespace packed_internal {
 
-// The per-query form's coordinate range (validate.h); NaN is out of it.
-inline bool InRange(double value) { return std::abs(value) <= kMaxCoordinate; }
+// The per-query form's range (field_checks.h); NaN is out of it.
+inline bool InRange(double value) { return InExactRange(value); }
 
 // Why query `index` was refused: the first of its values out of range, in
 // the per-query form's field order. Only called when one is.

@@ -45,23 +45,22 @@ std::string Echo(absl::string_view text) {
   return escaped;
 }
 
-absl::Status CheckFinite(const v1::Vec2& value, const FieldPath& field) {
-  if (ABSL_PREDICT_TRUE(std::abs(value.x()) <= kMaxCoordinate &&
-                        std::abs(value.y()) <= kMaxCoordinate)) {
+absl::Status CheckInRange(const v1::Vec2& value, const FieldPath& field) {
+  if (ABSL_PREDICT_TRUE(InExactRange(value.x()) && InExactRange(value.y()))) {
     return absl::OkStatus();
   }
-  if (absl::Status s = CheckFinite(value.x(), FieldPath(field, ".x"));
+  if (absl::Status s = CheckInRange(value.x(), FieldPath(field, ".x"));
       !s.ok()) {
     return s;
   }
-  return CheckFinite(value.y(), FieldPath(field, ".y"));
+  return CheckInRange(value.y(), FieldPath(field, ".y"));
 }
 
 absl::Status CheckVertices(
     const google::protobuf::RepeatedPtrField<v1::Vec2>& vertices,
     const FieldPath& field) {
   for (int i = 0; i < vertices.size(); ++i) {
-    if (absl::Status s = CheckFinite(vertices[i], FieldPath(field, i));
+    if (absl::Status s = CheckInRange(vertices[i], FieldPath(field, i));
         !s.ok()) {
       return s;
     }
@@ -88,7 +87,7 @@ absl::Status CheckShapeVertexCount(int count, int minimum,
 
 absl::Status CheckCircle(const v1::Circle& circle, const FieldPath& field) {
   if (absl::Status s =
-          CheckFinite(circle.center(), FieldPath(field, ".center"));
+          CheckInRange(circle.center(), FieldPath(field, ".center"));
       !s.ok()) {
     return s;
   }
@@ -96,11 +95,11 @@ absl::Status CheckCircle(const v1::Circle& circle, const FieldPath& field) {
 }
 
 absl::Status CheckCapsule(const v1::Capsule& capsule, const FieldPath& field) {
-  if (absl::Status s = CheckFinite(capsule.p1(), FieldPath(field, ".p1"));
+  if (absl::Status s = CheckInRange(capsule.p1(), FieldPath(field, ".p1"));
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckFinite(capsule.p2(), FieldPath(field, ".p2"));
+  if (absl::Status s = CheckInRange(capsule.p2(), FieldPath(field, ".p2"));
       !s.ok()) {
     return s;
   }
@@ -108,12 +107,13 @@ absl::Status CheckCapsule(const v1::Capsule& capsule, const FieldPath& field) {
 }
 
 absl::Status CheckBox(const v1::Box& box, const FieldPath& field) {
-  if (absl::Status s = CheckFinite(box.center(), FieldPath(field, ".center"));
+  if (absl::Status s = CheckInRange(box.center(), FieldPath(field, ".center"));
       !s.ok()) {
     return s;
   }
   const FieldPath half(field, ".half_extents");
-  if (absl::Status s = CheckFinite(box.half_extents(), half); !s.ok()) return s;
+  if (absl::Status s = CheckInRange(box.half_extents(), half); !s.ok())
+    return s;
   if (!(box.half_extents().x() > 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(
         half.ToString(), ".x must be > 0, got ", box.half_extents().x()));
@@ -122,7 +122,7 @@ absl::Status CheckBox(const v1::Box& box, const FieldPath& field) {
     return absl::InvalidArgumentError(absl::StrCat(
         half.ToString(), ".y must be > 0, got ", box.half_extents().y()));
   }
-  return CheckFinite(box.angle_radians(), FieldPath(field, ".angle_radians"));
+  return CheckAngle(box.angle_radians(), FieldPath(field, ".angle_radians"));
 }
 
 Circle CircleFromProto(const v1::Circle& circle) {
@@ -240,7 +240,7 @@ absl::StatusOr<CastSettings> CastSettingsFromProto(
     const double max_fraction = options.max_fraction();
     const FieldPath root(field);
     const FieldPath path(root, ".max_fraction");
-    if (absl::Status s = CheckFinite(max_fraction, path); !s.ok()) return s;
+    if (absl::Status s = CheckInRange(max_fraction, path); !s.ok()) return s;
     if (!(max_fraction >= 0.0 && max_fraction <= 1.0)) {
       return absl::InvalidArgumentError(absl::StrCat(
           path.ToString(), " must be in [0, 1], got ", max_fraction));
@@ -345,9 +345,9 @@ absl::StatusOr<Level> ShapesFromProto(
     absl::Status status;
     switch (shape.geometry_case()) {
       case v1::Shape::kSegment:
-        status = CheckFinite(shape.segment().p1(), field + ".segment.p1");
+        status = CheckInRange(shape.segment().p1(), field + ".segment.p1");
         if (status.ok()) {
-          status = CheckFinite(shape.segment().p2(), field + ".segment.p2");
+          status = CheckInRange(shape.segment().p2(), field + ".segment.p2");
         }
         break;
       case v1::Shape::kPolyline: {
@@ -497,7 +497,7 @@ absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
                                                      const InputLimits& limits,
                                                      absl::string_view field) {
   if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+          CheckInRange(query.translation(), FieldPath(field, ".translation"));
       !s.ok()) {
     return s;
   }
@@ -519,7 +519,8 @@ absl::StatusOr<CastSettings> MotionSettingsFromProto(const CastQuery& query,
 absl::StatusOr<RayCastArgs> RayCastFromProto(const v1::RayCastQuery& query,
                                              const InputLimits& limits,
                                              absl::string_view field) {
-  if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
+  if (absl::Status s =
+          CheckInRange(query.origin(), FieldPath(field, ".origin"));
       !s.ok()) {
     return s;
   }
@@ -621,7 +622,7 @@ absl::StatusOr<OverlapArgs> OverlapFromProto(const v1::OverlapQuery& query,
 absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
     const v1::ClosestPointQuery& query, const InputLimits& limits,
     absl::string_view field) {
-  if (absl::Status s = CheckFinite(query.point(), FieldPath(field, ".point"));
+  if (absl::Status s = CheckInRange(query.point(), FieldPath(field, ".point"));
       !s.ok()) {
     return s;
   }
@@ -646,11 +647,11 @@ absl::StatusOr<ClosestPointArgs> ClosestPointFromProto(
 namespace {
 
 absl::Status CheckSegment(const v1::Segment& segment, const FieldPath& field) {
-  if (absl::Status s = CheckFinite(segment.p1(), FieldPath(field, ".p1"));
+  if (absl::Status s = CheckInRange(segment.p1(), FieldPath(field, ".p1"));
       !s.ok()) {
     return s;
   }
-  return CheckFinite(segment.p2(), FieldPath(field, ".p2"));
+  return CheckInRange(segment.p2(), FieldPath(field, ".p2"));
 }
 
 // A body from a message whose oneof (named `what`: "mover", "hitbox") holds
@@ -692,7 +693,7 @@ absl::StatusOr<MovingShape> MovingShapeFromProto(const v1::MovingShape& shape,
   switch (shape.shape_case()) {
     case v1::MovingShape::kPoint:
       if (absl::Status s =
-              CheckFinite(shape.point(), FieldPath(field, ".point"));
+              CheckInRange(shape.point(), FieldPath(field, ".point"));
           !s.ok()) {
         return s;
       }
@@ -737,7 +738,7 @@ absl::StatusOr<MovingShape> MovingShapeFromProto(const v1::MovingShape& shape,
                        "capsule, polygon"));
   }
   if (absl::Status s =
-          CheckFinite(shape.translation(), FieldPath(field, ".translation"));
+          CheckInRange(shape.translation(), FieldPath(field, ".translation"));
       !s.ok()) {
     return s;
   }
@@ -790,7 +791,7 @@ absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
   absl::StatusOr<BodyShape> mover = BodyFromProto(query, "mover", field);
   if (!mover.ok()) return mover.status();
   if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+          CheckInRange(query.translation(), FieldPath(field, ".translation"));
       !s.ok()) {
     return s;
   }
@@ -807,12 +808,13 @@ absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
 absl::StatusOr<HitValidationArgs> HitValidationFromProto(
     const v1::HitValidationQuery& query, const InputLimits& limits,
     absl::string_view field, std::vector<ShotTarget>& target_storage) {
-  if (absl::Status s = CheckFinite(query.origin(), FieldPath(field, ".origin"));
+  if (absl::Status s =
+          CheckInRange(query.origin(), FieldPath(field, ".origin"));
       !s.ok()) {
     return s;
   }
   if (absl::Status s =
-          CheckFinite(query.translation(), FieldPath(field, ".translation"));
+          CheckInRange(query.translation(), FieldPath(field, ".translation"));
       !s.ok()) {
     return s;
   }
@@ -835,7 +837,7 @@ absl::StatusOr<HitValidationArgs> HitValidationFromProto(
     absl::StatusOr<BodyShape> hitbox = BodyFromProto(target, "hitbox", path);
     if (!hitbox.ok()) return hitbox.status();
     if (absl::Status s =
-            CheckFinite(target.translation(), FieldPath(path, ".translation"));
+            CheckInRange(target.translation(), FieldPath(path, ".translation"));
         !s.ok()) {
       return s;
     }
@@ -868,7 +870,7 @@ absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
   if (query.has_max_fraction()) {
     const FieldPath root(field);
     const FieldPath path(root, ".max_fraction");
-    if (absl::Status s = CheckFinite(query.max_fraction(), path); !s.ok()) {
+    if (absl::Status s = CheckInRange(query.max_fraction(), path); !s.ok()) {
       return s;
     }
     if (!(query.max_fraction() >= 0.0 && query.max_fraction() <= 1.0)) {

@@ -74,6 +74,9 @@ std::vector<Motion> TestMotions(const v1::Aabb& bounds, int count,
   motions.push_back({{0, kInf}, 0.5, {1, 0}});
   motions.push_back({{0, 0}, 0.5, {1e61, 0}});
   motions.push_back({{0, 0}, 0.5, {0, -kInf}});
+  // Below the least magnitude (a subnormal, from a velocity decayed
+  // towards 0): refused, as 1e61 is.
+  motions.push_back({{0, 0}, 0.5, {1, 5e-324}});
   if (with_radius) motions.push_back({{0, 0}, -1.0, {1, 0}});
   return motions;
 }
@@ -248,7 +251,7 @@ TEST_F(PackedE2eTest, RaysAreAnsweredBitwiseAsPerQuery) {
     EXPECT_GT(counts.hits, 20);
     EXPECT_GT(counts.overlaps, 0) << "rays starting inside solid shapes";
     EXPECT_GT(counts.misses, 20);
-    EXPECT_EQ(counts.refused, 4);
+    EXPECT_EQ(counts.refused, 5);
   }
   // Named as the issue asks: the column and the index.
   const absl::StatusOr<PackedCastView> view =
@@ -258,6 +261,9 @@ TEST_F(PackedE2eTest, RaysAreAnsweredBitwiseAsPerQuery) {
             "packed_rays.origin_x[402] must be finite");
   EXPECT_EQ(view->status(404).message(),
             "packed_rays.translation_x[404] must be within +-1e60, got 1e+61");
+  EXPECT_EQ(view->status(406).message(),
+            "packed_rays.translation_y[406] must be 0 or at least 1e-60 in "
+            "magnitude, got 4.94066e-324");
 }
 
 TEST_F(PackedE2eTest, CircleCastsAreAnsweredBitwiseAsPerQuery) {
@@ -283,13 +289,13 @@ TEST_F(PackedE2eTest, CircleCastsAreAnsweredBitwiseAsPerQuery) {
     EXPECT_GT(counts.hits, 20);
     EXPECT_GT(counts.overlaps, 0);
     EXPECT_GT(counts.misses, 20);
-    EXPECT_EQ(counts.refused, 5);
+    EXPECT_EQ(counts.refused, 6);
   }
   const absl::StatusOr<PackedCastView> view =
       PackedCastView::Read(answers[1].packed_casts(), circles.size());
   ASSERT_TRUE(view.ok());
-  EXPECT_EQ(view->status(406).message(),
-            "packed_circles.radius[406] must be >= 0, got -1");
+  EXPECT_EQ(view->status(407).message(),
+            "packed_circles.radius[407] must be >= 0, got -1");
 }
 
 // fixed_width_results: the same answers, in the *_fixed integer columns
@@ -423,7 +429,7 @@ TEST_F(PackedE2eTest, MovesAreAnsweredBitwiseAsPerQuery) {
     EXPECT_GT(verdicts[v1::MOVE_VERDICT_ALLOWED], 20);
     EXPECT_GT(verdicts[v1::MOVE_VERDICT_BLOCKED], 20);
     EXPECT_GT(verdicts[v1::MOVE_VERDICT_STARTS_INSIDE], 0);
-    EXPECT_EQ(packed.errors_size(), 5);
+    EXPECT_EQ(packed.errors_size(), 6);
   }
 }
 

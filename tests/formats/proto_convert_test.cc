@@ -219,6 +219,19 @@ TEST(LevelFromProtoTest, NonFiniteCoordinatesNameTheField) {
   }
 }
 
+TEST(LevelFromProtoTest, TinyCoordinatesAreRefusedButNotTinyAngles) {
+  v1::Level proto = EveryKindLevel();
+  proto.mutable_shapes(3)->mutable_polygon()->mutable_vertices(1)->set_x(
+      -1e-200);
+  ExpectError(LevelFromProto(proto, InputLimits{}).status(),
+              absl::StatusCode::kInvalidArgument,
+              "level.shapes[3].polygon.vertices[1].x must be 0 or at least "
+              "1e-60 in magnitude, got -1e-200");
+  proto = EveryKindLevel();
+  proto.mutable_shapes(5)->mutable_box()->set_angle_radians(1e-200);
+  EXPECT_TRUE(LevelFromProto(proto, InputLimits{}).ok());
+}
+
 TEST(LevelFromProtoTest, BoxHalfExtentsMustBePositive) {
   v1::Level proto = EveryKindLevel();
   proto.mutable_shapes(5)->mutable_box()->mutable_half_extents()->set_y(0);
@@ -499,6 +512,42 @@ TEST(RayCastFromProtoTest, CoordinatesBeyondTheCoreLimitNameTheField) {
   ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.translation.y must be within +-1e60");
+}
+
+TEST(RayCastFromProtoTest, MagnitudesBelowTheLeastNameTheField) {
+  // Below 1e-60 (a subnormal included) products of four lengths leave
+  // double's normal range: refused, as beyond 1e60 is. 0 and 1e-60 itself
+  // are taken.
+  v1::RayCastQuery query;
+  query.mutable_translation()->set_x(1e-60);
+  query.mutable_translation()->set_y(-0.0);
+  EXPECT_TRUE(RayCastFromProto(query, InputLimits{}, "q").ok());
+  query.mutable_translation()->set_y(-9e-61);
+  ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.translation.y must be 0 or at least 1e-60 in magnitude, got "
+              "-9e-61");
+  query.mutable_translation()->set_y(0);
+  query.mutable_origin()->set_x(5e-324);
+  ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.origin.x must be 0 or at least 1e-60 in magnitude, got "
+              "4.94066e-324");
+}
+
+TEST(CircleCastFromProtoTest, ATinyRadiusOrSkinNamesTheField) {
+  v1::CircleCastQuery query;
+  query.mutable_circle()->set_radius(1e-70);
+  ExpectError(CircleCastFromProto(query, InputLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.circle.radius must be 0 or at least 1e-60 in magnitude, got "
+              "1e-70");
+  query.mutable_circle()->set_radius(1);
+  query.mutable_options()->set_target_distance(1e-300);
+  ExpectError(CircleCastFromProto(query, InputLimits{}, "q").status(),
+              absl::StatusCode::kInvalidArgument,
+              "q.options.target_distance must be 0 or at least 1e-60 in "
+              "magnitude, got 1e-300");
 }
 
 TEST(CircleCastFromProtoTest, NegativeRadiusNamesTheField) {
