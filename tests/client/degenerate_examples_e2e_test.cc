@@ -170,6 +170,28 @@ TEST_F(DegenerateExamplesE2eTest, Example6GrazingMovingCirclesTouch) {
 // Move validation on an integer grid: a crate and a disc resting exactly
 // on a floor of unit tiles slide along it across every seam (each next
 // tile's corner only touches them), and stop at a wall standing on it.
+TEST_F(DegenerateExamplesE2eTest, TinyMotionIsExactDownToTheLeastMagnitude) {
+  // A ray crossing the floor through the origin at half its sweep. At the
+  // service's least magnitude (1e-60) the answer is exact; at 2e-200 (where
+  // lib/ missed the floor: squares underflowed) the value is refused,
+  // naming the field, and the server goes on answering.
+  v1::Level level;
+  AddSegment(level, 1, {-1, 0}, {1, 0});
+  ASSERT_TRUE(client_->PutLevel("origin-floor", level).ok());
+  const v1::QueryResult least =
+      Run("origin-floor", RayCast({0, -1e-60}, {0, 2e-60}));
+  ASSERT_EQ(least.cast().hits_size(), 1);
+  EXPECT_EQ(least.cast().hits(0).fraction(), 0.5);
+  const absl::StatusOr<v1::QueryResult> below =
+      client_->RunQuery("origin-floor", RayCast({0, -1e-200}, {0, 2e-200}));
+  EXPECT_EQ(below.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(below.status().message(),
+            "queries[0].ray_cast.origin.y must be 0 or at least 1e-60 in "
+            "magnitude, got -1e-200");
+  EXPECT_EQ(Run("origin-floor", RayCast({0.5, 1}, {0, -2})).cast().hits_size(),
+            1);
+}
+
 TEST_F(DegenerateExamplesE2eTest, RestingMoversSlideAcrossTileSeams) {
   v1::Level level;
   for (int k = -3; k < 6; ++k) {
