@@ -22,6 +22,7 @@
 #include "collide/v1/collision_service.pb.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
+#include "proto/formats/field_checks.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
 
@@ -90,9 +91,6 @@ void SetPackedMove(int index, const MoveValidation& validation,
 // --- Implementation details of the inline functions above.
 namespace packed_internal {
 
-// The per-query form's range (field_checks.h); NaN is out of it.
-inline bool InRange(double value) { return InExactRange(value); }
-
 // Why query `index` was refused: the first of its values out of range, in
 // the per-query form's field order. Only called when one is.
 absl::Status RefusedRay(const v1::PackedRayCasts& rays, int index,
@@ -114,8 +112,9 @@ absl::StatusOr<CircleMotion> PackedCircleMotion(const Circles& circles,
   const double r = circles.radius(index);
   const double tx = circles.translation_x(index);
   const double ty = circles.translation_y(index);
-  if (ABSL_PREDICT_FALSE(!(InRange(cx) && InRange(cy) && InRange(r) &&
-                           r >= 0.0 && InRange(tx) && InRange(ty)))) {
+  if (ABSL_PREDICT_FALSE(!(InExactRange(cx) && InExactRange(cy) &&
+                           InExactRange(r) && r >= 0.0 && InExactRange(tx) &&
+                           InExactRange(ty)))) {
     return RefusedCircle(cx, cy, r, tx, ty, index, field);
   }
   return CircleMotion{Circle{{cx, cy}, r}, Vec2{tx, ty}};
@@ -126,13 +125,12 @@ absl::StatusOr<CircleMotion> PackedCircleMotion(const Circles& circles,
 inline absl::StatusOr<RayInput> PackedRayAt(const v1::PackedRayCasts& rays,
                                             int index,
                                             absl::string_view field) {
-  using packed_internal::InRange;
   const double ox = rays.origin_x(index);
   const double oy = rays.origin_y(index);
   const double tx = rays.translation_x(index);
   const double ty = rays.translation_y(index);
-  if (ABSL_PREDICT_FALSE(
-          !(InRange(ox) && InRange(oy) && InRange(tx) && InRange(ty)))) {
+  if (ABSL_PREDICT_FALSE(!(InExactRange(ox) && InExactRange(oy) &&
+                           InExactRange(tx) && InExactRange(ty)))) {
     return packed_internal::RefusedRay(rays, index, field);
   }
   return RayInput{{ox, oy}, {tx, ty}};

@@ -15,26 +15,6 @@ namespace collide {
 // must stay finite.
 inline constexpr double kMaxCoordinate = 1e60;
 
-// The least magnitude besides 0 that the service takes for a coordinate,
-// length, distance or fraction (proto/formats/field_checks.h, for queries
-// and levels alike). From it to kMaxCoordinate the products of four input
-// differences stay in double's normal range, where the core's double
-// filters bound their rounding relatively; a scene drawn far below it (a
-// level at 2^-1000) has squares that underflow, and its answers are not
-// exact (README, "The range where every answer is exact"). lib/ itself
-// (IsValid, Level::Create) takes the whole double range: a subnormal tilt
-// of a motion at ordinary scale is still decided exactly.
-inline constexpr double kMinCoordinate = 1e-60;
-
-// 0, or finite with a magnitude in [kMinCoordinate, kMaxCoordinate]: a
-// number the service takes for a coordinate, length, distance or fraction.
-// False for NaN and infinities.
-inline bool InExactRange(double value) {
-  const double magnitude = std::abs(value);
-  return (magnitude >= kMinCoordinate && magnitude <= kMaxCoordinate) ||
-         value == 0.0;
-}
-
 // A point or a displacement in the plane.
 struct Vec2 {
   double x = 0.0;

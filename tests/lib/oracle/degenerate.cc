@@ -510,7 +510,7 @@ Frame RandomFrame(Rng& rng) {
   // 2^120..2^140 (the longest translations near 2^192, within the 1e60
   // bound), where the forms of degree 6 to 12 leave double's range, or near
   // 2^-190..2^-199, just above the least magnitude the service takes
-  // (kMinCoordinate, 1e-60), where the short sweeps' and subnormal
+  // (formats' kMinCoordinate, 1e-60), where the short sweeps' and subnormal
   // constructions' products of four lengths come near the bottom of
   // double's normal range. Without an offset there: 1e9 beside 2^140 gives
   // shapes whose own coordinates span 2^110, a class that still disagrees
