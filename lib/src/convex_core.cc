@@ -1064,7 +1064,7 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   if (b.count() >= 3) b_lines = LinesOf(b, d);
   if (a.count() >= 3) a_lines = LinesOf(a, -d);
   for (int i = 0, before = a.count() - 1; i < a.count(); before = i++) {
-    if (a.count() >= 3 && IsBackVertex(a_lines, before, i)) continue;
+    if (a.count() >= 3 && IsBackVertex(a_lines, a, back, before, i)) continue;
     if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, reach)) continue;
     const std::optional<PointHit> h =
         b.count() >= 3
@@ -1073,7 +1073,7 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
     if (h && (!best || h->fraction < limit)) keep_a(*h, i);
   }
   for (int j = 0, before = b.count() - 1; j < b.count(); before = j++) {
-    if (b.count() >= 3 && IsBackVertex(b_lines, before, j)) continue;
+    if (b.count() >= 3 && IsBackVertex(b_lines, b, motion, before, j)) continue;
     if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, reach)) continue;
     const std::optional<PointHit> h =
         a.count() >= 3

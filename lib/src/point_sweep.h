@@ -163,6 +163,19 @@ inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
   return PointHit{*t, normal, c, b.VertexFeature(vertex)};
 }
 
+// The side of segment a -> c's line that p = a + m starts on, along the
+// rounded normal RightPerp(c - a) (+1 also on the line), from the rounded
+// `distance` Dot(m, normal) when it is beyond its rounding, else exactly:
+// a start off the line by less than a rounding of the coordinates (a
+// segment spanning 2^110, tilted by a hair) is on the side that decides
+// whether the motion closes on the band.
+inline double StartSide(Vec2 a, Vec2 c, Vec2 p, Vec2 m, double distance) {
+  if (std::abs(distance) > kFilterRoundings * (std::abs(m.x) + std::abs(m.y))) {
+    return distance > 0.0 ? 1.0 : -1.0;
+  }
+  return Orient(a, c, p) > 0 ? -1.0 : 1.0;  // RightPerp: the right side
+}
+
 // SweepPointSegment for motion exactly parallel to the segment (see there);
 // out of line, as it is rare.
 ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit>
@@ -173,7 +186,7 @@ SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
   const Vec2 e = b.vertex(1) - a;
   const Vec2 m = p - a;
   const Vec2 n = b.normal(0);
-  const double side = Dot(m, n) >= 0.0 ? 1.0 : -1.0;
+  const double side = StartSide(a, b.vertex(1), p, m, Dot(m, n));
   const auto cap = [&](int vertex) {
     return SweepPointVertex(p, motion, b, vertex, grow, max_fraction);
   };
@@ -378,7 +391,10 @@ ABSL_ATTRIBUTE_NOINLINE inline double BandGapExact(Vec2 p, Vec2 a, Vec2 c,
   const double length = Length(e);
   const double excess = LineDistanceExcessExact(a, c, p, grow.parts[0],
                                                 grow.parts[1], grow.parts[2]);
-  return excess / ((std::abs(Cross(e, p - a)) + grow.value * length) * length);
+  // The cross product to its last place: rounded, it cancels for a point
+  // near the line of a long segment.
+  const double cross = std::abs(RoundToDouble(CrossEstimate(a, c, a, p)));
+  return excess / ((cross + grow.value * length) * length);
 }
 inline double BandGap(Vec2 p, Vec2 a, Vec2 c, Vec2 m, double distance,
                       const Grow& grow, double rate) {
@@ -403,7 +419,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
   const Vec2 n = b.normal(0);
   const double distance = Dot(m, n);  // signed distance to the line
   const double rate = NearlyParallelRate(Dot(d, n), motion, b);
-  const double side = distance >= 0.0 ? 1.0 : -1.0;
+  const double side = StartSide(a, b.vertex(1), p, m, distance);
   const auto cap = [&](int vertex) {
     return SweepPointVertex(p, motion, b, vertex, grow, max_fraction);
   };
@@ -417,7 +433,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
   const auto parallel = [&] {
     return std::abs(rate) <=
                kFilterRoundings * (std::abs(d.x) + std::abs(d.y)) &&
-           CrossSign(Vec2{}, e, motion.from, motion.to) == 0;
+           CrossSign(a, b.vertex(1), motion.from, motion.to) == 0;
   };
   if (side * rate < 0.0) {
     // Time at which the distance to the line falls to grow.
@@ -488,8 +504,10 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
               : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
       return PointHit{t, side * n, point, feature};
     }
-  } else if (std::abs(distance) > grow.value) {
-    // Outside the band and not closing on it.
+  } else if (std::abs(distance) - grow.value >
+             kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value)) {
+    // Outside the band and not closing on it (within rounding of its edge,
+    // the caps below decide).
     if (parallel()) {
       return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
     }
@@ -545,14 +563,19 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
   const auto general = [&] {
     return SweepPointSegmentGrown(p, motion, b, grow, max_fraction);
   };
-  // Nearly parallel (NearlyParallelRate's exact rate, parallel()).
-  if (!(std::abs(rate) > kFilterRoundings * speed)) return general();
+  // Nearly parallel (NearlyParallelRate's exact rate, parallel()), or a
+  // start within rounding of the line (StartSide's exact side).
+  const double m_size = std::abs(m.x) + std::abs(m.y);
+  if (!(std::abs(rate) > kFilterRoundings * speed) ||
+      !(std::abs(distance) > kFilterRoundings * m_size)) {
+    return general();
+  }
   const double side = distance >= 0.0 ? 1.0 : -1.0;
   if (side * rate < 0.0) {
     // A time whose distance's rounding could move it by more than
     // kTimePrecision (a sweep short against the shapes) is the full
     // version's, from the exact band gap.
-    if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
+    if (4.0 * kRoundoff * (m_size + grow.value) >
         kTimePrecision * std::abs(rate)) {
       return general();
     }
@@ -589,7 +612,8 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
       }
       return general();
     }
-  } else if (std::abs(distance) > grow.value) {
+  } else if (std::abs(distance) - grow.value >
+             kFilterRoundings * (m_size + grow.value)) {
     return std::nullopt;  // outside the band and not closing on it
   }
   // Inside the band but beyond an end: only the caps can be met.
@@ -606,24 +630,57 @@ inline std::optional<PointHit> SweepPointSegment(Vec2 p, const Motion& motion,
 // A polygon core's edge lines as seen by points moving by d: per edge, the
 // rate at which a point's signed distance changes. Computed once per sweep
 // instead of once per swept vertex. (A point's distance is taken from the
-// edge's own vertex, which bounds its rounding by their distance.)
+// edge's own vertex, which bounds its rounding by their distance.) slack
+// bounds a rate's rounding (the rounded normal's, and the rounded motion's
+// of a pair).
 struct EdgeLines {
   double rate[kMaxPolygonVertices];
+  double slack;
 };
 
 inline EdgeLines LinesOf(const Core& b, Vec2 d) {
   EdgeLines lines;  // only the first b.count() entries are used
   for (int i = 0; i < b.count(); ++i) lines.rate[i] = Dot(d, b.normal(i));
+  lines.slack = kFilterRoundings * (std::abs(d.x) + std::abs(d.y));
   return lines;
 }
 
+// FacesAway for a rate within its rounding of 0, exactly: the outward
+// normal is RightPerp(q - p), so Dot(motion, normal) = -Cross(q - p,
+// motion). An edge on an axis that the motion runs along (a box sliding
+// along a floor) needs no exact arithmetic.
+ABSL_ATTRIBUTE_NOINLINE inline bool FacesAwayExact(const Core& b,
+                                                   const Motion& motion,
+                                                   int i) {
+  const Vec2 p = b.vertex(i);
+  const Vec2 q = b.vertex(b.next(i));
+  if ((p.y == q.y && motion.from.y == motion.to.y) ||
+      (p.x == q.x && motion.from.x == motion.to.x)) {
+    return true;
+  }
+  return CrossSign(p, q, motion.from, motion.to) <= 0;
+}
+
+// Whether edge i of polygon core b faces away from (or along) points
+// moving by `motion` relative to it (the motion `lines` were made for),
+// decided exactly: an edge tilted off the motion by less than the rounding
+// of its normal (one end at 1e9 beside coordinates near 2^140) may face it.
+inline bool FacesAway(const EdgeLines& lines, const Core& b,
+                      const Motion& motion, int i) {
+  const double rate = lines.rate[i];
+  if (rate > lines.slack) return true;
+  if (rate < -lines.slack) return false;
+  return FacesAwayExact(b, motion, i);
+}
+
 // Whether vertex i of polygon core b cannot be the first contact with points
-// moving by the d of `lines` relative to it: both edges meeting there (edge
+// moving by `motion` relative to it: both edges meeting there (edge
 // `before`, b.previous(i), which a loop over the vertices carries, and edge
-// i) face away from (or along) those points' motion, so every contact
-// normal at the vertex does too.
-inline bool IsBackVertex(const EdgeLines& lines, int before, int i) {
-  return lines.rate[before] >= 0.0 && lines.rate[i] >= 0.0;
+// i) face away from (or along) that motion, so every contact normal at the
+// vertex does too.
+inline bool IsBackVertex(const EdgeLines& lines, const Core& b,
+                         const Motion& motion, int before, int i) {
+  return FacesAway(lines, b, motion, before) && FacesAway(lines, b, motion, i);
 }
 
 // SweepPointPolygonZero's exact answer: a point starting outside a convex

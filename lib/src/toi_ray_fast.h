@@ -592,15 +592,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     double exact_limit, General&& general) {
   if (PointInPolygonExact(polygon.vertices, ray.origin) >= 0) return general();
   const int n = static_cast<int>(polygon.vertices.size());
+  const int o = polygon.orientation > 0.0 ? 1 : -1;
   double limit = max_fraction;
   std::optional<Hit> best;
   for (int i = 0; i < n; ++i) {
     const int next = i + 1 == n ? 0 : i + 1;
     const Segment edge{polygon.vertices[i], polygon.vertices[next]};
     // Outward normal orientation * RightPerp(e): facing the ray when
-    // orientation * cross(d, e) < 0.
-    if (polygon.orientation * Cross(ray.translation, edge.p2 - edge.p1) >=
-        0.0) {
+    // orientation * Cross(e, d) > 0, decided exactly as SweepCoreVsConcave
+    // does (an edge nearly parallel to the ray, within the rounding of e,
+    // may face it by a hair: a graze of its far vertex).
+    if (o * CrossSign(edge.p1, edge.p2, Vec2{}, ray.translation) <= 0) {
       continue;
     }
     bool near = false;

@@ -512,17 +512,20 @@ Frame RandomFrame(Rng& rng) {
   // 2^-190..2^-199, just above the least magnitude the service takes
   // (formats' kMinCoordinate, 1e-60), where the short sweeps' and subnormal
   // constructions' products of four lengths come near the bottom of
-  // double's normal range. Without an offset there: 1e9 beside 2^140 gives
-  // shapes whose own coordinates span 2^110, a class that still disagrees
-  // (README, "The range where every answer is exact"); a scene drawn far below
-  // 1e-60 (at 2^-1000, squares underflowing) is refused by the service and not
+  // double's normal range. The far ones take the offsets too: the big
+  // coordinates absorb them, a local 0 keeps them, so a shape's own
+  // coordinates span 2^110 (1e9 beside 2^140) and its edges tilt off their
+  // rounded directions by far less than a rounding. The tiny ones do not:
+  // an offset there is the whole coordinate. A scene drawn far below 1e-60
+  // (at 2^-1000, squares underflowing) is refused by the service and not
   // exact in lib/.
   if (rng.Chance(0.1)) {
     static constexpr int kEnds[] = {120, 140, -190, -199};
     f.e = kEnds[rng.Int(0, 3)];
-    return f;
+    if (f.e < 0) return f;
+  } else {
+    f.e = rng.Chance(0.4) ? 0 : rng.Int(-12, 12);
   }
-  f.e = rng.Chance(0.4) ? 0 : rng.Int(-12, 12);
   static constexpr double kOffsets[] = {0.0, 1e6, 1e9};
   const double off = kOffsets[rng.Int(0, 2)];
   if (off != 0.0) {
