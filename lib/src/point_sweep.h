@@ -645,10 +645,11 @@ inline EdgeLines LinesOf(const Core& b, Vec2 d) {
   return lines;
 }
 
-// FacesAway for a rate within its rounding of 0, exactly: the outward
-// normal is RightPerp(q - p), so Dot(motion, normal) = -Cross(q - p,
-// motion). An edge on an axis that the motion runs along (a box sliding
-// along a floor) needs no exact arithmetic.
+// Whether edge i of polygon core b faces away from (or along) points moving
+// by `motion` relative to it, exactly: the outward normal is RightPerp(q -
+// p), so Dot(motion, normal) = -Cross(q - p, motion). An edge on an axis
+// that the motion runs along (a box sliding along a floor) needs no exact
+// arithmetic. For rates within their rounding of 0.
 ABSL_ATTRIBUTE_NOINLINE inline bool FacesAwayExact(const Core& b,
                                                    const Motion& motion,
                                                    int i) {
@@ -661,26 +662,19 @@ ABSL_ATTRIBUTE_NOINLINE inline bool FacesAwayExact(const Core& b,
   return CrossSign(p, q, motion.from, motion.to) <= 0;
 }
 
-// Whether edge i of polygon core b faces away from (or along) points
-// moving by `motion` relative to it (the motion `lines` were made for),
-// decided exactly: an edge tilted off the motion by less than the rounding
-// of its normal (one end at 1e9 beside coordinates near 2^140) may face it.
-inline bool FacesAway(const EdgeLines& lines, const Core& b,
-                      const Motion& motion, int i) {
-  const double rate = lines.rate[i];
-  if (rate > lines.slack) return true;
-  if (rate < -lines.slack) return false;
-  return FacesAwayExact(b, motion, i);
-}
-
 // Whether vertex i of polygon core b cannot be the first contact with points
-// moving by `motion` relative to it: both edges meeting there (edge
-// `before`, b.previous(i), which a loop over the vertices carries, and edge
-// i) face away from (or along) that motion, so every contact normal at the
-// vertex does too.
+// moving by `motion` relative to it (the motion `lines` were made for): both
+// edges meeting there (edge `before`, b.previous(i), which a loop over the
+// vertices carries, and edge i) face away from (or along) that motion, so
+// every contact normal at the vertex does too. Decided exactly: an edge
+// tilted off the motion by less than the rounding of its normal (one end at
+// 1e9 beside coordinates near 2^140) may face it.
 inline bool IsBackVertex(const EdgeLines& lines, const Core& b,
                          const Motion& motion, int before, int i) {
-  return FacesAway(lines, b, motion, before) && FacesAway(lines, b, motion, i);
+  const double least = std::min(lines.rate[before], lines.rate[i]);
+  if (least < -lines.slack) return false;
+  if (least > lines.slack) return true;
+  return FacesAwayExact(b, motion, before) && FacesAwayExact(b, motion, i);
 }
 
 // SweepPointPolygonZero's exact answer: a point starting outside a convex

@@ -599,10 +599,16 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const int next = i + 1 == n ? 0 : i + 1;
     const Segment edge{polygon.vertices[i], polygon.vertices[next]};
     // Outward normal orientation * RightPerp(e): facing the ray when
-    // orientation * Cross(e, d) > 0, decided exactly as SweepCoreVsConcave
-    // does (an edge nearly parallel to the ray, within the rounding of e,
-    // may face it by a hair: a graze of its far vertex).
-    if (o * CrossSign(edge.p1, edge.p2, Vec2{}, ray.translation) <= 0) {
+    // orientation * Cross(d, e) < 0. Skipped only when its rounding bound
+    // (the segment's own, below: the same products) shows it does not;
+    // within that bound the segment's closed form gives the edge to the
+    // general machinery, which decides facing exactly (an edge tilted off
+    // the ray by less than a rounding may face it: a graze of its vertex).
+    const Vec2 e = edge.p2 - edge.p1;
+    const double left = e.x * ray.translation.y;
+    const double right = e.y * ray.translation.x;
+    if (polygon.orientation * (right - left) >
+        kCrossErrorBound * (std::abs(left) + std::abs(right))) {
       continue;
     }
     bool near = false;
