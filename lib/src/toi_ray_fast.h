@@ -584,15 +584,15 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 
 // A solid simple polygon: the closed form against each edge facing the ray
 // (outward normal against the motion), earliest wins, first edge on ties as
-// in SweepCoreVsConcave. A start inside or on the boundary, or near any
-// facing edge's line, is left to the general machinery.
+// in SweepCoreVsConcave. A start inside or on the boundary, near any
+// facing edge's line, or an edge within rounding of parallel to the ray, is
+// left to the general machinery.
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
     double exact_limit, General&& general) {
   if (PointInPolygonExact(polygon.vertices, ray.origin) >= 0) return general();
   const int n = static_cast<int>(polygon.vertices.size());
-  const int o = polygon.orientation > 0.0 ? 1 : -1;
   double limit = max_fraction;
   std::optional<Hit> best;
   for (int i = 0; i < n; ++i) {
