@@ -169,8 +169,18 @@ inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
 // a start off the line by less than a rounding of the coordinates (a
 // segment spanning 2^110, tilted by a hair) is on the side that decides
 // whether the motion closes on the band.
+// Whether the rounded `distance` of p = a + m from a line through a is
+// beyond its rounding, so that its sign is the exact one.
+inline bool SideCertain(double distance, double m_size) {
+  return std::abs(distance) > kFilterRoundings * m_size;
+}
+// Whether a point at the rounded `distance` from a band's line is beyond
+// the band's half-width `grow` by more than the rounding of both.
+inline bool OutsideBand(double distance, double grow, double m_size) {
+  return std::abs(distance) - grow > kFilterRoundings * (m_size + grow);
+}
 inline double StartSide(Vec2 a, Vec2 c, Vec2 p, Vec2 m, double distance) {
-  if (std::abs(distance) > kFilterRoundings * (std::abs(m.x) + std::abs(m.y))) {
+  if (SideCertain(distance, std::abs(m.x) + std::abs(m.y))) {
     return distance > 0.0 ? 1.0 : -1.0;
   }
   return Orient(a, c, p) > 0 ? -1.0 : 1.0;  // RightPerp: the right side
@@ -504,8 +514,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
               : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
       return PointHit{t, side * n, point, feature};
     }
-  } else if (std::abs(distance) - grow.value >
-             kFilterRoundings * (std::abs(m.x) + std::abs(m.y) + grow.value)) {
+  } else if (OutsideBand(distance, grow.value, std::abs(m.x) + std::abs(m.y))) {
     // Outside the band and not closing on it (within rounding of its edge,
     // the caps below decide).
     if (parallel()) {
@@ -567,7 +576,7 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
   // start within rounding of the line (StartSide's exact side).
   const double m_size = std::abs(m.x) + std::abs(m.y);
   if (!(std::abs(rate) > kFilterRoundings * speed) ||
-      !(std::abs(distance) > kFilterRoundings * m_size)) {
+      !SideCertain(distance, m_size)) {
     return general();
   }
   const double side = distance >= 0.0 ? 1.0 : -1.0;
@@ -612,8 +621,7 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
       }
       return general();
     }
-  } else if (std::abs(distance) - grow.value >
-             kFilterRoundings * (m_size + grow.value)) {
+  } else if (OutsideBand(distance, grow.value, m_size)) {
     return std::nullopt;  // outside the band and not closing on it
   }
   // Inside the band but beyond an end: only the caps can be met.
