@@ -89,35 +89,49 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
   double discriminant = aa - cross * cross;
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
   // d is rounded (one ulp per component): 64 roundings cover it and the
-  // rest; within that, the sign and size are taken exactly. So are they
-  // where a square in aa left the normal range (its rounding no longer
-  // relative).
-  if (std::abs(discriminant) <=
-          kFilterRoundings * (aa + cross_terms * cross_terms) ||
-      RadiusTimesLengthSquared(grow, d.x, d.y) < 0.0) {
+  // rest. Certainly negative: a miss. Within that of zero, or too close to
+  // it for q's bound (exact_sign.h, kClearDiscriminant), the sign and size
+  // are taken exactly; so are they where a square in aa left the normal
+  // range (its rounding no longer relative).
+  const double rounding = kFilterRoundings * (aa + cross_terms * cross_terms);
+  const bool underflow = RadiusTimesLengthSquared(grow, d.x, d.y) < 0.0;
+  if (discriminant < -rounding && !underflow) return std::nullopt;
+  const bool exact =
+      underflow || discriminant <= std::max(kClearDiscriminant * aa, rounding);
+  if (exact) {
     discriminant = -MotionDistanceExact(d1, d2, p, c, r1, r2, r3).Estimate();
+    if (discriminant < 0.0) return std::nullopt;
   }
-  if (discriminant < 0.0) return std::nullopt;
   const double magnitude = Dot(m, m) + grow * grow;
   double c0 = Dot(m, m) - grow * grow;
   const double q = -b + std::sqrt(discriminant);
+  const double q_error =
+      exact ? CircleRootErrorExact(d, m, q) : kClearRootError * q;
   // Apart (the caller's test is exact), so c0 > 0: within its rounding, or
   // where its rounding could move t = c0 / q by more than kTimePrecision (a
   // sweep short against the circles), taken exactly (as SweepPointCircle).
+  double c0_error = kCircleExcessRoundings * magnitude + kUnderflowSlack;
   if (c0 <= kFilterRoundings * magnitude ||
       8.0 * kRoundoff * magnitude > kTimePrecision * q) {
     c0 = DistanceSquaredExcessExact(p, c, r1, r2, r3);
+    if (c0 <= 0.0) return 0.0;
+    c0_error = 2.0 * kRoundoff * c0 + kUnderflowSlack;
   }
-  double t = c0 <= 0.0 ? 0.0 : c0 / q;
-  if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
+  // Whether the contact comes by max_fraction: the sign of c0 - q
+  // max_fraction beyond its rounding (as SweepPointCircleEnd), else
+  // exactly.
+  const double reach = max_fraction * q;
+  const double end = c0 - reach;
+  const double end_error = 1.01 * (c0_error + max_fraction * q_error) +
+                           2.0 * kRoundoff * (c0 + reach);
+  if (std::abs(end) <= end_error) {
     if (!MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
       return std::nullopt;
     }
-    t = std::min(t, max_fraction);
-  } else if (t > max_fraction) {
+  } else if (end > 0.0) {
     return std::nullopt;
   }
-  return t;
+  return std::min(c0 / q, max_fraction);
 }
 
 // A contact time clamped to [0, max_fraction], NaN-safe: a quotient of two

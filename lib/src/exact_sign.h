@@ -172,6 +172,34 @@ double LineDistanceExcessExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 // coordinates' and radii's magnitudes, so short sweeps (against the shapes'
 // size) and starts within rounding of contact are those recomputed.
 inline constexpr double kTimePrecision = 1e-11;
+
+// A point sweep against a circle (point_sweep.h, exact_motion.cc) with m =
+// p - c and d rounded (a few ulps each), grow = r1 + r2 + r3 rounded: c0 =
+// |m|^2 - grow^2 is within kCircleExcessRoundings (|m|^2 + grow^2) of the
+// exact value (m's and the dot's 4 roundings, grow^2's 5, the difference's
+// one).
+inline constexpr double kCircleExcessRoundings = 6.1 * kRoundoff;
+// Its discriminant, aa - cross^2 with aa = |d|^2 grow^2, is taken in
+// double only beyond k aa (k = kClearDiscriminant) and beyond its own
+// rounding bound kFilterRoundings (aa + ct^2), ct = |d.x m.y| + |d.y m.x|.
+// Then q = -b + sqrt(discriminant), b = d . m < 0, is within
+// kClearRootError q of the exact one: the discriminant is within
+// 12.1 u aa + 8.03 u ct sqrt(aa) + 16.1 u^2 ct^2 (cross within 4.01 u ct,
+// |cross| < sqrt(aa)), its root within that over the root; with q at
+// least the root and |b|, and ct <= 1.43 (q + sqrt(aa)) (from b^2 +
+// cross^2 = |d|^2 |m|^2), the three terms over q are at most 12.1 u / k,
+// 11.5 u (k^-1/2 + 1 / k) and u / 4 (the rounding bound), and b's error
+// 4.01 u (|d.x m.x| + |d.y m.y|) over q at most 5.8 u (1 + k^-1/2):
+// 2.64e-9 in all. A path within k of grazing takes it exactly.
+inline constexpr double kClearDiscriminant = 1e-6;
+inline constexpr double kClearRootError = 3e-9;
+// The bound on q = -b + sqrt(discriminant) as above with the discriminant
+// exact to within its last place: b's error, the root's two roundings and
+// the sum's, and an underflow's.
+inline double CircleRootErrorExact(Vec2 d, Vec2 m, double q) {
+  return 5.0 * kRoundoff * (std::abs(d.x * m.x) + std::abs(d.y * m.y) + q) +
+         kUnderflowSlack;
+}
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,

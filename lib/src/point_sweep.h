@@ -43,38 +43,44 @@ struct PointHit {
 
 // SweepPointCircle past its discriminant (not negative): the time as the
 // stable root c0 / q (no -b - sqrt cancellation), c0 = |m|^2 - grow^2 and q
-// = -b + sqrt(discriminant) for m = p - c and b = d . m, with its exact
-// decisions (magnitude = |m|^2 + grow^2 bounds c0's rounding). Out of line, and
-// reached only where one of them may be needed, so that the common path saves
-// no registers.
+// = -b + sqrt(discriminant) for m = p - c and b = d . m, q within q_error of
+// the exact one, with its exact decisions (magnitude = |m|^2 + grow^2 bounds
+// c0's rounding). Out of line, and reached only where one of them may be
+// needed, so that the common path saves no registers.
 ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
 SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
-                    double max_fraction, double c0, double q,
-                    double magnitude) {
+                    double max_fraction, double c0, double q, double magnitude,
+                    double q_error) {
   // The point starts apart (the callers' start classification is exact), so
   // c0 > 0. c0's rounding, a few ulps of `magnitude`, moves t by that over
   // q: within its rounding of 0 (a contact within rounding of the start,
   // which max_fraction may precede) or where that could move t by more than
   // kTimePrecision (a sweep short against the circle), c0 exactly.
+  double c0_error = kCircleExcessRoundings * magnitude + kUnderflowSlack;
   if (c0 <= kFilterRoundings * magnitude ||
       8.0 * kRoundoff * magnitude > kTimePrecision * q) {
     c0 = DistanceSquaredExcessExact(p, c, grow.parts[0], grow.parts[1],
                                     grow.parts[2]);
     if (c0 <= 0.0) return 0.0;
+    c0_error = 2.0 * kRoundoff * c0 + kUnderflowSlack;
   }
-  const double t = c0 / q;
-  // Near max_fraction (far beyond the rounding of t, which near a tangency
-  // is that of a square root), whether the contact comes by then is
-  // decided exactly: a graze or an arrival exactly at max_fraction counts.
-  if (std::abs(t - max_fraction) <= 1e-4 * max_fraction) {
+  // Whether the contact comes by max_fraction is the sign of c0 - q
+  // max_fraction, within c0's and q's bounds and its own two roundings;
+  // within them, decided exactly: a graze or an arrival exactly at
+  // max_fraction counts.
+  const double reach = max_fraction * q;
+  const double end = c0 - reach;
+  const double end_error = 1.01 * (c0_error + max_fraction * q_error) +
+                           2.0 * kRoundoff * (c0 + reach);
+  if (std::abs(end) <= end_error) {
     if (!SweepReachedCircleExact(p, motion.from, motion.to, max_fraction, c,
                                  grow.parts[0], grow.parts[1], grow.parts[2])) {
       return std::nullopt;
     }
-    return std::min(t, max_fraction);
+  } else if (end > 0.0) {
+    return std::nullopt;
   }
-  if (t > max_fraction) return std::nullopt;
-  return t;
+  return std::min(c0 / q, max_fraction);
 }
 
 // SweepPointCircle with the discriminant taken exactly (grow's parts summed
@@ -85,22 +91,25 @@ ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
 SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
                         double max_fraction) {
   const Vec2 m = p - c;
-  const double b = Dot(motion.d, m);
+  const Vec2 d = motion.d;
+  const double b = Dot(d, m);
   const double discriminant =
       DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
                                  grow.parts[1], grow.parts[2]);
   if (discriminant < 0.0) return std::nullopt;
   const double mm = Dot(m, m);
   const double gg = grow.value * grow.value;
-  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, mm - gg,
-                             -b + std::sqrt(discriminant), mm + gg);
+  const double q = -b + std::sqrt(discriminant);
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, mm - gg, q,
+                             mm + gg, CircleRootErrorExact(d, m, q));
 }
 
 // Earliest time |p + t d - c| = grow for t in [0, max_fraction], approaching
 // from outside; nullopt if none. Decided here where every rounding bound is
-// clear of its threshold (a discriminant far from 0, a start far from
-// contact, a time long against its rounding and far from max_fraction);
-// otherwise by SweepPointCircleTangent or SweepPointCircleEnd, exactly.
+// clear of its threshold (a discriminant clear of 0 by kClearDiscriminant,
+// a start far from contact, a time long against its rounding and far from
+// max_fraction); otherwise by SweepPointCircleTangent or
+// SweepPointCircleEnd, exactly.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
     Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
     double max_fraction) {
@@ -111,40 +120,45 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   const double a = Dot(d, d);
   // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
   // which avoids the cancellation of b^2 - a c when the path passes far
-  // from the centre. Within its rounding bound of zero, exactly.
+  // from the centre. Certainly negative: a miss; within its rounding bound
+  // of zero or too close to it for q's bound below, exactly.
   const double cross_left = d.x * m.y;
   const double cross_right = d.y * m.x;
   const double cross = cross_left - cross_right;
   const double aa = a * grow.value * grow.value;
   const double discriminant = aa - cross * cross;
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
-  if (std::abs(discriminant) <=
-      kFilterRoundings * (aa + cross_terms * cross_terms)) {
+  const double rounding = kFilterRoundings * (aa + cross_terms * cross_terms);
+  if (discriminant <= std::max(kClearDiscriminant * aa, rounding)) {
+    if (discriminant < -rounding) return std::nullopt;
     return SweepPointCircleTangent(p, motion, c, grow, max_fraction);
   }
-  if (discriminant < 0.0) return std::nullopt;
   const double mm = Dot(m, m);
   const double gg = grow.value * grow.value;
   const double c0 = mm - gg;
   const double magnitude = mm + gg;
   const double q = -b + std::sqrt(discriminant);
-  const double t = c0 / q;
-  // SweepPointCircleEnd's tests, each clear: c0 needs no exact value, and t
-  // is farther from max_fraction than its band (the same rounded
-  // differences as there). Which side of max_fraction t is on is tested
-  // first, as the sweeps without the bands did (the one branch here that
-  // depends on the case).
+  // SweepPointCircleEnd's tests, each clear: c0 needs no exact value, and
+  // c0 - max_fraction q, whose sign tells whether t = c0 / q comes by
+  // max_fraction, is beyond its rounding (c0's and q's within
+  // kClearRootError, the product's and the difference's). Which side of
+  // max_fraction t is on is tested first, as the sweeps without the
+  // bounds did (the one branch here that depends on the case).
   if (c0 > kFilterRoundings * magnitude &&
       8.0 * kRoundoff * magnitude <= kTimePrecision * q) {
-    const double band = 1e-4 * max_fraction;
-    if (t > max_fraction) {
-      if (t - max_fraction > band) return std::nullopt;
-    } else if (max_fraction - t > band) {
-      return t;
+    const double reach = max_fraction * q;
+    const double end = c0 - reach;
+    const double end_error =
+        kClearRootError * reach +
+        (kCircleExcessRoundings + 3.0 * kRoundoff) * magnitude;
+    if (end > 0.0) {
+      if (end > end_error) return std::nullopt;
+    } else if (-end > end_error) {
+      return std::min(c0 / q, max_fraction);
     }
   }
-  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, c0, q,
-                             magnitude);
+  return SweepPointCircleEnd(p, motion, c, grow, max_fraction, c0, q, magnitude,
+                             kClearRootError * q);
 }
 
 // Contact of a point sweep with a circle around b's vertex `vertex`.

@@ -101,6 +101,17 @@ TEST(ExactPairTest, CirclesMissingMaxFractionByATinyOffsetMiss) {
                           Moving<Circle>{{{999998, -2}, 4}, {0, 0}}));
 }
 
+// Circles closing from a few hundred ulps apart: the contact at about
+// 6.25e-15 of the sweep comes exactly just after max_fraction, which the
+// rounded time (|m|^2 - r^2 rounded is off by a good part of itself) put
+// just before it. From the degenerate report (near-reach).
+TEST(ExactPairTest, CirclesClosingFromWithinRoundingMissAJustEarlierEnd) {
+  EXPECT_FALSE(CastCircle(
+      {{{-39.999999999999474, -19.999999999999925}, 20}, {20, -40}},
+      Moving<Circle>{{{-56, -8}, 0}, {104, -28}},
+      {.max_fraction = 6.2554128543723664e-15, .stop_at_penetration = true}));
+}
+
 // A point on a segment's line, off the segment, moving towards it by a long
 // translation relative to the segment's own: the relative translation
 // (2e16, 4.8e16 - 4) is not a double (its rounding, (2e16, 4.8e16), runs

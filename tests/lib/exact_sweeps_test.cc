@@ -346,5 +346,30 @@ TEST(ExactSweepsTest, DeepOverlapEscapesAlongTheExactNearestFeature) {
   EXPECT_NEAR(hit->depth, 52.0, 1e-9);
 }
 
+// A capsule's end a hair (a few hundred ulps) outside a circle, moving in:
+// the contact comes at about 3e-14 of the sweep, and whether by
+// max_fraction hangs on |m|^2 - r^2, whose rounding is a good part of it.
+// From the degenerate report (near-reach): exactly the capsule is still
+// apart at max_fraction (a miss), where the rounded time said a hit; and
+// the same with the other answer (exactly a hit, rounded a miss).
+TEST(ExactSweepsTest, ContactWithinRoundingOfTheStartIsDecidedExactly) {
+  EXPECT_FALSE(CastCapsule({{{1.9999999999999389, -1.0000000000000304},
+                             {2.9999999999999392, -2.0000000000000306},
+                             1},
+                            {2, 1}},
+                           Circle{{2, 2}, 2},
+                           {.max_fraction = 3.0265069964063862e-14}));
+  const std::optional<Hit> hit = CastCapsule(
+      {{{-2816.000000001045, 512.00000000078376},
+        {-1.0450094123370945e-09, 7.8375705925282091e-10},
+        2560},
+       {2048, -1536}},
+      Circle{{2048, -1536}, 0}, {.max_fraction = 5.1025850211772195e-13});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_GT(hit->fraction, 4.78e-13);
+  EXPECT_LE(hit->fraction, 5.1025850211772195e-13);
+}
+
 }  // namespace
 }  // namespace collide

@@ -41,6 +41,8 @@ const char* ConstructionName(Construction c) {
       return "short-sweep";
     case Construction::kSubnormal:
       return "subnormal";
+    case Construction::kNearReach:
+      return "near-reach";
     case Construction::kCount:
       break;
   }
@@ -433,6 +435,7 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       break;
     }
     case Construction::kTinyReach:
+    case Construction::kNearReach:
       PlaceTouching(rng, n, u, 0.0, l);
       l->d = -Int(rng, 1, 4) * n + Int(rng, -3, 3) * u;
       break;
@@ -664,6 +667,56 @@ bool Nudge(Rng& rng, Scene* s) {
   return false;
 }
 
+// Moves the mover back along the relative motion by a fraction f of it,
+// 2^4..2^16 ulps of its coordinates, each coordinate rounded, and puts
+// max_fraction within that rounding of f (kNearReach): its touching start
+// becomes a contact at about f, which the rounding puts just before or
+// just after max_fraction. False where that is not possible (a still mover, a
+// polygon that the rounding leaves invalid).
+bool BackOff(Rng& rng, Scene* s) {
+  double big = 0.0;
+  for (Vec2 p : MoverCore(*s).points)
+    big = std::max({big, std::abs(p.x), std::abs(p.y)});
+  const Vec2 d = s->moving_obstacle ? s->translation - s->obstacle_translation
+                                    : s->translation;
+  const double reach = std::max(std::abs(d.x), std::abs(d.y));
+  if (big == 0.0 || reach == 0.0) return false;
+  // An odd multiple of 2^-10 of a power of two: the back-off is not a
+  // whole number of ulps, so that the start rounds.
+  const int ulps = rng.Int(4, 15);
+  const double fraction =
+      std::ldexp(1.0 + (2 * rng.Int(0, 511) + 1) * 0x1p-10,
+                 std::ilogb(big) - 52 + ulps - std::ilogb(reach));
+  if (!(fraction >= 0x1p-1000 && fraction <= 0.25)) return false;
+  const Vec2 delta = -fraction * d;
+  auto move = [&](Vec2* p) { *p = *p + delta; };
+  switch (s->mover_kind) {
+    case MoverKind::kRay:
+      move(&s->ray_origin);
+      break;
+    case MoverKind::kCircle:
+      move(&s->circle.center);
+      break;
+    case MoverKind::kCapsule:
+      move(&s->capsule.p1);
+      move(&s->capsule.p2);
+      break;
+    case MoverKind::kPolygon: {
+      std::vector<Vec2> v(s->polygon.vertices.begin(),
+                          s->polygon.vertices.begin() + s->polygon.count);
+      for (Vec2& p : v) move(&p);
+      const std::optional<ConvexPolygon> p = Polygon(v);
+      if (!p) return false;
+      s->polygon = *p;
+      break;
+    }
+  }
+  // The back-off's rounding moves the contact by about 2^-(ulps + 1) of it.
+  s->options.max_fraction =
+      fraction * (1.0 + Int(rng, -3, 3) * std::ldexp(1.0, -ulps - 1));
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 // Point vs deforming segment.
 
@@ -802,6 +855,10 @@ DegenerateCase GenerateDegenerate(const DegenerateFamily& fam, Rng& rng) {
       // The mover's own translation (the obstacle's, for a pair, keeps its
       // components: the relative motion is what tilts).
       if (!TiltByASubnormal(rng, &c.scene.translation)) continue;
+      return c;
+    }
+    if (kind == Construction::kNearReach) {
+      if (!BackOff(rng, &c.scene)) continue;
       return c;
     }
     if (kind == Construction::kTinyReach) {

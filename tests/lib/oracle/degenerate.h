@@ -51,6 +51,11 @@ enum class Construction {
                   // max_fraction whose translation has a component of 0,
                   // made a subnormal of a few bits (1..3 x 2^-1074, or
                   // 2^-1064) either way: the only motion across the axis
+  kNearReach,     // touching and moving in, then backed off along the
+                  // motion by 2^4..2^16 ulps of the coordinates (each
+                  // rounded), max_fraction within that rounding of the
+                  // contact: a contact within rounding of the start, just
+                  // before or just after max_fraction
   kCount,
 };
 const char* ConstructionName(Construction c);
