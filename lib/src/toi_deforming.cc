@@ -69,9 +69,22 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
           internal::LaneLargest(most)};
 }
 
-// The certified double decision into *decision; false where a bound leaves
-// it open. Handles only starts off the segment's line (C certainly
-// nonzero).
+// What the double filter decides: a miss, a hit (FilteredHit), or nothing
+// (a bound leaves it to the exact path).
+enum class Filtered { kMiss, kHit, kOpen };
+
+// A contact the filter certified, on the segment's edge: its time, its
+// place along the segment (m.e / e.e), the segment's direction vector e
+// then, and the sign of f's slope there (never 0: not a tangency).
+struct FilteredHit {
+  double t;
+  double along;
+  Vec2 e;
+  int slope;
+};
+
+// The certified double decision, for starts off the segment's line (C
+// certainly nonzero); kOpen otherwise and where a bound leaves it open.
 //
 // Error bounds, with S the largest component of m0, e0, da, db, dm, de
 // (first order in u, doubled to kU for the rest): each component of those
@@ -79,14 +92,14 @@ Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
 // differences: up to three roundings of size <= S); a cross product of two
 // of them within 4 S eps + 2 eps^2 + 2 kU S^2 <= E = 10 kU S^2, so A and C
 // are within E and B within 2 E.
-bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
-                             double max_fraction, DeformingDecision* decision) {
+Filtered DecideDeformingFiltered(const Motion& m,
+                                 const DeformingSegment& segment,
+                                 double max_fraction, FilteredHit* hit) {
   const double scale = m.scale;
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
-  if (std::abs(c) <= e) return false;
-  decision->start_side = c > 0.0 ? 1 : -1;
+  if (std::abs(c) <= e) return Filtered::kOpen;
 
   // The roots of f (ascending) and f's slope sign at the first. Each root
   // is within the formula's rounding, kU (4 + 6 |B| / sqrt(disc)) |t|, plus
@@ -107,10 +120,10 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
     if (!internal::IsExactDifference(segment.end.p1, segment.start.p1) ||
         !internal::IsExactDifference(segment.end.p2, segment.start.p2)) {
-      return false;
+      return Filtered::kOpen;
     }
     const double b = Cross(m.e0, m.dm);
-    if (std::abs(b) <= e) return false;  // perhaps moving along the line
+    if (std::abs(b) <= e) return Filtered::kOpen;  // perhaps along the line
     first_root = -c / b;
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
@@ -120,15 +133,15 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     square_coef = e / slope_low;
   } else {
     a = Cross(m.de, m.dm);
-    if (std::abs(a) <= e) return false;
+    if (std::abs(a) <= e) return Filtered::kOpen;
     const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
     const double disc = b * b - 4.0 * a * c;
     // (2|B| + 2E) 2E + 4 (|A| E + |C| E + E^2) + 2 kU (B^2 + 4 |AC|) with
     // |A|, |C| <= 2 S^2 and |B| <= 4 S^2.
     const double disc_error = 40.0 * scale_squared * e;
-    if (disc < -disc_error) return true;  // never on the line
+    if (disc < -disc_error) return Filtered::kMiss;  // never on the line
     // Perhaps a tangency; else sqrt(disc - disc_error) >= sqrt(disc) / 2.
-    if (disc <= 4.0 * disc_error) return false;
+    if (disc <= 4.0 * disc_error) return Filtered::kOpen;
     const double root_disc = std::sqrt(disc);
     // Stable form: q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
     const double q = -0.5 * (b + std::copysign(root_disc, b));
@@ -152,19 +165,19 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
   const double eps_still = 3.0 * kU * k;
   const double dot_still = 2.0 * kU * k * k;
 
-  // Each root in turn (unrolled: the roots stay in registers): kDecided
-  // with *decision final, kOpen where a bound leaves it to the exact path,
-  // kNext where that root is no contact (before the start, or beside the
-  // segment).
-  enum class Verdict { kDecided, kOpen, kNext };
+  // Each root in turn (unrolled: the roots stay in registers): kHit with
+  // *hit filled, kMiss when it comes after max_fraction, kOpen where a
+  // bound leaves it to the exact path, kNext where that root is no contact
+  // (before the start, or beside the segment).
+  enum class Verdict { kHit, kMiss, kOpen, kNext };
   const auto try_root = [&](double t, int slope) ABSL_ATTRIBUTE_ALWAYS_INLINE {
     const double r = std::abs(t) * (1.0 + 1e-6);
     const double error =
         linear_coef * r + square_coef * ((r + 1.0) * (r + 1.0));
     if (error * 16.0 * a_abs > slope_low) return Verdict::kOpen;
     if (t + error < 0.0) return Verdict::kNext;
-    if (t - error <= 0.0) return Verdict::kOpen;
-    if (t - error > max_fraction) return Verdict::kDecided;
+    if (!(t - error > 0.0)) return Verdict::kOpen;  // NaN too
+    if (t - error > max_fraction) return Verdict::kMiss;
     if (t + error > max_fraction) return Verdict::kOpen;
     // m.e and e.e - m.e at t: the components of m and e are at most
     // S (1 + t + error) <= k (0 < t - error and t + error <= max_fraction)
@@ -180,33 +193,29 @@ bool DecideDeformingFiltered(const Motion& m, const DeformingSegment& segment,
     const double rest_error = 2.0 * dot_error + dot_still;
     if (dot < -dot_error || rest < -rest_error) return Verdict::kNext;
     if (dot <= dot_error || rest <= rest_error) return Verdict::kOpen;
-    decision->hit = true;
-    decision->contact = {t, DeformingPlace::kEdge, slope, false,
-                         dot / (rest + dot)};
-    return Verdict::kDecided;
+    *hit = {t, dot / (rest + dot), et, slope};
+    return Verdict::kHit;
   };
   Verdict verdict = try_root(first_root, first_slope);
   if (verdict == Verdict::kNext && count == 2) {
     verdict = try_root(second_root, -first_slope);
   }
-  return verdict != Verdict::kOpen;
+  return verdict == Verdict::kHit    ? Filtered::kHit
+         : verdict == Verdict::kOpen ? Filtered::kOpen
+                                     : Filtered::kMiss;
 }
 
-}  // namespace
-
-std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
-                           const CastOptions& options) {
-  COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
-  COLLIDE_DCHECK(options.target_distance == 0.0);
-  const Motion motion = MotionOf(ray, segment);
-  DeformingDecision decision;
-  if (!DecideDeformingFiltered(motion, segment, options.max_fraction,
-                               &decision)) {
-    decision = internal::DecideDeformingExact(
-        {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
-         segment.end.p1, segment.end.p2},
-        options.max_fraction);
-  }
+// The hit from the exact decisions (exact_deforming.h), for what the
+// filter leaves open: touching starts, tangencies, contacts at an end or
+// at max_fraction, collinear motion. Out of line: the common path keeps
+// its values in registers.
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayExact(
+    const RayInput& ray, const DeformingSegment& segment,
+    const CastOptions& options, const Motion& motion) {
+  DeformingDecision decision = internal::DecideDeformingExact(
+      {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
+       segment.end.p1, segment.end.p2},
+      options.max_fraction);
 
   // Starting on the segment: it has no inside, so only stop_at_penetration
   // makes the start a hit; otherwise a later contact may be.
@@ -287,6 +296,36 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
                                                  : -Cross(e, motion.dm);
   hit.normal = Normalize(side >= 0.0 ? LeftPerp(e) : RightPerp(e));
   return result;
+}
+
+}  // namespace
+
+std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
+                           const CastOptions& options) {
+  COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
+  COLLIDE_DCHECK(options.target_distance == 0.0);
+  const Motion motion = MotionOf(ray, segment);
+  FilteredHit filtered;
+  switch (DecideDeformingFiltered(motion, segment, options.max_fraction,
+                                  &filtered)) {
+    case Filtered::kMiss:
+      return std::nullopt;
+    case Filtered::kOpen:
+      return CastRayExact(ray, segment, options, motion);
+    case Filtered::kHit:
+      break;
+  }
+  // On the segment's edge at 0 < t <= max_fraction, f's slope nonzero: the
+  // normal faces the side the point came from, opposite to that slope.
+  const double t = filtered.t;
+  const Vec2 e = filtered.e;
+  return Hit{
+      .fraction = t,
+      .point = segment.start.p1 + t * motion.da + filtered.along * e,
+      .normal = Normalize(filtered.slope < 0 ? LeftPerp(e) : RightPerp(e)),
+      .depth = 0.0,
+      .feature = {FeatureType::kEdge, 0},
+      .status = HitStatus::kHit};
 }
 
 }  // namespace collide
