@@ -8,6 +8,48 @@
 #include "exact_motion.h"
 
 namespace collide {
+namespace {
+
+// The static cast of a mover of this type.
+template <typename Shape>
+std::optional<Hit> CastStatic(const RayInput& cast, const Shape& shape,
+                              const CastOptions& options) {
+  return CastRay(cast, shape, options);
+}
+template <typename Shape>
+std::optional<Hit> CastStatic(const CircleCast& cast, const Shape& shape,
+                              const CastOptions& options) {
+  return CastCircle(cast, shape, options);
+}
+template <typename Shape>
+std::optional<Hit> CastStatic(const CapsuleCast& cast, const Shape& shape,
+                              const CastOptions& options) {
+  return CastCapsule(cast, shape, options);
+}
+
+// A translating target. Where the mover's translation relative to it is
+// exactly a double (two translations of one step at the same scale
+// usually are) and in range, the static cast by that translation is the
+// same question, with its closed forms; the contact point then moves along
+// with the target. Otherwise the general sweep, which keeps the two
+// translations apart (internal::CastShape). Not for a polygon mover: its
+// static casts have no closed form, and it is large to copy.
+template <typename Cast, typename Shape>
+std::optional<Hit> CastMoving(const Cast& cast, const Moving<Shape>& target,
+                              const CastOptions& options) {
+  const Vec2 relative_translation = cast.translation - target.translation;
+  if (!internal::IsExactDifference(cast.translation, target.translation) ||
+      !IsValid(relative_translation)) {
+    return internal::CastShape(cast, target, options);
+  }
+  Cast relative = cast;
+  relative.translation = relative_translation;
+  std::optional<Hit> hit = CastStatic(relative, target.shape, options);
+  if (hit) hit->point = hit->point + hit->fraction * target.translation;
+  return hit;
+}
+
+}  // namespace
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
                            const CastOptions& options) {
@@ -16,40 +58,40 @@ std::optional<Hit> CastRay(const RayInput& ray, const Moving<Segment>& segment,
   if (internal::CastPointVsMovingSegment(ray, segment, options, &hit)) {
     return hit;
   }
-  return internal::CastShape(ray, segment, options);
+  return CastMoving(ray, segment, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Circle>& circle,
                            const CastOptions& options) {
-  return internal::CastShape(ray, circle, options);
+  return CastMoving(ray, circle, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray, const Moving<Capsule>& capsule,
                            const CastOptions& options) {
-  return internal::CastShape(ray, capsule, options);
+  return CastMoving(ray, capsule, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConvexPolygon>& polygon,
                            const CastOptions& options) {
-  return internal::CastShape(ray, polygon, options);
+  return CastMoving(ray, polygon, options);
 }
 
 std::optional<Hit> CastRay(const RayInput& ray,
                            const Moving<ConcavePolygon>& polygon,
                            const CastOptions& options) {
-  return internal::CastShape(ray, polygon, options);
+  return CastMoving(ray, polygon, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Vec2>& point,
                               const CastOptions& options) {
-  return internal::CastShape(cast, point, options);
+  return CastMoving(cast, point, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Segment>& segment,
                               const CastOptions& options) {
-  return internal::CastShape(cast, segment, options);
+  return CastMoving(cast, segment, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,
@@ -60,61 +102,61 @@ std::optional<Hit> CastCircle(const CircleCast& cast,
   if (internal::CastCircleVsMovingCircle(cast, circle, options, &hit)) {
     return hit;
   }
-  return internal::CastShape(cast, circle, options);
+  return CastMoving(cast, circle, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Capsule>& capsule,
                               const CastOptions& options) {
-  return internal::CastShape(cast, capsule, options);
+  return CastMoving(cast, capsule, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<ConvexPolygon>& polygon,
                               const CastOptions& options) {
-  return internal::CastShape(cast, polygon, options);
+  return CastMoving(cast, polygon, options);
 }
 
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<ConcavePolygon>& polygon,
                               const CastOptions& options) {
-  return internal::CastShape(cast, polygon, options);
+  return CastMoving(cast, polygon, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<Vec2>& point,
                                const CastOptions& options) {
-  return internal::CastShape(cast, point, options);
+  return CastMoving(cast, point, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<Segment>& segment,
                                const CastOptions& options) {
-  return internal::CastShape(cast, segment, options);
+  return CastMoving(cast, segment, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<Circle>& circle,
                                const CastOptions& options) {
-  return internal::CastShape(cast, circle, options);
+  return CastMoving(cast, circle, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<Capsule>& capsule,
                                const CastOptions& options) {
-  return internal::CastShape(cast, capsule, options);
+  return CastMoving(cast, capsule, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<ConvexPolygon>& polygon,
                                const CastOptions& options) {
-  return internal::CastShape(cast, polygon, options);
+  return CastMoving(cast, polygon, options);
 }
 
 std::optional<Hit> CastCapsule(const CapsuleCast& cast,
                                const Moving<ConcavePolygon>& polygon,
                                const CastOptions& options) {
-  return internal::CastShape(cast, polygon, options);
+  return CastMoving(cast, polygon, options);
 }
 
 std::optional<Hit> CastPolygon(const PolygonCast& cast,

@@ -64,5 +64,22 @@ TEST(CastMovingTest, RayAgainstMovingSegmentAndCapsule) {
   EXPECT_NEAR(capsule->fraction, 9.0 / 15.0, kTolerance);
 }
 
+// A ray against a moving box whose relative translation is a double (the
+// static cast's closed form answers) and one whose is not (15 + 2^-50 is
+// not a double: the general sweep keeps the two translations): the same
+// contact, the point carried along with the box.
+TEST(CastMovingTest, RayAgainstMovingPolygonWithAndWithoutAnExactRelativeMove) {
+  const RayInput ray{{0, 0}, {10, 0}};
+  for (const double box_x : {-5.0, -5.0 - std::ldexp(1.0, -50)}) {
+    const std::optional<Hit> hit =
+        CastRay(ray, Moving<ConvexPolygon>{Box({10, 0}, {1, 1}), {box_x, 0}});
+    ASSERT_TRUE(hit);
+    EXPECT_NEAR(hit->fraction, 9.0 / 15.0, kTolerance);
+    EXPECT_VEC2_NEAR(hit->point, (Vec2{6, 0}), kTolerance);
+    EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
+    EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+  }
+}
+
 }  // namespace
 }  // namespace collide
