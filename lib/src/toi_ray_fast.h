@@ -586,18 +586,38 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 // (outward normal against the motion), earliest wins, first edge on ties as
 // in SweepCoreVsConcave. A start inside or on the boundary, near any
 // facing edge's line, or an edge within rounding of parallel to the ray, is
-// left to the general machinery.
+// left to the general machinery. Where the start is comes from the same
+// loop over the edges (PointInPolygonExact's crossing number and exact
+// signs, edge by edge), and a start found inside discards the contacts.
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
     double exact_limit, General&& general) {
-  if (PointInPolygonExact(polygon.vertices, ray.origin) >= 0) return general();
   const int n = static_cast<int>(polygon.vertices.size());
+  const Vec2 p = ray.origin;
+  bool inside = false;
   double limit = max_fraction;
   std::optional<Hit> best;
   for (int i = 0; i < n; ++i) {
     const int next = i + 1 == n ? 0 : i + 1;
     const Segment edge{polygon.vertices[i], polygon.vertices[next]};
+    // The edge's part in where the start is (as PointInPolygonExact): only
+    // one whose height range holds p.y can hold p or cross the line from p
+    // towards +x.
+    if ((edge.p1.y - p.y) * (edge.p2.y - p.y) <= 0.0) {
+      const int side = Orient(edge.p1, edge.p2, p);
+      if (side == 0 && std::min(edge.p1.x, edge.p2.x) <= p.x &&
+          p.x <= std::max(edge.p1.x, edge.p2.x) &&
+          std::min(edge.p1.y, edge.p2.y) <= p.y &&
+          p.y <= std::max(edge.p1.y, edge.p2.y)) {
+        return general();  // on the boundary
+      }
+      const bool start_above = edge.p1.y > p.y;
+      const bool end_above = edge.p2.y > p.y;
+      if (start_above != end_above && (end_above ? side > 0 : side < 0)) {
+        inside = !inside;
+      }
+    }
     // Outward normal orientation * RightPerp(e): facing the ray when
     // orientation * Cross(d, e) < 0. Skipped only when its rounding bound
     // (the segment's own, below: the same products) shows it does not;
@@ -626,6 +646,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
       limit = hit->fraction;
     }
   }
+  if (inside) return general();
   return best;
 }
 
