@@ -117,18 +117,11 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
     if (c0 <= 0.0) return 0.0;
     c0_error = 2.0 * kRoundoff * c0 + kUnderflowSlack;
   }
-  // Whether the contact comes by max_fraction: the sign of c0 - q
-  // max_fraction beyond its rounding (as SweepPointCircleEnd), else
-  // exactly.
-  const double reach = max_fraction * q;
-  const double end = c0 - reach;
-  const double end_error = 1.01 * (c0_error + max_fraction * q_error) +
-                           2.0 * kRoundoff * (c0 + reach);
-  if (std::abs(end) <= end_error) {
-    if (!MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
-      return std::nullopt;
-    }
-  } else if (end > 0.0) {
+  // Whether the contact comes by max_fraction: within rounding, exactly.
+  const int side = CircleEndSide(c0, c0_error, q, q_error, max_fraction);
+  if (side > 0) return std::nullopt;
+  if (side == 0 &&
+      !MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
     return std::nullopt;
   }
   return std::min(c0 / q, max_fraction);

@@ -200,6 +200,20 @@ inline double CircleRootErrorExact(Vec2 d, Vec2 m, double q) {
   return 5.0 * kRoundoff * (std::abs(d.x * m.x) + std::abs(d.y * m.y) + q) +
          kUnderflowSlack;
 }
+// Where a circle sweep's contact t = c0 / q falls against max_fraction,
+// from the sign of c0 - max_fraction q beyond its rounding (c0 within
+// c0_error and q within q_error of the exact ones, the product's and the
+// difference's roundings added): 1 after it, -1 by it, 0 within rounding
+// (for the exact test).
+inline int CircleEndSide(double c0, double c0_error, double q, double q_error,
+                         double max_fraction) {
+  const double reach = max_fraction * q;
+  const double end = c0 - reach;
+  const double end_error = 1.01 * (c0_error + max_fraction * q_error) +
+                           2.0 * kRoundoff * (c0 + reach);
+  if (std::abs(end) <= end_error) return 0;
+  return end > 0.0 ? 1 : -1;
+}
 int LineDistanceVsExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
                         double r3);
 int DirectionDistanceVsExact(Vec2 a, Vec2 u, Vec2 p, double r1, double r2,

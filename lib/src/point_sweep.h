@@ -64,20 +64,13 @@ SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
     if (c0 <= 0.0) return 0.0;
     c0_error = 2.0 * kRoundoff * c0 + kUnderflowSlack;
   }
-  // Whether the contact comes by max_fraction is the sign of c0 - q
-  // max_fraction, within c0's and q's bounds and its own two roundings;
-  // within them, decided exactly: a graze or an arrival exactly at
-  // max_fraction counts.
-  const double reach = max_fraction * q;
-  const double end = c0 - reach;
-  const double end_error = 1.01 * (c0_error + max_fraction * q_error) +
-                           2.0 * kRoundoff * (c0 + reach);
-  if (std::abs(end) <= end_error) {
-    if (!SweepReachedCircleExact(p, motion.from, motion.to, max_fraction, c,
-                                 grow.parts[0], grow.parts[1], grow.parts[2])) {
-      return std::nullopt;
-    }
-  } else if (end > 0.0) {
+  // Whether the contact comes by max_fraction: within rounding, decided
+  // exactly (a graze or an arrival exactly at max_fraction counts).
+  const int side = CircleEndSide(c0, c0_error, q, q_error, max_fraction);
+  if (side > 0) return std::nullopt;
+  if (side == 0 &&
+      !SweepReachedCircleExact(p, motion.from, motion.to, max_fraction, c,
+                               grow.parts[0], grow.parts[1], grow.parts[2])) {
     return std::nullopt;
   }
   return std::min(c0 / q, max_fraction);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "cast_to.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
@@ -90,28 +91,6 @@ class RecentShapes {
   int32_t size_ = 0;
   int32_t next_ = 0;
 };
-
-// One name for the four movers' per-shape casts.
-template <typename Target>
-std::optional<Hit> CastTo(const RayInput& ray, const Target& target,
-                          const CastOptions& options) {
-  return CastRay(ray, target, options);
-}
-template <typename Target>
-std::optional<Hit> CastTo(const CircleCast& cast, const Target& target,
-                          const CastOptions& options) {
-  return CastCircle(cast, target, options);
-}
-template <typename Target>
-std::optional<Hit> CastTo(const CapsuleCast& cast, const Target& target,
-                          const CastOptions& options) {
-  return CastCapsule(cast, target, options);
-}
-template <typename Target>
-std::optional<Hit> CastTo(const PolygonCast& cast, const Target& target,
-                          const CastOptions& options) {
-  return CastPolygon(cast, target, options);
-}
 
 // Bounds of a shape at rest, and the point a solid polygon's containment
 // test uses for it (the vertex 0 of its core, as convex_core.cc does).

@@ -4,28 +4,12 @@
 // from the two translations (two circles, and a point against a segment
 // without a skin: always).
 #include "cast_dispatch.h"
+#include "cast_to.h"
 #include "collide/toi.h"
 #include "exact_motion.h"
 
 namespace collide {
 namespace {
-
-// The static cast of a mover of this type.
-template <typename Shape>
-std::optional<Hit> CastStatic(const RayInput& cast, const Shape& shape,
-                              const CastOptions& options) {
-  return CastRay(cast, shape, options);
-}
-template <typename Shape>
-std::optional<Hit> CastStatic(const CircleCast& cast, const Shape& shape,
-                              const CastOptions& options) {
-  return CastCircle(cast, shape, options);
-}
-template <typename Shape>
-std::optional<Hit> CastStatic(const CapsuleCast& cast, const Shape& shape,
-                              const CastOptions& options) {
-  return CastCapsule(cast, shape, options);
-}
 
 // A translating target. Where the mover's translation relative to it is
 // exactly a double (two translations of one step at the same scale
@@ -44,7 +28,7 @@ std::optional<Hit> CastMoving(const Cast& cast, const Moving<Shape>& target,
   }
   Cast relative = cast;
   relative.translation = relative_translation;
-  std::optional<Hit> hit = CastStatic(relative, target.shape, options);
+  std::optional<Hit> hit = internal::CastTo(relative, target.shape, options);
   if (hit) hit->point = hit->point + hit->fraction * target.translation;
   return hit;
 }
