@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "collide/dcheck.h"
 #include "collide/toi.h"
 #include "degenerate_normal.h"
@@ -44,7 +45,8 @@ struct Motion {
   double scale;
 };
 
-Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline Motion MotionOf(
+    const RayInput& ray, const DeformingSegment& segment) {
   using internal::LaneAbs;
   using internal::LaneMax;
   using internal::Lanes;
@@ -99,21 +101,21 @@ Filtered DecideDeformingFiltered(const Motion& m,
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
   const double c = Cross(m.e0, m.m0);
-  if (std::abs(c) <= e) return Filtered::kOpen;
+  // The bounds take rounding as relative: below scale 2^-240, products of
+  // the inputs (S^4 in disc) can fall under the normal range, where it is
+  // not, so the exact path takes those.
+  if (std::abs(c) <= e || scale < 0x1p-240) return Filtered::kOpen;
 
   // The roots of f (ascending) and f's slope sign at the first. Each root
-  // is within the formula's rounding, kU (4 + 6 |B| / sqrt(disc)) |t|, plus
-  // f's error at |t| over slope_low of an exact one, slope_low bounding |f'|
-  // near it.
+  // is within the formula's rounding plus f's error at |t| over slope_low
+  // of an exact one, slope_low bounding |f'| near it: within
+  // error_rate (r + 1)^2 for any r >= |t|.
   double first_root;
   double second_root = 0.0;
   int count;
   int first_slope;
   double slope_low;
-  // A root's error bound is linear_coef r + square_coef (r + 1)^2 at
-  // r >= |t| (below); both are taken alongside the roots' own divisions.
-  double linear_coef;
-  double square_coef;
+  double error_rate;
   double a = 0.0;
   if (m.de == Vec2{}) {
     // A rigid or still segment, exactly when both ends' translations are
@@ -128,9 +130,10 @@ Filtered DecideDeformingFiltered(const Motion& m,
     count = 1;
     first_slope = b > 0.0 ? 1 : -1;
     slope_low = 0.5 * (std::abs(b) - e);
-    // B's error E r + C's E over slope_low, with r + 1 <= (r + 1)^2.
-    linear_coef = 4.0 * kU;
-    square_coef = e / slope_low;
+    // The division's kU r, and B's error E r + C's E over slope_low
+    // (4 r <= (r + 1)^2); raised to 9 kU + ..., which the bounds on the
+    // contact's place below rely on (it is above that anyway).
+    error_rate = 9.0 * kU + e / slope_low;
   } else {
     a = Cross(m.de, m.dm);
     if (std::abs(a) <= e) return Filtered::kOpen;
@@ -152,47 +155,82 @@ Filtered DecideDeformingFiltered(const Motion& m,
     // Within an eighth of the roots' spacing sqrt(disc) / |A| of a root,
     // |f'| stays above half of sqrt(disc - disc_error) >= sqrt(disc) / 4.
     slope_low = 0.25 * root_disc;
-    const double inverse_root_disc = 1.0 / root_disc;
-    // The formula's own rounding, 6 |B| / sqrt(disc) kU r (disc's,
-    // amplified where |B| dominates); and f's error at r, A's E r^2 + B's
-    // 2 E r + C's E = E (r + 1)^2, over slope_low.
-    linear_coef = kU * (4.0 + 6.0 * std::abs(b) * inverse_root_disc);
-    square_coef = 4.0 * e * inverse_root_disc;
+    // The formula's own rounding, kU (4 + 6 |B| / sqrt(disc)) r (disc's,
+    // amplified where |B| dominates), and f's error at r, A's E r^2 + B's
+    // 2 E r + C's E = E (r + 1)^2, over slope_low: with |B| <= 4 S^2,
+    // sqrt(disc) <= sqrt(32) S^2 and 4 r <= (r + 1)^2, at most
+    // kU (1 + 46 S^2 / sqrt(disc)) (r + 1)^2 <= 52 kU S^2 / sqrt(disc)
+    // (r + 1)^2, itself at least 52 / sqrt(32) kU > 9 kU.
+    error_rate = 52.0 * kU * scale_squared / root_disc;
   }
   const double a_abs = std::abs(a);
-  // The bounds on a contact's place below, less what depends on the root.
+  // A root's error bound at r >= |t|, and whether it holds: within it f's
+  // slope stays clear of zero.
+  const auto root_error = [&](double r) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+    return error_rate * ((r + 1.0) * (r + 1.0));
+  };
+  const auto bounded = [&](double error) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+    return !(error * 16.0 * a_abs > slope_low);
+  };
+  // For a root in [0, max_fraction], the bound at r = max_fraction and the
+  // bounds on the contact's place that follow from it: none waits for the
+  // root (at most about four times the bound at the root itself, for
+  // max_fraction <= 1), so the root's branches wait only for the root.
+  //
+  // m.e and e.e - m.e at t: the components of m and e are at most
+  // S (1 + t + error) <= k = S (1 + max_fraction) (0 < t - error and
+  // t + error <= max_fraction) and within eps = 3 kU k + error S of the
+  // exact ones at the exact root; a dot product of them is then within
+  // 4 k eps + 2 eps^2 + 2 kU k^2 <= 15 kU k^2 + 6 error S k (2 error <=
+  // max_fraction, so 2 error S <= k; kU k^2 terms rounded up), and e.e - m.e
+  // within twice that and 2 kU k^2 more. error_rate is at least 9 kU (both
+  // cases above) and S <= k, so 8 error k^2 and 16 error k^2 bound them.
   const double k = scale * (1.0 + max_fraction);
-  const double eps_still = 3.0 * kU * k;
-  const double dot_still = 2.0 * kU * k * k;
+  const double reach = max_fraction * (1.0 + 1e-6) + 1.0;
+  const double error_within = error_rate * (reach * reach);
+  const bool bounded_within = bounded(error_within);
+  const double dot_error = error_rate * (8.0 * (reach * reach) * (k * k));
+  const double rest_error = 2.0 * dot_error;
 
   // Each root in turn (unrolled: the roots stay in registers): kHit with
   // *hit filled, kMiss when it comes after max_fraction, kOpen where a
   // bound leaves it to the exact path, kNext where that root is no contact
-  // (before the start, or beside the segment).
+  // (before the start, or beside the segment). Each branch first asks the
+  // rounded value and then whether its bound agrees (nearly always): a
+  // mispredicted branch waits only for the value.
   enum class Verdict { kHit, kMiss, kOpen, kNext };
   const auto try_root = [&](double t, int slope) ABSL_ATTRIBUTE_ALWAYS_INLINE {
-    const double r = std::abs(t) * (1.0 + 1e-6);
-    const double error =
-        linear_coef * r + square_coef * ((r + 1.0) * (r + 1.0));
-    if (error * 16.0 * a_abs > slope_low) return Verdict::kOpen;
-    if (t + error < 0.0) return Verdict::kNext;
-    if (!(t - error > 0.0)) return Verdict::kOpen;  // NaN too
-    if (t - error > max_fraction) return Verdict::kMiss;
-    if (t + error > max_fraction) return Verdict::kOpen;
-    // m.e and e.e - m.e at t: the components of m and e are at most
-    // S (1 + t + error) <= k (0 < t - error and t + error <= max_fraction)
-    // and within eps_t = 3 kU k + error S of the exact ones at the exact
-    // root; a dot product of them is then within
-    // 4 k eps_t + 2 eps_t^2 + 2 kU k^2.
-    const double eps_t = eps_still + error * scale;
-    const double dot_error = (4.0 * k + 2.0 * eps_t) * eps_t + dot_still;
+    if (t < 0.0) {
+      const double error = root_error(-t * (1.0 + 1e-6));
+      if (ABSL_PREDICT_TRUE(bounded(error) && t + error < 0.0)) {
+        return Verdict::kNext;
+      }
+      return Verdict::kOpen;
+    }
+    if (t > max_fraction) {
+      const double error = root_error(t * (1.0 + 1e-6));
+      if (ABSL_PREDICT_TRUE(bounded(error) && t - error > max_fraction)) {
+        return Verdict::kMiss;
+      }
+      return Verdict::kOpen;
+    }
+    if (ABSL_PREDICT_FALSE(!bounded_within || !(t - error_within > 0.0) ||
+                           t + error_within > max_fraction)) {
+      return Verdict::kOpen;  // NaN too
+    }
     const Vec2 mt = m.m0 + t * m.dm;
     const Vec2 et = m.e0 + t * m.de;
     const double dot = Dot(mt, et);
     const double rest = Dot(et, et) - dot;
-    const double rest_error = 2.0 * dot_error + dot_still;
-    if (dot < -dot_error || rest < -rest_error) return Verdict::kNext;
-    if (dot <= dot_error || rest <= rest_error) return Verdict::kOpen;
+    if (dot < 0.0 || rest < 0.0) {
+      if (ABSL_PREDICT_TRUE(dot < -dot_error || rest < -rest_error)) {
+        return Verdict::kNext;
+      }
+      return Verdict::kOpen;
+    }
+    if (ABSL_PREDICT_FALSE(dot <= dot_error || rest <= rest_error)) {
+      return Verdict::kOpen;
+    }
     *hit = {t, dot / (rest + dot), et, slope};
     return Verdict::kHit;
   };
@@ -211,7 +249,8 @@ Filtered DecideDeformingFiltered(const Motion& m,
 // its values in registers.
 ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayExact(
     const RayInput& ray, const DeformingSegment& segment,
-    const CastOptions& options, const Motion& motion) {
+    const CastOptions& options) {
+  const Motion motion = MotionOf(ray, segment);
   DeformingDecision decision = internal::DecideDeformingExact(
       {ray.origin, ray.translation, segment.start.p1, segment.start.p2,
        segment.end.p1, segment.end.p2},
@@ -311,7 +350,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
     case Filtered::kMiss:
       return std::nullopt;
     case Filtered::kOpen:
-      return CastRayExact(ray, segment, options, motion);
+      return CastRayExact(ray, segment, options);
     case Filtered::kHit:
       break;
   }

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <optional>
 
 #include "collide/toi.h"
@@ -69,6 +70,30 @@ TEST(CastRayDeformingTest, CollinearMotionReachesTheNearEnd) {
 TEST(CastRayDeformingTest, MissWhenThePointPassesBeyondTheEnds) {
   const DeformingSegment segment{{{5, -1}, {5, 1}}, {{5, -1}, {5, 1}}};
   EXPECT_FALSE(CastRay({{0, 2}, {10, 0}}, segment));
+}
+
+TEST(CastRayDeformingTest, TinyCoordinatesKeepTheExactTime) {
+  // Scaling every coordinate by a power of two keeps the exact answer. At
+  // 2^-540 the filter's products fell under the normal range, where
+  // rounding is absolute: it certified t = 1/3 for a contact at 0.3428.
+  const auto scaled = [](Vec2 p, int exponent) {
+    return Vec2{std::ldexp(p.x, exponent), std::ldexp(p.y, exponent)};
+  };
+  const Vec2 origin{2, 6}, translation{-12, -10};
+  const Segment start{{12, -1}, {-11, -3}}, end{{12, 13}, {-11, 11}};
+  const std::optional<Hit> unscaled =
+      CastRay({origin, translation}, DeformingSegment{start, end});
+  ASSERT_TRUE(unscaled);
+  EXPECT_NEAR(unscaled->fraction, 0.342803030303030303, 1e-15);
+  for (const int exponent : {-600, -540, -500, -300, -240, 150}) {
+    const std::optional<Hit> hit =
+        CastRay({scaled(origin, exponent), scaled(translation, exponent)},
+                DeformingSegment{
+                    {scaled(start.p1, exponent), scaled(start.p2, exponent)},
+                    {scaled(end.p1, exponent), scaled(end.p2, exponent)}});
+    ASSERT_TRUE(hit) << exponent;
+    EXPECT_NEAR(hit->fraction, unscaled->fraction, 1e-12) << exponent;
+  }
 }
 
 }  // namespace
