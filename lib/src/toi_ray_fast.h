@@ -188,17 +188,17 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   // inside the circle, or past its nearest approach, moving away: it has
   // crossed); below it (a walk's best so far), the cast goes on, its
   // answer another rounding of the same time that the caller ranks.
+  // Clear of the band, c0 / q rounds to at most max_fraction.
   const double end = c0 - max_fraction * q;
+  double t = c0 / q;
   if (std::abs(end) <= 2e-9 * (mm + rr + max_fraction * q)) {
-    if (max_fraction >= exact_limit &&
-        !RayReachedCircle(ray, circle, max_fraction)) {
-      return std::nullopt;
+    if (max_fraction >= exact_limit) {
+      if (!RayReachedCircle(ray, circle, max_fraction)) return std::nullopt;
+      t = std::min(t, max_fraction);
     }
   } else if (end > 0.0) {
     return std::nullopt;
   }
-  const double t =
-      max_fraction >= exact_limit ? std::min(c0 / q, max_fraction) : c0 / q;
   // The contact offset m + t d scaled by q > 0, available without waiting
   // for the division, is of length q r: dividing by that and one Newton
   // step on the length (1 / sqrt(1 + e) = 1 - e / 2 + O(e^2)) make the
