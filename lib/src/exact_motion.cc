@@ -71,6 +71,31 @@ bool MotionReachedCircleExact(Vec2 p, Vec2 d1, Vec2 d2, double f, Vec2 c,
   return (wx * wx + wy * wy - r * r).sign() <= 0;
 }
 
+// A contact time clamped to [0, max_fraction], NaN-safe: a quotient of two
+// rounded products that both underflow (subnormal inputs; the decisions
+// around it are exact, the time is an estimate) reads as 0.
+double InRange(double t, double max_fraction) {
+  return t > 0.0 ? std::min(t, max_fraction) : 0.0;
+}
+
+// x - y as hi + lo exactly (TwoSum), each scaled by 2^exponent: *x_out -
+// *y_out = 2^exponent (x - y), exactly. (ldexp: for a subnormal size the
+// power itself is beyond double's range.)
+void ScaleDifference(double x, double y, int exponent, double* x_out,
+                     double* y_out) {
+  const double hi = x - y;
+  const double back = hi - x;
+  const double lo = (x - (hi - back)) + (-y - back);
+  *x_out = std::ldexp(hi, exponent);
+  *y_out = std::ldexp(-lo, exponent);
+}
+
+// Below this length (the largest of the offset, the relative translation
+// and the grown radius) the root's products, of degree 4 at most, leave
+// double's normal range, where their rounding is absolute: a contact
+// decided exactly came out at time -inf (q rounding to -0).
+inline constexpr double kTinySweep = 0x1p-240;
+
 // The hit of a circle sweep of p by d1 - d2 against c grown by r1 + r2 +
 // r3, given that p starts outside and approaches: nullopt if it passes
 // wide or comes after max_fraction, else the fraction.
@@ -80,6 +105,22 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
   const Vec2 d = d1 - d2;
   const Vec2 m = p - c;
   const double grow = r1 + r2 + r3;
+  const double size = std::max(
+      {std::abs(m.x), std::abs(m.y), std::abs(d.x), std::abs(d.y), grow});
+  if (size < kTinySweep && size > 0.0) {
+    // The fraction is scale invariant: the same sweep with every length
+    // scaled up by a power of two (exactly, differences included), to
+    // about 1.
+    const int exponent = -std::ilogb(size);
+    Vec2 p_scaled, c_scaled, d1_scaled, d2_scaled;
+    ScaleDifference(p.x, c.x, exponent, &p_scaled.x, &c_scaled.x);
+    ScaleDifference(p.y, c.y, exponent, &p_scaled.y, &c_scaled.y);
+    ScaleDifference(d1.x, d2.x, exponent, &d1_scaled.x, &d2_scaled.x);
+    ScaleDifference(d1.y, d2.y, exponent, &d1_scaled.y, &d2_scaled.y);
+    return SweepCircleMotion(p_scaled, d1_scaled, d2_scaled, c_scaled,
+                             std::ldexp(r1, exponent), std::ldexp(r2, exponent),
+                             std::ldexp(r3, exponent), max_fraction);
+  }
   const double a = Dot(d, d);
   const double b = Dot(d, m);
   const double cross_left = d.x * m.y;
@@ -124,14 +165,7 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
       !MotionReachedCircleExact(p, d1, d2, max_fraction, c, r1, r2, r3)) {
     return std::nullopt;
   }
-  return std::min(c0 / q, max_fraction);
-}
-
-// A contact time clamped to [0, max_fraction], NaN-safe: a quotient of two
-// rounded products that both underflow (subnormal inputs; the decisions
-// around it are exact, the time is an estimate) reads as 0.
-double InRange(double t, double max_fraction) {
-  return t > 0.0 ? std::min(t, max_fraction) : 0.0;
+  return InRange(c0 / q, max_fraction);
 }
 
 }  // namespace

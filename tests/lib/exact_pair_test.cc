@@ -265,5 +265,33 @@ TEST(ExactPairTest, LongMoveBesideAMovingConcavePolygonMisses) {
       Moving<ConcavePolygon>{*MakeConcavePolygon(solid), {65536, -258048}}));
 }
 
+// The geometry fuzzer's case (CI, seed 1): a point at (e, 0) moving by
+// (e, e) against a segment shrunk to the point (e, e) moving by (e, 0),
+// e = 7.67e-193. Relative to it the point rises by e onto it at t = 1.
+// Every product the root is made of underflowed: q rounded to -0 and the
+// time came out -inf. Checked at scale 1, at tiny scales and in the
+// subnormal range: the time is scale invariant.
+TEST(ExactPairTest, TinyScaleSweepsKeepTheirTime) {
+  for (const double e : {1.0, 7.6724405826819995e-193, std::ldexp(1.0, -900),
+                         std::ldexp(1.0, -1040)}) {
+    SCOPED_TRACE(e);
+    const std::optional<Hit> point =
+        CastPair({Vec2{e, 0}, {e, e}}, {Segment{{e, e}, {e, e}}, {e, 0}});
+    ASSERT_TRUE(point);
+    EXPECT_EQ(point->fraction, 1.0);
+    // (Below 2^-1019 the closing speed below is not a double.)
+    if (e < 0x1p-1000) continue;
+    // Two circles of radius 2e, centres 8e apart along x, closing by
+    // 8e + 2^-55 e (not a double: the exact pair path): they touch once
+    // the gap of 4e is closed, at t = 4 / (8 + 2^-55), about 1/2.
+    const double closing = std::ldexp(e, -55);
+    const std::optional<Hit> circles =
+        CastPair({Circle{{0, 0}, 2 * e}, {8 * e, 0}},
+                 {Circle{{8 * e, 0}, 2 * e}, {-closing, 0}});
+    ASSERT_TRUE(circles);
+    EXPECT_NEAR(circles->fraction, 0.5, 1e-15);
+  }
+}
+
 }  // namespace
 }  // namespace collide
