@@ -107,7 +107,10 @@ PointDistance Grow(Vec2 point, const Nearest& core, double radius,
   if (Within(point, core, radius, 0.0)) {
     return {0.0, point, core.feature, true};
   }
-  const Vec2 out = (radius / core.distance) * (point - core.point);
+  // Without a radius the core's point is the answer: its distance may
+  // round to 0 (a point 4e-340 from a tiny segment's line), 0 / 0 here.
+  const Vec2 out =
+      radius > 0.0 ? (radius / core.distance) * (point - core.point) : Vec2{};
   // Outside, however close: a distance of 0 means inside.
   const double distance = std::max(core.distance - radius,
                                    std::numeric_limits<double>::denorm_min());

@@ -830,6 +830,25 @@ TEST(ClosestPointTest, ASegmentOfSubnormalLengthHasAFiniteNearestPoint) {
   EXPECT_TRUE(std::isfinite(p->normal.x) && std::isfinite(p->normal.y));
 }
 
+TEST(ClosestPointTest, AZeroRadiusCapsuleWhoseDistanceUnderflowsHasItsPoint) {
+  // Found by the geometry fuzzer (CI-like run, seed 5): the origin lies
+  // about 4e-340 off this tiny capsule's line, a distance that rounds to 0,
+  // and the radius-0 capsule's point came out (0 / 0) times an offset.
+  const Level level = MakeLevel(
+      {{.id = 1,
+        .geometry = Capsule{{-9.9261575707946013e-234, 9.5326687136254925e-304},
+                            {4.030699506024313e-270, 0},
+                            0.0}}});
+  const std::optional<WorldClosestPoint> p = ClosestPoint({0, 0}, level, 7.0);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(std::isfinite(p->point.x) && std::isfinite(p->point.y));
+  EXPECT_LE(std::abs(p->point.x), 1e-233);
+  EXPECT_LE(std::abs(p->point.y), 1e-303);
+  // Outside the capsule, however close: never 0.
+  EXPECT_GT(p->distance, 0.0);
+  EXPECT_LT(p->distance, 1e-300);
+}
+
 TEST(ClosestPointTest, DistanceKeepsItsDigitsFarFromTheOrigin) {
   // A thin capsule 1e9 from the origin; exact distance 0.0023012004997913...
   const Level level =
