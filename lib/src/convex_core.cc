@@ -1006,10 +1006,20 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepClearPoint(
 // The sweep of a pair of extended cores (neither a point: see
 // SweepClearPoint) known to start farther apart than grow: each vertex of a
 // moving by d against b grown, and each vertex of b moving by -d against a
-// grown (in a's frame); the earliest contact wins.
+// grown (in a's frame); the earliest contact wins. kSegments: both cores
+// are segments (a capsule or segment cast against a segment or a capsule),
+// whose two-vertex loops then unroll with no polygon tests.
+template <bool kSegments>
 std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
                               const Core& b, const Grow& grow,
                               double max_fraction, const Shadow& shadow) {
+  const int a_count = kSegments ? 2 : a.count();
+  const int b_count = kSegments ? 2 : b.count();
+  const auto sweep_point = [&](Vec2 p, const Motion& m, const Core& core,
+                               double limit) {
+    return kSegments ? SweepPointSegment(p, m, core, grow, limit)
+                     : SweepPoint(p, m, core, grow, limit);
+  };
   const Vec2 d = motion.d;
   std::optional<Hit> best;  // the return value, filled in place: see StartHit
   // Contacts rank against `limit`, the best so far; the later vertices'
@@ -1061,24 +1071,24 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   // a's, seen from b, move by -d.
   EdgeLines b_lines;
   EdgeLines a_lines;
-  if (b.count() >= 3) b_lines = LinesOf(b, d);
-  if (a.count() >= 3) a_lines = LinesOf(a, -d);
-  for (int i = 0, before = a.count() - 1; i < a.count(); before = i++) {
-    if (a.count() >= 3 && IsBackVertex(a_lines, a, back, before, i)) continue;
+  if (b_count >= 3) b_lines = LinesOf(b, d);
+  if (a_count >= 3) a_lines = LinesOf(a, -d);
+  for (int i = 0, before = a_count - 1; i < a_count; before = i++) {
+    if (a_count >= 3 && IsBackVertex(a_lines, a, back, before, i)) continue;
     if (!VertexMayHit(shadow, shadow.a, i, shadow.b, 1.0, reach)) continue;
     const std::optional<PointHit> h =
-        b.count() >= 3
+        b_count >= 3
             ? SweepPointPolygon(a.vertex(i), motion, b, b_lines, grow, reach)
-            : SweepPoint(a.vertex(i), motion, b, grow, reach);
+            : sweep_point(a.vertex(i), motion, b, reach);
     if (h && (!best || h->fraction < limit)) keep_a(*h, i);
   }
-  for (int j = 0, before = b.count() - 1; j < b.count(); before = j++) {
-    if (b.count() >= 3 && IsBackVertex(b_lines, b, motion, before, j)) continue;
+  for (int j = 0, before = b_count - 1; j < b_count; before = j++) {
+    if (b_count >= 3 && IsBackVertex(b_lines, b, motion, before, j)) continue;
     if (!VertexMayHit(shadow, shadow.b, j, shadow.a, -1.0, reach)) continue;
     const std::optional<PointHit> h =
-        a.count() >= 3
+        a_count >= 3
             ? SweepPointPolygon(b.vertex(j), back, a, a_lines, grow, reach)
-            : SweepPoint(b.vertex(j), back, a, grow, reach);
+            : sweep_point(b.vertex(j), back, a, reach);
     // Meeting one of a's vertices is a vertex-vertex contact the loop above
     // has already swept (unless it was skipped); taking it here too could
     // let a rounding-level tie replace a side contact with a nearby vertex
@@ -1097,7 +1107,10 @@ std::optional<Hit> SweepClearAny(const Core& a, const Motion& motion,
   if (a.count() == 1 || b.count() == 1) {
     return SweepClearPoint(a, motion, b, grow, max_fraction);
   }
-  return SweepClear(a, motion, b, grow, max_fraction, shadow);
+  if (a.count() == 2 && b.count() == 2) {
+    return SweepClear<true>(a, motion, b, grow, max_fraction, shadow);
+  }
+  return SweepClear<false>(a, motion, b, grow, max_fraction, shadow);
 }
 
 // Whether p, on the boundary of a simple polygon, moving by `motion`
@@ -1204,7 +1217,10 @@ std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
   if (a.count() == 1 || b.count() == 1) {
     return SweepClearPoint(a, motion, b, grow, options.max_fraction);
   }
-  return SweepClear(a, motion, b, grow, options.max_fraction, shadow);
+  if (a.count() == 2 && b.count() == 2) {
+    return SweepClear<true>(a, motion, b, grow, options.max_fraction, shadow);
+  }
+  return SweepClear<false>(a, motion, b, grow, options.max_fraction, shadow);
 }
 
 std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
