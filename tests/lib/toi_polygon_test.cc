@@ -124,6 +124,35 @@ TEST(CastPolygonTest, RotatedCornerAgainstCircle) {
   EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
 }
 
+// The closed form (the circle's centre moving back against the polygon
+// grown by its radius) reports the hit as the general machinery does: the
+// point on the circle, the normal from it towards the polygon, its surface.
+TEST(CastPolygonTest, AgainstACircleFromAClearStartOnAFaceAndACorner) {
+  const PolygonCast cast{Box({0, 0}, {1, 1}), {4, 0}};
+  // The right face (x = 1 + 4t) meets the circle's left point (4, 0).
+  const std::optional<Hit> face = CastPolygon(cast, Circle{{5, 0}, 1});
+  ASSERT_TRUE(face);
+  EXPECT_EQ(face->fraction, 0.75);
+  EXPECT_EQ(face->status, HitStatus::kHit);
+  EXPECT_EQ(face->normal, (Vec2{-1, 0}));
+  EXPECT_EQ(face->point, (Vec2{4, 0}));
+  EXPECT_EQ(face->feature.type, FeatureType::kSurface);
+  // The corner (1, 1) meets the circle of radius 5 around (7, 4) at (3, 1),
+  // t = 1/2 (a 3-4-5 offset): the normal is (3, 1) - (7, 4) over 5.
+  const std::optional<Hit> corner = CastPolygon(cast, Circle{{7, 4}, 5});
+  ASSERT_TRUE(corner);
+  EXPECT_EQ(corner->fraction, 0.5);
+  EXPECT_VEC2_NEAR(corner->normal, (Vec2{-0.8, -0.6}), kTolerance);
+  EXPECT_VEC2_NEAR(corner->point, (Vec2{3, 1}), kTolerance);
+  // Ending exactly on the circle counts; one ulp short of it does not.
+  EXPECT_TRUE(CastPolygon(cast, Circle{{5, 0}, 1}, {.max_fraction = 0.75}));
+  EXPECT_FALSE(CastPolygon(cast, Circle{{5, 0}, 1},
+                           {.max_fraction = std::nextafter(0.75, 0.0)}));
+  // Moving away, and passing beside it.
+  EXPECT_FALSE(CastPolygon({Box({0, 0}, {1, 1}), {-4, 0}}, Circle{{5, 0}, 1}));
+  EXPECT_FALSE(CastPolygon(cast, Circle{{3, 3}, 0.5}));
+}
+
 TEST(CastPolygonTest, ZeroTranslationAndMaxFraction) {
   const ConvexPolygon box = Box({0, 0}, {1, 1});
   EXPECT_FALSE(CastPolygon({box, {0, 0}}, Box({6, 0}, {1, 1})));
