@@ -78,16 +78,13 @@ double InRange(double t, double max_fraction) {
   return t > 0.0 ? std::min(t, max_fraction) : 0.0;
 }
 
-// x - y as hi + lo exactly (TwoSum), each scaled by 2^exponent: *x_out -
+// x - y as its rounding plus its error, each scaled by 2^exponent: *x_out -
 // *y_out = 2^exponent (x - y), exactly. (ldexp: for a subnormal size the
 // power itself is beyond double's range.)
 void ScaleDifference(double x, double y, int exponent, double* x_out,
                      double* y_out) {
-  const double hi = x - y;
-  const double back = hi - x;
-  const double lo = (x - (hi - back)) + (-y - back);
-  *x_out = std::ldexp(hi, exponent);
-  *y_out = std::ldexp(-lo, exponent);
+  *x_out = std::ldexp(x - y, exponent);
+  *y_out = std::ldexp(-DifferenceError(x, y), exponent);
 }
 
 // Below this length (the largest of the offset, the relative translation

@@ -26,15 +26,18 @@
 
 namespace collide::internal {
 
-// Whether d1 - d2 is exactly a double (then the shared path is exact):
-// TwoSum's error term of each component is zero.
+// The rounding error of x - y (TwoSum's error term): x - y equals the
+// rounded difference plus this, exactly.
+inline double DifferenceError(double x, double y) {
+  const double difference = x - y;
+  const double back = difference - x;
+  return (x - (difference - back)) + (-y - back);
+}
+
+// Whether d1 - d2 is exactly a double (then the shared path is exact).
 inline bool IsExactDifference(Vec2 d1, Vec2 d2) {
-  const double x = d1.x - d2.x;
-  const double y = d1.y - d2.y;
-  const double bx = x - d1.x;
-  const double by = y - d1.y;
-  return (d1.x - (x - bx)) + (-d2.x - bx) == 0.0 &&
-         (d1.y - (y - by)) + (-d2.y - by) == 0.0;
+  return DifferenceError(d1.x, d2.x) == 0.0 &&
+         DifferenceError(d1.y, d2.y) == 0.0;
 }
 
 // A circle by d1 against a circle translating by d2.
