@@ -582,15 +582,41 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
                             exact_limit, general);
 }
 
-// A solid simple polygon: the closed form against each edge facing the ray
-// (outward normal against the motion), earliest wins, first edge on ties as
-// in SweepCoreVsConcave. A start inside or on the boundary, near any
-// facing edge's line, or an edge within rounding of parallel to the ray, is
-// left to the general machinery. Where the start is comes from the same
-// loop over the edges (PointInPolygonExact's crossing number and exact
-// signs, edge by edge), and a start found inside discards the contacts.
+// The closed form against a concave polygon's edge i (to vertex next), its
+// hit kept in best (and limit) when earlier; false where the closed form
+// would leave the edge to the general machinery.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool TakeConcaveEdge(
+    const RayInput& ray, const ConcavePolygon& polygon, int i, int next,
+    double exact_limit, double& limit, std::optional<Hit>& best) {
+  bool near = false;
+  const std::optional<Hit> hit =
+      CastRayClear(ray, Segment{polygon.vertices[i], polygon.vertices[next]},
+                   limit, exact_limit, [&] {
+                     near = true;
+                     return std::optional<Hit>();
+                   });
+  if (near) return false;
+  if (hit && (!best || hit->fraction < limit)) {
+    best = hit;
+    best->feature.index = best->feature.type == FeatureType::kVertex
+                              ? (best->feature.index == 0 ? i : next)
+                              : i;
+    limit = hit->fraction;
+  }
+  return true;
+}
+
+// A solid simple polygon whose vertex the ray's line passes within rounding
+// of (a shot aimed at a corner, a grid level's ray along a row of vertices):
+// the closed form against each edge facing the ray (outward normal against
+// the motion), earliest wins, first edge on ties as in SweepCoreVsConcave.
+// A start inside or on the boundary, near any facing edge's line, or an
+// edge within rounding of parallel to the ray, is left to the general
+// machinery. Where the start is comes from the same loop over the edges
+// (PointInPolygonExact's crossing number and exact signs, edge by edge),
+// and a start found inside discards the contacts.
 template <typename General>
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
+ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayClearConcaveByEdges(
     const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
     double exact_limit, General&& general) {
   const int n = static_cast<int>(polygon.vertices.size());
@@ -631,20 +657,73 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
         kCrossErrorBound * (std::abs(left) + std::abs(right))) {
       continue;
     }
-    bool near = false;
-    const std::optional<Hit> hit =
-        CastRayClear(ray, edge, limit, exact_limit, [&] {
-          near = true;
-          return std::optional<Hit>();
-        });
-    if (near) return general();
-    if (hit && (!best || hit->fraction < limit)) {
-      best = hit;
-      best->feature.index = best->feature.type == FeatureType::kVertex
-                                ? (best->feature.index == 0 ? i : next)
-                                : i;
-      limit = hit->fraction;
+    if (!TakeConcaveEdge(ray, polygon, i, next, exact_limit, limit, best)) {
+      return general();
     }
+  }
+  if (inside) return general();
+  return best;
+}
+
+// A solid simple polygon. Each vertex's side of the ray's line, where
+// rounding decides it (else CastRayClearConcaveByEdges): only an edge whose
+// ends lie on opposite sides can meet the line, once, and then it faces the
+// ray exactly by the sign of Cross(e, d), which is p1's side (Cross(e, d) =
+// Cross(d, p1 - o) - Cross(d, p2 - o), and those differ in sign). The
+// start is inside when the forward half of the line crosses an odd number of
+// edges (Jordan; no vertex is on the line), each crossing decided by
+// the start's exact side of the edge's line (on it: on the boundary, left to
+// the general machinery). The closed form runs only on the crossing edges
+// that face the ray, earliest wins; a start inside or near a facing edge's
+// line is left to the general machinery.
+template <typename General>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
+    const RayInput& ray, const ConcavePolygon& polygon, double max_fraction,
+    double exact_limit, General&& general) {
+  const int n = static_cast<int>(polygon.vertices.size());
+  const Vec2 o = ray.origin;
+  const Vec2 d = ray.translation;
+  // Sign of Cross(d, v - o), 0 where its filter cannot decide it.
+  const auto line_side = [&](Vec2 v) {
+    const double left = d.x * (v.y - o.y);
+    const double right = d.y * (v.x - o.x);
+    const double s = left - right;
+    const double bound =
+        kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
+    return s > bound ? 1 : (-s > bound ? -1 : 0);
+  };
+  const int first = line_side(polygon.vertices[0]);
+  if (first == 0) {
+    return CastRayClearConcaveByEdges(ray, polygon, max_fraction, exact_limit,
+                                      general);
+  }
+  bool inside = false;
+  double limit = max_fraction;
+  std::optional<Hit> best;
+  int before = first;
+  for (int i = 0; i < n; ++i) {
+    const int next = i + 1 == n ? 0 : i + 1;
+    const int after = next == 0 ? first : line_side(polygon.vertices[next]);
+    if (after == 0) {
+      return CastRayClearConcaveByEdges(ray, polygon, max_fraction, exact_limit,
+                                        general);
+    }
+    if (after == before) continue;
+    const int start_side =
+        Orient(polygon.vertices[i], polygon.vertices[next], o);
+    if (start_side == 0) return general();  // on the boundary
+    // The line is crossed at t = -Cross(e, o - p1) / Cross(e, d), ahead of
+    // the start when the two differ in sign (the latter's is p1's side).
+    // Facing: the outward normal, orientation * RightPerp(e), against d,
+    // that is orientation * Cross(e, d) > 0.
+    if (start_side != before) {
+      inside = !inside;
+      if (polygon.orientation * before > 0 &&
+          !TakeConcaveEdge(ray, polygon, i, next, exact_limit, limit, best)) {
+        return general();
+      }
+    }
+    before = after;
   }
   if (inside) return general();
   return best;
