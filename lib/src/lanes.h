@@ -26,6 +26,20 @@ inline double LaneLargest(Lanes v) { return v[0] < v[1] ? v[1] : v[0]; }
 // The smaller, std::min(v[0], v[1]).
 inline double LaneSmallest(Lanes v) { return v[1] < v[0] ? v[1] : v[0]; }
 
+// The lanes as a vector, and back.
+inline Vec2 VecOf(Lanes v) { return {v[0], v[1]}; }
+
+// Cross(u, v) and Dot(u, v) of two vectors held in lanes, rounded as the
+// scalar forms (vec2.h) round them: both products in one instruction.
+inline double LaneCross(Lanes u, Lanes v) {
+  const Lanes products = u * __builtin_shufflevector(v, v, 1, 0);
+  return products[0] - products[1];
+}
+inline double LaneDot(Lanes u, Lanes v) {
+  const Lanes products = u * v;
+  return products[0] + products[1];
+}
+
 // std::abs, lane by lane: the sign bits cleared.
 inline Lanes LaneAbs(Lanes v) {
   typedef int64_t Bits __attribute__((vector_size(16)));

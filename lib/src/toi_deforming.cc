@@ -37,15 +37,17 @@ constexpr double kU = 2.0 * internal::kRoundoff;
 // The motion in double, and its scale: the largest component of its six
 // vectors. Worked on both components at once (lanes.h: the same
 // roundings), straight from the inputs: a pair of lanes loaded from two
-// separate stores would wait for both.
-struct Motion {
-  Vec2 m0, dm;  // point relative to the segment's first end
-  Vec2 e0, de;  // the segment's direction vector
-  Vec2 da, db;  // the ends' translations
+// separate stores would wait for both. The filter keeps the vectors in
+// lanes (its cross and dot products too): split into scalars they went
+// through the stack.
+struct LaneMotion {
+  internal::Lanes m0, dm;  // point relative to the segment's first end
+  internal::Lanes e0, de;  // the segment's direction vector
+  internal::Lanes da, db;  // the ends' translations
   double scale;
 };
 
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline Motion MotionOf(
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline LaneMotion LaneMotionOf(
     const RayInput& ray, const DeformingSegment& segment) {
   using internal::LaneAbs;
   using internal::LaneMax;
@@ -61,14 +63,21 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline Motion MotionOf(
   const Lanes most = LaneMax(LaneMax(LaneMax(LaneAbs(m0), LaneAbs(e0)),
                                      LaneMax(LaneAbs(da), LaneAbs(db))),
                              LaneMax(LaneAbs(dm), LaneAbs(de)));
-  const auto vec = [](Lanes v) { return Vec2{v[0], v[1]}; };
-  return {vec(m0),
-          vec(dm),
-          vec(e0),
-          vec(de),
-          vec(da),
-          vec(db),
-          internal::LaneLargest(most)};
+  return {m0, dm, e0, de, da, db, internal::LaneLargest(most)};
+}
+
+// The same motion as vectors, for the exact path's hit.
+struct Motion {
+  Vec2 m0, dm;
+  Vec2 e0, de;
+  Vec2 da, db;
+};
+
+Motion MotionOf(const RayInput& ray, const DeformingSegment& segment) {
+  const LaneMotion m = LaneMotionOf(ray, segment);
+  using internal::VecOf;
+  return {VecOf(m.m0), VecOf(m.dm), VecOf(m.e0),
+          VecOf(m.de), VecOf(m.da), VecOf(m.db)};
 }
 
 // What the double filter decides: a miss, a hit (FilteredHit), or nothing
@@ -94,13 +103,15 @@ struct FilteredHit {
 // differences: up to three roundings of size <= S); a cross product of two
 // of them within 4 S eps + 2 eps^2 + 2 kU S^2 <= E = 10 kU S^2, so A and C
 // are within E and B within 2 E.
-Filtered DecideDeformingFiltered(const Motion& m,
+Filtered DecideDeformingFiltered(const LaneMotion& m,
                                  const DeformingSegment& segment,
                                  double max_fraction, FilteredHit* hit) {
   const double scale = m.scale;
   const double scale_squared = scale * scale;
   const double e = 10.0 * kU * scale_squared;
-  const double c = Cross(m.e0, m.m0);
+  using internal::LaneCross;
+  using internal::LaneDot;
+  const double c = LaneCross(m.e0, m.m0);
   // The bounds take rounding as relative: below scale 2^-240, products of
   // the inputs (S^4 in disc) can fall under the normal range, where it is
   // not, so the exact path takes those.
@@ -117,14 +128,14 @@ Filtered DecideDeformingFiltered(const Motion& m,
   double slope_low;
   double error_rate;
   double a = 0.0;
-  if (m.de == Vec2{}) {
+  if (m.de[0] == 0.0 && m.de[1] == 0.0) {
     // A rigid or still segment, exactly when both ends' translations are
     // exact (then A = 0 and B = Cross(e0, dm)): f is linear.
     if (!internal::IsExactDifference(segment.end.p1, segment.start.p1) ||
         !internal::IsExactDifference(segment.end.p2, segment.start.p2)) {
       return Filtered::kOpen;
     }
-    const double b = Cross(m.e0, m.dm);
+    const double b = LaneCross(m.e0, m.dm);
     if (std::abs(b) <= e) return Filtered::kOpen;  // perhaps along the line
     first_root = -c / b;
     count = 1;
@@ -135,9 +146,9 @@ Filtered DecideDeformingFiltered(const Motion& m,
     // contact's place below rely on (it is above that anyway).
     error_rate = 9.0 * kU + e / slope_low;
   } else {
-    a = Cross(m.de, m.dm);
+    a = LaneCross(m.de, m.dm);
     if (std::abs(a) <= e) return Filtered::kOpen;
-    const double b = Cross(m.e0, m.dm) + Cross(m.de, m.m0);
+    const double b = LaneCross(m.e0, m.dm) + LaneCross(m.de, m.m0);
     const double disc = b * b - 4.0 * a * c;
     // (2|B| + 2E) 2E + 4 (|A| E + |C| E + E^2) + 2 kU (B^2 + 4 |AC|) with
     // |A|, |C| <= 2 S^2 and |B| <= 4 S^2.
@@ -218,10 +229,10 @@ Filtered DecideDeformingFiltered(const Motion& m,
                            t + error_within > max_fraction)) {
       return Verdict::kOpen;  // NaN too
     }
-    const Vec2 mt = m.m0 + t * m.dm;
-    const Vec2 et = m.e0 + t * m.de;
-    const double dot = Dot(mt, et);
-    const double rest = Dot(et, et) - dot;
+    const internal::Lanes mt = m.m0 + t * m.dm;
+    const internal::Lanes et = m.e0 + t * m.de;
+    const double dot = LaneDot(mt, et);
+    const double rest = LaneDot(et, et) - dot;
     if (dot < 0.0 || rest < 0.0) {
       if (ABSL_PREDICT_TRUE(dot < -dot_error || rest < -rest_error)) {
         return Verdict::kNext;
@@ -231,7 +242,7 @@ Filtered DecideDeformingFiltered(const Motion& m,
     if (ABSL_PREDICT_FALSE(dot <= dot_error || rest <= rest_error)) {
       return Verdict::kOpen;
     }
-    *hit = {t, dot / (rest + dot), et, slope};
+    *hit = {t, dot / (rest + dot), internal::VecOf(et), slope};
     return Verdict::kHit;
   };
   Verdict verdict = try_root(first_root, first_slope);
@@ -343,7 +354,7 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
                            const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(ray) && IsValid(segment) && IsValid(options));
   COLLIDE_DCHECK(options.target_distance == 0.0);
-  const Motion motion = MotionOf(ray, segment);
+  const LaneMotion motion = LaneMotionOf(ray, segment);
   FilteredHit filtered;
   switch (DecideDeformingFiltered(motion, segment, options.max_fraction,
                                   &filtered)) {
@@ -360,7 +371,8 @@ std::optional<Hit> CastRay(const RayInput& ray, const DeformingSegment& segment,
   const Vec2 e = filtered.e;
   return Hit{
       .fraction = t,
-      .point = segment.start.p1 + t * motion.da + filtered.along * e,
+      .point = segment.start.p1 + t * internal::VecOf(motion.da) +
+               filtered.along * e,
       .normal = Normalize(filtered.slope < 0 ? LeftPerp(e) : RightPerp(e)),
       .depth = 0.0,
       .feature = {FeatureType::kEdge, 0},
