@@ -235,20 +235,21 @@ int LineDistanceAfterVsExact(Vec2 a, Vec2 b, Vec2 p, Vec2 d_from, Vec2 d_to,
 bool SweepReachedCircleExact(Vec2 p, Vec2 d_from, Vec2 d_to, double f, Vec2 c,
                              double r1, double r2, double r3);
 
-// Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
-// b - a.
-inline int CrossSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  const double ux = b.x - a.x;
-  const double uy = b.y - a.y;
-  const double vx = d.x - c.x;
-  const double vy = d.y - c.y;
-  const double left = ux * vy;
-  const double right = uy * vx;
+// Sign of Cross(u, v) where its filter decides it, u and v each an input or
+// a rounded difference of inputs; 0 where rounding could have set it.
+inline int FilteredCrossSign(Vec2 u, Vec2 v) {
+  const double left = u.x * v.y;
+  const double right = u.y * v.x;
   const double det = left - right;
   const double bound =
       kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
-  if (det > bound) return 1;
-  if (-det > bound) return -1;
+  return det > bound ? 1 : (-det > bound ? -1 : 0);
+}
+
+// Sign of Cross(b - a, d - c): > 0 when d - c turns counter-clockwise from
+// b - a.
+inline int CrossSign(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  if (const int sign = FilteredCrossSign(b - a, d - c)) return sign;
   return CrossSignExact(a, b, c, d);
 }
 

@@ -682,15 +682,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     double exact_limit, General&& general) {
   const int n = static_cast<int>(polygon.vertices.size());
   const Vec2 o = ray.origin;
-  const Vec2 d = ray.translation;
-  // Sign of Cross(d, v - o), 0 where its filter cannot decide it.
+  // Each vertex's side of the ray's line, 0 where the filter cannot tell.
   const auto line_side = [&](Vec2 v) {
-    const double left = d.x * (v.y - o.y);
-    const double right = d.y * (v.x - o.x);
-    const double s = left - right;
-    const double bound =
-        kCrossErrorBound * (std::abs(left) + std::abs(right)) + kUnderflowSlack;
-    return s > bound ? 1 : (-s > bound ? -1 : 0);
+    return FilteredCrossSign(ray.translation, v - o);
   };
   const int first = line_side(polygon.vertices[0]);
   if (first == 0) {
