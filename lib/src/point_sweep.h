@@ -41,16 +41,22 @@ struct PointHit {
   Feature feature;
 };
 
+// What SweepPointCircle and its out-of-line parts return for no contact
+// (their times are in [0, max_fraction]). A plain double rather than a
+// std::optional<double>: GCC merged the optional's return paths in a stack
+// slot, written in two parts and read back whole, which stalls every call
+// on store forwarding.
+inline constexpr double kNoContact = -1.0;
+
 // SweepPointCircle past its discriminant (not negative): the time as the
 // stable root c0 / q (no -b - sqrt cancellation), c0 = |m|^2 - grow^2 and q
 // = -b + sqrt(discriminant) for m = p - c and b = d . m, q within q_error of
 // the exact one, with its exact decisions (magnitude = |m|^2 + grow^2 bounds
 // c0's rounding). Out of line, and reached only where one of them may be
 // needed, so that the common path saves no registers.
-ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
-SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
-                    double max_fraction, double c0, double q, double magnitude,
-                    double q_error) {
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline double SweepPointCircleEnd(
+    Vec2 p, const Motion& motion, Vec2 c, const Grow& grow, double max_fraction,
+    double c0, double q, double magnitude, double q_error) {
   // The point starts apart (the callers' start classification is exact), so
   // c0 > 0. c0's rounding, a few ulps of `magnitude`, moves t by that over
   // q: within its rounding of 0 (a contact within rounding of the start,
@@ -67,11 +73,11 @@ SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
   // Whether the contact comes by max_fraction: within rounding, decided
   // exactly (a graze or an arrival exactly at max_fraction counts).
   const int side = CircleEndSide(c0, c0_error, q, q_error, max_fraction);
-  if (side > 0) return std::nullopt;
+  if (side > 0) return kNoContact;
   if (side == 0 &&
       !SweepReachedCircleExact(p, motion.from, motion.to, max_fraction, c,
                                grow.parts[0], grow.parts[1], grow.parts[2])) {
-    return std::nullopt;
+    return kNoContact;
   }
   return std::min(c0 / q, max_fraction);
 }
@@ -80,7 +86,7 @@ SweepPointCircleEnd(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
 // exactly): its sign decides a graze (a path exactly tangent touches), and
 // its size the time, which near tangency hangs on its square root. Out of
 // line (rare).
-ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline std::optional<double>
+ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD inline double
 SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
                         double max_fraction) {
   const Vec2 m = p - c;
@@ -89,7 +95,7 @@ SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
   const double discriminant =
       DirectionDiscriminantExact(c, motion.from, motion.to, p, grow.parts[0],
                                  grow.parts[1], grow.parts[2]);
-  if (discriminant < 0.0) return std::nullopt;
+  if (discriminant < 0.0) return kNoContact;
   const double mm = Dot(m, m);
   const double gg = grow.value * grow.value;
   const double q = -b + std::sqrt(discriminant);
@@ -103,13 +109,13 @@ SweepPointCircleTangent(Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
 // a start far from contact, a time long against its rounding and far from
 // max_fraction); otherwise by SweepPointCircleTangent or
 // SweepPointCircleEnd, exactly.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline double SweepPointCircle(
     Vec2 p, const Motion& motion, Vec2 c, const Grow& grow,
     double max_fraction) {
   const Vec2 d = motion.d;
   const Vec2 m = p - c;
   const double b = Dot(d, m);
-  if (b >= 0.0) return std::nullopt;  // not approaching
+  if (b >= 0.0) return kNoContact;  // not approaching
   const double a = Dot(d, d);
   // Discriminant of |m + t d|^2 = grow^2 written as a grow^2 - (d x m)^2,
   // which avoids the cancellation of b^2 - a c when the path passes far
@@ -123,7 +129,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
   const double rounding = kFilterRoundings * (aa + cross_terms * cross_terms);
   if (discriminant <= std::max(kClearDiscriminant * aa, rounding)) {
-    if (discriminant < -rounding) return std::nullopt;
+    if (discriminant < -rounding) return kNoContact;
     return SweepPointCircleTangent(p, motion, c, grow, max_fraction);
   }
   const double mm = Dot(m, m);
@@ -145,7 +151,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
         kClearRootError * reach +
         (kCircleExcessRoundings + 3.0 * kRoundoff) * magnitude;
     if (end > 0.0) {
-      if (end > end_error) return std::nullopt;
+      if (end > end_error) return kNoContact;
     } else if (-end > end_error) {
       return std::min(c0 / q, max_fraction);
     }
@@ -154,20 +160,51 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<double> SweepPointCircle(
                              kClearRootError * q);
 }
 
+// std::clamp(s, 0.0, 1.0) by value: GCC selects std::clamp's reference
+// result through the stack on the point sweeps' hot paths.
+inline double Clamp01(double s) {
+  const double low = s < 0.0 ? 0.0 : s;
+  return low > 1.0 ? 1.0 : low;
+}
+
+// The contact at time t of a point sweep with the circle around b's vertex
+// `vertex`.
+inline PointHit VertexContact(Vec2 p, Vec2 d, const Core& b, int vertex,
+                              const Grow& grow, double t) {
+  const Vec2 c = b.vertex(vertex);
+  const Vec2 offset = (p - c) + t * d;
+  // A zero grow meets the vertex itself: face the mover.
+  const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
+  return PointHit{t, normal, c, b.VertexFeature(vertex)};
+}
+
 // Contact of a point sweep with a circle around b's vertex `vertex`.
 inline std::optional<PointHit> SweepPointVertex(Vec2 p, const Motion& motion,
                                                 const Core& b, int vertex,
                                                 const Grow& grow,
                                                 double max_fraction) {
-  const Vec2 c = b.vertex(vertex);
-  const Vec2 d = motion.d;
-  const std::optional<double> t =
-      SweepPointCircle(p, motion, c, grow, max_fraction);
-  if (!t) return std::nullopt;
-  const Vec2 offset = (p - c) + *t * d;
-  // A zero grow meets the vertex itself: face the mover.
-  const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
-  return PointHit{*t, normal, c, b.VertexFeature(vertex)};
+  const double t =
+      SweepPointCircle(p, motion, b.vertex(vertex), grow, max_fraction);
+  if (t == kNoContact) return std::nullopt;
+  return VertexContact(p, motion.d, b, vertex, grow, t);
+}
+
+// The two caps of segment core b, the earlier contact (ties to the first).
+// The times first, and the contact made for the earlier only: two
+// contacts, returned through memory and copied, would be read back whole
+// from the callees' parts (a store-forwarding stall).
+ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentCaps(
+    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
+    double max_fraction) {
+  const double first =
+      SweepPointCircle(p, motion, b.vertex(0), grow, max_fraction);
+  const double second =
+      SweepPointCircle(p, motion, b.vertex(1), grow, max_fraction);
+  if (second != kNoContact && (first == kNoContact || second < first)) {
+    return VertexContact(p, motion.d, b, 1, grow, second);
+  }
+  if (first == kNoContact) return std::nullopt;
+  return VertexContact(p, motion.d, b, 0, grow, first);
 }
 
 // The side of segment a -> c's line that p = a + m starts on, along the
@@ -204,9 +241,6 @@ SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
   const Vec2 m = p - a;
   const Vec2 n = b.normal(0);
   const double side = StartSide(a, b.vertex(1), p, m, Dot(m, n));
-  const auto cap = [&](int vertex) {
-    return SweepPointVertex(p, motion, b, vertex, grow, max_fraction);
-  };
   const int band = LineDistanceVs(a, b.vertex(1), p, grow.parts[0],
                                   grow.parts[1], grow.parts[2]);
   if (band > 0) return std::nullopt;
@@ -237,11 +271,7 @@ SweepPointSegmentParallel(Vec2 p, const Motion& motion, const Core& b,
                     b.vertex(vertex), b.VertexFeature(vertex)};
   }
   if (band < 0) {
-    std::optional<PointHit> first = cap(0);
-    std::optional<PointHit> second = cap(1);
-    if (!first) return second;
-    if (second && second->fraction < first->fraction) return second;
-    return first;
+    return SweepPointSegmentCaps(p, motion, b, grow, max_fraction);
   }
   return std::nullopt;
 }
@@ -533,24 +563,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentGrown(
     return SweepPointSegmentParallel(p, motion, b, grow, max_fraction);
   }
   // Inside the band but beyond an end: only the caps can be met.
-  std::optional<PointHit> first = cap(0);
-  std::optional<PointHit> second = cap(1);
-  if (!first) return second;
-  if (second && second->fraction < first->fraction) return second;
-  return first;
-}
-
-// The two caps of segment core b, the earlier contact (ties to the first).
-ABSL_ATTRIBUTE_NOINLINE inline std::optional<PointHit> SweepPointSegmentCaps(
-    Vec2 p, const Motion& motion, const Core& b, const Grow& grow,
-    double max_fraction) {
-  std::optional<PointHit> first =
-      SweepPointVertex(p, motion, b, 0, grow, max_fraction);
-  std::optional<PointHit> second =
-      SweepPointVertex(p, motion, b, 1, grow, max_fraction);
-  if (!first) return second;
-  if (second && second->fraction < first->fraction) return second;
-  return first;
+  return SweepPointSegmentCaps(p, motion, b, grow, max_fraction);
 }
 
 // Point against segment [b0, b1] grown by `grow` (a capsule): the side
@@ -614,10 +627,9 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
       // second_gap > scaled_bound first_gap above it); else near an end.
       if (first_gap > scaled_bound && second_gap < -scaled_bound) {
         // A segment whose square underflows (0 / 0) has its point at a.
-        const Vec2 point =
-            !(length_squared > 0.0)
-                ? a
-                : a + std::clamp(along / length_squared, 0.0, 1.0) * e;
+        const Vec2 point = !(length_squared > 0.0)
+                               ? a
+                               : a + Clamp01(along / length_squared) * e;
         return PointHit{t, side * n, point, b.EdgeFeature(side > 0.0 ? 0 : 1)};
       }
       if (first_gap < -scaled_bound) {

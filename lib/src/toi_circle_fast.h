@@ -34,13 +34,13 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<Hit> CastCircleAtVertex(
     const CircleCast& cast, Vec2 c, int vertex, double exact_limit) {
   const Vec2 p = cast.circle.center;
   const Vec2 d = cast.translation;
-  const std::optional<double> t = SweepPointCircle(
+  const double t = SweepPointCircle(
       p, Motion::Of(d), c, Grow::Of(cast.circle.radius, 0.0, 0.0), exact_limit);
-  if (!t) return std::nullopt;
+  if (t == kNoContact) return std::nullopt;
   // An offset that rounds to zero (a radius near the underflow) has no
   // direction: CastCore's fallback.
-  const Vec2 normal = Normalize((p - c) + *t * d);
-  return Hit{.fraction = *t,
+  const Vec2 normal = Normalize((p - c) + t * d);
+  return Hit{.fraction = t,
              .point = c,
              .normal = normal != Vec2{} ? normal : DegenerateContactNormal(d),
              .depth = 0.0,

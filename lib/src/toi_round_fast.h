@@ -63,10 +63,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCircle(
     Feature feature, double exact_limit, General&& general) {
   if (!(grow.value > 0.0) || !ClearOfPoint(p, c, grow)) return general();
   const Motion motion = Motion::Of(d);
-  const std::optional<double> t =
-      SweepPointCircle(p, motion, c, grow, exact_limit);
-  if (!t) return std::nullopt;
-  return HitOf(PointHit{*t, Normalize((p - c) + *t * d), c, feature},
+  const double t = SweepPointCircle(p, motion, c, grow, exact_limit);
+  if (t == kNoContact) return std::nullopt;
+  return HitOf(PointHit{t, Normalize((p - c) + t * d), c, feature},
                target_radius, d);
 }
 
