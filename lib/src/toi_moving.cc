@@ -22,14 +22,21 @@ template <typename Cast, typename Shape>
 std::optional<Hit> CastMoving(const Cast& cast, const Moving<Shape>& target,
                               const CastOptions& options) {
   const Vec2 relative_translation = cast.translation - target.translation;
-  if (!internal::IsExactDifference(cast.translation, target.translation) ||
-      !IsValid(relative_translation)) {
-    return internal::CastShape(cast, target, options);
-  }
+  const bool relative_ok =
+      internal::IsExactDifference(cast.translation, target.translation) &&
+      IsValid(relative_translation);
   Cast relative = cast;
   relative.translation = relative_translation;
-  std::optional<Hit> hit = internal::CastTo(relative, target.shape, options);
-  if (hit) hit->point = hit->point + hit->fraction * target.translation;
+  // One named result, returned on every path, so that the casts write their
+  // hit in the caller's slot: a local moved there after the point's update
+  // was read back in 16-byte parts over the 8-byte stores just made (a
+  // store-forwarding stall).
+  std::optional<Hit> hit =
+      relative_ok ? internal::CastTo(relative, target.shape, options)
+                  : internal::CastShape(cast, target, options);
+  if (relative_ok && hit) {
+    hit->point = hit->point + hit->fraction * target.translation;
+  }
   return hit;
 }
 

@@ -25,27 +25,29 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast, const Segment& segment,
 // for a target point core.
 std::optional<Hit> CastPolygon(const PolygonCast& cast, const Circle& circle,
                                const CastOptions& options) {
-  bool general = false;
-  const auto mark_general = [&] {
-    general = true;
-    return std::optional<Hit>();
+  bool closed_form = options.target_distance == 0.0;
+  const auto general = [&] {
+    closed_form = false;
+    return internal::CastShapeOutOfLine(cast, circle, options);
   };
-  if (options.target_distance == 0.0) {
-    COLLIDE_DCHECK(IsValid(cast) && IsValid(circle) && IsValid(options));
-    std::optional<Hit> hit = internal::CastCircleClearConvex(
-        CircleCast{circle, -cast.translation},
-        internal::ConvexPolygonView{cast.polygon}, options.max_fraction,
-        options.max_fraction, mark_general);
-    if (!general) {
-      if (hit) {
-        hit->normal = -hit->normal;
-        hit->point = circle.center + circle.radius * hit->normal;
-        hit->feature = {FeatureType::kSurface, 0};
-      }
-      return hit;
-    }
+  COLLIDE_DCHECK(!closed_form ||
+                 (IsValid(cast) && IsValid(circle) && IsValid(options)));
+  // One named result, returned on every path, so that the casts write their
+  // hit in the caller's slot (a local copied there after the updates below
+  // was read back in 16-byte parts over their 8-byte stores: a
+  // store-forwarding stall).
+  std::optional<Hit> hit =
+      closed_form ? internal::CastCircleClearConvex(
+                        CircleCast{circle, -cast.translation},
+                        internal::ConvexPolygonView{cast.polygon},
+                        options.max_fraction, options.max_fraction, general)
+                  : general();
+  if (closed_form && hit) {
+    hit->normal = -hit->normal;
+    hit->point = circle.center + circle.radius * hit->normal;
+    hit->feature = {FeatureType::kSurface, 0};
   }
-  return internal::CastShapeOutOfLine(cast, circle, options);
+  return hit;
 }
 
 std::optional<Hit> CastPolygon(const PolygonCast& cast, const Capsule& capsule,
