@@ -21,7 +21,7 @@ namespace collide_bench {
 // mask.
 inline constexpr std::size_t kCaseCount = 4096;
 
-using collide::testing::SplitMix64;  // BENCHMARKS.md's generator
+using collide::testing::SplitMix64;  // the scenes' generator
 
 // A concave obstacle: owns its vertices; polygon is a view into them. The
 // view points at the vector's heap buffer, so moving a ConcaveShape keeps it

@@ -5,8 +5,7 @@ A load can take its value from a store still in flight only when the store
 covers it; a 16-byte load over two 8-byte stores (GCC copying a Hit or an
 optional it has just written field by field, or merging return paths in a
 stack slot) waits instead until the stores reach the cache. Callgrind counts
-no extra instructions for it, so it shows only as time (README, "Exactness
-(issue 12) against speed": CapsuleVsCapsule, PolygonVsCircle).
+no extra instructions for it, so it shows only as time (docs/performance.md).
 
 Heuristic, one function at a time in address order: a 16-byte load or packed
 operand from [reg+offset] is flagged when one of the WINDOW instructions

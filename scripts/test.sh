@@ -21,8 +21,8 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCOLLIDE_SANITIZE=ON \
 cmake --build build-sanitize -j"$jobs"
 COLLIDE_ORACLE_CASES=1000 ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
 
-# Fuzz smoke (issue 13): a few minutes in all, clang build included.
+# Fuzz smoke: a few minutes in all, clang build included.
 # A fixed seed and input count: it guards the checked-in corpus, the
 # regressions and their neighbourhood; hunting new bugs is the job of
-# longer runs with fresh seeds (README, Fuzzing).
+# longer runs with fresh seeds (docs/testing.md, Fuzzing).
 bash scripts/fuzz.sh --seed 1 --runs 50000 60

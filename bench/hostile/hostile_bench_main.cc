@@ -1,5 +1,5 @@
 // collide_hostile_bench: levels built to make a spatial index slow or large
-// (issue 13), and what they cost collide: build time, memory per shape
+// and what they cost collide: build time, memory per shape
 // (with Level::MemoryBound beside it) and ns per ray cast, circle cast,
 // circle overlap and unbounded closest-point query. Every figure must stay
 // bounded by the level's size, whatever its coordinates.

@@ -1,5 +1,5 @@
-// collide_patch_bench (issue 14): what PatchLevel costs on an S2-sized level
-// (100,000 segments, shared/BENCHMARKS.md) for 1, 100 and 10,000 changed
+// collide_patch_bench: what PatchLevel costs on an S2-sized level
+// (100,000 segments, scene S2 of docs/performance.md) for 1, 100 and 10,000 changed
 // shapes, beside building the patched level whole. Prints the median of
 // --repeats runs per figure; no assertions.
 //

@@ -1,7 +1,7 @@
 // collide_service_bench: queries per second through CollisionService's
 // bidi stream on loopback (client and server in this process, over TCP on
 // 127.0.0.1), for batch sizes 1, 16 and 256 on scene S1 with query set R20
-// of shared/BENCHMARKS.md; per-batch latency (p50 / p99) paced at half
+// of docs/performance.md; per-batch latency (p50 / p99) paced at half
 // the measured rate; beside it the in-process lib/ throughput on the same
 // queries (one thread) and a bare gRPC echo stream carrying messages of
 // the same size with the same streams and windows; and the process CPU
@@ -75,8 +75,8 @@ namespace v1 = collide::v1;
 using collide::bench::v1::StreamEchoRequest;
 using collide::bench::v1::StreamEchoResponse;
 
-// In-flight batches: enough to hide the round trip (GRPC-NOTES: beyond ~32
-// in flight only latency grows); measured best on the 2-core machine.
+// In-flight batches: enough to hide the round trip (with gRPC 1.51 on
+// 2 cores, beyond about 32 in flight only latency grows); measured best on the 2-core machine.
 struct Shape {
   int streams;
   int window;
@@ -110,7 +110,7 @@ double Percentile(std::vector<double> values, double p) {
 std::shared_ptr<grpc::Channel> Channel(const std::string& target, int id) {
   grpc::ChannelArguments args;
   // A distinct argument per channel: otherwise channels share one
-  // connection (GRPC-NOTES).
+  // TCP connection (channels with identical arguments are pooled).
   args.SetInt("collide.bench.channel_id", id);
   return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
                                    args);

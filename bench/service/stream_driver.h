@@ -11,7 +11,7 @@
 // deletes them). The client shares the cores with the server here, so its
 // allocator churn would count against the service.
 //
-// gRPC rules (GRPC-NOTES.md): one outstanding read and one outstanding
+// gRPC rules (docs/architecture.md): one outstanding read and one outstanding
 // write; StartWritesDone only after the last OnWriteDone. Reactions may run
 // concurrently, so state is guarded, and Start* calls are made after
 // releasing the lock.

@@ -1,5 +1,5 @@
 // What the service benchmarks send: the S1 scene as a v1::Level and batches
-// of R20 rays as StreamQueriesRequest messages (shared/BENCHMARKS.md), built
+// of R20 rays as StreamQueriesRequest messages (docs/performance.md), built
 // the same way for the loopback benchmark and the per-phase cost benchmark
 // so their numbers describe the same bytes.
 #ifndef COLLIDE_BENCH_SERVICE_STREAM_REQUESTS_H_

@@ -1,4 +1,4 @@
-// collide_world_profile: one library on one BENCHMARKS.md scene x query set,
+// collide_world_profile: one library on one benchmark scene x query set,
 // nothing else (no reference, no tuning), so that a profiler such as
 // `valgrind --tool=callgrind` or `--tool=cachegrind` sees only the queries.
 // Prints ns per query, the hit count and a checksum of every answer

@@ -36,7 +36,7 @@ void PrintExamples(const Scene& scene, const QuerySet& set,
 std::string FormatNs(const LibraryRun& run);
 
 // A library counts as correct on a cell when at most 0.1% of its queries
-// disagree with the reference (grazing float flips; see BENCHMARKS.md).
+// disagree with the reference (grazing float flips; see docs/performance.md).
 bool IsCorrect(const LibraryRun& run, size_t queries);
 
 }  // namespace collide_bench

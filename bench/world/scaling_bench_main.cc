@@ -4,7 +4,7 @@
 // - Size: the S1 recipe (seed 0x5151) with 1k, 10k, 100k and 1M segments,
 //   once over a world grown so density stays S1's (side 1000 * sqrt(n /
 //   10,000)) and once in S1's 1000 x 1000 world; queries R20 and C20 drawn
-//   by the BENCHMARKS.md recipe over that world.
+//   by the benchmark scenes' recipe over that world.
 // - Ray length: S1 and S2 with rays of length 1 to 1000 (R20's seed).
 // Every answer is also checked against the exact reference.
 //

@@ -1,4 +1,4 @@
-// The benchmark scenes and query sets of shared/BENCHMARKS.md, generated with
+// The benchmark scenes and query sets of docs/performance.md, generated with
 // splitmix64 so every program (collide, Box2D, Chipmunk, the reference) sees
 // the same data, in double precision.
 #ifndef COLLIDE_BENCH_WORLD_SCENES_H_
@@ -14,7 +14,7 @@
 
 namespace collide_bench {
 
-using collide::testing::SplitMix64;  // BENCHMARKS.md's generator
+using collide::testing::SplitMix64;  // the scenes' generator
 
 enum class ShapeKind { kSegment, kBox };
 

@@ -1,6 +1,6 @@
 // collide_world_bench: collide's Level queries beside Box2D 2.4.1 and
 // Chipmunk2D 7.0.3 (spatial hash and bounding-box tree) on the scenes and
-// query sets of shared/BENCHMARKS.md, every answer checked against the exact
+// query sets of docs/performance.md, every answer checked against the exact
 // brute-force reference. Prints per-cell details, then a markdown table.
 // Per scene x query set the libraries' timed passes are interleaved (pass 1
 // of each, then pass 2 of each, ...; interleaved_timing.h), so load swings

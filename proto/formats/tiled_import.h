@@ -1,4 +1,4 @@
-// Levels from Tiled maps (issue 7): converts a map of the Tiled editor saved
+// Levels from Tiled maps: converts a map of the Tiled editor saved
 // as JSON (.tmj, or .json; orthogonal orientation) into a v1::Level, the
 // level file format. The server loads such maps directly (level_file.h);
 // `collide-cli import-tiled` writes them out as level files.

@@ -1,4 +1,4 @@
-// Tiled import (issue 7): tests/data/tiled/arena.tmj imported shape by
+// Tiled import: tests/data/tiled/arena.tmj imported shape by
 // shape, the options, the server's level file loading of .tmj files, and
 // bad maps whose errors must name the layer, the object and the field.
 //

@@ -1,4 +1,5 @@
-// splitmix64, the deterministic generator that BENCHMARKS.md defines, shared
+// splitmix64, the deterministic generator of the benchmark scenes
+// (docs/performance.md), shared
 // by the randomized tests and the benchmarks so that a failing case or a
 // scene reproduces from its seed on any machine (std:: distributions are
 // implementation-defined).
