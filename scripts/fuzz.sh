@@ -49,10 +49,10 @@ done
 
 targets=()
 for target in "${all_targets[@]}"; do
-  if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " =~ " ${target} " ]]; then
+  if [ "${#only[@]}" -gt 0 ] && [[ " ${only[*]} " != *" ${target} "* ]]; then
     continue
   fi
-  if [ "${#skip[@]}" -gt 0 ] && [[ " ${skip[*]} " =~ " ${target} " ]]; then
+  if [ "${#skip[@]}" -gt 0 ] && [[ " ${skip[*]} " == *" ${target} "* ]]; then
     echo "fuzz.sh: skipping ${target}"
     continue
   fi
@@ -66,8 +66,9 @@ if command -v ccache >/dev/null; then
 fi
 cmake -S . -B build-fuzz -DCOLLIDE_FUZZ=ON -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target \
-  $(printf '%s_fuzzer ' "${targets[@]}")
+fuzzers=()
+for target in "${targets[@]}"; do fuzzers+=("${target}_fuzzer"); done
+cmake --build build-fuzz -j"$(nproc)" --target "${fuzzers[@]}"
 
 out="${out:-build-fuzz/runs/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$out"
