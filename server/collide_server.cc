@@ -27,14 +27,14 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/proto_convert.h"
-#include "server/default_level.h"
-#include "server/level_dir_watcher.h"
-#include "server/level_store.h"
-#include "server/log.h"
-#include "server/metrics_http.h"
-#include "server/metrics_page.h"
-#include "server/rpc_metrics.h"
-#include "server/server_metrics.h"
+#include "server/levels/default_level.h"
+#include "server/levels/level_dir_watcher.h"
+#include "server/levels/level_store.h"
+#include "server/ops/log.h"
+#include "server/ops/metrics_http.h"
+#include "server/ops/metrics_page.h"
+#include "server/ops/rpc_metrics.h"
+#include "server/ops/server_metrics.h"
 
 namespace collide::server {
 namespace {

@@ -84,11 +84,11 @@
 #include "grpc/grpc.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
-#include "server/admin_gate.h"
 #include "server/collide_server.h"
-#include "server/log.h"
-#include "server/redis_connection.h"
-#include "server/shutdown_signal.h"
+#include "server/fleet/redis_connection.h"
+#include "server/ops/admin_gate.h"
+#include "server/ops/log.h"
+#include "server/ops/shutdown_signal.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
           "Address to listen on, host:port (port 0: any free port), or "

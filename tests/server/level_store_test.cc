@@ -1,4 +1,4 @@
-#include "server/level_store.h"
+#include "server/levels/level_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -18,7 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "server/log.h"
+#include "server/ops/log.h"
 #include "tests/support/server_process.h"
 
 #ifndef COLLIDE_SERVER_BINARY

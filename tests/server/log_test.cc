@@ -1,6 +1,6 @@
 // Log values and lines: whatever a caller puts in an id, a path or a
 // message, a log call writes exactly one line of bounded length.
-#include "server/log.h"
+#include "server/ops/log.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // The query handlers: every query kind answers exactly (bitwise) what calling
 // lib/ directly gives, bad queries get their own error naming the field while
 // the rest of the batch is answered, and whole-batch errors have their codes.
-#include "server/query_handler.h"
+#include "server/rpc/query_handler.h"
 
 #include <array>
 #include <cmath>
@@ -29,7 +29,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/formats/input_limits.h"
-#include "server/level_snapshot.h"
+#include "server/levels/level_snapshot.h"
 #include "tests/support/splitmix64.h"
 
 namespace collide::server {

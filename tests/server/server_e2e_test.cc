@@ -27,7 +27,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/proto_convert.h"
 #include "server/collide_server.h"
-#include "server/default_level.h"
+#include "server/levels/default_level.h"
 
 namespace collide::server {
 namespace {
