@@ -6,8 +6,8 @@
 //
 // hiredis cannot reuse a context after an I/O error or timeout; such a
 // connection reports broken() and the owner connects again.
-#ifndef COLLIDE_SERVER_REDIS_CONNECTION_H_
-#define COLLIDE_SERVER_REDIS_CONNECTION_H_
+#ifndef COLLIDE_SERVER_FLEET_REDIS_CONNECTION_H_
+#define COLLIDE_SERVER_FLEET_REDIS_CONNECTION_H_
 
 #include <hiredis/hiredis.h>
 
@@ -81,4 +81,4 @@ class RedisConnection {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_REDIS_CONNECTION_H_
+#endif  // COLLIDE_SERVER_FLEET_REDIS_CONNECTION_H_

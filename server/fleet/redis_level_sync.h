@@ -35,8 +35,8 @@
 // While Redis is unreachable the replica serves what it holds; writes fail
 // with UNAVAILABLE; the subscriber reconnects with a backoff doubling from
 // kMinBackoff to kMaxBackoff, and resynchronises once it is back.
-#ifndef COLLIDE_SERVER_REDIS_LEVEL_SYNC_H_
-#define COLLIDE_SERVER_REDIS_LEVEL_SYNC_H_
+#ifndef COLLIDE_SERVER_FLEET_REDIS_LEVEL_SYNC_H_
+#define COLLIDE_SERVER_FLEET_REDIS_LEVEL_SYNC_H_
 
 #include <atomic>
 #include <cstdint>
@@ -128,4 +128,4 @@ class RedisLevelSync : public SharedLevelWrites {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_REDIS_LEVEL_SYNC_H_
+#endif  // COLLIDE_SERVER_FLEET_REDIS_LEVEL_SYNC_H_

@@ -18,8 +18,8 @@
 // an identity for trusted content, not a commitment against an adversary who
 // may search for colliding shape sets (generalized birthday attacks on
 // modular sums need far less than 2^128 work).
-#ifndef COLLIDE_SERVER_CONTENT_HASH_H_
-#define COLLIDE_SERVER_CONTENT_HASH_H_
+#ifndef COLLIDE_SERVER_LEVELS_CONTENT_HASH_H_
+#define COLLIDE_SERVER_LEVELS_CONTENT_HASH_H_
 
 #include <array>
 #include <cstdint>
@@ -48,4 +48,4 @@ std::string ContentHash(const v1::Level& level);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_CONTENT_HASH_H_
+#endif  // COLLIDE_SERVER_LEVELS_CONTENT_HASH_H_

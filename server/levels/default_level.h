@@ -1,7 +1,7 @@
 // The level the server serves when started with no arguments, so a fresh
 // checkout can be queried at once (README's demo, the sample workload).
-#ifndef COLLIDE_SERVER_DEFAULT_LEVEL_H_
-#define COLLIDE_SERVER_DEFAULT_LEVEL_H_
+#ifndef COLLIDE_SERVER_LEVELS_DEFAULT_LEVEL_H_
+#define COLLIDE_SERVER_LEVELS_DEFAULT_LEVEL_H_
 
 #include "absl/strings/string_view.h"
 #include "collide/v1/geometry.pb.h"
@@ -21,4 +21,4 @@ v1::Level DefaultLevel();
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_DEFAULT_LEVEL_H_
+#endif  // COLLIDE_SERVER_LEVELS_DEFAULT_LEVEL_H_

@@ -3,8 +3,8 @@
 // writes), "{id}.pb" or "{id}.json" (what people write), and "{id}.deleted"
 // tombstones a delete leaves. One set of rules, so what a restart loads and
 // what a running server reloads never disagree.
-#ifndef COLLIDE_SERVER_LEVEL_DIR_FILES_H_
-#define COLLIDE_SERVER_LEVEL_DIR_FILES_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_DIR_FILES_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_DIR_FILES_H_
 
 #include <cstdint>
 #include <iterator>
@@ -93,4 +93,4 @@ absl::StatusOr<LevelDirLevel> ReadLevelDirLevel(absl::string_view dir,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_DIR_FILES_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_DIR_FILES_H_

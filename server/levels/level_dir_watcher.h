@@ -40,8 +40,8 @@
 // Thread safety: Poll() and the thread it runs on are serialized with each
 // other; puts and deletes through the level store may run concurrently
 // (see LevelStore::SyncLevel's `still_current`).
-#ifndef COLLIDE_SERVER_LEVEL_DIR_WATCHER_H_
-#define COLLIDE_SERVER_LEVEL_DIR_WATCHER_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_DIR_WATCHER_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_DIR_WATCHER_H_
 
 #include <sys/types.h>
 
@@ -170,4 +170,4 @@ class LevelDirWatcher {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_DIR_WATCHER_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_DIR_WATCHER_H_

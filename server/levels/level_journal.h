@@ -13,8 +13,8 @@
 // not apply, ends the replay, and the level is what was reached. Each
 // append is fsynced before the patch is served, and an append that fails
 // is cut off again, so a served patch is never lost by a restart.
-#ifndef COLLIDE_SERVER_LEVEL_JOURNAL_H_
-#define COLLIDE_SERVER_LEVEL_JOURNAL_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_JOURNAL_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_JOURNAL_H_
 
 #include <cstdint>
 #include <string>
@@ -59,4 +59,4 @@ absl::StatusOr<JournalReplay> ReplayJournal(const std::string& path,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_JOURNAL_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_JOURNAL_H_

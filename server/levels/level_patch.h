@@ -2,8 +2,8 @@
 // time proportional to the shapes changed since the level was last built
 // whole (the base level and its message are shared, not copied), and the
 // compare-and-set checks of the admin writes.
-#ifndef COLLIDE_SERVER_LEVEL_PATCH_H_
-#define COLLIDE_SERVER_LEVEL_PATCH_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_PATCH_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_PATCH_H_
 
 #include <cstdint>
 #include <string>
@@ -51,4 +51,4 @@ absl::Status CheckExpected(const LevelSnapshot* served,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_PATCH_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_PATCH_H_

@@ -1,8 +1,8 @@
 // LevelSnapshot: one immutable version of a level as the server serves it.
 // The level store swaps whole snapshots (shared_ptr<const LevelSnapshot>), so
 // a batch holding one keeps its level alive and unchanged while it runs.
-#ifndef COLLIDE_SERVER_LEVEL_SNAPSHOT_H_
-#define COLLIDE_SERVER_LEVEL_SNAPSHOT_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_SNAPSHOT_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_SNAPSHOT_H_
 
 #include <cstdint>
 #include <map>
@@ -81,4 +81,4 @@ v1::LevelSummary DescribeSnapshot(const LevelSnapshot& snapshot);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_SNAPSHOT_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_SNAPSHOT_H_

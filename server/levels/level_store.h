@@ -11,8 +11,8 @@
 // nothing: the old level keeps serving and its file stays intact.
 // LevelDirWatcher keeps the store in step with files that others add,
 // change or remove there while the server runs (SyncLevel, UnloadLevel).
-#ifndef COLLIDE_SERVER_LEVEL_STORE_H_
-#define COLLIDE_SERVER_LEVEL_STORE_H_
+#ifndef COLLIDE_SERVER_LEVELS_LEVEL_STORE_H_
+#define COLLIDE_SERVER_LEVELS_LEVEL_STORE_H_
 
 #include <cstdint>
 #include <map>
@@ -297,4 +297,4 @@ absl::StatusOr<std::shared_ptr<const LevelSnapshot>> FindLevel(
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_STORE_H_
+#endif  // COLLIDE_SERVER_LEVELS_LEVEL_STORE_H_

@@ -8,8 +8,8 @@
 // Filled at start (CollideServer's directory load) and kept current by the
 // level directory watcher: an id leaves the list when its file loads, or
 // when it no longer has a level file. Thread-safe.
-#ifndef COLLIDE_SERVER_SKIPPED_LEVEL_FILES_H_
-#define COLLIDE_SERVER_SKIPPED_LEVEL_FILES_H_
+#ifndef COLLIDE_SERVER_LEVELS_SKIPPED_LEVEL_FILES_H_
+#define COLLIDE_SERVER_LEVELS_SKIPPED_LEVEL_FILES_H_
 
 #include <functional>
 #include <map>
@@ -62,4 +62,4 @@ class SkippedLevelFiles {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_SKIPPED_LEVEL_FILES_H_
+#endif  // COLLIDE_SERVER_LEVELS_SKIPPED_LEVEL_FILES_H_

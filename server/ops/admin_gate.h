@@ -5,8 +5,8 @@
 // verified client certificate whose name is on a list (mutual TLS). On the
 // query port, and everywhere on a read-only replica, the gate is Closed.
 // Reads (ListLevels, DescribeLevel, GetLevel) pass no gate.
-#ifndef COLLIDE_SERVER_ADMIN_GATE_H_
-#define COLLIDE_SERVER_ADMIN_GATE_H_
+#ifndef COLLIDE_SERVER_OPS_ADMIN_GATE_H_
+#define COLLIDE_SERVER_OPS_ADMIN_GATE_H_
 
 #include <string>
 #include <vector>
@@ -76,4 +76,4 @@ class AdminGate {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_ADMIN_GATE_H_
+#endif  // COLLIDE_SERVER_OPS_ADMIN_GATE_H_

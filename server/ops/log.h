@@ -15,8 +15,8 @@
 // newline in a level id must not forge a log line, and a 32 MiB id must not
 // write a 32 MiB line. Fields (LogField) are cut the same way and escaped
 // by the JSON writer itself, so they keep their raw text.
-#ifndef COLLIDE_SERVER_LOG_H_
-#define COLLIDE_SERVER_LOG_H_
+#ifndef COLLIDE_SERVER_OPS_LOG_H_
+#define COLLIDE_SERVER_OPS_LOG_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -111,4 +111,4 @@ void RouteGrpcLogs();
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LOG_H_
+#endif  // COLLIDE_SERVER_OPS_LOG_H_

@@ -4,8 +4,8 @@
 // fixed buckets, each a few relaxed atomics. Recording is a handful of
 // uncontended atomic adds: no lock, no allocation, no clock of its own.
 // Exposition (ExpositionWriter) runs only when /metrics is scraped.
-#ifndef COLLIDE_SERVER_METRICS_H_
-#define COLLIDE_SERVER_METRICS_H_
+#ifndef COLLIDE_SERVER_OPS_METRICS_H_
+#define COLLIDE_SERVER_OPS_METRICS_H_
 
 #include <array>
 #include <atomic>
@@ -112,4 +112,4 @@ class ExpositionWriter {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_METRICS_H_
+#endif  // COLLIDE_SERVER_OPS_METRICS_H_

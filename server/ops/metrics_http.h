@@ -1,8 +1,8 @@
 // The /metrics HTTP endpoint on its own port (--metrics_listen), served by
 // civetweb (Debian's libcivetweb): Prometheus scrapes plain HTTP, and a
 // separate port keeps it off the gRPC listener and its load balancer.
-#ifndef COLLIDE_SERVER_METRICS_HTTP_H_
-#define COLLIDE_SERVER_METRICS_HTTP_H_
+#ifndef COLLIDE_SERVER_OPS_METRICS_HTTP_H_
+#define COLLIDE_SERVER_OPS_METRICS_HTTP_H_
 
 #include <functional>
 #include <memory>
@@ -49,4 +49,4 @@ class MetricsHttpServer {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_METRICS_HTTP_H_
+#endif  // COLLIDE_SERVER_OPS_METRICS_HTTP_H_

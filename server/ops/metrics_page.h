@@ -1,8 +1,8 @@
 // What GET /metrics returns: every collide metric, the gRPC call counts,
 // the served levels and the process's metrics, in the Prometheus text
 // exposition format 0.0.4.
-#ifndef COLLIDE_SERVER_METRICS_PAGE_H_
-#define COLLIDE_SERVER_METRICS_PAGE_H_
+#ifndef COLLIDE_SERVER_OPS_METRICS_PAGE_H_
+#define COLLIDE_SERVER_OPS_METRICS_PAGE_H_
 
 #include <string>
 
@@ -23,4 +23,4 @@ inline constexpr char kMetricsContentType[] =
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_METRICS_PAGE_H_
+#endif  // COLLIDE_SERVER_OPS_METRICS_PAGE_H_

@@ -1,8 +1,8 @@
 // The standard process_* metrics every Prometheus client library exports
 // (the names client_golang's process collector uses), read from /proc/self
 // at scrape time.
-#ifndef COLLIDE_SERVER_PROCESS_METRICS_H_
-#define COLLIDE_SERVER_PROCESS_METRICS_H_
+#ifndef COLLIDE_SERVER_OPS_PROCESS_METRICS_H_
+#define COLLIDE_SERVER_OPS_PROCESS_METRICS_H_
 
 #include "server/ops/metrics.h"
 
@@ -16,4 +16,4 @@ void AppendProcessMetrics(ExpositionWriter& writer);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_PROCESS_METRICS_H_
+#endif  // COLLIDE_SERVER_OPS_PROCESS_METRICS_H_

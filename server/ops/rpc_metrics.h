@@ -3,8 +3,8 @@
 // health, reflection, unknown methods) without touching their code. Exposed
 // as grpc_server_handled_total, the name and labels of go-grpc-prometheus
 // and java-grpc-prometheus, so existing gRPC dashboards work.
-#ifndef COLLIDE_SERVER_RPC_METRICS_H_
-#define COLLIDE_SERVER_RPC_METRICS_H_
+#ifndef COLLIDE_SERVER_OPS_RPC_METRICS_H_
+#define COLLIDE_SERVER_OPS_RPC_METRICS_H_
 
 #include <array>
 #include <atomic>
@@ -76,4 +76,4 @@ MakeRpcMetricsInterceptorFactory(RpcMetrics& metrics);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_RPC_METRICS_H_
+#endif  // COLLIDE_SERVER_OPS_RPC_METRICS_H_

@@ -7,8 +7,8 @@
 // Recording costs relaxed atomic adds only: a batch is tallied on the stack
 // and added once, so workers answering batches in parallel do not fight
 // over counters query by query.
-#ifndef COLLIDE_SERVER_SERVER_METRICS_H_
-#define COLLIDE_SERVER_SERVER_METRICS_H_
+#ifndef COLLIDE_SERVER_OPS_SERVER_METRICS_H_
+#define COLLIDE_SERVER_OPS_SERVER_METRICS_H_
 
 #include <array>
 #include <chrono>
@@ -113,4 +113,4 @@ void RecordBatch(const v1::RunQueriesRequest& request,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_SERVER_METRICS_H_
+#endif  // COLLIDE_SERVER_OPS_SERVER_METRICS_H_

@@ -2,8 +2,8 @@
 // the signals are blocked in every thread and taken synchronously with
 // sigwait, so the wake-up is a plain function return (nothing async-signal-
 // unsafe can run in a handler, because there is none).
-#ifndef COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
-#define COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
+#ifndef COLLIDE_SERVER_OPS_SHUTDOWN_SIGNAL_H_
+#define COLLIDE_SERVER_OPS_SHUTDOWN_SIGNAL_H_
 
 #include "absl/time/time.h"
 
@@ -32,4 +32,4 @@ void StartShutdownWatchdog(absl::Duration limit);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_SHUTDOWN_SIGNAL_H_
+#endif  // COLLIDE_SERVER_OPS_SHUTDOWN_SIGNAL_H_

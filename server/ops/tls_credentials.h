@@ -4,8 +4,8 @@
 // certificate rotated in place (cert-manager, a Kubernetes secret) is
 // served to new connections without a restart; connections already open
 // keep the certificate they were made with.
-#ifndef COLLIDE_SERVER_TLS_CREDENTIALS_H_
-#define COLLIDE_SERVER_TLS_CREDENTIALS_H_
+#ifndef COLLIDE_SERVER_OPS_TLS_CREDENTIALS_H_
+#define COLLIDE_SERVER_OPS_TLS_CREDENTIALS_H_
 
 #include <memory>
 #include <string>
@@ -50,4 +50,4 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_TLS_CREDENTIALS_H_
+#endif  // COLLIDE_SERVER_OPS_TLS_CREDENTIALS_H_

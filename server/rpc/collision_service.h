@@ -2,8 +2,8 @@
 // each batch's level to the snapshot served now, calls the query handlers
 // (query_handler.h) and sends what they return. All query logic lives in
 // the handlers; this file only schedules and converts statuses.
-#ifndef COLLIDE_SERVER_COLLISION_SERVICE_H_
-#define COLLIDE_SERVER_COLLISION_SERVICE_H_
+#ifndef COLLIDE_SERVER_RPC_COLLISION_SERVICE_H_
+#define COLLIDE_SERVER_RPC_COLLISION_SERVICE_H_
 
 #include <atomic>
 
@@ -75,4 +75,4 @@ class CollisionServiceImpl final
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_COLLISION_SERVICE_H_
+#endif  // COLLIDE_SERVER_RPC_COLLISION_SERVICE_H_

@@ -4,8 +4,8 @@
 // requests and statuses and logs every level change. Writes (PutLevel,
 // DeleteLevel) pass an AdminGate first (admin_gate.h): the query port's
 // instance refuses them, the admin listener's checks credentials.
-#ifndef COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
-#define COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
+#ifndef COLLIDE_SERVER_RPC_LEVEL_SERVICE_IMPL_H_
+#define COLLIDE_SERVER_RPC_LEVEL_SERVICE_IMPL_H_
 
 #include <utility>
 
@@ -72,4 +72,4 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_LEVEL_SERVICE_IMPL_H_
+#endif  // COLLIDE_SERVER_RPC_LEVEL_SERVICE_IMPL_H_

@@ -7,8 +7,8 @@
 // that way, 34k this way, under callgrind), so the reactors size once and
 // write straight into one slice of exactly that size. The bytes are the
 // same either way.
-#ifndef COLLIDE_SERVER_MESSAGE_BYTES_H_
-#define COLLIDE_SERVER_MESSAGE_BYTES_H_
+#ifndef COLLIDE_SERVER_RPC_MESSAGE_BYTES_H_
+#define COLLIDE_SERVER_RPC_MESSAGE_BYTES_H_
 
 #include "google/protobuf/message_lite.h"
 #include "grpcpp/support/byte_buffer.h"
@@ -24,4 +24,4 @@ grpc::Status SerializeToByteBuffer(const google::protobuf::MessageLite& message,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_MESSAGE_BYTES_H_
+#endif  // COLLIDE_SERVER_RPC_MESSAGE_BYTES_H_

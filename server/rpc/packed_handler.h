@@ -5,8 +5,8 @@
 // and the answer written straight into result columns. So every answer is
 // bitwise the per-query form's (tests/server/packed_e2e_test.cc checks it
 // through a real server).
-#ifndef COLLIDE_SERVER_PACKED_HANDLER_H_
-#define COLLIDE_SERVER_PACKED_HANDLER_H_
+#ifndef COLLIDE_SERVER_RPC_PACKED_HANDLER_H_
+#define COLLIDE_SERVER_RPC_PACKED_HANDLER_H_
 
 #include "absl/status/status.h"
 #include "collide/level.h"
@@ -45,4 +45,4 @@ absl::Status AnswerPacked(const Level& level,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_PACKED_HANDLER_H_
+#endif  // COLLIDE_SERVER_RPC_PACKED_HANDLER_H_

@@ -2,8 +2,8 @@
 // plain functions (the gRPC reactors only resolve the level, call these and
 // send). Results are exactly (bitwise) what calling lib/query.h directly with
 // the converted input gives.
-#ifndef COLLIDE_SERVER_QUERY_HANDLER_H_
-#define COLLIDE_SERVER_QUERY_HANDLER_H_
+#ifndef COLLIDE_SERVER_RPC_QUERY_HANDLER_H_
+#define COLLIDE_SERVER_RPC_QUERY_HANDLER_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -84,4 +84,4 @@ void RefuseBatch(const v1::StreamQueriesRequest& request,
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_QUERY_HANDLER_H_
+#endif  // COLLIDE_SERVER_RPC_QUERY_HANDLER_H_

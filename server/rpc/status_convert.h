@@ -1,7 +1,7 @@
 // The one place absl::Status becomes a gRPC status or a ResultStatus. Codes
 // map one to one (absl::StatusCode and grpc::StatusCode share their values).
-#ifndef COLLIDE_SERVER_STATUS_CONVERT_H_
-#define COLLIDE_SERVER_STATUS_CONVERT_H_
+#ifndef COLLIDE_SERVER_RPC_STATUS_CONVERT_H_
+#define COLLIDE_SERVER_RPC_STATUS_CONVERT_H_
 
 #include "absl/status/status.h"
 #include "collide/v1/collision_service.pb.h"
@@ -19,4 +19,4 @@ v1::ResultStatus ToResultStatus(const absl::Status& status);
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_STATUS_CONVERT_H_
+#endif  // COLLIDE_SERVER_RPC_STATUS_CONVERT_H_

@@ -2,8 +2,8 @@
 // the call was cancelled, the server is shutting down): the per-query
 // (query_handler.h) and the packed (packed_handler.h) forms ask the same
 // question every kQueriesPerStopCheck queries.
-#ifndef COLLIDE_SERVER_STOP_CHECK_H_
-#define COLLIDE_SERVER_STOP_CHECK_H_
+#ifndef COLLIDE_SERVER_RPC_STOP_CHECK_H_
+#define COLLIDE_SERVER_RPC_STOP_CHECK_H_
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -27,4 +27,4 @@ inline constexpr int kQueriesPerStopCheck = 8;
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_STOP_CHECK_H_
+#endif  // COLLIDE_SERVER_RPC_STOP_CHECK_H_

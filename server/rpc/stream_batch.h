@@ -4,8 +4,8 @@
 // much again; on an arena they are pointer bumps, and the whole batch is
 // dropped at once. A reused batch keeps one block as big as its last use,
 // so a stream's steady traffic allocates nothing per batch.
-#ifndef COLLIDE_SERVER_STREAM_BATCH_H_
-#define COLLIDE_SERVER_STREAM_BATCH_H_
+#ifndef COLLIDE_SERVER_RPC_STREAM_BATCH_H_
+#define COLLIDE_SERVER_RPC_STREAM_BATCH_H_
 
 #include <cstddef>
 #include <memory>
@@ -48,4 +48,4 @@ class StreamBatch {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_STREAM_BATCH_H_
+#endif  // COLLIDE_SERVER_RPC_STREAM_BATCH_H_

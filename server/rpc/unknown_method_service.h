@@ -2,8 +2,8 @@
 // UNIMPLEMENTED with an empty message, which leaves a user guessing between
 // a typo, a wrong package version (collide.v2?) and a wrong port; this one
 // names the method asked for and the services that are served.
-#ifndef COLLIDE_SERVER_UNKNOWN_METHOD_SERVICE_H_
-#define COLLIDE_SERVER_UNKNOWN_METHOD_SERVICE_H_
+#ifndef COLLIDE_SERVER_RPC_UNKNOWN_METHOD_SERVICE_H_
+#define COLLIDE_SERVER_RPC_UNKNOWN_METHOD_SERVICE_H_
 
 #include <string>
 #include <vector>
@@ -38,4 +38,4 @@ class UnknownMethodService final : public grpc::CallbackGenericService {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_UNKNOWN_METHOD_SERVICE_H_
+#endif  // COLLIDE_SERVER_RPC_UNKNOWN_METHOD_SERVICE_H_

@@ -4,8 +4,8 @@
 // and non-blocking (GRPC-NOTES.md); a batch of 256 casts is ~100 us of
 // geometry. So reactions hand batches here and return, and batches from
 // many streams (and several from one stream) use every core.
-#ifndef COLLIDE_SERVER_WORKER_POOL_H_
-#define COLLIDE_SERVER_WORKER_POOL_H_
+#ifndef COLLIDE_SERVER_RPC_WORKER_POOL_H_
+#define COLLIDE_SERVER_RPC_WORKER_POOL_H_
 
 #include <deque>
 #include <thread>
@@ -43,4 +43,4 @@ class WorkerPool {
 
 }  // namespace collide::server
 
-#endif  // COLLIDE_SERVER_WORKER_POOL_H_
+#endif  // COLLIDE_SERVER_RPC_WORKER_POOL_H_
