@@ -103,14 +103,14 @@ AdminGate AdminGate::Open(AdminAuthOptions auth) {
   return AdminGate(true, "", std::move(auth));
 }
 
-grpc::Status AdminGate::Admit(const grpc::ServerContextBase& context) const {
-  if (!open_) return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, reason_);
-  if (!auth_.any()) return grpc::Status::OK;
+absl::Status AdminGate::Admit(const grpc::ServerContextBase& context) const {
+  if (!open_) return absl::UnimplementedError(reason_);
+  if (!auth_.any()) return absl::OkStatus();
   const std::vector<std::string> names = ClientCertificateNames(context);
   if (!auth_.admin_client_names.empty()) {
     for (const std::string& name : names) {
       for (const std::string& allowed : auth_.admin_client_names) {
-        if (name == allowed) return grpc::Status::OK;
+        if (name == allowed) return absl::OkStatus();
       }
     }
   }
@@ -118,36 +118,31 @@ grpc::Status AdminGate::Admit(const grpc::ServerContextBase& context) const {
   if (header != context.client_metadata().end()) {
     absl::string_view value(header->second.data(), header->second.size());
     if (!absl::StartsWithIgnoreCase(value, kBearer)) {
-      return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                          "authorization metadata must be \"Bearer TOKEN\"");
+      return absl::PermissionDeniedError(
+          "authorization metadata must be \"Bearer TOKEN\"");
     }
     value.remove_prefix(kBearer.size());
     if (!auth_.admin_token.empty() &&
         ConstantTimeEquals(value, auth_.admin_token)) {
-      return grpc::Status::OK;
+      return absl::OkStatus();
     }
-    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        "the admin token is not accepted");
+    return absl::PermissionDeniedError("the admin token is not accepted");
   }
   if (!auth_.admin_client_names.empty() && !names.empty()) {
-    return grpc::Status(
-        grpc::StatusCode::PERMISSION_DENIED,
-        absl::StrCat("no name of the client certificate (",
-                     absl::StrJoin(names, ", "),
-                     ") is in the server's admin_client_names"));
+    return absl::PermissionDeniedError(absl::StrCat(
+        "no name of the client certificate (", absl::StrJoin(names, ", "),
+        ") is in the server's admin_client_names"));
   }
-  return grpc::Status(
-      grpc::StatusCode::UNAUTHENTICATED,
-      absl::StrCat(
-          "level changes need credentials: ",
-          auth_.admin_token.empty()
-              ? "a client certificate named in the server's "
-                "admin_client_names"
-              : (auth_.admin_client_names.empty()
-                     ? "\"authorization: Bearer TOKEN\" metadata with the "
-                       "token of the server's admin_token_file"
-                     : "\"authorization: Bearer TOKEN\" metadata, or a client "
-                       "certificate named in admin_client_names")));
+  return absl::UnauthenticatedError(absl::StrCat(
+      "level changes need credentials: ",
+      auth_.admin_token.empty()
+          ? "a client certificate named in the server's "
+            "admin_client_names"
+          : (auth_.admin_client_names.empty()
+                 ? "\"authorization: Bearer TOKEN\" metadata with the "
+                   "token of the server's admin_token_file"
+                 : "\"authorization: Bearer TOKEN\" metadata, or a client "
+                   "certificate named in admin_client_names")));
 }
 
 }  // namespace collide::server

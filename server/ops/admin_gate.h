@@ -63,7 +63,7 @@ class AdminGate {
   // one that is wrong (a token that does not match, a bearer scheme
   // missing, a certificate whose names are not listed). Messages never
   // echo the token.
-  grpc::Status Admit(const grpc::ServerContextBase& context) const;
+  absl::Status Admit(const grpc::ServerContextBase& context) const;
 
  private:
   AdminGate(bool open, std::string reason, AdminAuthOptions auth)

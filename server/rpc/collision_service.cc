@@ -38,8 +38,8 @@ using StreamResponse = v1::StreamQueriesResponse;
 // Batches read but not yet written beyond which a stream stops reading: a
 // client that sends faster than it reads is slowed down by flow control
 // instead of growing the server's memory. Several in flight per stream
-// keep the pipeline and the workers busy (GRPC-NOTES: 2-4 per stream and
-// more only add latency).
+// keep the pipeline and the workers busy; past 2-4 per stream more only
+// add latency.
 constexpr size_t kMaxQueuedBatches = 8;
 
 // Batches of at most this many queries are answered in the reaction itself
@@ -168,8 +168,7 @@ class QueryStreamReactor final
       // Answers to the batches before it still go out, then the stream
       // ends with this status.
       reading_->Reset();
-      grpc::Status refusal(
-          grpc::StatusCode::INVALID_ARGUMENT,
+      absl::Status refusal = absl::InvalidArgumentError(
           absl::StrCat("StreamQueries message ", messages_read_,
                        " does not parse as a collide.v1.StreamQueriesRequest "
                        "(protobuf binary); the stream is closed"));
@@ -211,8 +210,7 @@ class QueryStreamReactor final
         // the client resends the rest on a new stream, on another replica,
         // instead of waiting out the grace to be cancelled.
         reads_done_ = true;
-        end_status_ = grpc::Status(
-            grpc::StatusCode::UNAVAILABLE,
+        end_status_ = absl::UnavailableError(
             "the server is draining: batches not answered on this stream "
             "were not read; send them on a new stream");
       }
@@ -284,7 +282,7 @@ class QueryStreamReactor final
     const StreamResponse* write = nullptr;
     bool read_more = false;
     bool finish = false;
-    grpc::Status status = grpc::Status::OK;
+    absl::Status status;
     {
       absl::MutexLock lock(&mutex_);
       change();
@@ -293,8 +291,7 @@ class QueryStreamReactor final
         // Workers still write into slots; only finish once they are done.
         if (pending_jobs_ == 0 && !writing_) {
           finished_ = finish = true;
-          status =
-              grpc::Status(grpc::StatusCode::CANCELLED, "stream write failed");
+          status = absl::CancelledError("stream write failed");
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
@@ -313,17 +310,17 @@ class QueryStreamReactor final
     }
     if (write != nullptr) {
       // One write is outstanding at a time, so write_buffer_ is free.
-      const grpc::Status serialized =
+      const absl::Status serialized =
           SerializeToByteBuffer(*write, &write_buffer_);
       if (!serialized.ok()) {
         // Only a response over 2 GiB fails here: our bug.
         Log("StreamQueries response failed: %s",
-            LogValue(serialized.error_message()));
+            LogValue(serialized.message()));
       }
       StartWrite(&write_buffer_);
     }
     if (read_more) StartRead(&read_buffer_);
-    if (finish) Finish(status);
+    if (finish) Finish(ToGrpcStatus(status));
   }
 
   grpc::CallbackServerContext* const context_;
@@ -357,7 +354,7 @@ class QueryStreamReactor final
   bool finished_ ABSL_GUARDED_BY(mutex_) = false;
   // What the stream ends with once every response is written: OK, or why
   // reading stopped early.
-  grpc::Status end_status_ ABSL_GUARDED_BY(mutex_) = grpc::Status::OK;
+  absl::Status end_status_ ABSL_GUARDED_BY(mutex_);
 };
 
 // One RunQueries call, registered raw like StreamQueries (and for the same
@@ -391,9 +388,9 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     grpc::ByteBuffer bytes(request_bytes);
     grpc::ProtoBufferReader reader(&bytes);
     if (!request_->ParseFromZeroCopyStream(&reader)) {
-      Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                          "the request does not parse as a "
-                          "collide.v1.RunQueriesRequest (protobuf binary)"));
+      Finish(ToGrpcStatus(absl::InvalidArgumentError(
+          "the request does not parse as a "
+          "collide.v1.RunQueriesRequest (protobuf binary)")));
       return;
     }
     read_at_ = std::chrono::steady_clock::now();
@@ -437,7 +434,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(status));
       return;
     }
-    Finish(SerializeToByteBuffer(*response_, response_bytes_));
+    Finish(ToGrpcStatus(SerializeToByteBuffer(*response_, response_bytes_)));
   }
 
   grpc::CallbackServerContext* const context_;

@@ -89,18 +89,15 @@ absl::Status Patch(LevelStore& store, const v1::PatchLevelRequest& request,
 
 }  // namespace
 
-grpc::Status LevelServiceImpl::AdmitWrite(
+absl::Status LevelServiceImpl::AdmitWrite(
     const grpc::CallbackServerContext& context,
     absl::string_view method) const {
-  grpc::Status admitted = writes_.Admit(context);
-  if (!admitted.ok() &&
-      admitted.error_code() != grpc::StatusCode::UNIMPLEMENTED) {
+  absl::Status admitted = writes_.Admit(context);
+  if (!admitted.ok() && admitted.code() != absl::StatusCode::kUnimplemented) {
     // Refusals on the query port are not logged: they are a wrong port,
     // not an attempt at the admin listener.
     Log("%s from %s refused: %s", method, LogValue(context.peer()),
-        LogValue(
-            absl::Status(static_cast<absl::StatusCode>(admitted.error_code()),
-                         admitted.error_message())));
+        LogValue(admitted));
   }
   return admitted;
 }
@@ -109,9 +106,9 @@ grpc::ServerUnaryReactor* LevelServiceImpl::PatchLevel(
     grpc::CallbackServerContext* context, const v1::PatchLevelRequest* request,
     v1::PatchLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status admitted = AdmitWrite(*context, "PatchLevel");
+  if (absl::Status admitted = AdmitWrite(*context, "PatchLevel");
       !admitted.ok()) {
-    reactor->Finish(admitted);
+    reactor->Finish(ToGrpcStatus(admitted));
     return reactor;
   }
   const std::string peer = context->peer();
@@ -131,9 +128,9 @@ grpc::ServerUnaryReactor* LevelServiceImpl::PutLevel(
     grpc::CallbackServerContext* context, const v1::PutLevelRequest* request,
     v1::PutLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status admitted = AdmitWrite(*context, "PutLevel");
+  if (absl::Status admitted = AdmitWrite(*context, "PutLevel");
       !admitted.ok()) {
-    reactor->Finish(admitted);
+    reactor->Finish(ToGrpcStatus(admitted));
     return reactor;
   }
   const std::string peer = context->peer();
@@ -153,9 +150,9 @@ grpc::ServerUnaryReactor* LevelServiceImpl::DeleteLevel(
     grpc::CallbackServerContext* context, const v1::DeleteLevelRequest* request,
     v1::DeleteLevelResponse* response) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  if (grpc::Status admitted = AdmitWrite(*context, "DeleteLevel");
+  if (absl::Status admitted = AdmitWrite(*context, "DeleteLevel");
       !admitted.ok()) {
-    reactor->Finish(admitted);
+    reactor->Finish(ToGrpcStatus(admitted));
     return reactor;
   }
   absl::StatusOr<std::string> id =
@@ -199,7 +196,7 @@ grpc::ServerUnaryReactor* LevelServiceImpl::ListLevels(
       out->set_error(file.error.ToString());
     }
   }
-  reactor->Finish(grpc::Status::OK);
+  reactor->Finish(ToGrpcStatus(absl::OkStatus()));
   return reactor;
 }
 

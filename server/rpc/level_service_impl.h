@@ -62,7 +62,7 @@ class LevelServiceImpl final : public v1::LevelService::CallbackService {
 
  private:
   // The refusal of a write `method` the gate does not admit (OK: admitted).
-  grpc::Status AdmitWrite(const grpc::CallbackServerContext& context,
+  absl::Status AdmitWrite(const grpc::CallbackServerContext& context,
                           absl::string_view method) const;
 
   LevelStore& store_;

@@ -4,12 +4,14 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
 #include "server/ops/log.h"
+#include "server/rpc/status_convert.h"
 
 namespace collide::server {
 namespace {
@@ -26,17 +28,17 @@ class RefusingReactor final : public grpc::ServerGenericBidiReactor {
 UnknownMethodService::UnknownMethodService(std::vector<std::string> services)
     : served_(absl::StrJoin(services, ", ")) {}
 
-grpc::Status UnknownMethodService::UnknownMethodStatus(
+absl::Status UnknownMethodService::UnknownMethodStatus(
     absl::string_view method) const {
-  return grpc::Status(
-      grpc::StatusCode::UNIMPLEMENTED,
+  return absl::UnimplementedError(
       absl::StrCat("unknown method ", LogValue(method), "; this server serves ",
                    served_, " (server reflection lists their methods)"));
 }
 
 grpc::ServerGenericBidiReactor* UnknownMethodService::CreateReactor(
     grpc::GenericCallbackServerContext* context) {
-  return new RefusingReactor(UnknownMethodStatus(context->method()));
+  return new RefusingReactor(
+      ToGrpcStatus(UnknownMethodStatus(context->method())));
 }
 
 }  // namespace collide::server

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/grpcpp.h"
@@ -30,7 +31,7 @@ class UnknownMethodService final : public grpc::CallbackGenericService {
       grpc::GenericCallbackServerContext* context) override;
 
   // The status a call to `method` gets.
-  grpc::Status UnknownMethodStatus(absl::string_view method) const;
+  absl::Status UnknownMethodStatus(absl::string_view method) const;
 
  private:
   const std::string served_;
