@@ -1,4 +1,4 @@
-// The server's own metrics (issue 17): one process-wide set, recorded where
+// The server's own metrics: one process-wide set, recorded where
 // things happen (the stream and unary reactors, level builds, the level
 // service) and exposed by /metrics (metrics_page.h). Process-wide like a
 // Prometheus client's default registry: the counters describe the process,
@@ -72,7 +72,7 @@ struct ServerMetrics {
   Gauge batches_in_flight;
   // Levels put through LevelService.PutLevel (created or replaced).
   Counter level_puts;
-  // Levels changed through a patch (LevelService.PatchLevel, issue 14):
+  // Levels changed through a patch (LevelService.PatchLevel):
   // the patch handler calls level_patches.Add() once per patch applied.
   Counter level_patches;
   // Levels deleted through LevelService.DeleteLevel.

@@ -16,7 +16,7 @@ namespace collide::server {
 // and cancellation (collision_service.cc).
 using StopCheck = absl::FunctionRef<absl::Status()>;
 
-// A StopCheck that never stops (direct callers, tests, benchmarks).
+// A StopCheck that never stops (direct callers, tests, benchmark programs).
 absl::Status NeverStop();
 
 // Queries answered between two StopChecks (one check before the first): a

@@ -1,9 +1,9 @@
 // WorkerPool: a fixed set of threads that run the service's query batches.
 // gRPC's callback API runs reactions on its own few event threads (in
 // 1.51, effectively one per busy poller), and a reaction must stay short
-// and non-blocking (GRPC-NOTES.md); a batch of 256 casts is ~100 us of
-// geometry. So reactions hand batches here and return, and batches from
-// many streams (and several from one stream) use every core.
+// and non-blocking (it holds one of those threads); a batch of 256 casts
+// is ~100 us of geometry. So reactions hand batches here and return, and
+// batches from many streams (and several from one stream) use every core.
 #ifndef COLLIDE_SERVER_RPC_WORKER_POOL_H_
 #define COLLIDE_SERVER_RPC_WORKER_POOL_H_
 

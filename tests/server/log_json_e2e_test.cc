@@ -1,4 +1,4 @@
-// Issue 17: the collide_server binary with --log_format=json. Every line it
+// The collide_server binary with --log_format=json. Every line it
 // writes to stderr, gRPC core's own included (GRPC_VERBOSITY=DEBUG makes
 // gRPC log at start), is one JSON object with time, level, logger and
 // message; caller-controlled values arrive as fields with their raw text

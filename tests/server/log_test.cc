@@ -102,7 +102,7 @@ TEST(LogLineTest, AHugeValueThroughLogValueGivesABoundedLine) {
   EXPECT_THAT(text, HasSubstr("...(33554432 bytes) refused\n"));
 }
 
-// Issue 17: --log_format=json.
+// --log_format=json: one JSON object per line.
 class JsonLogTest : public ::testing::Test {
  protected:
   void SetUp() override { SetLogFormat(LogFormat::kJson); }

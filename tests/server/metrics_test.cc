@@ -1,4 +1,4 @@
-// Metric primitives and their text exposition (issue 17): label values
+// Metric primitives and their text exposition: label values
 // escaped, histograms cumulative with le buckets and exact bounds, and
 // query outcomes classified as /metrics reports them.
 #include "server/ops/metrics.h"

@@ -753,7 +753,7 @@ TEST(HandleRunQueriesTest, BatchOverTheLimitIsResourceExhausted) {
   EXPECT_TRUE(HandleRunQueries(snapshot, request, limits).ok());
 }
 
-// Issue 13: a batch stops at its call's deadline or cancellation; the
+// A batch stops at its call's deadline or cancellation; the
 // queries not yet answered say so in their own results.
 TEST(AnswerRunQueriesTest, StopsBetweenQueriesWhenTheCheckSaysStop) {
   const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
@@ -884,7 +884,7 @@ TEST(CheckBatchSizeTest, BoundsAreInclusive) {
             absl::StatusCode::kResourceExhausted);
 }
 
-// --- Validation queries (issue 7): handler results are bitwise what
+// --- Validation queries: handler results are bitwise what
 // collide/validate.h gives for the same input.
 
 // A random body, set on the proto through `set` (circle / capsule /
@@ -1169,7 +1169,7 @@ TEST_F(QueryHandlerTest, PairToisMatchLib) {
   EXPECT_LT(hits, kRandomQueries);
 }
 
-// Seed 000's general case over the wire: a segment turning from (-1, 0)-(1,
+// A deforming segment over the wire: a segment turning from (-1, 0)-(1,
 // 0) to (0, -1)-(0, 1) meets the point falling from (0.1, 0.6) by (0, -1)
 // at t = 1/2, at (0.1, 0.1) (10 t^2 - 17 t + 6 = 0), whichever of the pair
 // the segment is.
