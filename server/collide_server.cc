@@ -27,14 +27,14 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/proto_convert.h"
-#include "server/default_level.h"
-#include "server/level_dir_watcher.h"
-#include "server/level_store.h"
-#include "server/log.h"
-#include "server/metrics_http.h"
-#include "server/metrics_page.h"
-#include "server/rpc_metrics.h"
-#include "server/server_metrics.h"
+#include "server/levels/default_level.h"
+#include "server/levels/level_dir_watcher.h"
+#include "server/levels/level_store.h"
+#include "server/ops/log.h"
+#include "server/ops/metrics_http.h"
+#include "server/ops/metrics_page.h"
+#include "server/ops/rpc_metrics.h"
+#include "server/ops/server_metrics.h"
 
 namespace collide::server {
 namespace {
@@ -184,6 +184,16 @@ std::string AdminCredentialsInWords(const AdminAuthOptions& auth) {
   return words;
 }
 
+// Counts every call the builder's server finishes, by service, method and
+// code (grpc_server_handled_total, rpc_metrics.h).
+void CountCalls(grpc::ServerBuilder& builder) {
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(MakeRpcMetricsInterceptorFactory(ServerRpcMetrics()));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
@@ -191,92 +201,101 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   if (absl::Status s = EnsureLevelDirectory(options.level_dir); !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckTlsOptions(options.tls); !s.ok()) return s;
-  if (absl::Status s = CheckAdminOptions(
-          options.admin_listen, options.admin_auth, options.tls.mutual());
-      !s.ok()) {
-    return s;
-  }
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
-  std::unique_ptr<CollideServer> server(new CollideServer());
-  server->options_ = options;
-  server->store_ = std::make_unique<LevelStore>(
-      options.limits, options.level_dir, options.store_limits);
+  std::unique_ptr<CollideServer> server(new CollideServer(options));
+  if (absl::Status s = server->LoadLevels(); !s.ok()) return s;
+  if (absl::Status s = server->StartLevelStore(); !s.ok()) return s;
+  server->MakeServices();
+  if (absl::Status s = server->StartMetrics(); !s.ok()) return s;
+  if (absl::Status s = server->StartQueryPort(*credentials); !s.ok()) {
+    return s;
+  }
+  // Before the query port's "listening" line, which tools wait for: once
+  // it is logged, the admin port is known too.
+  if (absl::Status s = server->StartAdmin(*credentials); !s.ok()) return s;
+  server->LogListening();
+  server->StartWatcher();
+  return server;
+}
+
+absl::Status CollideServer::LoadLevels() {
+  store_ = std::make_unique<LevelStore>(options_.limits, options_.level_dir,
+                                        options_.store_limits);
   std::map<std::string, BaseLevel, std::less<>> base_levels;
-  if (absl::Status s = LoadBaseLevels(options, *server->store_, base_levels);
+  if (absl::Status s = LoadBaseLevels(options_, *store_, base_levels);
       !s.ok()) {
     return s;
   }
-  if (!options.level_dir.empty() &&
-      options.level_dir_poll_interval > absl::ZeroDuration()) {
+  if (!options_.level_dir.empty() &&
+      options_.level_dir_poll_interval > absl::ZeroDuration()) {
     LevelDirWatcherOptions watch;
-    watch.level_dir = options.level_dir;
-    watch.poll_interval = options.level_dir_poll_interval;
-    watch.max_file_bytes = options.limits.max_message_bytes;
+    watch.level_dir = options_.level_dir;
+    watch.poll_interval = options_.level_dir_poll_interval;
+    watch.max_file_bytes = options_.limits.max_message_bytes;
     watch.base_levels = std::move(base_levels);
-    watch.skipped = &server->skipped_files_;
-    server->watcher_ =
-        std::make_unique<LevelDirWatcher>(*server->store_, std::move(watch));
+    watch.skipped = &skipped_files_;
+    watcher_ = std::make_unique<LevelDirWatcher>(*store_, std::move(watch));
     // Before the directory is loaded, so a file changing while it loads is
     // seen as changed at the first poll.
-    server->watcher_->Prime();
+    watcher_->Prime();
   }
-  if (absl::Status s =
-          LoadLevelDirectory(options, *server->store_, server->skipped_files_);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = server->StartLevelStore(); !s.ok()) return s;
+  return LoadLevelDirectory(options_, *store_, skipped_files_);
+}
+
+void CollideServer::MakeServices() {
   const int workers =
-      options.worker_threads > 0
-          ? options.worker_threads
+      options_.worker_threads > 0
+          ? options_.worker_threads
           : static_cast<int>(std::thread::hardware_concurrency());
-  server->workers_ = std::make_unique<WorkerPool>(workers);
-  server->collision_service_ = std::make_unique<CollisionServiceImpl>(
-      *server->store_, options.limits, *server->workers_);
-  const bool admin_on_query_port = AdminOnQueryPort(options);
-  server->level_service_ = std::make_unique<LevelServiceImpl>(
-      *server->store_,
-      admin_on_query_port ? AdminGate::Open(options.admin_auth)
-                          : AdminGate::Closed(WritesRefusedReason(options)),
-      &server->skipped_files_);
-  server->unknown_methods_ =
+  workers_ = std::make_unique<WorkerPool>(workers);
+  collision_service_ = std::make_unique<CollisionServiceImpl>(
+      *store_, options_.limits, *workers_);
+  level_service_ = std::make_unique<LevelServiceImpl>(
+      *store_,
+      AdminOnQueryPort(options_)
+          ? AdminGate::Open(options_.admin_auth)
+          : AdminGate::Closed(WritesRefusedReason(options_)),
+      &skipped_files_);
+  unknown_methods_ =
       std::make_unique<UnknownMethodService>(std::vector<std::string>{
           v1::CollisionService::service_full_name(),
           v1::LevelService::service_full_name(), "grpc.health.v1.Health",
           "grpc.reflection.v1alpha.ServerReflection"});
+}
 
+absl::Status CollideServer::StartMetrics() {
+  if (options_.metrics_listen.empty()) return absl::OkStatus();
+  const LevelStore* store = store_.get();
+  absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
+      MetricsHttpServer::Start(options_.metrics_listen,
+                               [store] { return RenderMetricsPage(*store); });
+  if (!metrics.ok()) return metrics.status();
+  metrics_http_ = *std::move(metrics);
+  // Not "(port N)": that names the gRPC port to whoever reads the log
+  // (tests/support/server_process.h).
+  LogAt(LogSeverity::kInfo,
+        {{"metrics_listen", options_.metrics_listen},
+         {"metrics_port", metrics_http_->port()}},
+        "serving metrics on http://%s/metrics (metrics port %d)",
+        LogValue(options_.metrics_listen), metrics_http_->port());
+  return absl::OkStatus();
+}
+
+absl::Status CollideServer::StartQueryPort(
+    const std::shared_ptr<grpc::ServerCredentials>& credentials) {
   // Process-wide switches, read when the builder builds: both are no-ops
   // when repeated (tests start several servers).
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
-  // Before the gRPC server, so an address that cannot be bound fails the
-  // start before any call is served.
-  if (!options.metrics_listen.empty()) {
-    const LevelStore* store = server->store_.get();
-    absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
-        MetricsHttpServer::Start(options.metrics_listen,
-                                 [store] { return RenderMetricsPage(*store); });
-    if (!metrics.ok()) return metrics.status();
-    server->metrics_http_ = *std::move(metrics);
-    // Not "(port N)": that names the gRPC port to whoever reads the log
-    // (tests/support/server_process.h).
-    LogAt(LogSeverity::kInfo,
-          {{"metrics_listen", options.metrics_listen},
-           {"metrics_port", server->metrics_http_->port()}},
-          "serving metrics on http://%s/metrics (metrics port %d)",
-          LogValue(options.metrics_listen), server->metrics_http_->port());
-  }
-
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, *credentials, &server->port_);
-  builder.RegisterService(server->collision_service_.get());
-  builder.RegisterService(server->level_service_.get());
+  builder.AddListeningPort(options_.listen, credentials, &port_);
+  builder.RegisterService(collision_service_.get());
+  builder.RegisterService(level_service_.get());
   // Every method no service above has: UNIMPLEMENTED naming it and them.
-  builder.RegisterCallbackGenericService(server->unknown_methods_.get());
+  builder.RegisterCallbackGenericService(unknown_methods_.get());
   // gRPC binds with SO_REUSEPORT by default, so a second server on the
   // same port would start and silently split the traffic; fail instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -290,85 +309,66 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   // A client's channel otherwise keeps the connections it made at start
   // for ever, so replicas added by a scale-up never get its calls: an aged
   // connection gets GOAWAY, and the client reconnects (re-resolving DNS).
-  if (options.max_connection_age > absl::ZeroDuration()) {
+  if (options_.max_connection_age > absl::ZeroDuration()) {
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
-                               GrpcMilliseconds(options.max_connection_age));
-    if (options.max_connection_age_grace > absl::ZeroDuration()) {
+                               GrpcMilliseconds(options_.max_connection_age));
+    if (options_.max_connection_age_grace > absl::ZeroDuration()) {
       builder.AddChannelArgument(
           GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
-          GrpcMilliseconds(options.max_connection_age_grace));
+          GrpcMilliseconds(options_.max_connection_age_grace));
     }
   }
-  // grpc_server_handled_total (rpc_metrics.h), for every service.
-  std::vector<
-      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
-      interceptors;
-  interceptors.push_back(MakeRpcMetricsInterceptorFactory(ServerRpcMetrics()));
-  builder.experimental().SetInterceptorCreators(std::move(interceptors));
-  builder.SetMaxReceiveMessageSize(options.limits.max_message_bytes);
-  builder.SetMaxSendMessageSize(options.limits.max_message_bytes);
-  server->server_ = builder.BuildAndStart();
-  if (server->server_ == nullptr || server->port_ == 0) {
+  CountCalls(builder);
+  builder.SetMaxReceiveMessageSize(options_.limits.max_message_bytes);
+  builder.SetMaxSendMessageSize(options_.limits.max_message_bytes);
+  server_ = builder.BuildAndStart();
+  if (server_ == nullptr || port_ == 0) {
     return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", options.listen));
+        absl::StrCat("cannot listen on ", options_.listen));
   }
   // SERVING for the whole server ("") and for each service by name, so
   // checks of either form pass.
-  grpc::HealthCheckServiceInterface* health =
-      server->server_->GetHealthCheckService();
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   if (health != nullptr) {
     health->SetServingStatus(true);
     health->SetServingStatus(v1::CollisionService::service_full_name(), true);
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
     // From now on kept current as the watcher loads or skips files.
-    server->skipped_files_.SetObserver([health](bool all_loaded) {
+    skipped_files_.SetObserver([health](bool all_loaded) {
       health->SetServingStatus(SkippedLevelFiles::kHealthService, all_loaded);
     });
   }
-  // Before the query port's "listening" line, which tools wait for: once
-  // it is logged, the admin port is known too.
-  if (!options.admin_listen.empty() && !admin_on_query_port) {
-    if (absl::Status s = server->StartAdmin(*credentials); !s.ok()) return s;
-  } else {
-    Log("level changes: %s",
-        admin_on_query_port
-            ? absl::StrCat("served on the query port (admin_listen = listen), "
-                           "credentials: ",
-                           AdminCredentialsInWords(options.admin_auth))
-            : std::string("refused, read-only replica (admin_listen=none)"));
-  }
+  return absl::OkStatus();
+}
+
+void CollideServer::LogListening() const {
   Log("transport: %s",
-      options.tls.enabled()
+      options_.tls.enabled()
           ? absl::StrCat(
-                options.tls.mutual()
+                options_.tls.mutual()
                     ? "mutual TLS (client certificates required)"
                     : "TLS",
                 ", certificate files re-read every ",
                 absl::FormatDuration(absl::Ceil(
-                    options.tls.tls_refresh_interval, absl::Seconds(1))))
+                    options_.tls.tls_refresh_interval, absl::Seconds(1))))
           : std::string("plaintext"));
-  LogAt(LogSeverity::kInfo,
-        {{"listen", options.listen}, {"port", server->port_}},
+  LogAt(LogSeverity::kInfo, {{"listen", options_.listen}, {"port", port_}},
         "listening on %s (port %d), %d level(s), %d worker thread(s)",
-        LogValue(options.listen), server->port_, server->store_->List().size(),
-        server->workers_->size());
-  if (server->watcher_ != nullptr) {
-    server->watcher_->Start();
-    Log("watching level directory %s every %s", LogValue(options.level_dir),
-        absl::FormatDuration(options.level_dir_poll_interval));
-  }
-  return server;
+        LogValue(options_.listen), port_, store_->List().size(),
+        workers_->size());
+}
+
+void CollideServer::StartWatcher() {
+  if (watcher_ == nullptr) return;
+  watcher_->Start();
+  Log("watching level directory %s every %s", LogValue(options_.level_dir),
+      absl::FormatDuration(options_.level_dir_poll_interval));
 }
 
 absl::Status CollideServer::StartLevelStore() {
   if (options_.level_store.empty()) return absl::OkStatus();
   absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
   if (!address.ok()) return address.status();
-  if (!options_.level_dir.empty()) {
-    return absl::InvalidArgumentError(
-        "level_store names Redis and level_dir is set: levels live in one "
-        "place (leave level_dir empty)");
-  }
   redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address));
   store_->ShareWrites(redis_sync_.get());
   // Loaded before listening when Redis is up; otherwise the thread keeps
@@ -387,6 +387,15 @@ absl::Status CollideServer::StartLevelStore() {
 
 absl::Status CollideServer::StartAdmin(
     const std::shared_ptr<grpc::ServerCredentials>& credentials) {
+  if (options_.admin_listen.empty() || AdminOnQueryPort(options_)) {
+    Log("level changes: %s",
+        !options_.admin_listen.empty()
+            ? absl::StrCat("served on the query port (admin_listen = listen), "
+                           "credentials: ",
+                           AdminCredentialsInWords(options_.admin_auth))
+            : std::string("refused, read-only replica (admin_listen=none)"));
+    return absl::OkStatus();
+  }
   admin_level_service_ = std::make_unique<LevelServiceImpl>(
       *store_, AdminGate::Open(options_.admin_auth), &skipped_files_);
   admin_unknown_methods_ =
@@ -397,12 +406,8 @@ absl::Status CollideServer::StartAdmin(
   builder.AddListeningPort(options_.admin_listen, credentials, &admin_port_);
   builder.RegisterService(admin_level_service_.get());
   builder.RegisterCallbackGenericService(admin_unknown_methods_.get());
-  // Admin calls are counted with the query port's (grpc_server_handled_total).
-  std::vector<
-      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
-      interceptors;
-  interceptors.push_back(MakeRpcMetricsInterceptorFactory(ServerRpcMetrics()));
-  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  // Admin calls are counted with the query port's.
+  CountCalls(builder);
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options_.limits.max_message_bytes);
   builder.SetMaxSendMessageSize(options_.limits.max_message_bytes);

@@ -23,91 +23,29 @@
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "proto/formats/input_limits.h"
-#include "server/admin_gate.h"
-#include "server/collision_service.h"
-#include "server/level_dir_watcher.h"
-#include "server/level_service_impl.h"
-#include "server/level_store.h"
-#include "server/metrics_http.h"
-#include "server/redis_level_sync.h"
-#include "server/skipped_level_files.h"
-#include "server/tls_credentials.h"
-#include "server/unknown_method_service.h"
-#include "server/worker_pool.h"
+#include "server/fleet/redis_level_sync.h"
+#include "server/levels/level_dir_watcher.h"
+#include "server/levels/level_store.h"
+#include "server/levels/skipped_level_files.h"
+#include "server/ops/admin_gate.h"
+#include "server/ops/metrics_http.h"
+#include "server/ops/tls_credentials.h"
+#include "server/rpc/collision_service.h"
+#include "server/rpc/level_service_impl.h"
+#include "server/rpc/unknown_method_service.h"
+#include "server/rpc/worker_pool.h"
+#include "server/server_options.h"
 
 namespace collide::server {
 
-// Everything main.cc's flags set (ABSL_FLAGs live only in main.cc).
-struct ServerOptions {
-  // host:port to listen on; port 0 picks a free port (see
-  // CollideServer::port()).
-  std::string listen = "0.0.0.0:50051";
-  // Serve the bundled "arena" level (default_level.h).
-  bool load_default_level = true;
-  // Level files (JSON or binary) loaded at start; a file's level id is the
-  // id inside it, or else its file name without extension. Not persisted.
-  std::vector<std::string> level_files;
-  // Directory that levels put through LevelService are written to, and
-  // loaded from at start (after the default level and level_files, so
-  // what was put last wins); created (with its parents) if missing. Empty:
-  // puts live in memory only.
-  std::string level_dir;
-  // A level file in level_dir that cannot be loaded at start (unreadable,
-  // empty, truncated, corrupted, invalid) fails the start instead of being
-  // skipped with a log line.
-  bool strict_level_dir = false;
-  // How often the level directory is checked for level files that
-  // appeared, changed or vanished (LevelDirWatcher); zero or less: never,
-  // the directory is only read at start.
-  absl::Duration level_dir_poll_interval = absl::Seconds(1);
-  // Where the fleet's levels live: "" for the level directory (level_dir,
-  // as a single server keeps them), or "redis://host:port/prefix" for a
-  // shared store every replica writes to and applies changes from
-  // (redis_level_sync.h). Redis and level_dir are exclusive.
-  std::string level_store;
-  formats::InputLimits limits;
-  // What the server holds at most over all levels.
-  StoreLimits store_limits;
-  // Threads that answer query batches (gRPC's own event threads only move
-  // messages); 0: one per hardware thread.
-  int worker_threads = 0;
-  // How long Shutdown() lets in-flight calls finish before cancelling them.
-  absl::Duration shutdown_grace = absl::Seconds(10);
-  // Connections to the query port are sent GOAWAY after this long (gRPC
-  // adds +-10% jitter), so long-lived clients reconnect, re-resolve and
-  // spread onto replicas added since they connected. Zero: never.
-  absl::Duration max_connection_age = absl::Minutes(5);
-  // How long calls still open on a connection past max_connection_age may
-  // run before the connection is closed (their streams then end with
-  // UNAVAILABLE, which the client library resends on a new stream). Zero:
-  // no limit (a stream that never ends pins its connection).
-  absl::Duration max_connection_age_grace = absl::Seconds(30);
-  // host:port (IPv4) to serve Prometheus metrics on, GET /metrics over
-  // plain HTTP (metrics_http.h); port 0 picks a free port (see
-  // CollideServer::metrics_port()). Empty: no metrics endpoint.
-  std::string metrics_listen;
-  // TLS or mutual TLS on both listeners; plaintext by default.
-  TlsOptions tls;
-  // Where LevelService writes are served: "host:port" (port 0: a free
-  // port, see admin_port()). Empty: nowhere, a read-only replica. The same
-  // address as `listen` (port not 0): on the query port itself, behind
-  // the same AdminGate, as before admin listeners existed. Anything but
-  // loopback needs admin_auth (CheckAdminOptions).
-  std::string admin_listen = "127.0.0.1:50052";
-  // Credentials admin calls must carry; none on a loopback admin listener
-  // lets every local caller change levels.
-  AdminAuthOptions admin_auth;
-};
-
 class CollideServer {
  public:
-  // Loads the levels, then builds and starts the gRPC server. Errors: a
-  // bundled or level_files level that does not load (its file and field), a
-  // level directory that cannot be listed, a bad file in it with
-  // strict_level_dir, or the address that cannot be bound (UNAVAILABLE);
-  // INVALID_ARGUMENT for TLS or admin options that cannot work
-  // (CheckTlsOptions, CheckAdminOptions), FAILED_PRECONDITION for a TLS
-  // file that cannot be read (naming the option).
+  // Loads the levels, then builds and starts the gRPC server. Precondition:
+  // ValidateServerOptions(options) is OK. Errors: a bundled or level_files
+  // level that does not load (its file and field), a level directory that
+  // cannot be created or listed, a bad file in it with strict_level_dir, or
+  // an address that cannot be bound (UNAVAILABLE); FAILED_PRECONDITION for
+  // a TLS file that cannot be read (naming the option).
   // Logs one line per level loaded, per level directory file skipped (and
   // a count of them), per leftover temporary file removed, and one when
   // listening.
@@ -144,13 +82,32 @@ class CollideServer {
   void Shutdown();
 
  private:
-  CollideServer() = default;
+  explicit CollideServer(const ServerOptions& options) : options_(options) {}
+
+  // Start's steps, in order.
+  // Creates the store and loads the bundled level and level_files, then the
+  // level directory over them (priming the directory watcher in between).
+  absl::Status LoadLevels();
   // With a Redis level_store: loads the fleet's levels and starts applying
-  // its changes (INVALID_ARGUMENT for a bad URL, or with level_dir).
+  // its changes (INVALID_ARGUMENT for a bad URL).
   absl::Status StartLevelStore();
-  // Builds and starts admin_server_ on options_.admin_listen.
+  // The worker pool and the query port's services.
+  void MakeServices();
+  // The metrics endpoint, when metrics_listen is set; before the gRPC
+  // server, so an address that cannot be bound fails the start before any
+  // call is served.
+  absl::Status StartMetrics();
+  // Builds and starts server_ on options_.listen and sets its health.
+  absl::Status StartQueryPort(
+      const std::shared_ptr<grpc::ServerCredentials>& credentials);
+  // Builds and starts admin_server_ on options_.admin_listen; with writes
+  // on the query port or nowhere, only logs where they are served.
   absl::Status StartAdmin(
       const std::shared_ptr<grpc::ServerCredentials>& credentials);
+  // The transport and "listening on ... (port N)" lines tools wait for.
+  void LogListening() const;
+  // Starts polling the level directory, when watcher_ was made.
+  void StartWatcher();
 
   ServerOptions options_;
   // Before what fills and reads it (the watcher, the level service).

@@ -1,68 +1,6 @@
-// collide_server: the collision query service.
-//
-// With no arguments it serves the bundled level "levels/arena" on
-// 0.0.0.0:50051 (CollisionService, LevelService, grpc.health.v1 health and
-// server reflection). SIGTERM or SIGINT drains it: health turns
-// NOT_SERVING, new calls are refused (GOAWAY), streams end with UNAVAILABLE
-// once they have answered the batches they read (clients resend the rest
-// elsewhere), calls in flight get --shutdown_grace to finish (then they are
-// cancelled, and batches stop between queries), and the process exits 0 as
-// soon as no call is left, at the latest 0.75 s after the grace ends.
-//
-//   collide_server [--listen=0.0.0.0:50051] [--level_files=a.json,b.binpb]
-//                  [--level_dir=/var/lib/collide] [--strict_level_dir]
-//                  [--level_dir_poll_interval=1s] [--max_batch_size=4096]
-//                  [--level_store=redis://redis:6379/collide]
-//                  [--max_vertices=4096] [--max_level_shapes=1048576]
-//                  [--max_message_bytes=67108864] [--max_shot_targets=256]
-//                  [--max_slide_iterations=16] [--worker_threads=0]
-//                  [--shutdown_grace=10s] [--default_level=true]
-//                  [--max_connection_age=5m]
-//                  [--max_connection_age_grace=30s]
-//                  [--tls_cert_file=cert.pem --tls_key_file=key.pem]
-//                  [--tls_client_ca_file=clients-ca.pem]
-//                  [--tls_refresh_interval=60s]
-//                  [--admin_listen=127.0.0.1:50052|none]
-//                  [--admin_token_file=token] [--admin_client_names=ops]
-//                  [--metrics_listen=] [--log_format=text]
-//
-// Query-port connections get GOAWAY after --max_connection_age (0: never),
-// so clients that keep one channel for hours reconnect, re-resolve and
-// spread onto replicas a scale-up added; calls still open then get
-// --max_connection_age_grace (0: no limit) before the connection closes
-// (the client library resends a closed stream's unanswered batches).
-//
-// --listen=unix:/run/collide/query.sock serves the queries on a Unix domain
-// socket instead of TCP, for callers on the same host (a game server with
-// collide as its sidecar); gRPC removes the socket file on exit.
-//
-// --metrics_listen=0.0.0.0:9090 serves Prometheus metrics at GET /metrics
-// there (off by default); --log_format=json writes one JSON object per log
-// line, gRPC core's own lines included.
-//
-// --level_store=redis://host:port/prefix keeps the levels of a fleet in
-// Redis instead of --level_dir (which it excludes): a put, patch or delete
-// on any replica is written there (checked against expected content
-// hashes in the same Lua script) and applied by every replica; a replica
-// starts with every level Redis holds. While Redis is unreachable the
-// replica serves what it holds and level changes fail with UNAVAILABLE; it
-// reconnects with a backoff (50 ms doubling to 2 s) and resynchronises.
-//
-// Security: with --tls_cert_file and --tls_key_file both listeners serve
-// TLS (the files are re-read every --tls_refresh_interval, so rotated
-// certificates reach new connections without a restart); adding
-// --tls_client_ca_file requires and verifies client certificates (mutual
-// TLS). LevelService writes (PutLevel, DeleteLevel) are served only on the
-// admin listener (--admin_listen, loopback by default; "none" or empty:
-// a read-only replica; the --listen address itself: on the query port);
-// on the query port they get UNIMPLEMENTED saying where they go. Admin
-// calls carry "authorization: Bearer TOKEN" (--admin_token_file) or a
-// client certificate named in --admin_client_names: without credentials
-// UNAUTHENTICATED, with wrong ones PERMISSION_DENIED. A non-loopback admin
-// listener without either refuses to start (exit 2); one without TLS
-// logs a WARNING (its token would cross the network in the clear). A TLS
-// or token file that cannot be read fails the start (exit 1) naming the
-// flag.
+// collide_server: the collision query service. `collide_server --help` lists
+// the flags (their help strings are their documentation); docs/server.md
+// explains running it: level files, security, metrics and logs, draining.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -75,24 +13,27 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "collide/validate.h"
 #include "grpc/grpc.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
-#include "server/admin_gate.h"
 #include "server/collide_server.h"
-#include "server/log.h"
-#include "server/redis_connection.h"
-#include "server/shutdown_signal.h"
+#include "server/levels/level_store.h"
+#include "server/ops/log.h"
+#include "server/ops/shutdown_signal.h"
+#include "server/server_options.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
           "Address to listen on, host:port (port 0: any free port), or "
-          "unix:PATH for a Unix domain socket (callers on the same host).");
+          "unix:PATH for a Unix domain socket (callers on the same host; "
+          "gRPC removes the socket file on exit).");
 ABSL_FLAG(bool, default_level, true,
           "Serve the bundled level \"levels/arena\".");
 ABSL_FLAG(std::vector<std::string>, level_files, {},
@@ -105,7 +46,9 @@ ABSL_FLAG(std::string, level_store, "",
           "Where the levels of a fleet live: empty for --level_dir (one "
           "server), or redis://host:port/prefix: every replica writes level "
           "changes to that Redis and applies every replica's; excludes "
-          "--level_dir.");
+          "--level_dir. While Redis is unreachable a replica serves the "
+          "levels it holds, level changes fail with UNAVAILABLE, and it "
+          "reconnects (backoff from 50 ms doubling to 2 s) and resyncs.");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "
@@ -144,9 +87,12 @@ ABSL_FLAG(int64_t, max_total_level_bytes,
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
-          "On SIGTERM/SIGINT, how long calls in flight may take to finish "
-          "(streams end once they have answered the batches they read; the "
-          "process exits as soon as no call is left).");
+          "On SIGTERM/SIGINT the server drains: health turns NOT_SERVING, new "
+          "calls are refused (GOAWAY), streams end with UNAVAILABLE once they "
+          "have answered the batches they read, and calls in flight get this "
+          "long to finish (then they are cancelled and batches stop between "
+          "queries). The process exits 0 as soon as no call is left, at the "
+          "latest 0.75 s after the grace.");
 ABSL_FLAG(absl::Duration, max_connection_age, absl::Minutes(5),
           "Send GOAWAY on a query-port connection this old (+-10% jitter), "
           "so long-lived clients reconnect, re-resolve and spread onto "
@@ -167,8 +113,10 @@ ABSL_FLAG(std::string, log_format, "text",
           "lines come out in the same format.");
 
 ABSL_FLAG(std::string, tls_cert_file, "",
-          "PEM certificate chain to serve TLS with (with --tls_key_file); "
-          "re-read every --tls_refresh_interval. Empty: plaintext.");
+          "PEM certificate chain to serve TLS with on both listeners (with "
+          "--tls_key_file); re-read every --tls_refresh_interval, so rotated "
+          "certificates reach new connections without a restart. Empty: "
+          "plaintext. A file that cannot be read fails the start (exit 1).");
 ABSL_FLAG(std::string, tls_key_file, "",
           "PEM private key of --tls_cert_file; re-read with it.");
 ABSL_FLAG(std::string, tls_client_ca_file, "",
@@ -179,12 +127,18 @@ ABSL_FLAG(absl::Duration, tls_refresh_interval, absl::Minutes(1),
           "(whole seconds, >= 1s).");
 ABSL_FLAG(std::string, admin_listen, "127.0.0.1:50052",
           "Address of the admin listener, where LevelService writes "
-          "(PutLevel, DeleteLevel) are served; \"none\" or empty: nowhere "
-          "(read-only replica); the --listen address: on the query port. "
-          "Not loopback: needs --admin_token_file or --admin_client_names.");
+          "(PutLevel, PatchLevel, DeleteLevel) are served; on the query port "
+          "they get UNIMPLEMENTED saying where they go. \"none\" or empty: "
+          "nowhere (read-only replica); the --listen address: on the query "
+          "port. Not loopback: needs --admin_token_file or "
+          "--admin_client_names (else the start is refused, exit 2), and "
+          "without TLS a WARNING is logged (the token crosses the network in "
+          "the clear).");
 ABSL_FLAG(std::string, admin_token_file, "",
           "File holding the bearer token admin calls must send "
-          "(\"authorization: Bearer TOKEN\"); read at start.");
+          "(\"authorization: Bearer TOKEN\"); read at start (unreadable: exit "
+          "1). A call without credentials gets UNAUTHENTICATED, one with a "
+          "wrong token PERMISSION_DENIED.");
 ABSL_FLAG(std::vector<std::string>, admin_client_names, {},
           "Comma-separated client certificate names (common name or subject "
           "alternative name) allowed admin calls without a token; needs "
@@ -192,12 +146,59 @@ ABSL_FLAG(std::vector<std::string>, admin_client_names, {},
 
 namespace {
 
+using collide::server::CollideServer;
+using collide::server::Log;
+using collide::server::LogAt;
+using collide::server::LogFormat;
+using collide::server::LogSeverity;
+using collide::server::LogValue;
+using collide::server::ServerOptions;
+
 // How long past --shutdown_grace a drain may run before the process exits
-// regardless (the bound is one second).
+// regardless: the bound is one second past the grace, and the last 250 ms
+// are left for the exit itself.
 constexpr absl::Duration kShutdownOverrun = absl::Milliseconds(750);
 
-collide::server::ServerOptions OptionsFromFlags() {
-  collide::server::ServerOptions options;
+// Exit codes: a command line that cannot work, and a start that failed.
+constexpr int kBadCommandLine = 2;
+constexpr int kStartFailed = 1;
+
+void ParseFlags(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "The collide collision query service (docs/server.md).\n"
+      "  collide_server [--listen=0.0.0.0:50051] [--level_dir=DIR] "
+      "[--admin_listen=127.0.0.1:50052] [--tls_cert_file=C "
+      "--tls_key_file=K] ...\n"
+      "With no flags it serves the bundled level \"levels/arena\" on "
+      "0.0.0.0:50051 (CollisionService, LevelService reads, grpc.health.v1 "
+      "health and server reflection), and level changes on 127.0.0.1:50052.");
+  // --help lists the flags of this file (Abseil matches files by program
+  // name by default, and "collide_server" names none).
+  absl::FlagsUsageConfig usage_config;
+  usage_config.contains_help_flags = [](absl::string_view f) {
+    return absl::EndsWith(f, "server/main.cc");
+  };
+  absl::SetFlagsUsageConfig(usage_config);
+  absl::ParseCommandLine(argc, argv);
+  // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
+  // lock (gRPC's included) also runs the debug deadlock detector: a
+  // process-wide lock graph behind one global lock, ~5x the cost of the
+  // lock itself on the query path. Our lock order is fixed by design.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
+
+absl::StatusOr<LogFormat> LogFormatFromFlag() {
+  const std::string format = absl::GetFlag(FLAGS_log_format);
+  if (format == "text") return LogFormat::kText;
+  if (format == "json") return LogFormat::kJson;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "log_format must be text or json, not \"", LogValue(format), "\""));
+}
+
+// The flags as options. Reads --admin_token_file, the one file read before
+// the start (the token decides whether the admin listener is guarded).
+absl::StatusOr<ServerOptions> OptionsFromFlags() {
+  ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.load_default_level = absl::GetFlag(FLAGS_default_level);
   options.level_files = absl::GetFlag(FLAGS_level_files);
@@ -231,124 +232,30 @@ collide::server::ServerOptions OptionsFromFlags() {
   if (options.admin_listen == "none") options.admin_listen.clear();
   options.admin_auth.admin_client_names =
       absl::GetFlag(FLAGS_admin_client_names);
-  return options;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Before any thread exists, so every thread inherits the blocked mask and
-  // the signals wait for sigwait below.
-  if (!collide::server::BlockShutdownSignals()) {
-    std::perror("collide_server: cannot block SIGTERM/SIGINT");
-    return 1;
-  }
-  absl::SetProgramUsageMessage(
-      "The collide collision query service.\n"
-      "  collide_server [--listen=0.0.0.0:50051] [--level_dir=DIR] "
-      "[--admin_listen=127.0.0.1:50052] [--tls_cert_file=C "
-      "--tls_key_file=K] ...");
-  // --help lists the flags of this file (Abseil matches files by program
-  // name by default, and "collide_server" names none).
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = [](absl::string_view f) {
-    return absl::EndsWith(f, "server/main.cc");
-  };
-  absl::SetFlagsUsageConfig(usage_config);
-  absl::ParseCommandLine(argc, argv);
-  // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
-  // lock (gRPC's included) also runs the debug deadlock detector: a
-  // process-wide lock graph behind one global lock, ~5x the cost of the
-  // lock itself on the query path. Our lock order is fixed by design.
-  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  const std::string log_format = absl::GetFlag(FLAGS_log_format);
-  if (log_format != "text" && log_format != "json") {
-    std::fprintf(stderr,
-                 "collide_server: log_format must be text or json, not "
-                 "\"%s\"\n",
-                 collide::server::LogValue(log_format).c_str());
-    return 2;
-  }
-  collide::server::SetLogFormat(log_format == "json"
-                                    ? collide::server::LogFormat::kJson
-                                    : collide::server::LogFormat::kText);
-  collide::server::RouteGrpcLogs();
-  collide::server::ServerOptions options = OptionsFromFlags();
-  if (options.limits.max_batch_size < 1 || options.limits.max_vertices < 3 ||
-      options.limits.max_level_shapes < 0 ||
-      options.limits.max_message_bytes < 1024 ||
-      options.limits.max_level_bytes < 1 ||
-      options.store_limits.max_levels < 1 ||
-      options.store_limits.max_total_level_bytes < 1 ||
-      options.worker_threads < 0 ||
-      options.shutdown_grace < absl::ZeroDuration() ||
-      options.max_connection_age < absl::ZeroDuration() ||
-      options.max_connection_age_grace < absl::ZeroDuration() ||
-      options.level_dir_poll_interval < absl::ZeroDuration()) {
-    std::fprintf(stderr,
-                 "collide_server: limits must be positive (max_vertices >= "
-                 "3, max_message_bytes >= 1024), worker_threads, "
-                 "shutdown_grace, max_connection_age, "
-                 "max_connection_age_grace and level_dir_poll_interval >= "
-                 "0\n");
-    return 2;
-  }
-  if (options.limits.max_shot_targets < 0 ||
-      options.limits.max_slide_iterations < 0 ||
-      options.limits.max_slide_iterations > collide::kMaxSlideIterations) {
-    std::fprintf(stderr,
-                 "collide_server: max_shot_targets must be >= 0 and "
-                 "max_slide_iterations in [0, %d]\n",
-                 collide::kMaxSlideIterations);
-    return 2;
-  }
   if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
       !path.empty()) {
     absl::StatusOr<std::string> token = collide::formats::ReadTokenFile(path);
     if (!token.ok()) {
-      std::fprintf(stderr, "collide_server: --%s\n",
-                   std::string(token.status().message()).c_str());
-      return 1;
+      return absl::Status(token.status().code(),
+                          absl::StrCat("--", token.status().message()));
     }
     options.admin_auth.admin_token = *std::move(token);
   }
-  if (!options.level_store.empty()) {
-    absl::StatusOr<collide::server::RedisAddress> address =
-        collide::server::ParseRedisUrl(options.level_store);
-    if (!address.ok() || !options.level_dir.empty()) {
-      std::fprintf(stderr, "collide_server: --%s\n",
-                   address.ok()
-                       ? "level_store names Redis: leave --level_dir "
-                         "empty (levels live in one place)"
-                       : std::string(address.status().message()).c_str());
-      return 2;
-    }
-  }
-  // Before anything starts: a flag combination that cannot work, or an
-  // admin listener open to the network without credentials, is a bad
-  // command line.
-  for (const absl::Status& s :
-       {collide::server::CheckTlsOptions(options.tls),
-        collide::server::CheckAdminOptions(
-            options.admin_listen, options.admin_auth, options.tls.mutual())}) {
-    if (!s.ok()) {
-      std::fprintf(stderr, "collide_server: --%s\n",
-                   std::string(s.message()).c_str());
-      return 2;
-    }
-  }
-  collide::server::Log(
-      "starting: listen %s, level_files [%s], level_dir \"%s\", "
+  return options;
+}
+
+void LogStarting(const ServerOptions& options) {
+  Log("starting: listen %s, level_files [%s], level_dir \"%s\", "
       "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
       "max_slide_iterations %d, max_level_bytes %d, max_levels %d, "
       "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s, "
       "max_connection_age %s, max_connection_age_grace %s, "
       "metrics_listen \"%s\"",
-      collide::server::LogValue(options.listen),
-      collide::server::LogValue(absl::StrJoin(options.level_files, ","),
-                                16 * collide::server::kMaxLogValueBytes),
-      collide::server::LogValue(options.level_dir),
+      LogValue(options.listen),
+      LogValue(absl::StrJoin(options.level_files, ","),
+               16 * collide::server::kMaxLogValueBytes),
+      LogValue(options.level_dir),
       absl::FormatDuration(options.level_dir_poll_interval),
       options.limits.max_batch_size, options.limits.max_vertices,
       options.limits.max_level_shapes, options.limits.max_message_bytes,
@@ -358,32 +265,61 @@ int main(int argc, char** argv) {
       absl::FormatDuration(options.shutdown_grace),
       absl::FormatDuration(options.max_connection_age),
       absl::FormatDuration(options.max_connection_age_grace),
-      collide::server::LogValue(options.metrics_listen));
+      LogValue(options.metrics_listen));
+}
 
-  absl::StatusOr<std::unique_ptr<collide::server::CollideServer>> server =
-      collide::server::CollideServer::Start(options);
-  if (!server.ok()) {
-    collide::server::LogAt(collide::server::LogSeverity::kError,
-                           {{"status", server.status()}}, "cannot start: %s",
-                           collide::server::LogValue(server.status()));
-    return 1;
-  }
+// Waits for SIGTERM or SIGINT, then drains `server` within `grace`.
+void ServeUntilSignal(CollideServer& server, absl::Duration grace) {
   const int signal_number = collide::server::WaitForShutdownSignal();
-  collide::server::LogAt(collide::server::LogSeverity::kInfo,
-                         {{"signal", sigabbrev_np(signal_number)}},
-                         "received %s, shutting down",
-                         sigabbrev_np(signal_number));
+  LogAt(LogSeverity::kInfo, {{"signal", sigabbrev_np(signal_number)}},
+        "received %s, shutting down", sigabbrev_np(signal_number));
   // Calls get the grace; then they are cancelled and batches stop between
   // queries, so the rest takes milliseconds. The watchdog makes the bound
-  // hard: 250 ms short of grace + 1 s, leaving time for the exit itself.
-  collide::server::StartShutdownWatchdog(options.shutdown_grace +
-                                         kShutdownOverrun);
-  (*server)->Shutdown();
+  // hard.
+  collide::server::StartShutdownWatchdog(grace + kShutdownOverrun);
+  server.Shutdown();
   // The last grpc::Server's destructor would run grpc_shutdown, which joins
   // gRPC's executor threads, and one of them can sit in a poll for up to
   // 10 s: the watchdog would cut the exit short every other time. One
   // reference of our own, never released, leaves gRPC running until the
   // process ends; everything that must happen at the stop has happened.
   grpc_init();
+}
+
+int Refuse(const absl::Status& status, int exit_code) {
+  std::fprintf(stderr, "collide_server: %s\n",
+               std::string(status.message()).c_str());
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before any thread exists, so every thread inherits the blocked mask and
+  // the signals wait for WaitForShutdownSignal.
+  if (!collide::server::BlockShutdownSignals()) {
+    std::perror("collide_server: cannot block SIGTERM/SIGINT");
+    return kStartFailed;
+  }
+  ParseFlags(argc, argv);
+  const absl::StatusOr<LogFormat> log_format = LogFormatFromFlag();
+  if (!log_format.ok()) return Refuse(log_format.status(), kBadCommandLine);
+  collide::server::SetLogFormat(*log_format);
+  collide::server::RouteGrpcLogs();
+  const absl::StatusOr<ServerOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Refuse(options.status(), kStartFailed);
+  if (absl::Status s = collide::server::ValidateServerOptions(*options);
+      !s.ok()) {
+    return Refuse(s, kBadCommandLine);
+  }
+  LogStarting(*options);
+  absl::StatusOr<std::unique_ptr<CollideServer>> server =
+      CollideServer::Start(*options);
+  if (!server.ok()) {
+    LogAt(LogSeverity::kError, {{"status", server.status()}},
+          "cannot start: %s", LogValue(server.status()));
+    return kStartFailed;
+  }
+  ServeUntilSignal(**server, options->shutdown_grace);
   return 0;
 }

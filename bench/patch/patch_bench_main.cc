@@ -27,9 +27,9 @@
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
 #include "scenes.h"
-#include "server/level_patch.h"
-#include "server/level_snapshot.h"
-#include "server/level_store.h"
+#include "server/levels/level_patch.h"
+#include "server/levels/level_snapshot.h"
+#include "server/levels/level_store.h"
 
 ABSL_FLAG(int, repeats, 5, "runs per figure (the median is printed)");
 ABSL_FLAG(std::string, level_dir, "",

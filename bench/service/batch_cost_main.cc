@@ -40,10 +40,10 @@
 #include "proto/formats/input_limits.h"
 #include "proto/formats/packed_convert.h"
 #include "scenes.h"
-#include "server/level_snapshot.h"
-#include "server/message_bytes.h"
-#include "server/query_handler.h"
-#include "server/stream_batch.h"
+#include "server/levels/level_snapshot.h"
+#include "server/rpc/message_bytes.h"
+#include "server/rpc/query_handler.h"
+#include "server/rpc/stream_batch.h"
 #include "stream_requests.h"
 #include "timing.h"
 
@@ -164,7 +164,7 @@ __attribute__((noinline)) void ServerEncode(Context& c, Batch& b, int) {
   g_timing_sink = g_timing_sink + results.fraction_size();
 }
 
-// As the stream reactor writes a response (server/message_bytes.h).
+// As the stream reactor writes a response (server/rpc/message_bytes.h).
 __attribute__((noinline)) void ServerSerialize(Context&, Batch& b, int) {
   if (!collide::server::SerializeToByteBuffer(*b.server.response(),
                                               &b.response_bytes)

@@ -1,7 +1,7 @@
 // Fuzz target: a query batch answered on a fuzzed level, as the service's
 // unary RunQueries does it, minus gRPC: the level is validated and built
 // (MakeLevelSnapshot), the batch decoded, checked and answered
-// (HandleRunQueries in server/query_handler.h).
+// (HandleRunQueries in server/rpc/query_handler.h).
 //
 // Input: a 2-byte little-endian length n, then n bytes of a v1::Level in
 // protobuf binary, then the rest: a v1::RunQueriesRequest in protobuf
@@ -18,8 +18,8 @@
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "proto/formats/input_limits.h"
-#include "server/level_snapshot.h"
-#include "server/query_handler.h"
+#include "server/levels/level_snapshot.h"
+#include "server/rpc/query_handler.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace collide::fuzz {

@@ -1,4 +1,4 @@
-#include "server/admin_gate.h"
+#include "server/ops/admin_gate.h"
 
 #include <fstream>
 #include <string>

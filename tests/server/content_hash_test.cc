@@ -1,6 +1,6 @@
-// ContentHash (server/content_hash.h): what it sees and ignores, and its
+// ContentHash (server/levels/content_hash.h): what it sees and ignores, and its
 // bytes pinned to an independent computation of the documented definition.
-#include "server/content_hash.h"
+#include "server/levels/content_hash.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// End to end (issue 13): levels built to exhaust or stall a server. Their
+// End to end: levels built to exhaust or stall a server. Their
 // memory stays small, a closest-point query without max_distance returns,
 // other callers keep being served, and a level over max_level_bytes is
 // refused before it is built.
@@ -28,8 +28,9 @@ void AddBox(v1::Level& level, uint64_t id, double cx, double cy, double hx,
   Set(shape->mutable_box()->mutable_half_extents(), hx, hy);
 }
 
-// The 138-byte level of issue 13: its spatial hash held 133 MB, and one
-// closest-point query from (7, 7) without max_distance spun forever.
+// A 138-byte level built to exhaust a server: one box 2^48 tall beside two
+// small ones. Its spatial hash must stay small (under 1 MiB), and a
+// closest-point query from (7, 7) without max_distance must end.
 v1::Level ThreeBoxes() {
   v1::Level level;
   level.set_id("three_boxes");

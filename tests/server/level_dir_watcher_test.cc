@@ -4,7 +4,7 @@
 // watcher polls every few milliseconds on its own thread; every wait is
 // bounded (5 s) and waits for a state or a number of completed polls, never
 // for a time.
-#include "server/level_dir_watcher.h"
+#include "server/levels/level_dir_watcher.h"
 
 #include <stdio.h>
 #include <sys/stat.h>
@@ -25,7 +25,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/level_file.h"
-#include "server/level_store.h"
+#include "server/levels/level_store.h"
 
 namespace collide::server {
 namespace {

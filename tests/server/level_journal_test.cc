@@ -1,7 +1,7 @@
-// The patch journal (server/level_journal.h): records replay onto the level
-// file they follow, and a replay stops, keeping what it reached, at a torn
-// record or at records left from an older level file.
-#include "server/level_journal.h"
+// The patch journal (server/levels/level_journal.h): records replay onto the
+// level file they follow, and a replay stops, keeping what it reached, at a
+// torn record or at records left from an older level file.
+#include "server/levels/level_journal.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include "collide/v1/level_service.pb.h"
 #include "gtest/gtest.h"
 #include "proto/formats/file_io.h"
-#include "server/content_hash.h"
+#include "server/levels/content_hash.h"
 #include "tests/support/temp_dir.h"
 
 namespace collide::server {

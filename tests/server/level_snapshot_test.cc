@@ -1,6 +1,6 @@
 // Level snapshots: built from a v1::Level with its id and version, described
 // for LevelService.
-#include "server/level_snapshot.h"
+#include "server/levels/level_snapshot.h"
 
 #include <string>
 

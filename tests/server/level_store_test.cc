@@ -1,4 +1,4 @@
-#include "server/level_store.h"
+#include "server/levels/level_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -224,7 +224,7 @@ TEST(LevelStoreTest, LoadSkipsTemporariesAndPrefersTheBinaryFile) {
   EXPECT_EQ(store.Find("b")->id, "b");  // named by its file
 }
 
-// Issue 7: Tiled maps in the directory load as levels named by their file,
+// Tiled maps in the directory load as levels named by their file,
 // as ".tmj" or as ".json" (told from a protobuf JSON level by its keys).
 TEST(LevelStoreTest, LoadsTiledMapsNamedByTheirFiles) {
   const testing::TempDir dir_holder;
@@ -267,8 +267,8 @@ TEST(LevelStoreTest, LoadRefusesAFileWhoseIdDiffersFromItsName) {
   EXPECT_EQ(store.Find("a"), nullptr);
 }
 
-// Issue 13: one bad file no longer stops every other level from loading
-// (a server starting with it used to exit 1 and crash-loop).
+// One bad file does not stop every other level from loading: a server
+// that refused to start over it would crash-loop every replica.
 TEST(LevelStoreTest, LoadSkipsBadFilesAndLoadsTheRest) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
@@ -314,7 +314,7 @@ TEST(LevelStoreTest, LoadSkipsBadFilesAndLoadsTheRest) {
   EXPECT_THAT(failed.status().message(), HasSubstr("bad.json"));
 }
 
-// Issue 13: a write interrupted between creating its temporary file and the
+// A write interrupted between creating its temporary file and the
 // rename leaves "{name}.tmp.{pid}"; the next start removes it, unless it is
 // fresh and another process's (a replica sharing the directory may be
 // writing it right now).

@@ -185,7 +185,7 @@ TEST(LevelSwapE2eTest, LevelReplacedMidStreamNeverFailsOrMixesVersions) {
   ChangeMidStreamNeverFailsOrMixesVersions(PutContent);
 }
 
-// Patches are layered over the shared level (server/level_patch.h): a
+// Patches are layered over the shared level (server/levels/level_patch.h): a
 // batch still sees all four walls of one version.
 TEST(LevelSwapE2eTest, LevelPatchedMidStreamNeverFailsOrMixesVersions) {
   ChangeMidStreamNeverFailsOrMixesVersions(PatchContent);

@@ -1,4 +1,4 @@
-// Issue 17: the collide_server binary with --log_format=json. Every line it
+// The collide_server binary with --log_format=json. Every line it
 // writes to stderr, gRPC core's own included (GRPC_VERBOSITY=DEBUG makes
 // gRPC log at start), is one JSON object with time, level, logger and
 // message; caller-controlled values arrive as fields with their raw text
@@ -18,7 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "server/log.h"
+#include "server/ops/log.h"
 #include "tests/support/server_process.h"
 
 #ifndef COLLIDE_SERVER_BINARY

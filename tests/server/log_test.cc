@@ -1,6 +1,6 @@
 // Log values and lines: whatever a caller puts in an id, a path or a
 // message, a log call writes exactly one line of bounded length.
-#include "server/log.h"
+#include "server/ops/log.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -102,7 +102,7 @@ TEST(LogLineTest, AHugeValueThroughLogValueGivesABoundedLine) {
   EXPECT_THAT(text, HasSubstr("...(33554432 bytes) refused\n"));
 }
 
-// Issue 17: --log_format=json.
+// --log_format=json: one JSON object per line.
 class JsonLogTest : public ::testing::Test {
  protected:
   void SetUp() override { SetLogFormat(LogFormat::kJson); }

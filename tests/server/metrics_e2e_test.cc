@@ -1,4 +1,4 @@
-// Issue 17: the collide_server binary with --metrics_listen, scraped with
+// The collide_server binary with --metrics_listen, scraped with
 // Debian's curl as Prometheus would. The page parses as the text exposition
 // format (HELP and TYPE for every family, every sample name{labels} value),
 // and its values move with traffic: queries by kind and outcome, RPCs by

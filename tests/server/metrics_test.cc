@@ -1,14 +1,14 @@
-// Metric primitives and their text exposition (issue 17): label values
+// Metric primitives and their text exposition: label values
 // escaped, histograms cumulative with le buckets and exact bounds, and
 // query outcomes classified as /metrics reports them.
-#include "server/metrics.h"
+#include "server/ops/metrics.h"
 
 #include <chrono>
 #include <string>
 
 #include "collide/v1/collision_service.pb.h"
 #include "gtest/gtest.h"
-#include "server/server_metrics.h"
+#include "server/ops/server_metrics.h"
 
 namespace collide::server {
 namespace {

@@ -1,6 +1,6 @@
-// PatchSnapshot (server/level_patch.h) against building the patched content
-// whole: random patch sequences through the proto layer must give the same
-// content hash and, for every query kind, the same response bit for bit;
+// PatchSnapshot (server/levels/level_patch.h) against building the patched
+// content whole: random patch sequences through the proto layer must give the
+// same content hash and, for every query kind, the same response bit for bit;
 // plus the request's errors and the compare-and-set checks.
 #include <cmath>
 #include <cstdint>
@@ -16,10 +16,10 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "proto/formats/input_limits.h"
-#include "server/content_hash.h"
-#include "server/level_patch.h"
-#include "server/level_snapshot.h"
-#include "server/query_handler.h"
+#include "server/levels/content_hash.h"
+#include "server/levels/level_patch.h"
+#include "server/levels/level_snapshot.h"
+#include "server/rpc/query_handler.h"
 #include "tests/support/splitmix64.h"
 
 namespace collide::server {

@@ -1,6 +1,6 @@
 // --level_store URLs, and a connection to a Redis that is not there
 // failing fast with UNAVAILABLE (the shared store's writes rely on it).
-#include "server/redis_connection.h"
+#include "server/fleet/redis_connection.h"
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"

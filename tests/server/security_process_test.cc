@@ -1,4 +1,4 @@
-// Issue 17, TLS and admin: the collide_server binary as a child process
+// TLS and the admin listener: the collide_server binary as a child process
 // with certificates made at test time by Debian's openssl
 // (tests/support/make_test_certs.sh), driven over the wire: TLS and mutual
 // TLS handshakes accepted and refused, certificates rotated in place, and

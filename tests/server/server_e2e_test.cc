@@ -27,7 +27,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/proto_convert.h"
 #include "server/collide_server.h"
-#include "server/default_level.h"
+#include "server/levels/default_level.h"
 
 namespace collide::server {
 namespace {
@@ -526,7 +526,7 @@ TEST_F(ServerE2eTest, StreamOfMixedBatchSizesKeepsOrderAndAnswers) {
   EXPECT_TRUE(status.ok()) << status.error_message();
 }
 
-// One query of each validation kind (issue 7) through the unary call and
+// One query of each validation kind through the unary call and
 // the stream: the results are exactly what collide/validate.h gives.
 TEST_F(ServerE2eTest, ValidationQueriesMatchLibThroughUnaryAndStream) {
   // A floor along y = 0, a wall (box) at x in [19, 21], a pillar beyond.
@@ -580,7 +580,8 @@ TEST_F(ServerE2eTest, ValidationQueriesMatchLibThroughUnaryAndStream) {
     targets.push_back(
         {.id = t->id(), .hitbox = Circle{at, 0.8}, .translation = {0, 8}});
   }
-  // Seed 001's two circles.
+  // Two unit circles closing head-on: a from the origin by (10, 0), b from
+  // (10, 0) by (-10, 0); they touch at fraction 0.4.
   v1::Query pair;
   pair.set_request_id(3);
   v1::PairToiQuery* p = pair.mutable_pair_toi();

@@ -125,9 +125,9 @@ TEST(ServerProcessTest, SigtermEndsTheStreamInFlightAfterItsBatchAndExitsZero) {
   watch_context.TryCancel();
 
   // The stream that was in flight answers the batch it reads next, then
-  // ends with UNAVAILABLE saying the server drains (issue 17: clients
-  // resend what it did not read on a new stream, on another replica,
-  // instead of waiting for the grace to cancel it).
+  // ends with UNAVAILABLE saying the server drains (clients resend what
+  // it did not read on a new stream, on another replica, instead of
+  // waiting for the grace to cancel it).
   ASSERT_TRUE(stream->Write(ArenaBatch(2)));
   ASSERT_TRUE(stream->Read(&response));
   EXPECT_EQ(response.batch_id(), 2u);
@@ -196,7 +196,7 @@ v1::Query RayUnderEveryBar(uint64_t request_id) {
   return query;
 }
 
-// Issue 13: whatever is in flight, a draining server exits within
+// Whatever is in flight, a draining server exits within
 // --shutdown_grace plus a second: batches stop between queries once their
 // call is cancelled, and queued batches of cancelled calls answer nothing.
 TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
@@ -301,7 +301,7 @@ TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
                              : log.rfind('\n', log.find("received TERM")) + 1)
                   .c_str());
   EXPECT_EQ(exit_code, std::optional<int>(0)) << server.log();
-  // The issue's bound is grace + 1 s; the margin absorbs a loaded machine.
+  // The bound is grace + 1 s; the margin absorbs a loaded machine.
   EXPECT_LT(drain_seconds, kGraceSeconds + 3) << server.log();
   // The drain kept it by itself: the watchdog (at grace + 0.75 s) would
   // keep it even if batches never stopped.
@@ -409,10 +409,10 @@ TEST(ServerProcessTest, LevelFilesDroppedIntoTheLevelDirectoryAreServed) {
   EXPECT_THAT(server.log(), HasSubstr("level levels/dock dropped"));
 }
 
-// Issue 13: a bad file in the level directory used to make every replica
-// exit 1 at start (a crash loop); now it is skipped with a log line naming
-// it, leftover temporaries are removed, and the other levels are served.
-// --strict_level_dir keeps the old refusal.
+// A bad file in the level directory is skipped with a log line naming it
+// (refusing to start would crash-loop every replica), leftover temporaries
+// are removed, and the other levels are served. --strict_level_dir refuses
+// to start instead (exit 1).
 TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   const testing::TempDir dir_holder;
   const std::string& dir = dir_holder.path();
@@ -504,7 +504,7 @@ TEST(ServerProcessTest, ABadLevelDirectoryFileIsSkippedAndTheRestServed) {
   }
 }
 
-// Issue 17: a fresh machine has no /var/lib/collide; the server creates
+// A fresh machine has no /var/lib/collide; the server creates
 // its level directory rather than refusing to start, and persists there.
 TEST(ServerProcessTest, AMissingLevelDirectoryIsCreated) {
   const testing::TempDir parent;
@@ -538,7 +538,7 @@ TEST(ServerProcessTest, AMissingLevelDirectoryIsCreated) {
   EXPECT_THAT(refused.log(), HasSubstr("cannot create level directory"));
 }
 
-// Issue 13: a caller's newline cannot forge a log line, nor a huge name
+// A caller's newline cannot forge a log line, nor a huge name
 // write a huge one.
 TEST(ServerProcessTest, CallerValuesInLogLinesAreEscapedAndCut) {
   ServerProcess server;
@@ -577,7 +577,7 @@ TEST(ServerProcessTest, UnreadableLevelFileFailsTheStart) {
 
 // A game server beside collide on one host (a sidecar) can reach it over a
 // Unix domain socket: no TCP stack, about a third less CPU per batch of one
-// query (README, "Through the service").
+// query.
 TEST(ServerProcessTest, ServesOnAUnixDomainSocketAndRemovesItOnExit) {
   const std::string path =
       absl::StrCat("/tmp/collide_server_process_test.", getpid(), ".sock");

@@ -1,5 +1,5 @@
 // Status conversion: codes map one to one, messages are kept.
-#include "server/status_convert.h"
+#include "server/rpc/status_convert.h"
 
 #include "absl/status/status.h"
 #include "collide/v1/collision_service.pb.h"

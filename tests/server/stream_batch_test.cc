@@ -1,4 +1,4 @@
-#include "server/stream_batch.h"
+#include "server/rpc/stream_batch.h"
 
 #include <cstddef>
 #include <string>

@@ -1,0 +1,128 @@
+#include "server/ops/metrics_page.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collide/v1/collision_service.pb.h"
+#include "google/protobuf/descriptor.h"
+#include "server/levels/level_snapshot.h"
+#include "server/levels/level_store.h"
+#include "server/ops/metrics.h"
+#include "server/ops/process_metrics.h"
+#include "server/ops/rpc_metrics.h"
+#include "server/ops/server_metrics.h"
+
+namespace collide::server {
+namespace {
+
+void AppendQueries(const ServerMetrics& metrics, ExpositionWriter& writer) {
+  writer.Family("collide_queries_total", "counter",
+                "Queries answered, by kind (the Query oneof field) and "
+                "outcome (hit, miss, start_overlap, refused, stopped).");
+  // Every kind the proto has, with every outcome, so rates start at 0.
+  const google::protobuf::OneofDescriptor* kinds =
+      v1::Query::descriptor()->FindOneofByName("query");
+  const auto append_kind = [&](size_t slot, const std::string& kind) {
+    for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
+      writer.Sample(
+          "collide_queries_total",
+          {{"kind", kind},
+           {"outcome", QueryOutcomeName(static_cast<QueryOutcome>(outcome))}},
+          static_cast<double>(metrics.queries[slot][outcome].value()));
+    }
+  };
+  for (int i = 0; kinds != nullptr && i < kinds->field_count(); ++i) {
+    const size_t slot = static_cast<size_t>(kinds->field(i)->number());
+    if (slot == 0 || slot >= ServerMetrics::kQueryKindSlots) continue;
+    append_kind(slot, kinds->field(i)->name());
+  }
+  // Queries with no kind set (refused), and kinds past the slots.
+  bool any_unnamed = false;
+  for (size_t outcome = 0; outcome < kQueryOutcomeCount; ++outcome) {
+    any_unnamed |= metrics.queries[0][outcome].value() != 0;
+  }
+  if (any_unnamed) append_kind(0, "none");
+}
+
+void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
+  writer.Family("collide_batch_size", "histogram",
+                "Queries per batch read (RunQueries and StreamQueries).");
+  writer.HistogramSamples("collide_batch_size", metrics.batch_size);
+  writer.Family("collide_batch_latency_seconds", "histogram",
+                "Server-side batch latency: from the batch parsed to its "
+                "answer ready, queueing for a worker included.");
+  writer.HistogramSamples("collide_batch_latency_seconds",
+                          metrics.batch_latency_ns);
+  writer.Family("collide_streams_open", "gauge", "StreamQueries calls open.");
+  writer.Sample("collide_streams_open", {},
+                static_cast<double>(metrics.streams_open.value()));
+  writer.Family("collide_batches_in_flight", "gauge",
+                "Batches parsed and not yet answered.");
+  writer.Sample("collide_batches_in_flight", {},
+                static_cast<double>(metrics.batches_in_flight.value()));
+}
+
+void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,
+                  ExpositionWriter& writer) {
+  const std::vector<std::shared_ptr<const LevelSnapshot>> levels = store.List();
+  writer.Family("collide_levels_loaded", "gauge", "Levels served.");
+  writer.Sample("collide_levels_loaded", {},
+                static_cast<double>(levels.size()));
+  writer.Family("collide_level_held_bytes", "gauge",
+                "Memory one served level holds: the built level plus the "
+                "message it was built from, bytes.");
+  double total = 0;
+  for (const std::shared_ptr<const LevelSnapshot>& level : levels) {
+    const double bytes = static_cast<double>(HeldBytes(*level));
+    total += bytes;
+    writer.Sample("collide_level_held_bytes", {{"level", level->id}}, bytes);
+  }
+  writer.Family("collide_levels_held_bytes", "gauge",
+                "Memory all served levels hold together, bytes (what "
+                "--max_total_level_bytes bounds).");
+  writer.Sample("collide_levels_held_bytes", {}, total);
+  writer.Family("collide_level_version", "gauge",
+                "Version of the level served now.");
+  for (const std::shared_ptr<const LevelSnapshot>& level : levels) {
+    writer.Sample("collide_level_version", {{"level", level->id}},
+                  static_cast<double>(level->version));
+  }
+  const auto counter = [&](const char* name, const char* help,
+                           const Counter& value) {
+    writer.Family(name, "counter", help);
+    writer.Sample(name, {}, static_cast<double>(value.value()));
+  };
+  counter("collide_level_puts_total",
+          "Levels put through LevelService.PutLevel.", metrics.level_puts);
+  counter("collide_level_patches_total",
+          "Levels changed through LevelService.PatchLevel.",
+          metrics.level_patches);
+  counter("collide_level_deletes_total",
+          "Levels deleted through LevelService.DeleteLevel.",
+          metrics.level_deletes);
+  counter("collide_level_load_failures_total",
+          "Level files that could not be loaded (at start or by the level "
+          "directory watcher).",
+          metrics.level_load_failures);
+  writer.Family("collide_level_build_seconds", "histogram",
+                "Time to validate and build one level.");
+  writer.HistogramSamples("collide_level_build_seconds",
+                          metrics.level_build_ns);
+}
+
+}  // namespace
+
+std::string RenderMetricsPage(const LevelStore& store) {
+  const ServerMetrics& metrics = Metrics();
+  ExpositionWriter writer;
+  ServerRpcMetrics().Render(writer);
+  AppendQueries(metrics, writer);
+  AppendBatches(metrics, writer);
+  AppendLevels(metrics, store, writer);
+  AppendProcessMetrics(writer);
+  return writer.text();
+}
+
+}  // namespace collide::server

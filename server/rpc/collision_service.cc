@@ -1,0 +1,471 @@
+#include "server/rpc/collision_service.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "collide/v1/collision_service.pb.h"
+#include "google/protobuf/arena.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/support/proto_buffer_reader.h"
+#include "proto/formats/input_limits.h"
+#include "server/levels/level_snapshot.h"
+#include "server/levels/level_store.h"
+#include "server/ops/log.h"
+#include "server/ops/server_metrics.h"
+#include "server/rpc/message_bytes.h"
+#include "server/rpc/query_handler.h"
+#include "server/rpc/status_convert.h"
+#include "server/rpc/stream_batch.h"
+#include "server/rpc/worker_pool.h"
+
+namespace collide::server {
+namespace {
+
+using StreamRequest = v1::StreamQueriesRequest;
+using StreamResponse = v1::StreamQueriesResponse;
+
+// Batches read but not yet written beyond which a stream stops reading: a
+// client that sends faster than it reads is slowed down by flow control
+// instead of growing the server's memory. Several in flight per stream
+// keep the pipeline and the workers busy; past 2-4 per stream more only
+// add latency.
+constexpr size_t kMaxQueuedBatches = 8;
+
+// Batches of at most this many queries are answered in the reaction itself
+// (a few microseconds of geometry); bigger ones on the worker pool.
+constexpr int kMaxInlineQueries = 16;
+
+// Whether the call a batch belongs to is still worth answering: its
+// deadline not passed and it not cancelled (the client gone, or the server
+// shutting down past its grace). A batch asks between queries
+// (query_handler.h), so neither an expired call nor a shutdown waits for a
+// big batch of expensive queries to finish.
+// `deadline` is context->deadline(), read once per batch: converting it
+// from gRPC's clock costs as much as the rest of a check.
+absl::Status CallStopStatus(grpc::CallbackServerContext* context,
+                            std::chrono::system_clock::time_point deadline,
+                            const std::atomic<bool>& server_stopping) {
+  if (server_stopping.load(std::memory_order_relaxed)) {
+    return absl::CancelledError("the server is shutting down");
+  }
+  if (std::chrono::system_clock::now() >= deadline) {
+    return absl::DeadlineExceededError("the call's deadline passed");
+  }
+  if (context->IsCancelled()) {
+    return absl::CancelledError(
+        "the call was cancelled (the client went away, or the server is "
+        "shutting down)");
+  }
+  return absl::OkStatus();
+}
+
+// Our bugs only: a client's bad input is answered, not logged, so a
+// misbehaving client cannot flood the log.
+void LogIfInternal(const absl::Status& status, const char* what) {
+  if (status.code() == absl::StatusCode::kInternal ||
+      status.code() == absl::StatusCode::kUnknown) {
+    LogAt(LogSeverity::kError, {{"method", what}, {"status", status}},
+          "%s failed: %s", what, LogValue(status));
+  }
+}
+
+// The level a stream batch runs on, looked up as the batch is read: batches
+// of one stream are answered in parallel, and taking each snapshot in read
+// order means a later batch never sees an older version than an earlier
+// one.
+using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
+
+// Answers one stream batch into its response: the handler's results, or
+// the batch refused as a whole (the stream stays open either way). Then
+// records it, read at `read_at` and counted in flight since (metrics).
+void AnswerBatch(const SnapshotOrError& snapshot,
+                 const formats::InputLimits& limits,
+                 grpc::CallbackServerContext* context,
+                 const std::atomic<bool>& server_stopping, StreamBatch& batch,
+                 std::chrono::steady_clock::time_point read_at) {
+  const StreamRequest& request = *batch.request();
+  // The snapshot pointer is held for the whole batch: a put meanwhile
+  // swaps the store's entry, not the level these queries run on.
+  if (!snapshot.ok()) {
+    RefuseBatch(request, snapshot.status(), batch.response());
+  } else if (absl::Status s = AnswerStreamQueries(
+                 **snapshot, request, limits, batch.response(),
+                 [&, deadline = context->deadline()] {
+                   return CallStopStatus(context, deadline, server_stopping);
+                 });
+             !s.ok()) {
+    LogIfInternal(s, "StreamQueries batch");
+    RefuseBatch(request, s, batch.response());
+  }
+  RecordBatch(request, *batch.response(), read_at);
+  Metrics().batches_in_flight.Add(-1);
+}
+
+// One StreamQueries call. gRPC allows one outstanding read and one
+// outstanding write. Each batch read gets a slot at the back of the queue
+// before the next read starts, so responses keep request order even though
+// the workers answer batches in parallel; the front slot is written once
+// it is ready. Reactions and workers run concurrently, so the queue and
+// flags are guarded, and Start* / Finish calls are made after releasing the
+// lock (gRPC may run a reaction inline from them).
+//
+// Each batch is read into, answered in and written from a StreamBatch
+// (its own arena); written batches are kept for later reads, so a busy
+// stream reuses a few of them instead of allocating per message.
+//
+// The call is registered raw (bytes in, bytes out) and the reactor parses
+// and serializes the messages itself, exactly as gRPC would, for one
+// reason: a message that does not parse then ends the stream with
+// INVALID_ARGUMENT saying so, where gRPC's typed read reports it like the
+// client closing its side (and the stream would end OK).
+class QueryStreamReactor final
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+ public:
+  // `context` is the call's; it lives until OnDone, and so outlives every
+  // batch the workers answer for it.
+  QueryStreamReactor(grpc::CallbackServerContext* context,
+                     const LevelStore& store,
+                     const formats::InputLimits& limits, WorkerPool& workers,
+                     const std::atomic<bool>& stopping,
+                     const std::atomic<bool>& draining)
+      : context_(context),
+        stopping_(stopping),
+        draining_(draining),
+        store_(store),
+        limits_(limits),
+        workers_(workers),
+        reading_(std::make_unique<StreamBatch>()) {
+    Metrics().streams_open.Add(1);
+    StartRead(&read_buffer_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The client closed its side (or the call is gone): finish once
+      // every queued response is written.
+      Step([this]()
+               ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
+      return;
+    }
+    ++messages_read_;
+    // As gRPC's own deserialization does (SerializationTraits), onto the
+    // batch's arena.
+    grpc::ProtoBufferReader reader(&read_buffer_);
+    const bool parsed = reading_->request()->ParseFromZeroCopyStream(&reader);
+    read_buffer_.Clear();
+    if (!parsed) {
+      // Answers to the batches before it still go out, then the stream
+      // ends with this status.
+      reading_->Reset();
+      absl::Status refusal = absl::InvalidArgumentError(
+          absl::StrCat("StreamQueries message ", messages_read_,
+                       " does not parse as a collide.v1.StreamQueriesRequest "
+                       "(protobuf binary); the stream is closed"));
+      Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+        end_status_ = std::move(refusal);
+      });
+      return;
+    }
+    // The batch just read; only this reaction touches reading_ until the
+    // next read is started below (or by Step, under the lock).
+    StreamBatch* batch = reading_.get();
+    const std::chrono::steady_clock::time_point read_at =
+        std::chrono::steady_clock::now();
+    Metrics().batches_in_flight.Add(1);
+    // A small batch costs less than the hand-off to a worker (a wake-up
+    // and a context switch on a busy machine), so it is answered right
+    // here; only big batches go to the workers.
+    const bool answer_here =
+        BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
+    SnapshotOrError snapshot =
+        FindLevel(store_, batch->request()->level(), "level");
+    if (answer_here)
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at);
+    std::unique_ptr<StreamBatch> next = TakeSpare();
+    Slot* slot = nullptr;
+    bool read_more = false;
+    {
+      absl::MutexLock lock(&mutex_);
+      // After Finish nothing may touch the reactor from a worker.
+      if (finished_) return;
+      queue_.push_back({.batch = std::move(reading_), .ready = answer_here});
+      slot = &queue_.back();
+      if (!answer_here) ++pending_jobs_;
+      reading_ = std::move(next);
+      if (draining_.load(std::memory_order_relaxed) && !reads_done_) {
+        // The server drains: this batch is the last one read; once the
+        // batches read are answered, the stream ends with UNAVAILABLE and
+        // the client resends the rest on a new stream, on another replica,
+        // instead of waiting out the grace to be cancelled.
+        reads_done_ = true;
+        end_status_ = absl::UnavailableError(
+            "the server is draining: batches not answered on this stream "
+            "were not read; send them on a new stream");
+      }
+      read_more = !failed_ && !reads_done_ && queue_.size() < kMaxQueuedBatches;
+      read_paused_ = !read_more;
+    }
+    if (answer_here) {
+      Step([]() {});  // writes it if it is at the front
+    } else {
+      // The slot stays put until it is written, which waits for ready.
+      workers_.Submit([this, slot, snapshot = std::move(snapshot), read_at]() {
+        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch,
+                    read_at);
+        Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+          slot->ready = true;
+          --pending_jobs_;
+        });
+      });
+    }
+    // The slot is queued above, so whatever is read next lands behind it.
+    if (read_more) StartRead(&read_buffer_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+      writing_ = false;
+      if (spare_.size() < kMaxQueuedBatches) {
+        spare_.push_back(std::move(queue_.front().batch));
+      }
+      queue_.pop_front();
+      // A failed write means the client is gone or cancelled: nothing more
+      // can be sent, so stop reading and writing and finish once no worker
+      // still holds a slot.
+      if (!ok) failed_ = true;
+    });
+  }
+
+  void OnDone() override {
+    Metrics().streams_open.Add(-1);
+    delete this;
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<StreamBatch> batch;
+    bool ready = false;
+  };
+
+  // A written batch emptied for reuse, or a new one.
+  std::unique_ptr<StreamBatch> TakeSpare() {
+    std::unique_ptr<StreamBatch> batch;
+    {
+      absl::MutexLock lock(&mutex_);
+      if (!spare_.empty()) {
+        batch = std::move(spare_.back());
+        spare_.pop_back();
+      }
+    }
+    if (batch == nullptr) return std::make_unique<StreamBatch>();
+    batch->Reset();
+    return batch;
+  }
+
+  // Applies `change` under the lock, then does what the new state calls
+  // for: write the front slot if it is ready, resume a paused read, or
+  // finish the call.
+  template <typename Change>
+  void Step(Change&& change) {
+    const StreamResponse* write = nullptr;
+    bool read_more = false;
+    bool finish = false;
+    absl::Status status;
+    {
+      absl::MutexLock lock(&mutex_);
+      change();
+      if (finished_) return;
+      if (failed_) {
+        // Workers still write into slots; only finish once they are done.
+        if (pending_jobs_ == 0 && !writing_) {
+          finished_ = finish = true;
+          status = absl::CancelledError("stream write failed");
+        }
+      } else {
+        if (!writing_ && !queue_.empty() && queue_.front().ready) {
+          writing_ = true;
+          write = queue_.front().batch->response();
+        }
+        if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
+          read_paused_ = false;
+          read_more = true;
+        }
+        if (reads_done_ && !writing_ && queue_.empty()) {
+          finished_ = finish = true;
+          status = end_status_;
+        }
+      }
+    }
+    if (write != nullptr) {
+      // One write is outstanding at a time, so write_buffer_ is free.
+      const absl::Status serialized =
+          SerializeToByteBuffer(*write, &write_buffer_);
+      if (!serialized.ok()) {
+        // Only a response over 2 GiB fails here: our bug.
+        Log("StreamQueries response failed: %s",
+            LogValue(serialized.message()));
+      }
+      StartWrite(&write_buffer_);
+    }
+    if (read_more) StartRead(&read_buffer_);
+    if (finish) Finish(ToGrpcStatus(status));
+  }
+
+  grpc::CallbackServerContext* const context_;
+  // The service's StopBatches and Drain flags.
+  const std::atomic<bool>& stopping_;
+  const std::atomic<bool>& draining_;
+  const LevelStore& store_;
+  const formats::InputLimits& limits_;
+  WorkerPool& workers_;
+
+  // The outstanding read's bytes, parsed in OnReadDone (only it and the
+  // constructor touch them), and the outstanding write's.
+  grpc::ByteBuffer read_buffer_;
+  int64_t messages_read_ = 0;
+  grpc::ByteBuffer write_buffer_;
+
+  absl::Mutex mutex_;
+  // The batch the outstanding read fills. Replaced (under the lock) only in
+  // OnReadDone, before the next read can start.
+  std::unique_ptr<StreamBatch> reading_;
+  // Batches in request order; the front is being written while writing_.
+  // A deque, so adding slots at the back moves none of the others.
+  std::deque<Slot> queue_ ABSL_GUARDED_BY(mutex_);
+  // Written batches kept for later reads (at most kMaxQueuedBatches).
+  std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
+  int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool writing_ ABSL_GUARDED_BY(mutex_) = false;
+  bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
+  bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
+  bool failed_ ABSL_GUARDED_BY(mutex_) = false;
+  bool finished_ ABSL_GUARDED_BY(mutex_) = false;
+  // What the stream ends with once every response is written: OK, or why
+  // reading stopped early.
+  absl::Status end_status_ ABSL_GUARDED_BY(mutex_);
+};
+
+// One RunQueries call, registered raw like StreamQueries (and for the same
+// reason: a request that does not parse gets INVALID_ARGUMENT saying so,
+// where gRPC answers UNIMPLEMENTED with no message). The request and
+// response messages live on the reactor's arena, so a batch costs pointer
+// bumps rather than heap allocations per query.
+class RunQueriesReactor final : public grpc::ServerUnaryReactor {
+ public:
+  RunQueriesReactor(grpc::CallbackServerContext* context,
+                    const LevelStore& store, const formats::InputLimits& limits,
+                    WorkerPool& workers, const std::atomic<bool>& stopping)
+      : context_(context),
+        stopping_(stopping),
+        store_(store),
+        limits_(limits),
+        workers_(workers),
+        arena_(ArenaOptions()),
+        request_(google::protobuf::Arena::CreateMessage<v1::RunQueriesRequest>(
+            &arena_)),
+        response_(
+            google::protobuf::Arena::CreateMessage<v1::RunQueriesResponse>(
+                &arena_)) {}
+
+  // Parses `request_bytes` and answers into `response_bytes` (gRPC's, valid
+  // until OnDone): small batches right here, big ones on a worker.
+  void Start(const grpc::ByteBuffer& request_bytes,
+             grpc::ByteBuffer* response_bytes) {
+    response_bytes_ = response_bytes;
+    // A copy shares the slices; the reader needs a mutable buffer.
+    grpc::ByteBuffer bytes(request_bytes);
+    grpc::ProtoBufferReader reader(&bytes);
+    if (!request_->ParseFromZeroCopyStream(&reader)) {
+      Finish(ToGrpcStatus(absl::InvalidArgumentError(
+          "the request does not parse as a "
+          "collide.v1.RunQueriesRequest (protobuf binary)")));
+      return;
+    }
+    read_at_ = std::chrono::steady_clock::now();
+    Metrics().batches_in_flight.Add(1);
+    if (BatchQueryCount(*request_) <= kMaxInlineQueries) {
+      Answer();
+    } else {
+      workers_.Submit([this] { Answer(); });
+    }
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  // As the typed call's arena had: a small first block for small calls,
+  // blocks up to 64 KiB for big ones.
+  static google::protobuf::ArenaOptions ArenaOptions() {
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = size_t{4} << 10;
+    options.max_block_size = size_t{64} << 10;
+    return options;
+  }
+
+  void Answer() {
+    absl::StatusOr<std::shared_ptr<const LevelSnapshot>> snapshot =
+        FindLevel(store_, request_->level(), "level");
+    absl::Status status = snapshot.status();
+    if (status.ok()) {
+      status = AnswerRunQueries(**snapshot, *request_, limits_, response_,
+                                [this, deadline = context_->deadline()] {
+                                  return CallStopStatus(context_, deadline,
+                                                        stopping_);
+                                });
+      LogIfInternal(status, "RunQueries");
+    }
+    // Before Finish, which may delete the reactor. A refused batch left
+    // the response empty: its queries count as refused.
+    RecordBatch(*request_, *response_, read_at_);
+    Metrics().batches_in_flight.Add(-1);
+    if (!status.ok()) {
+      Finish(ToGrpcStatus(status));
+      return;
+    }
+    Finish(ToGrpcStatus(SerializeToByteBuffer(*response_, response_bytes_)));
+  }
+
+  grpc::CallbackServerContext* const context_;
+  // The service's StopBatches flag.
+  const std::atomic<bool>& stopping_;
+  const LevelStore& store_;
+  const formats::InputLimits& limits_;
+  WorkerPool& workers_;
+  google::protobuf::Arena arena_;
+  v1::RunQueriesRequest* const request_;
+  v1::RunQueriesResponse* const response_;
+  grpc::ByteBuffer* response_bytes_ = nullptr;
+  // When the request was parsed (metrics).
+  std::chrono::steady_clock::time_point read_at_;
+};
+
+}  // namespace
+
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
+CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
+  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_,
+                                draining_);
+}
+
+grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+    grpc::ByteBuffer* response) {
+  auto* reactor =
+      new RunQueriesReactor(context, store_, limits_, workers_, stopping_);
+  reactor->Start(*request, response);
+  return reactor;
+}
+
+}  // namespace collide::server

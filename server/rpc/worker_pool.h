@@ -1,0 +1,46 @@
+// WorkerPool: a fixed set of threads that run the service's query batches.
+// gRPC's callback API runs reactions on its own few event threads (in
+// 1.51, effectively one per busy poller), and a reaction must stay short
+// and non-blocking (it holds one of those threads); a batch of 256 casts
+// is ~100 us of geometry. So reactions hand batches here and return, and
+// batches from many streams (and several from one stream) use every core.
+#ifndef COLLIDE_SERVER_RPC_WORKER_POOL_H_
+#define COLLIDE_SERVER_RPC_WORKER_POOL_H_
+
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/functional/any_invocable.h"
+#include "absl/synchronization/mutex.h"
+
+namespace collide::server {
+
+class WorkerPool {
+ public:
+  // Starts `threads` threads (at least 1).
+  explicit WorkerPool(int threads);
+  // Runs every job already submitted, then joins the threads.
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Queues `job` to run on some worker thread, in submission order per
+  // thread availability (no ordering between jobs is promised).
+  void Submit(absl::AnyInvocable<void() &&> job);
+
+  int size() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  void Run();
+
+  absl::Mutex mutex_;
+  std::deque<absl::AnyInvocable<void() &&>> jobs_ ABSL_GUARDED_BY(mutex_);
+  bool stopping_ ABSL_GUARDED_BY(mutex_) = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace collide::server
+
+#endif  // COLLIDE_SERVER_RPC_WORKER_POOL_H_

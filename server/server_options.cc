@@ -1,0 +1,80 @@
+#include "server/server_options.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "collide/validate.h"
+#include "server/fleet/redis_connection.h"
+#include "server/ops/admin_gate.h"
+#include "server/ops/tls_credentials.h"
+
+namespace collide::server {
+namespace {
+
+// The same status with "--" before its message, which starts with the
+// option (flag) at fault.
+absl::Status AsFlagError(const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat("--", status.message()));
+}
+
+absl::Status CheckLimits(const ServerOptions& options) {
+  const formats::InputLimits& limits = options.limits;
+  if (limits.max_batch_size < 1 || limits.max_vertices < 3 ||
+      limits.max_level_shapes < 0 || limits.max_message_bytes < 1024 ||
+      limits.max_level_bytes < 1 || options.store_limits.max_levels < 1 ||
+      options.store_limits.max_total_level_bytes < 1 ||
+      options.worker_threads < 0 ||
+      options.shutdown_grace < absl::ZeroDuration() ||
+      options.max_connection_age < absl::ZeroDuration() ||
+      options.max_connection_age_grace < absl::ZeroDuration() ||
+      options.level_dir_poll_interval < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "limits must be positive (max_vertices >= 3, max_message_bytes >= "
+        "1024), worker_threads, shutdown_grace, max_connection_age, "
+        "max_connection_age_grace and level_dir_poll_interval >= 0");
+  }
+  if (limits.max_shot_targets < 0 || limits.max_slide_iterations < 0 ||
+      limits.max_slide_iterations > kMaxSlideIterations) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("max_shot_targets must be >= 0 and "
+                        "max_slide_iterations in [0, %d]",
+                        kMaxSlideIterations));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckLevelStore(const ServerOptions& options) {
+  if (options.level_store.empty()) return absl::OkStatus();
+  if (absl::StatusOr<RedisAddress> address = ParseRedisUrl(options.level_store);
+      !address.ok()) {
+    return AsFlagError(address.status());
+  }
+  if (!options.level_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "--level_store names Redis: leave --level_dir empty (levels live in "
+        "one place)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateServerOptions(const ServerOptions& options) {
+  if (absl::Status s = CheckLimits(options); !s.ok()) return s;
+  if (absl::Status s = CheckLevelStore(options); !s.ok()) return s;
+  if (absl::Status s = CheckTlsOptions(options.tls); !s.ok()) {
+    return AsFlagError(s);
+  }
+  if (absl::Status s = CheckAdminOptions(
+          options.admin_listen, options.admin_auth, options.tls.mutual());
+      !s.ok()) {
+    return AsFlagError(s);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace collide::server
