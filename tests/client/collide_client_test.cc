@@ -1,13 +1,13 @@
 // CollideClient over the generated mock stubs: requests are built as the
 // server expects, every call carries a deadline, statuses keep their code
 // and message, and only UNAVAILABLE query batches are retried.
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 
 #include <chrono>
 #include <memory>
 #include <utility>
 
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 #include "collide/v1/collision_service_mock.grpc.pb.h"
 #include "collide/v1/level_service_mock.grpc.pb.h"
 #include "gmock/gmock.h"

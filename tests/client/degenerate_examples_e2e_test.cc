@@ -10,8 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gtest/gtest.h"
 #include "tests/client/test_server.h"
 

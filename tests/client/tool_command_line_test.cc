@@ -1,6 +1,6 @@
 // The client tools' command lines (issue 17): repeatable flags keep every
 // value, and unknown flags are found before Abseil's parser would exit 1.
-#include "client/tools/tool_command_line.h"
+#include "client/lib/tool_command_line.h"
 
 #include <string>
 #include <vector>

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gtest/gtest.h"
 #include "tests/client/load/fake_collision_service.h"
 

@@ -1,4 +1,4 @@
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "client/svg_layer.h"
+#include "client/svg/svg_layer.h"
 
 #include <cmath>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "client/svg_geometry.h"
+#include "client/svg/svg_geometry.h"
 #include "collide/vec2.h"
 
 namespace collide::client::svg_internal {

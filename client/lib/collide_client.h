@@ -34,7 +34,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "client/query_stream.h"
+#include "client/lib/query_stream.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -170,7 +170,7 @@ class CollideClient {
   absl::StatusOr<v1::RunQueriesResponse> RunQueries(
       absl::string_view level_id, absl::Span<const v1::Query> queries,
       absl::string_view expected_content_hash = "");
-  // A prepared request, e.g. a packed batch (client/packed_batch.h); its
+  // A prepared request, e.g. a packed batch (client/lib/packed_batch.h); its
   // level is set here. Retried as above.
   absl::StatusOr<v1::RunQueriesResponse> RunQueries(
       absl::string_view level_id, v1::RunQueriesRequest request);

@@ -13,9 +13,9 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "client/svg_layer.h"
-#include "client/svg_legend.h"
-#include "client/svg_scene.h"
+#include "client/svg/svg_layer.h"
+#include "client/svg/svg_legend.h"
+#include "client/svg/svg_scene.h"
 #include "collide/vec2.h"
 
 namespace collide::client::svg_internal {

@@ -51,7 +51,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 #include "client/load/connections.h"
 #include "client/load/intervals_csv.h"
 #include "client/load/latency_plot.h"
@@ -61,7 +61,7 @@
 #include "client/load/run_description.h"
 #include "client/load/summary_json.h"
 #include "client/load/summary_text.h"
-#include "client/tools/tool_command_line.h"
+#include "client/lib/tool_command_line.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "Server: host:port; several IP:port separated by commas (one per "

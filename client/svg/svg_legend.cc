@@ -1,4 +1,4 @@
-#include "client/svg_legend.h"
+#include "client/svg/svg_legend.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "client/svg_layer.h"
-#include "client/svg_style.h"
+#include "client/svg/svg_layer.h"
+#include "client/svg/svg_style.h"
 #include "collide/vec2.h"
 
 namespace collide::client::svg_internal {

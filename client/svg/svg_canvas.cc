@@ -1,4 +1,4 @@
-#include "client/svg_canvas.h"
+#include "client/svg/svg_canvas.h"
 
 #include <algorithm>
 #include <string>
@@ -7,11 +7,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "client/svg_geometry.h"
-#include "client/svg_layer.h"
-#include "client/svg_legend.h"
-#include "client/svg_scene.h"
-#include "client/svg_style.h"
+#include "client/svg/svg_geometry.h"
+#include "client/svg/svg_layer.h"
+#include "client/svg/svg_legend.h"
+#include "client/svg/svg_scene.h"
+#include "client/svg/svg_style.h"
 #include "collide/vec2.h"
 
 namespace collide::client::svg_internal {

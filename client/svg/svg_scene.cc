@@ -1,4 +1,4 @@
-#include "client/svg_scene.h"
+#include "client/svg/svg_scene.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "client/svg_geometry.h"
+#include "client/svg/svg_geometry.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"

@@ -1,4 +1,4 @@
-#include "client/svg_geometry.h"
+#include "client/svg/svg_geometry.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "client/query_stream.h"
+#include "client/lib/query_stream.h"
 
 #include <chrono>
 #include <deque>

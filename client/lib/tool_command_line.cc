@@ -1,4 +1,4 @@
-#include "client/tools/tool_command_line.h"
+#include "client/lib/tool_command_line.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -67,7 +67,7 @@ void SetToolUsage(absl::string_view usage, absl::string_view main_file) {
     return absl::EndsWith(file, base);
   };
   config.contains_helpshort_flags = config.contains_help_flags;
-  // "client/cli_main.cc" rather than where this checkout was built.
+  // "cli/cli_main.cc" rather than where this checkout was built.
   config.normalize_filename = [](absl::string_view file) {
     const size_t last = file.rfind('/');
     const size_t parent = last == absl::string_view::npos || last == 0

@@ -1,4 +1,4 @@
-#include "client/packed_results.h"
+#include "client/lib/packed_results.h"
 
 #include <algorithm>
 #include <initializer_list>

@@ -1,4 +1,4 @@
-#include "client/packed_batch.h"
+#include "client/lib/packed_batch.h"
 
 #include "collide/v1/collision_service.pb.h"
 #include "collide/vec2.h"

@@ -1,4 +1,4 @@
-#include "client/svg_render.h"
+#include "client/svg/svg_render.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,13 +15,13 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "client/svg_canvas.h"
-#include "client/svg_geometry.h"
-#include "client/svg_layer.h"
-#include "client/svg_legend.h"
-#include "client/svg_scene.h"
-#include "client/svg_style.h"
-#include "client/svg_validation.h"
+#include "client/svg/svg_canvas.h"
+#include "client/svg/svg_geometry.h"
+#include "client/svg/svg_layer.h"
+#include "client/svg/svg_legend.h"
+#include "client/svg/svg_scene.h"
+#include "client/svg/svg_style.h"
+#include "client/svg/svg_validation.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"

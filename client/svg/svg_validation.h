@@ -7,8 +7,8 @@
 #define COLLIDE_CLIENT_SVG_VALIDATION_H_
 
 #include "absl/strings/string_view.h"
-#include "client/svg_canvas.h"
-#include "client/svg_scene.h"
+#include "client/svg/svg_canvas.h"
+#include "client/svg/svg_scene.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/vec2.h"
 

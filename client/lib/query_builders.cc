@@ -1,4 +1,4 @@
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 
 #include <utility>
 

@@ -17,7 +17,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "client/tools/tool_command_line.h"
+#include "client/lib/tool_command_line.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
