@@ -20,8 +20,8 @@
 // do not name the address dialled. Level changes go to the server's admin
 // listener (admin_target) with an optional bearer token; reads of levels,
 // queries and health go to target.
-#ifndef COLLIDE_CLIENT_COLLIDE_CLIENT_H_
-#define COLLIDE_CLIENT_COLLIDE_CLIENT_H_
+#ifndef COLLIDE_CLIENT_LIB_COLLIDE_CLIENT_H_
+#define COLLIDE_CLIENT_LIB_COLLIDE_CLIENT_H_
 
 #include <cstdint>
 #include <memory>
@@ -219,4 +219,4 @@ std::string LevelId(absl::string_view level);
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_COLLIDE_CLIENT_H_
+#endif  // COLLIDE_CLIENT_LIB_COLLIDE_CLIENT_H_

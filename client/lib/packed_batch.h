@@ -12,8 +12,8 @@
 //
 // Nothing is validated here; the server checks every value (a bad one is
 // refused in that query's own entry of the results' errors).
-#ifndef COLLIDE_CLIENT_PACKED_BATCH_H_
-#define COLLIDE_CLIENT_PACKED_BATCH_H_
+#ifndef COLLIDE_CLIENT_LIB_PACKED_BATCH_H_
+#define COLLIDE_CLIENT_LIB_PACKED_BATCH_H_
 
 #include "collide/v1/collision_service.pb.h"
 #include "collide/vec2.h"
@@ -79,4 +79,4 @@ class PackedMoveBuilder {
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_PACKED_BATCH_H_
+#endif  // COLLIDE_CLIENT_LIB_PACKED_BATCH_H_

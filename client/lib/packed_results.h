@@ -9,8 +9,8 @@
 //     const PackedCastRow hit = hits->row(i);
 //     if (hit.hit()) Use(hit.fraction(), hit.point(), hit.shape_id());
 //   }
-#ifndef COLLIDE_CLIENT_PACKED_RESULTS_H_
-#define COLLIDE_CLIENT_PACKED_RESULTS_H_
+#ifndef COLLIDE_CLIENT_LIB_PACKED_RESULTS_H_
+#define COLLIDE_CLIENT_LIB_PACKED_RESULTS_H_
 
 #include <cstdint>
 
@@ -149,4 +149,4 @@ class PackedMoveView : public PackedView<v1::PackedMoveResults, PackedMoveRow> {
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_PACKED_RESULTS_H_
+#endif  // COLLIDE_CLIENT_LIB_PACKED_RESULTS_H_

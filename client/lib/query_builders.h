@@ -3,8 +3,8 @@
 // The client-side twin of server/proto_convert: lib value types in, wire
 // messages out. Nothing is validated here; the server checks every field
 // and answers a bad query with its own error.
-#ifndef COLLIDE_CLIENT_QUERY_BUILDERS_H_
-#define COLLIDE_CLIENT_QUERY_BUILDERS_H_
+#ifndef COLLIDE_CLIENT_LIB_QUERY_BUILDERS_H_
+#define COLLIDE_CLIENT_LIB_QUERY_BUILDERS_H_
 
 #include <cstdint>
 
@@ -53,4 +53,4 @@ v1::Query WithRequestId(v1::Query query, uint64_t request_id);
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_QUERY_BUILDERS_H_
+#endif  // COLLIDE_CLIENT_LIB_QUERY_BUILDERS_H_

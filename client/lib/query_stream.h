@@ -26,8 +26,8 @@
 // with the error as above. A batch may so be answered twice by servers
 // (once unseen), never delivered twice. Each unanswered batch's request is
 // kept (a copy) until its answer is delivered.
-#ifndef COLLIDE_CLIENT_QUERY_STREAM_H_
-#define COLLIDE_CLIENT_QUERY_STREAM_H_
+#ifndef COLLIDE_CLIENT_LIB_QUERY_STREAM_H_
+#define COLLIDE_CLIENT_LIB_QUERY_STREAM_H_
 
 #include <cstdint>
 #include <deque>
@@ -124,4 +124,4 @@ class QueryStream {
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_QUERY_STREAM_H_
+#endif  // COLLIDE_CLIENT_LIB_QUERY_STREAM_H_

@@ -67,8 +67,14 @@ void SetToolUsage(absl::string_view usage, absl::string_view main_file) {
     return absl::EndsWith(file, base);
   };
   config.contains_helpshort_flags = config.contains_help_flags;
-  // "cli/cli_main.cc" rather than where this checkout was built.
+  // Files named from the repository root ("client/cli/cli_main.cc") rather
+  // than where this checkout was built; other files (Abseil's own) by their
+  // folder and name ("flags/parse.cc").
   config.normalize_filename = [](absl::string_view file) {
+    if (const size_t client = file.rfind("/client/");
+        client != absl::string_view::npos) {
+      return std::string(file.substr(client + 1));
+    }
     const size_t last = file.rfind('/');
     const size_t parent = last == absl::string_view::npos || last == 0
                               ? absl::string_view::npos

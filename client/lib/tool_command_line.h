@@ -4,8 +4,8 @@
 // caller picks the exit status (Abseil's parser would exit 1 on its own),
 // and repeatable flags (--metadata=k:v --metadata=k2:v2) keep every value
 // (Abseil keeps only the last).
-#ifndef COLLIDE_CLIENT_TOOLS_TOOL_COMMAND_LINE_H_
-#define COLLIDE_CLIENT_TOOLS_TOOL_COMMAND_LINE_H_
+#ifndef COLLIDE_CLIENT_LIB_TOOL_COMMAND_LINE_H_
+#define COLLIDE_CLIENT_LIB_TOOL_COMMAND_LINE_H_
 
 #include <string>
 #include <vector>
@@ -41,4 +41,4 @@ std::vector<std::string> TakeRepeatedFlag(std::vector<char*>& args,
 
 }  // namespace collide::client::tools
 
-#endif  // COLLIDE_CLIENT_TOOLS_TOOL_COMMAND_LINE_H_
+#endif  // COLLIDE_CLIENT_LIB_TOOL_COMMAND_LINE_H_

@@ -3,8 +3,8 @@
 // it uses (for the legend) and its notes, with the drawing steps several
 // kinds of query share: shapes in world coordinates, a shape's motion over a
 // step, contact points with their normals, and labels.
-#ifndef COLLIDE_CLIENT_SVG_CANVAS_H_
-#define COLLIDE_CLIENT_SVG_CANVAS_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_CANVAS_H_
+#define COLLIDE_CLIENT_SVG_SVG_CANVAS_H_
 
 #include <bitset>
 #include <string>
@@ -149,4 +149,4 @@ Vec2 Centroid(absl::Span<const Vec2> points);
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_CANVAS_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_CANVAS_H_

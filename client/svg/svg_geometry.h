@@ -9,8 +9,8 @@
 // would be drawn wrongly or not at all. Shapes are therefore cut to a
 // rectangle somewhat larger than the picture before they are written, which
 // bounds every number in the file.
-#ifndef COLLIDE_CLIENT_SVG_GEOMETRY_H_
-#define COLLIDE_CLIENT_SVG_GEOMETRY_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_GEOMETRY_H_
+#define COLLIDE_CLIENT_SVG_SVG_GEOMETRY_H_
 
 #include <vector>
 
@@ -65,4 +65,4 @@ std::vector<Vec2> RoundedOutline(absl::Span<const Vec2> hull, double radius,
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_GEOMETRY_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_GEOMETRY_H_

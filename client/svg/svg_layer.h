@@ -2,8 +2,8 @@
 // renderer (svg_render.h): one SvgLayer per drawing layer, each element cut
 // to the layer's clip rectangle (see svg_geometry.h for why), numbers
 // written compactly and text escaped.
-#ifndef COLLIDE_CLIENT_SVG_LAYER_H_
-#define COLLIDE_CLIENT_SVG_LAYER_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_LAYER_H_
+#define COLLIDE_CLIENT_SVG_SVG_LAYER_H_
 
 #include <string>
 #include <vector>
@@ -94,4 +94,4 @@ class SvgLayer {
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_LAYER_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_LAYER_H_

@@ -1,8 +1,8 @@
 // The legend band under an SVG renderer picture (svg_render.h): a summary
 // line, a sample and a name for each kind of mark the picture uses, then
 // notes on what it could not draw.
-#ifndef COLLIDE_CLIENT_SVG_LEGEND_H_
-#define COLLIDE_CLIENT_SVG_LEGEND_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_LEGEND_H_
+#define COLLIDE_CLIENT_SVG_SVG_LEGEND_H_
 
 #include <bitset>
 #include <cstddef>
@@ -59,4 +59,4 @@ std::string Shortened(absl::string_view text, size_t max_bytes);
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_LEGEND_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_LEGEND_H_

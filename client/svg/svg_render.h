@@ -8,8 +8,8 @@
 // over the tick; pair TOI with both shapes at contact (svg_validation.h).
 // A legend under the drawing names what is shown and lists what could not
 // be drawn.
-#ifndef COLLIDE_CLIENT_SVG_RENDER_H_
-#define COLLIDE_CLIENT_SVG_RENDER_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_RENDER_H_
+#define COLLIDE_CLIENT_SVG_SVG_RENDER_H_
 
 #include <optional>
 #include <string>
@@ -75,4 +75,4 @@ absl::StatusOr<std::string> RenderSvg(const v1::Level& level,
 
 }  // namespace collide::client
 
-#endif  // COLLIDE_CLIENT_SVG_RENDER_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_RENDER_H_

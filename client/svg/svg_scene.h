@@ -3,8 +3,8 @@
 // draw. No validation beyond that: the server's rules (convexity, vertex
 // limits) are its own, and a picture of a query the server refused still
 // helps.
-#ifndef COLLIDE_CLIENT_SVG_SCENE_H_
-#define COLLIDE_CLIENT_SVG_SCENE_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_SCENE_H_
+#define COLLIDE_CLIENT_SVG_SVG_SCENE_H_
 
 #include <optional>
 #include <vector>
@@ -94,4 +94,4 @@ std::optional<CastGeometry> MovingShapeGeometryOf(const v1::MovingShape& shape);
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_SCENE_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_SCENE_H_

@@ -1,8 +1,8 @@
 // The look of the SVG renderer's pictures (svg_render.h), shared by the
 // drawing and its legend: the style sheet, the colours and the sizes of
 // markers, all in pixels.
-#ifndef COLLIDE_CLIENT_SVG_STYLE_H_
-#define COLLIDE_CLIENT_SVG_STYLE_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_STYLE_H_
+#define COLLIDE_CLIENT_SVG_SVG_STYLE_H_
 
 #include <string>
 
@@ -78,4 +78,4 @@ inline std::string Attributes(absl::string_view css_class,
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_STYLE_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_STYLE_H_

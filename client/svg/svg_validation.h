@@ -3,8 +3,8 @@
 // the SVG renderer (svg_render.h), and what of them the default view must
 // hold. Colours: `colour` is the query's own; a query with no result is
 // drawn in grey, a start inside geometry in the initial-overlap amber.
-#ifndef COLLIDE_CLIENT_SVG_VALIDATION_H_
-#define COLLIDE_CLIENT_SVG_VALIDATION_H_
+#ifndef COLLIDE_CLIENT_SVG_SVG_VALIDATION_H_
+#define COLLIDE_CLIENT_SVG_SVG_VALIDATION_H_
 
 #include "absl/strings/string_view.h"
 #include "client/svg/svg_canvas.h"
@@ -54,4 +54,4 @@ Aabb ValidationBounds(const v1::Query& query, const v1::QueryResult& result);
 
 }  // namespace collide::client::svg_internal
 
-#endif  // COLLIDE_CLIENT_SVG_VALIDATION_H_
+#endif  // COLLIDE_CLIENT_SVG_SVG_VALIDATION_H_
