@@ -33,8 +33,8 @@
 #include "client/cli/cast_args.h"
 #include "client/cli/result_text.h"
 #include "client/lib/collide_client.h"
-#include "client/svg/svg_render.h"
 #include "client/lib/tool_command_line.h"
+#include "client/svg/svg_render.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/level_file.h"
@@ -112,40 +112,12 @@ namespace v1 = collide::v1;
 namespace cli = collide::client::cli;
 using collide::client::CollideClient;
 
-constexpr char kUsage[] = R"(collide-cli COMMAND [ARGS] [--flags]
+constexpr char kUsageHead[] = R"(collide-cli COMMAND [ARGS] [--flags]
 
 Commands:
-  health                      is the server SERVING? (--wait=5s to retry)
-  levels                      list the levels
-  describe [LEVEL]            one level's summary
-  get [LEVEL] [-o F]          a level's content as protobuf JSON
-  put FILE [--id=ID]          create or replace a level from a file
-                              (protobuf JSON, binary, or a Tiled .tmj map)
-                              on the admin listener (--admin_address)
-  delete LEVEL                delete a level (on --admin_address)
-  patch FILE [--level=ID]     add, replace and remove shapes of --level in
-                              one step (on --admin_address): FILE is a
-                              PatchLevelRequest in protobuf JSON, e.g.
-                              {"upserts": [{"id": "7", "circle": {"radius":
-                              1}}], "removeIds": ["3"],
-                              "expectedContentHash": "..."}
-  cast ray|circle|polygon|capsule   one cast against --level, e.g.
-      cast ray --from=0,0 --to=30,0
-      cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
-      cast polygon --points="0,0 1,0 0,1" --by=5,5 --all
-      cast capsule --points="0,0 0,1" --radius=0.3 --by=4,0
-  overlap circle|polygon|capsule    shapes touching a shape at rest
-  closest --from=x,y [--max_distance=D]   the nearest level point
-  move circle|capsule|polygon  validate a claimed move, e.g.
-      move circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01 --slide=4
-                              (shots and pair queries: put them in a file
-                              for run; see client/examples/validation.json)
-  run FILE                    a batch from a file (RunQueriesRequest JSON)
-  render [--queries=F] [--y_axis=up|down] --out=F.svg
-                              draw --level and the queries' answers
-  import-tiled MAP.tmj -o LEVEL.json [--id] [--y_up]
-                              convert a Tiled map into a level file
+)";
 
+constexpr char kUsageTail[] = R"(
 LEVEL is an id (arena) or a full name (levels/arena). -o FILE is --out=FILE.
 Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
 --level=ID, --json, --timeout=10s.
@@ -239,12 +211,20 @@ cli::CastArgs CastArgsFromFlags(const std::string& kind) {
   return args;
 }
 
+// What a command gets: the connected client (null for a command that needs
+// no server) and its arguments after the command's name.
+struct Invocation {
+  CollideClient* client;
+  absl::Span<char* const> args;
+};
+
 // The level id: the command's argument when given, else --level.
-std::string LevelArg(const std::vector<char*>& args) {
-  return args.size() > 2 ? args[2] : absl::GetFlag(FLAGS_level);
+std::string LevelArg(const Invocation& call) {
+  return call.args.empty() ? absl::GetFlag(FLAGS_level) : call.args[0];
 }
 
-int Health(CollideClient& client) {
+int HealthCommand(const Invocation& call) {
+  CollideClient& client = *call.client;
   // Bounded: each attempt has the call deadline, and the loop ends once
   // --wait has passed.
   const absl::Time give_up = absl::Now() + absl::GetFlag(FLAGS_wait);
@@ -310,18 +290,19 @@ absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
   return request;
 }
 
-int Run(CollideClient& client, const std::string& path) {
+int RunCommand(const Invocation& call) {
+  const std::string path = call.args[0];
   absl::StatusOr<v1::RunQueriesRequest> request = ReadBatch(path);
   if (!request.ok()) return Fail(request.status());
   const std::vector<v1::Query> queries(request->queries().begin(),
                                        request->queries().end());
   absl::StatusOr<v1::RunQueriesResponse> response =
-      client.RunQueries(request->level(), queries);
+      call.client->RunQueries(request->level(), queries);
   if (!response.ok()) return Fail(response.status());
   return PrintResults(queries, *response);
 }
 
-int Render(CollideClient& client) {
+int RenderCommand(const Invocation& call) {
   collide::client::RenderOptions options;
   const std::string y_axis = absl::GetFlag(FLAGS_y_axis);
   if (y_axis == "up") {
@@ -333,7 +314,7 @@ int Render(CollideClient& client) {
                               y_axis, "\""));
   }
   const std::string level_id = absl::GetFlag(FLAGS_level);
-  absl::StatusOr<v1::GetLevelResponse> level = client.GetLevel(level_id);
+  absl::StatusOr<v1::GetLevelResponse> level = call.client->GetLevel(level_id);
   if (!level.ok()) return Fail(level.status());
   std::vector<collide::client::RenderedQuery> drawn;
   if (!absl::GetFlag(FLAGS_queries).empty()) {
@@ -343,7 +324,7 @@ int Render(CollideClient& client) {
     const std::vector<v1::Query> queries(request->queries().begin(),
                                          request->queries().end());
     absl::StatusOr<v1::RunQueriesResponse> response =
-        client.RunQueries(level_id, queries);
+        call.client->RunQueries(level_id, queries);
     if (!response.ok()) return Fail(response.status());
     for (int i = 0; i < request->queries_size(); ++i) {
       drawn.push_back({request->queries(i), response->results(i)});
@@ -373,12 +354,12 @@ absl::StatusOr<v1::Level> ReadLevel(const std::string& path) {
   return level;
 }
 
-int Put(CollideClient& client, const std::string& path) {
-  absl::StatusOr<v1::Level> level = ReadLevel(path);
+int PutCommand(const Invocation& call) {
+  absl::StatusOr<v1::Level> level = ReadLevel(call.args[0]);
   if (!level.ok()) return Fail(level.status());
   const std::string id = level->id();
   absl::StatusOr<v1::PutLevelResponse> put =
-      client.PutLevel(id, *std::move(level));
+      call.client->PutLevel(id, *std::move(level));
   if (!put.ok()) return Fail(put.status());
   if (absl::GetFlag(FLAGS_json)) {
     std::printf("%s", Json(*put).c_str());
@@ -390,7 +371,8 @@ int Put(CollideClient& client, const std::string& path) {
 }
 
 // PatchLevel from a JSON PatchLevelRequest; its level is --level.
-int Patch(CollideClient& client, const std::string& path) {
+int PatchCommand(const Invocation& call) {
+  const std::string path = call.args[0];
   std::ifstream file(path);
   if (!file) {
     return Fail(absl::NotFoundError(absl::StrCat("cannot read ", path)));
@@ -405,7 +387,7 @@ int Patch(CollideClient& client, const std::string& path) {
         absl::StrCat(path, ": not a PatchLevelRequest: ", parsed.ToString())));
   }
   absl::StatusOr<v1::PatchLevelResponse> patched =
-      client.PatchLevel(absl::GetFlag(FLAGS_level), std::move(patch));
+      call.client->PatchLevel(absl::GetFlag(FLAGS_level), std::move(patch));
   if (!patched.ok()) return Fail(patched.status());
   if (absl::GetFlag(FLAGS_json)) {
     std::printf("%s", Json(*patched).c_str());
@@ -415,7 +397,8 @@ int Patch(CollideClient& client, const std::string& path) {
   return 0;
 }
 
-int ImportTiled(const std::string& path) {
+int ImportTiledCommand(const Invocation& call) {
+  const std::string path = call.args[0];
   collide::formats::TiledImportOptions options;
   options.level_id = absl::GetFlag(FLAGS_id);
   if (absl::GetFlag(FLAGS_y_up)) {
@@ -441,12 +424,187 @@ int ImportTiled(const std::string& path) {
   return 0;
 }
 
+int LevelsCommand(const Invocation& call) {
+  absl::StatusOr<v1::ListLevelsResponse> levels = call.client->ListLevels();
+  if (!levels.ok()) return Fail(levels.status());
+  const bool json = absl::GetFlag(FLAGS_json);
+  for (const v1::LevelSummary& level : levels->levels()) {
+    std::printf("%s\n",
+                json ? Json(level).c_str() : cli::SummaryText(level).c_str());
+  }
+  // On stderr, so scripts reading the level list are not confused.
+  for (const v1::SkippedLevelFile& skipped : levels->skipped_files()) {
+    std::fprintf(stderr, "skipped level file %s (%s): %s\n",
+                 skipped.file().c_str(), skipped.level().c_str(),
+                 skipped.error().c_str());
+  }
+  return 0;
+}
+
+int DescribeCommand(const Invocation& call) {
+  absl::StatusOr<v1::LevelSummary> level =
+      call.client->DescribeLevel(LevelArg(call));
+  if (!level.ok()) return Fail(level.status());
+  std::printf("%s\n", absl::GetFlag(FLAGS_json)
+                          ? Json(*level).c_str()
+                          : cli::SummaryText(*level).c_str());
+  return 0;
+}
+
+int GetCommand(const Invocation& call) {
+  absl::StatusOr<v1::GetLevelResponse> level =
+      call.client->GetLevel(LevelArg(call));
+  if (!level.ok()) return Fail(level.status());
+  absl::StatusOr<std::string> text =
+      collide::formats::LevelToJson(level->content());
+  if (!text.ok()) return Fail(text.status());
+  const absl::Status written = WriteOutput(*text);
+  return written.ok() ? 0 : Fail(written);
+}
+
+int DeleteCommand(const Invocation& call) {
+  absl::StatusOr<v1::DeleteLevelResponse> deleted =
+      call.client->DeleteLevel(call.args[0]);
+  if (!deleted.ok()) return Fail(deleted.status());
+  std::printf("deleted %s (was version %lld)\n",
+              collide::client::LevelName(call.args[0]).c_str(),
+              static_cast<long long>(deleted->deleted_version()));
+  return 0;
+}
+
+int CastCommand(const Invocation& call) {
+  return RunOne(*call.client,
+                cli::MakeCastQuery(CastArgsFromFlags(call.args[0])));
+}
+
+int OverlapCommand(const Invocation& call) {
+  return RunOne(*call.client,
+                cli::MakeOverlapQuery(CastArgsFromFlags(call.args[0])));
+}
+
+int ClosestCommand(const Invocation& call) {
+  return RunOne(*call.client,
+                cli::MakeClosestPointQuery(CastArgsFromFlags(""),
+                                           absl::GetFlag(FLAGS_max_distance)));
+}
+
+int MoveCommand(const Invocation& call) {
+  return RunOne(*call.client,
+                cli::MakeMoveQuery(CastArgsFromFlags(call.args[0]),
+                                   absl::GetFlag(FLAGS_slide)));
+}
+
+// One row of collide-cli's command table: Dispatch finds the row by name,
+// checks the argument count and runs it.
+struct Command {
+  absl::string_view name;
+  // Its lines in --help, in the order of the table.
+  absl::string_view usage;
+  // For a command that takes exactly one argument, the message when it gets
+  // another count; empty for one whose arguments are optional.
+  absl::string_view one_argument;
+  // False for a command that needs no server: its arguments are checked and
+  // it runs without connecting. Otherwise the connection (which checks the
+  // address and TLS flags) comes first, then the argument count.
+  bool needs_server;
+  int (*run)(const Invocation& call);
+};
+
+constexpr Command kCommands[] = {
+    {"health",
+     "  health                      is the server SERVING? (--wait=5s to "
+     "retry)\n",
+     "", true, HealthCommand},
+    {"levels", "  levels                      list the levels\n", "", true,
+     LevelsCommand},
+    {"describe", "  describe [LEVEL]            one level's summary\n", "",
+     true, DescribeCommand},
+    {"get",
+     "  get [LEVEL] [-o F]          a level's content as protobuf JSON\n", "",
+     true, GetCommand},
+    {"put",
+     R"(  put FILE [--id=ID]          create or replace a level from a file
+                              (protobuf JSON, binary, or a Tiled .tmj map)
+                              on the admin listener (--admin_address)
+)",
+     "put takes one level FILE", true, PutCommand},
+    {"delete",
+     "  delete LEVEL                delete a level (on --admin_address)\n",
+     "delete takes one LEVEL id", true, DeleteCommand},
+    {"patch",
+     R"(  patch FILE [--level=ID]     add, replace and remove shapes of --level in
+                              one step (on --admin_address): FILE is a
+                              PatchLevelRequest in protobuf JSON, e.g.
+                              {"upserts": [{"id": "7", "circle": {"radius":
+                              1}}], "removeIds": ["3"],
+                              "expectedContentHash": "..."}
+)",
+     "patch takes one patch FILE", true, PatchCommand},
+    {"cast",
+     R"(  cast ray|circle|polygon|capsule   one cast against --level, e.g.
+      cast ray --from=0,0 --to=30,0
+      cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
+      cast polygon --points="0,0 1,0 0,1" --by=5,5 --all
+      cast capsule --points="0,0 0,1" --radius=0.3 --by=4,0
+)",
+     "cast takes one shape kind", true, CastCommand},
+    {"overlap",
+     "  overlap circle|polygon|capsule    shapes touching a shape at rest\n",
+     "overlap takes one shape kind", true, OverlapCommand},
+    {"closest",
+     "  closest --from=x,y [--max_distance=D]   the nearest level point\n", "",
+     true, ClosestCommand},
+    {"move",
+     R"(  move circle|capsule|polygon  validate a claimed move, e.g.
+      move circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01 --slide=4
+                              (shots and pair queries: put them in a file
+                              for run; see client/examples/validation.json)
+)",
+     "move takes one mover kind", true, MoveCommand},
+    {"run",
+     "  run FILE                    a batch from a file (RunQueriesRequest "
+     "JSON)\n",
+     "run takes one FILE of queries", true, RunCommand},
+    {"render",
+     R"(  render [--queries=F] [--y_axis=up|down] --out=F.svg
+                              draw --level and the queries' answers
+)",
+     "", true, RenderCommand},
+    {"import-tiled",
+     R"(  import-tiled MAP.tmj -o LEVEL.json [--id] [--y_up]
+                              convert a Tiled map into a level file
+)",
+     "import-tiled takes one MAP file", false, ImportTiledCommand},
+};
+
+// --help's text: the head, every command's lines, the common flags.
+std::string UsageText() {
+  std::string usage = kUsageHead;
+  for (const Command& command : kCommands) {
+    absl::StrAppend(&usage, command.usage);
+  }
+  absl::StrAppend(&usage, kUsageTail);
+  return usage;
+}
+
+const Command* FindCommand(absl::string_view name) {
+  for (const Command& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+// Runs the command args[1] names with the arguments after it.
 int Dispatch(const std::vector<char*>& args) {
   if (args.size() < 2) return Usage("no command given");
-  const std::string command = args[1];
-  if (command == "import-tiled") {
-    if (args.size() != 3) return Usage("import-tiled takes one MAP file");
-    return ImportTiled(args[2]);
+  const std::string name = args[1];
+  const Command* command = FindCommand(name);
+  const Invocation offline = {nullptr, absl::MakeConstSpan(args).subspan(2)};
+  const bool arity_ok = command == nullptr || command->one_argument.empty() ||
+                        offline.args.size() == 1;
+  if (command != nullptr && !command->needs_server) {
+    if (!arity_ok) return Usage(std::string(command->one_argument));
+    return command->run(offline);
   }
   absl::StatusOr<std::unique_ptr<CollideClient>> client = Connect();
   if (!client.ok()) {
@@ -458,81 +616,11 @@ int Dispatch(const std::vector<char*>& args) {
     return Fail(absl::Status(client.status().code(),
                              absl::StrCat("--", client.status().message())));
   }
-  CollideClient& c = **client;
-  const bool json = absl::GetFlag(FLAGS_json);
-  if (command == "health") return Health(c);
-  if (command == "levels") {
-    absl::StatusOr<v1::ListLevelsResponse> levels = c.ListLevels();
-    if (!levels.ok()) return Fail(levels.status());
-    for (const v1::LevelSummary& level : levels->levels()) {
-      std::printf("%s\n",
-                  json ? Json(level).c_str() : cli::SummaryText(level).c_str());
-    }
-    // On stderr, so scripts reading the level list are not confused.
-    for (const v1::SkippedLevelFile& skipped : levels->skipped_files()) {
-      std::fprintf(stderr, "skipped level file %s (%s): %s\n",
-                   skipped.file().c_str(), skipped.level().c_str(),
-                   skipped.error().c_str());
-    }
-    return 0;
+  if (command == nullptr) {
+    return Usage(absl::StrCat("unknown command \"", name, "\""));
   }
-  if (command == "describe") {
-    absl::StatusOr<v1::LevelSummary> level = c.DescribeLevel(LevelArg(args));
-    if (!level.ok()) return Fail(level.status());
-    std::printf("%s\n",
-                json ? Json(*level).c_str() : cli::SummaryText(*level).c_str());
-    return 0;
-  }
-  if (command == "get") {
-    absl::StatusOr<v1::GetLevelResponse> level = c.GetLevel(LevelArg(args));
-    if (!level.ok()) return Fail(level.status());
-    absl::StatusOr<std::string> text =
-        collide::formats::LevelToJson(level->content());
-    if (!text.ok()) return Fail(text.status());
-    const absl::Status written = WriteOutput(*text);
-    return written.ok() ? 0 : Fail(written);
-  }
-  if (command == "put") {
-    if (args.size() != 3) return Usage("put takes one level FILE");
-    return Put(c, args[2]);
-  }
-  if (command == "patch") {
-    if (args.size() != 3) return Usage("patch takes one patch FILE");
-    return Patch(c, args[2]);
-  }
-  if (command == "delete") {
-    if (args.size() != 3) return Usage("delete takes one LEVEL id");
-    absl::StatusOr<v1::DeleteLevelResponse> deleted = c.DeleteLevel(args[2]);
-    if (!deleted.ok()) return Fail(deleted.status());
-    std::printf("deleted %s (was version %lld)\n",
-                collide::client::LevelName(args[2]).c_str(),
-                static_cast<long long>(deleted->deleted_version()));
-    return 0;
-  }
-  if (command == "cast" || command == "overlap") {
-    if (args.size() != 3) {
-      return Usage(absl::StrCat(command, " takes one shape kind"));
-    }
-    const cli::CastArgs cast = CastArgsFromFlags(args[2]);
-    return RunOne(c, command == "cast" ? cli::MakeCastQuery(cast)
-                                       : cli::MakeOverlapQuery(cast));
-  }
-  if (command == "move") {
-    if (args.size() != 3) return Usage("move takes one mover kind");
-    return RunOne(c, cli::MakeMoveQuery(CastArgsFromFlags(args[2]),
-                                        absl::GetFlag(FLAGS_slide)));
-  }
-  if (command == "closest") {
-    return RunOne(
-        c, cli::MakeClosestPointQuery(CastArgsFromFlags(""),
-                                      absl::GetFlag(FLAGS_max_distance)));
-  }
-  if (command == "run") {
-    if (args.size() != 3) return Usage("run takes one FILE of queries");
-    return Run(c, args[2]);
-  }
-  if (command == "render") return Render(c);
-  return Usage(absl::StrCat("unknown command \"", command, "\""));
+  if (!arity_ok) return Usage(std::string(command->one_argument));
+  return command->run({client->get(), offline.args});
 }
 
 // argv with `-o FILE` (and -o=FILE) spelled --out=FILE, the only short
@@ -563,10 +651,12 @@ std::vector<char*> ExpandShortOptions(int argc, char** argv,
 }  // namespace
 
 int main(int argc, char** argv) {
-  collide::client::tools::SetToolUsage(kUsage, __FILE__);
+  const std::string usage = UsageText();
+  collide::client::tools::SetToolUsage(usage, __FILE__);
   std::vector<std::string> storage;
   std::vector<char*> args = ExpandShortOptions(argc, argv, storage);
-  // Checked first: Abseil's parser exits 1 on a bad flag, README says 2.
+  // Checked first: Abseil's parser exits 1 on a bad flag; a bad command line
+  // exits 2.
   if (absl::Status flags = collide::client::tools::CheckFlags(args);
       !flags.ok()) {
     return Usage(std::string(flags.message()));
