@@ -1,4 +1,4 @@
-// collide_sample_workload: a short session against a running collide_server,
+// collide_sample_workload: a short workload against a running collide_server,
 // the way a game server would use it: describe the level, then send one
 // tick's worth of casts (bullets, a player's move, a vehicle, a spawn check,
 // a move claim and a lag-compensated shot to validate) as a batch through the
@@ -219,7 +219,7 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
 
 int main(int argc, char** argv) {
   collide::client::tools::SetToolUsage(
-      "A short game-server session against a running collide_server: "
+      "A short game-server workload against a running collide_server: "
       "describe the level, send one tick's queries through the stream, "
       "print what they hit.\n"
       "  collide_sample_workload [--target=127.0.0.1:50051] "

@@ -36,7 +36,7 @@ v1::Query OverlapCircle(Vec2 center, double radius,
 v1::Query ClosestPoint(Vec2 point, double max_distance = -1,
                        const v1::QueryFilter& filter = {});
 
-// --- Validation (issue 7).
+// --- Validation of a client's claims (move, shot).
 // A circle claiming to move by `translation`: stop `skin` short of contact;
 // slide_iterations > 0 also runs collide-and-slide with that many casts.
 v1::Query MoveCircle(Vec2 center, double radius, Vec2 translation,

@@ -22,7 +22,7 @@ absl::Status FromGrpc(const grpc::Status& status) {
 }  // namespace
 
 // One StreamQueries call: the gRPC side. Its outcomes go, in order, to the
-// Session's callback (never to a queue). Reactions may run concurrently on gRPC
+// stream's callback (never to a queue). Reactions may run concurrently on gRPC
 // threads, so state is guarded by mutex_ and every Start* call is made after
 // releasing it (a Start* may run a reaction inline).
 //
@@ -35,7 +35,7 @@ class QueryStream::Call final
     : public grpc::ClientBidiReactor<v1::StreamQueriesRequest,
                                      v1::StreamQueriesResponse> {
  public:
-  // Opens the call (with `metadata`). The Session keeps at most `window`
+  // Opens the call (with `metadata`). The stream keeps at most `window`
   // batches outstanding, so Send never waits for room here.
   Call(v1::CollisionService::StubInterface& stub, std::string level,
        absl::Time deadline,
@@ -203,7 +203,7 @@ class QueryStream::Call final
     return true;
   }
 
-  // Hands an outcome to the Session, then retires its batch.
+  // Hands an outcome to the stream (Impl), then retires its batch.
   void Deliver(BatchOutcome outcome) {
     on_response_(std::move(outcome));
     absl::MutexLock lock(&mutex_);
@@ -272,10 +272,10 @@ class QueryStream::Call final
 // is delivered exactly once. Sends to a Call are serialized (sending_,
 // reopening_) so that its batch ids, which it numbers 1, 2, ... in send
 // order, can be predicted and matched to unanswered_.
-class QueryStream::Session {
+class QueryStream::Impl {
  public:
-  Session(v1::CollisionService::StubInterface& stub, std::string level,
-          QueryStreamOptions options)
+  Impl(v1::CollisionService::StubInterface& stub, std::string level,
+       QueryStreamOptions options)
       : stub_(stub),
         level_(std::move(level)),
         options_(std::move(options)),
@@ -285,13 +285,13 @@ class QueryStream::Session {
   }
 
   // Stops reopening, then cancels the calls (each waits for gRPC).
-  ~Session() {
+  ~Impl() {
     std::unique_ptr<Call> current;
     std::vector<std::unique_ptr<Call>> retired;
     {
       absl::MutexLock lock(&mutex_);
       closing_ = true;
-      mutex_.Await(absl::Condition(this, &Session::Settled));
+      mutex_.Await(absl::Condition(this, &Impl::Settled));
       current = std::move(current_);
       retired = std::move(retired_);
     }
@@ -353,7 +353,7 @@ class QueryStream::Session {
     absl::MutexLock lock(&mutex_);
     half_closed_ = true;
     while (!finished_ && !ended_) {
-      mutex_.Await(absl::Condition(this, &Session::Settled));
+      mutex_.Await(absl::Condition(this, &Impl::Settled));
       if (ended_) break;
       Call* call = current_.get();
       const int generation = generation_;
@@ -453,7 +453,7 @@ class QueryStream::Session {
         reopen_failure_ = status;
         return;
       }
-      mutex_.Await(absl::Condition(this, &Session::Settled));
+      mutex_.Await(absl::Condition(this, &Impl::Settled));
       if (generation != generation_) return;
       if (!MayReopenLocked(status)) {
         EndLocked(std::move(status));
@@ -576,7 +576,7 @@ class QueryStream::Session {
   std::unique_ptr<Call> current_ ABSL_GUARDED_BY(mutex_);
   // Calls a reopening replaced. The one whose failure started it may still
   // be in its OnDone (which may be running the reopening), so it is kept
-  // until the next reopening or the Session's end; the others go at once.
+  // until the next reopening or the Impl's end; the others go at once.
   std::vector<std::unique_ptr<Call>> retired_ ABSL_GUARDED_BY(mutex_);
   int generation_ ABSL_GUARDED_BY(mutex_) = 0;
   uint64_t last_batch_id_ ABSL_GUARDED_BY(mutex_) = 0;
@@ -601,8 +601,8 @@ class QueryStream::Session {
 
 QueryStream::QueryStream(v1::CollisionService::StubInterface& stub,
                          std::string level, QueryStreamOptions options)
-    : session_(std::make_unique<Session>(stub, std::move(level),
-                                         std::move(options))) {}
+    : impl_(
+          std::make_unique<Impl>(stub, std::move(level), std::move(options))) {}
 
 QueryStream::~QueryStream() = default;
 
@@ -611,19 +611,19 @@ absl::StatusOr<uint64_t> QueryStream::Send(
   v1::StreamQueriesRequest request;
   request.mutable_queries()->Reserve(static_cast<int>(queries.size()));
   for (const v1::Query& query : queries) *request.add_queries() = query;
-  return session_->Send(std::move(request));
+  return impl_->Send(std::move(request));
 }
 
 absl::StatusOr<uint64_t> QueryStream::Send(v1::StreamQueriesRequest request) {
-  return session_->Send(std::move(request));
+  return impl_->Send(std::move(request));
 }
 
-absl::StatusOr<BatchOutcome> QueryStream::Next() { return session_->Next(); }
+absl::StatusOr<BatchOutcome> QueryStream::Next() { return impl_->Next(); }
 
-absl::Status QueryStream::Finish() { return session_->Finish(); }
+absl::Status QueryStream::Finish() { return impl_->Finish(); }
 
-int QueryStream::outstanding() const { return session_->outstanding(); }
+int QueryStream::outstanding() const { return impl_->outstanding(); }
 
-int QueryStream::reopened() const { return session_->reopened(); }
+int QueryStream::reopened() const { return impl_->reopened(); }
 
 }  // namespace collide::client

@@ -62,7 +62,7 @@ struct QueryStreamOptions {
   int window = 8;
   // Deadline of the whole stream, reopenings included: it is cancelled
   // (DEADLINE_EXCEEDED) this long after it opened. Open a new stream for
-  // longer sessions.
+  // longer runs.
   absl::Duration timeout = absl::Hours(1);
   // When set, every outcome goes here, in order, on a gRPC thread, and
   // Next() is not used.
@@ -117,9 +117,9 @@ class QueryStream {
 
  private:
   class Call;
-  class Session;
+  class Impl;
 
-  std::unique_ptr<Session> session_;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace collide::client

@@ -1,5 +1,5 @@
-// Command lines of collide's client tools (collide-cli, collide-load) as
-// their README promises: --help lists the program's own flags, a flag that
+// Command lines of collide's client tools (collide-cli, collide-load):
+// --help lists the program's own flags, a flag that
 // is unknown or whose value does not parse is reported by name and the
 // caller picks the exit status (Abseil's parser would exit 1 on its own),
 // and repeatable flags (--metadata=k:v --metadata=k2:v2) keep every value

@@ -1,5 +1,5 @@
 // Drawing a level and a set of queries with their results as a standalone
-// SVG 1.1 picture (collide-cli render, issue 5): the level's shapes, and for
+// SVG 1.1 picture (collide-cli render): the level's shapes, and for
 // each cast its start and end (dashed) outlines, the region it sweeps, the
 // shape at each hit's fraction (the time-of-impact position), contact points
 // and normals; overlap queries with the level shapes they overlap; closest

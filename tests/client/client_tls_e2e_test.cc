@@ -1,4 +1,4 @@
-// Issue 17: the client library, collide-cli and collide-load against the
+// The client library, collide-cli and collide-load against the
 // real server serving mutual TLS with an admin token (certificates made at
 // test time by tests/support/make_test_certs.sh with Debian's openssl).
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// collide_server --max_connection_age (issue 17): a client that keeps one
+// collide_server --max_connection_age: a client that keeps one
 // channel open sees its connection replaced (GOAWAY, then a new connection,
 // which re-resolves the target and so reaches replicas added since) while
 // its calls keep succeeding, and a stream that outlives its connection's

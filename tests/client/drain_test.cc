@@ -1,4 +1,4 @@
-// Draining under load (issue 17): three collide_server processes on
+// Draining under load: three collide_server processes on
 // loopback, one round-robin CollideClient, and drivers that keep query
 // batches flowing through it, on unary calls and on QueryStreams. One
 // replica gets SIGTERM (a rolling update, a scale-down): it drains and

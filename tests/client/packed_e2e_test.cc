@@ -1,7 +1,7 @@
 // The packed batch form against the real server (the collide_server binary
 // on an ephemeral loopback port): the same queries sent per query and
-// packed, on the stream and unary, must get bitwise the same answers
-// (issue 15), misses, initial overlaps and refused values included; and the
+// packed, on the stream and unary, must get bitwise the same answers,
+// misses, initial overlaps and refused values included; and the
 // batch-level refusals name the field.
 #include <bit>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Scale-out (issue 6): three collide_server processes on loopback ports
+// Scale-out: three collide_server processes on loopback ports
 // share one level directory, and one CollideClient spreads calls over them
 // with round_robin. A replica is killed mid-run: query batches keep
 // succeeding on the other two (calls in flight on the killed one are
@@ -69,7 +69,7 @@ struct Wall {
 constexpr Wall kOldWall{10, 1};
 constexpr Wall kNewWall{15, 2};
 
-// The level file as a user writes it (protobuf JSON, as in README.md).
+// The level file as a user writes it (protobuf JSON).
 std::string WallJson(Wall wall) {
   return absl::StrFormat(
       R"({"id": "%s", "shapes": [{"id": "1", "userData": "%d", "segment": )"

@@ -1,5 +1,5 @@
 // The load tester's own figures checked against a fake server whose speed
-// is known (issue 5): its latencies match the server's delay, and at an
+// is known: its latencies match the server's delay, and at an
 // open-loop rate the server cannot keep up with they grow (coordinated
 // omission is not hidden). Also: errors by where and status code, and
 // streams that fail are reopened.
@@ -93,8 +93,8 @@ TEST_F(LoadRunnerTest, ClosedLoopLatencyMatchesTheServersDelay) {
   EXPECT_GE(result.latency.min(), 20 * kNsPerMs);
   const int64_t p50 = result.latency.ValueAtQuantile(0.5);
   EXPECT_GE(p50, 20 * kNsPerMs);
-  // Measured here: 20.5 ms with the machine's load average at 4. Timing
-  // from before the wait for window room would report about 40 ms.
+  // Timing from before the wait for window room would report about 40 ms
+  // (two delays); 35 ms leaves room for a loaded machine.
   EXPECT_LE(p50, 35 * kNsPerMs);
   // Closed loop: a new batch is sent only once one is answered, so at most
   // one batch per 20 ms is answered.
@@ -226,9 +226,9 @@ TEST_F(LoadRunnerTest, AStopRequestEndsTheRunWithWhatWasMeasured) {
   EXPECT_EQ(result.batches_answered, result.batches_sent);
 }
 
-// Issue 17: collide-load --metadata=key:value, e.g. "authorization:Bearer
+// collide-load --metadata=key:value, e.g. "authorization:Bearer
 // TOKEN", reaches the server on every stream.
-TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
+TEST_F(LoadRunnerTest, MetadataIsSentOnEveryStream) {
   ClientOptions client;
   client.metadata = {{"authorization", "Bearer s3cret"}, {"x-tenant", "blue"}};
   Start({.delay = absl::Milliseconds(1)}, /*connections=*/2, client);
@@ -250,8 +250,8 @@ TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
   }
 }
 
-// Issue 17: collide-load --queries=FILE replays a file's queries in order.
-TEST_F(LoadRunnerTest, Issue17ReplayedQueriesAreSentInsteadOfTheMix) {
+// collide-load --queries=FILE replays a file's queries in order.
+TEST_F(LoadRunnerTest, ReplayedQueriesAreSentInsteadOfTheMix) {
   Start({.delay = absl::Milliseconds(1)});
   LoadOptions options;
   options.streams_per_connection = 1;
@@ -275,8 +275,8 @@ TEST_F(LoadRunnerTest, Issue17ReplayedQueriesAreSentInsteadOfTheMix) {
   }
 }
 
-// Issue 17: a ramp raises the open loop's rate while measuring.
-TEST_F(LoadRunnerTest, Issue17ALinearRampSendsTheScheduledBatches) {
+// A ramp raises the open loop's rate while measuring.
+TEST_F(LoadRunnerTest, ALinearRampSendsTheScheduledBatches) {
   Start({.delay = absl::Milliseconds(0)});
   LoadOptions options;
   options.plan = {.rate = 50,
@@ -293,7 +293,7 @@ TEST_F(LoadRunnerTest, Issue17ALinearRampSendsTheScheduledBatches) {
             result.intervals[1].latency.count());
 }
 
-TEST(LoadOptionsTest, Issue17BadRampsAreRefusedNamingTheFlag) {
+TEST(LoadOptionsTest, BadRampsAreRefusedNamingTheFlag) {
   LoadOptions closed;
   closed.plan.ramp = {.shape = RampShape::kLinear, .to_rate = 100};
   EXPECT_TRUE(absl::StartsWith(ValidateLoadOptions(closed).message(), "ramp"));

@@ -1,5 +1,5 @@
 // QueryStream when the server ends the stream while batches are being sent
-// (found by the load tester, issue 5): every batch whose Send succeeded is
+// (as under a load test): every batch whose Send succeeded is
 // delivered, answered or with the stream's status, so a caller counting its
 // batches in flight never waits forever.
 #include <atomic>
