@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "client/packed_batch.h"
+#include "client/lib/packed_batch.h"
 
 namespace collide_bench {
 

@@ -29,7 +29,7 @@ std::vector<collide::v1::StreamQueriesRequest> PackedRayBatches(
 
 // Adds rays first..first+count-1 of `set` (wrapping round) to `request`:
 // one Query each (request ids their index in the set), or onto the packed
-// columns (client/packed_batch.h). What a client does per batch.
+// columns (client/lib/packed_batch.h). What a client does per batch.
 void AddRayQueries(const QuerySet& set, size_t first, int count,
                    collide::v1::StreamQueriesRequest* request);
 void AddPackedRays(const QuerySet& set, size_t first, int count,

@@ -7,7 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 
 namespace collide::client::cli {
 

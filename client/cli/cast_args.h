@@ -53,7 +53,7 @@ absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args);
 // capsule (points, radius) at rest; kind as in CastArgs, not "ray".
 absl::StatusOr<v1::Query> MakeOverlapQuery(const CastArgs& args);
 
-// A move validation (issue 7): the mover (circle at from / capsule axis
+// A move validation: the mover (circle at from / capsule axis
 // points / polygon points, radius) claims `to` or `by`; skin from args.skin;
 // slide_iterations 0 means no collide-and-slide.
 absl::StatusOr<v1::Query> MakeMoveQuery(const CastArgs& args,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 
 namespace collide::client::load {
 

@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "client/load/summary_text.h"
-#include "client/svg_layer.h"
+#include "client/svg/svg_layer.h"
 
 namespace collide::client::load {
 

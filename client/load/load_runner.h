@@ -19,7 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 #include "client/load/load_recorder.h"
 #include "client/load/load_result.h"
 #include "client/load/query_mix.h"

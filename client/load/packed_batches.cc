@@ -6,8 +6,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "client/packed_batch.h"
-#include "client/query_builders.h"
+#include "client/lib/packed_batch.h"
+#include "client/lib/query_builders.h"
 #include "collide/v1/collision_service.pb.h"
 
 namespace collide::client::load {

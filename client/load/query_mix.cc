@@ -10,7 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 
 namespace collide::client::load {
 

@@ -27,7 +27,7 @@ namespace collide::client::load {
 using Rng = collide::testing::SplitMix64;
 
 // The kinds of query a mix can hold: casts, and the validation queries of
-// authoritative game servers (issue 7): "move", a circle claiming a move
+// authoritative game servers: "move", a circle claiming a move
 // with collide-and-slide (skin 1e-3 of its radius, up to 4 casts), and
 // "shot", a ray against kShotTargets circle hitboxes that move across its
 // path during the tick. Adding a kind: an enumerator here and a row in

@@ -150,8 +150,9 @@ TEST(ResultTextTest, SaysHitMissAndErrorPlainly) {
               HasSubstr("error INVALID_ARGUMENT: queries[0].ray_cast"));
 }
 
-// Issue 17: `cast circle` without --radius used a radius of 0.
-TEST(MakeCastQueryTest, Issue17ShapesRequireTheirParametersByFlagName) {
+// A shape's parameters have no defaults: `cast circle` without --radius is
+// refused naming the flag, never a circle of radius 0.
+TEST(MakeCastQueryTest, ShapesRequireTheirParametersByFlagName) {
   struct Case {
     CastArgs args;
     bool overlap;

@@ -217,9 +217,9 @@ TEST_F(CliE2eTest, BadInputIsAClearErrorAndExitStatus) {
   EXPECT_THAT(unreachable.out, HasSubstr("UNAVAILABLE"));
 }
 
-// Issue 17: README's `import-tiled MAP -o LEVEL.json` said "Unknown command
-// line flag 'o'".
-TEST_F(CliE2eTest, Issue17ImportTiledTakesDashOAsReadmeShows) {
+// `-o FILE` is --out=FILE, the one short option: `import-tiled MAP -o
+// LEVEL.json` writes the level file.
+TEST_F(CliE2eTest, ImportTiledTakesDashOForOut) {
   const std::string out = absl::StrCat(dir_, "/level2.json");
   Outcome imported =
       RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP, " -o ", out));
@@ -230,9 +230,9 @@ TEST_F(CliE2eTest, Issue17ImportTiledTakesDashOAsReadmeShows) {
   EXPECT_GT(level->shapes_size(), 0);
 }
 
-// Issue 17: an unknown flag exited 1 (Abseil's parser) though README
-// promises 2 for a bad command line.
-TEST_F(CliE2eTest, Issue17EveryBadCommandLineExits2NamingTheFlag) {
+// A bad command line exits 2, an unknown flag too (Abseil's parser would
+// exit 1).
+TEST_F(CliE2eTest, EveryBadCommandLineExits2NamingTheFlag) {
   for (const char* args :
        {"--frobnicate levels", "--timeout=soon levels", "-x levels",
         "--json=maybe levels", "cast circle --from=0,5 --by=10,0",
@@ -247,10 +247,10 @@ TEST_F(CliE2eTest, Issue17EveryBadCommandLineExits2NamingTheFlag) {
               HasSubstr("--radius"));
 }
 
-// Issue 17: --help ended with "No flags matched" (collide-cli) or listed no
-// flags (collide-load, collide_server), and the server warned that
-// SetProgramUsageMessage() was never called.
-TEST(ToolHelpTest, Issue17HelpListsEachProgramsOwnFlags) {
+// --help prints each program's usage and its own flags: never Abseil's "No
+// flags matched" nor its warning that SetProgramUsageMessage() was never
+// called.
+TEST(ToolHelpTest, HelpListsEachProgramsOwnFlags) {
   struct Program {
     const char* binary;
     const char* usage;
@@ -272,8 +272,8 @@ TEST(ToolHelpTest, Issue17HelpListsEachProgramsOwnFlags) {
   EXPECT_EQ(RunProgram(COLLIDE_LOAD_BINARY, "--help").exit_code, 0);
 }
 
-// Issue 17: `levels` prints "levels/arena", which --level then refused.
-TEST_F(CliE2eTest, Issue17LevelsAreNamedByIdOrFullName) {
+// `levels` prints "levels/arena", which --level takes as well as "arena".
+TEST_F(CliE2eTest, LevelsAreNamedByIdOrFullName) {
   Outcome levels = Cli("levels");
   ASSERT_THAT(levels.out, HasSubstr("levels/arena"));
   for (const char* level : {"arena", "levels/arena"}) {
@@ -291,9 +291,9 @@ TEST_F(CliE2eTest, Issue17LevelsAreNamedByIdOrFullName) {
   EXPECT_THAT(deleted.out, HasSubstr("deleted levels/dock (was version "));
 }
 
-// Issue 17: `cast --json` printed snake_case while `get` prints camelCase,
-// and a miss printed only "cast": {}.
-TEST_F(CliE2eTest, Issue17JsonIsCamelCaseAndAMissIsExplicit) {
+// `cast --json` prints camelCase names, as `get` does, and a miss prints
+// "hits": [], not only "cast": {}.
+TEST_F(CliE2eTest, JsonIsCamelCaseAndAMissIsExplicit) {
   Outcome hit = Cli("--json cast ray --from=0,0 --to=30,0");
   EXPECT_EQ(hit.exit_code, 0) << hit.out;
   EXPECT_THAT(hit.out, HasSubstr("\"shapeId\""));

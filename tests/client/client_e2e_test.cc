@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/client/test_server.h"

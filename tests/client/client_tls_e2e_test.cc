@@ -1,4 +1,4 @@
-// Issue 17: the client library, collide-cli and collide-load against the
+// The client library, collide-cli and collide-load against the
 // real server serving mutual TLS with an admin token (certificates made at
 // test time by tests/support/make_test_certs.sh with Debian's openssl).
 #include <stdio.h>
@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"

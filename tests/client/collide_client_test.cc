@@ -1,13 +1,13 @@
 // CollideClient over the generated mock stubs: requests are built as the
 // server expects, every call carries a deadline, statuses keep their code
 // and message, and only UNAVAILABLE query batches are retried.
-#include "client/collide_client.h"
+#include "client/lib/collide_client.h"
 
 #include <chrono>
 #include <memory>
 #include <utility>
 
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 #include "collide/v1/collision_service_mock.grpc.pb.h"
 #include "collide/v1/level_service_mock.grpc.pb.h"
 #include "gmock/gmock.h"
@@ -150,7 +150,7 @@ TEST_F(CollideClientTest, RetriedBatchSucceedsOnALaterAttempt) {
   EXPECT_EQ(result->request_id(), 5u);
 }
 
-// A draining server cancels calls it cannot finish (issue 17); the client
+// A draining server cancels calls it cannot finish; the client
 // never cancels a unary call itself, so the batch runs again.
 TEST_F(CollideClientTest, BatchCancelledByTheServerIsRetried) {
   v1::RunQueriesResponse answer;
@@ -243,7 +243,7 @@ TEST(MakeChannelSpecTest, BadTargetsAreRefusedNamingTheField) {
   }
 }
 
-// Issue 17: level changes go to the admin listener's stub, reads do not.
+// Level changes go to the admin listener's stub, reads do not.
 TEST(CollideClientAdminTest, LevelChangesGoToTheAdminStubAndReadsDoNot) {
   auto levels = std::make_unique<v1::MockLevelServiceStub>();
   auto admin = std::make_unique<v1::MockLevelServiceStub>();
@@ -295,9 +295,9 @@ TEST(MakeChannelSpecTest, UnknownPolicyAndZeroAttemptsAreRefused) {
               HasSubstr("max_attempts"));
 }
 
-// Issue 17: `collide-cli levels` prints "levels/arena", which --level then
-// refused (it became "levels/levels/arena").
-TEST(LevelNameTest, Issue17IdAndFullNameNameTheSameLevel) {
+// `collide-cli levels` prints "levels/arena", which --level must take as
+// well as "arena" (never "levels/levels/arena").
+TEST(LevelNameTest, IdAndFullNameNameTheSameLevel) {
   EXPECT_EQ(LevelName("arena"), "levels/arena");
   EXPECT_EQ(LevelName("levels/arena"), "levels/arena");
   EXPECT_EQ(LevelId("levels/arena"), "arena");

@@ -1,4 +1,4 @@
-// collide_server --max_connection_age (issue 17): a client that keeps one
+// collide_server --max_connection_age: a client that keeps one
 // channel open sees its connection replaced (GOAWAY, then a new connection,
 // which re-resolves the target and so reaches replicas added since) while
 // its calls keep succeeding, and a stream that outlives its connection's
@@ -14,9 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
-#include "client/query_stream.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
+#include "client/lib/query_stream.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"

@@ -1,17 +1,16 @@
-// Issue 12's six examples through the service, as a new user would send
-// them: levels put over the admin port of a real collide_server, queries
-// over gRPC with the client library, coordinates exactly as the issue gives
-// them. The expected answers are the exact ones (tests/lib/oracle); lib/'s
-// own regression tests are tests/lib/degenerate_examples_test.cc and
-// toi_ray_test.cc.
+// Six degenerate cases through the service, as a new user would send them:
+// levels put over the admin port of a real collide_server, queries over
+// gRPC with the client library, coordinates exactly as they were reported.
+// The expected answers are the exact ones (tests/lib/oracle); the library's
+// own tests of the same cases are under tests/lib/.
 #include <initializer_list>
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gtest/gtest.h"
 #include "tests/client/test_server.h"
 
@@ -83,7 +82,7 @@ class DegenerateExamplesE2eTest : public ::testing::Test {
   std::unique_ptr<CollideClient> client_;
 };
 
-TEST_F(DegenerateExamplesE2eTest, Example1LeavingABoxCornerIsNoHit) {
+TEST_F(DegenerateExamplesE2eTest, LeavingABoxCornerIsNoHit) {
   v1::Level level;
   v1::Shape* box = level.add_shapes();
   box->set_id(1);
@@ -100,7 +99,7 @@ TEST_F(DegenerateExamplesE2eTest, Example1LeavingABoxCornerIsNoHit) {
   EXPECT_EQ(in.cast().hits(0).status(), v1::HIT_STATUS_INITIAL_OVERLAP);
 }
 
-TEST_F(DegenerateExamplesE2eTest, Example2CollinearPairMeetsTheNearEnd) {
+TEST_F(DegenerateExamplesE2eTest, CollinearPairMeetsTheNearEnd) {
   const v1::QueryResult first =
       Run("levels/arena", PairToi(MovingPoint({19, 20}, {-15, -25.5}),
                                   MovingSegment({5, 5}, {-2, -2.5}, {6, -3})));
@@ -115,7 +114,7 @@ TEST_F(DegenerateExamplesE2eTest, Example2CollinearPairMeetsTheNearEnd) {
   EXPECT_NEAR(second.pair_toi().fraction(), 2.0 / 3.0, kSweepTolerance);
 }
 
-TEST_F(DegenerateExamplesE2eTest, Example3MoveEndingOnAWallHitsAtOne) {
+TEST_F(DegenerateExamplesE2eTest, MoveEndingOnAWallHitsAtOne) {
   v1::Level level;
   AddSegment(level, 1, {-7, -2.5}, {3, -1.5});
   ASSERT_TRUE(client_->PutLevel("wall", level).ok());
@@ -127,7 +126,7 @@ TEST_F(DegenerateExamplesE2eTest, Example3MoveEndingOnAWallHitsAtOne) {
   EXPECT_EQ(result.cast().hits(0).point().y(), -2.0);
 }
 
-TEST_F(DegenerateExamplesE2eTest, Example4LongTranslationHitsEarly) {
+TEST_F(DegenerateExamplesE2eTest, LongTranslationHitsEarly) {
   v1::Level level;
   AddSegment(level, 1, {0, 0}, {10, 0});
   ASSERT_TRUE(client_->PutLevel("floor", level).ok());
@@ -137,7 +136,7 @@ TEST_F(DegenerateExamplesE2eTest, Example4LongTranslationHitsEarly) {
   EXPECT_NEAR(result.cast().hits(0).fraction(), 5e-15, 1e-9 * 5e-15);
 }
 
-TEST_F(DegenerateExamplesE2eTest, Example5BulletStopsAtTheNearParallelWall) {
+TEST_F(DegenerateExamplesE2eTest, BulletStopsAtTheNearParallelWall) {
   v1::Level level;
   AddSegment(level, 0, {-3.5, -7}, {-10.5, -7});
   AddSegment(level, 1, {1, -4.5}, {-3, 3});
@@ -152,7 +151,7 @@ TEST_F(DegenerateExamplesE2eTest, Example5BulletStopsAtTheNearParallelWall) {
   EXPECT_NEAR(result.cast().hits(0).fraction(), 1.0 / 32.0, kSweepTolerance);
 }
 
-TEST_F(DegenerateExamplesE2eTest, Example6GrazingMovingCirclesTouch) {
+TEST_F(DegenerateExamplesE2eTest, GrazingMovingCirclesTouch) {
   const v1::QueryResult result =
       Run("levels/arena",
           PairToi(MovingCircle({-7.406748571685833, -5.778605592869641},
@@ -167,14 +166,11 @@ TEST_F(DegenerateExamplesE2eTest, Example6GrazingMovingCirclesTouch) {
               kSweepTolerance);
 }
 
-// Move validation on an integer grid: a crate and a disc resting exactly
-// on a floor of unit tiles slide along it across every seam (each next
-// tile's corner only touches them), and stop at a wall standing on it.
 TEST_F(DegenerateExamplesE2eTest, TinyMotionIsExactDownToTheLeastMagnitude) {
   // A ray crossing the floor through the origin at half its sweep. At the
-  // service's least magnitude (1e-60) the answer is exact; at 2e-200 (where
-  // lib/ missed the floor: squares underflowed) the value is refused,
-  // naming the field, and the server goes on answering.
+  // service's least magnitude (1e-60) the answer is exact; 2e-200 (whose
+  // square underflows) is refused, naming the field, and the server goes on
+  // answering.
   v1::Level level;
   AddSegment(level, 1, {-1, 0}, {1, 0});
   ASSERT_TRUE(client_->PutLevel("origin-floor", level).ok());
@@ -192,6 +188,9 @@ TEST_F(DegenerateExamplesE2eTest, TinyMotionIsExactDownToTheLeastMagnitude) {
             1);
 }
 
+// Move validation on an integer grid: a crate and a disc resting exactly
+// on a floor of unit tiles slide along it across every seam (each next
+// tile's corner only touches them), and stop at a wall standing on it.
 TEST_F(DegenerateExamplesE2eTest, RestingMoversSlideAcrossTileSeams) {
   v1::Level level;
   for (int k = -3; k < 6; ++k) {

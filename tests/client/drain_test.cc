@@ -1,4 +1,4 @@
-// Draining under load (issue 17): three collide_server processes on
+// Draining under load: three collide_server processes on
 // loopback, one round-robin CollideClient, and drivers that keep query
 // batches flowing through it, on unary calls and on QueryStreams. One
 // replica gets SIGTERM (a rolling update, a scale-down): it drains and
@@ -31,9 +31,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
-#include "client/query_stream.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
+#include "client/lib/query_stream.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/client_interceptor.h"
 #include "gtest/gtest.h"

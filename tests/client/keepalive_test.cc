@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"
 

@@ -1,4 +1,4 @@
-// collide-load as a user runs it (issue 17): the real binary against the
+// collide-load as a user runs it: the real binary against the
 // real server on an ephemeral loopback port, with what ghz users reach for:
 // a ramp, CSV per interval, queries replayed from a file, metadata.
 // Runs are short (1 s or a few batches) and bounded by their flags.
@@ -77,7 +77,7 @@ class LoadCliE2eTest : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(LoadCliE2eTest, Issue17StepRampWritesItsIntervalsAsCsv) {
+TEST_F(LoadCliE2eTest, StepRampWritesItsIntervalsAsCsv) {
   const std::string csv = absl::StrCat(dir_, "/ramp.csv");
   Outcome run = Load(absl::StrCat(
       "--rate=40 --ramp=step --ramp_to=80 --ramp_steps=2 --duration=1s "
@@ -96,7 +96,7 @@ TEST_F(LoadCliE2eTest, Issue17StepRampWritesItsIntervalsAsCsv) {
   EXPECT_THAT(lines[2], StartsWith("0.500,1.000,80,"));
 }
 
-TEST_F(LoadCliE2eTest, Issue17ReplaysQueriesFromAFile) {
+TEST_F(LoadCliE2eTest, ReplaysQueriesFromAFile) {
   const std::string file = absl::StrCat(dir_, "/queries.jsonl");
   std::ofstream(file)
       << "# a wall hit and a miss on the arena\n"
@@ -114,9 +114,9 @@ TEST_F(LoadCliE2eTest, Issue17ReplaysQueriesFromAFile) {
   EXPECT_EQ(json["queries_ok"], 40);
 }
 
-// Issue 15: --packed sends the same mix as packed_rays columns; every
+// --packed sends the same mix as packed_rays columns; every
 // query is answered and counted, and a mix of kinds is refused by name.
-TEST_F(LoadCliE2eTest, Issue15PackedRaysAreAnsweredAndCounted) {
+TEST_F(LoadCliE2eTest, PackedRaysAreAnsweredAndCounted) {
   Outcome run = Load("--packed --mix=ray --count=10 --batch_size=32 --json");
   ASSERT_EQ(run.exit_code, 0) << run.out;
   const nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
@@ -133,7 +133,7 @@ TEST_F(LoadCliE2eTest, Issue15PackedRaysAreAnsweredAndCounted) {
 // --fixed_width asks the packed batches for fixed-width result columns:
 // every query is still answered and counted (from hit_status_fixed), and
 // without --packed the flag is refused by name.
-TEST_F(LoadCliE2eTest, Issue15FixedWidthPackedResultsAreCounted) {
+TEST_F(LoadCliE2eTest, FixedWidthPackedResultsAreCounted) {
   Outcome run = Load(
       "--packed --fixed_width --mix=circle --count=10 --batch_size=32 --json");
   ASSERT_EQ(run.exit_code, 0) << run.out;
@@ -148,9 +148,9 @@ TEST_F(LoadCliE2eTest, Issue15FixedWidthPackedResultsAreCounted) {
   EXPECT_THAT(unpacked.out, HasSubstr("fixed_width"));
 }
 
-// A bad flag is exit status 1 with the flag named (README: 1 for a bad
-// flag, 2 for a run with errors), never a run of something else.
-TEST_F(LoadCliE2eTest, Issue17BadFlagsAreRefusedByName) {
+// A bad flag is exit status 1 with the flag named (2 is for a run with
+// errors), never a run of something else.
+TEST_F(LoadCliE2eTest, BadFlagsAreRefusedByName) {
   struct Case {
     const char* args;
     const char* named;

@@ -1,7 +1,7 @@
 // The packed batch form against the real server (the collide_server binary
 // on an ephemeral loopback port): the same queries sent per query and
-// packed, on the stream and unary, must get bitwise the same answers
-// (issue 15), misses, initial overlaps and refused values included; and the
+// packed, on the stream and unary, must get bitwise the same answers,
+// misses, initial overlaps and refused values included; and the
 // batch-level refusals name the field.
 #include <bit>
 #include <cmath>
@@ -15,10 +15,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/packed_batch.h"
-#include "client/packed_results.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/packed_batch.h"
+#include "client/lib/packed_results.h"
+#include "client/lib/query_builders.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"

@@ -1,4 +1,4 @@
-// Scale-out (issue 6): three collide_server processes on loopback ports
+// Scale-out: three collide_server processes on loopback ports
 // share one level directory, and one CollideClient spreads calls over them
 // with round_robin. A replica is killed mid-run: query batches keep
 // succeeding on the other two (calls in flight on the killed one are
@@ -32,9 +32,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
-#include "client/query_stream.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
+#include "client/lib/query_stream.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/client_interceptor.h"
 #include "gtest/gtest.h"
@@ -69,7 +69,7 @@ struct Wall {
 constexpr Wall kOldWall{10, 1};
 constexpr Wall kNewWall{15, 2};
 
-// The level file as a user writes it (protobuf JSON, as in README.md).
+// The level file as a user writes it (protobuf JSON).
 std::string WallJson(Wall wall) {
   return absl::StrFormat(
       R"({"id": "%s", "shapes": [{"id": "1", "userData": "%d", "segment": )"

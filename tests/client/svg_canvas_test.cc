@@ -1,13 +1,13 @@
 // The canvas the SVG renderer draws into: its layers' order, the roles a
 // motion marks, the bounds it returns and labels that follow the option.
-#include "client/svg_canvas.h"
+#include "client/svg/svg_canvas.h"
 
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "client/svg_legend.h"
-#include "client/svg_scene.h"
+#include "client/svg/svg_legend.h"
+#include "client/svg/svg_scene.h"
 #include "collide/vec2.h"
 #include "gtest/gtest.h"
 

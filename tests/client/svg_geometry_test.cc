@@ -1,6 +1,6 @@
 // Pixel-space geometry of the SVG renderer: hulls, clipping, and the
 // sampled outlines of rounded shapes too large to write exactly.
-#include "client/svg_geometry.h"
+#include "client/svg/svg_geometry.h"
 
 #include <cmath>
 #include <vector>

@@ -1,6 +1,6 @@
 // Writing SVG elements: escaping, number format, and what is left out or
 // cut at the clip rectangle.
-#include "client/svg_layer.h"
+#include "client/svg/svg_layer.h"
 
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 // The legend under a picture: which entries it shows, its notes, and how
 // long lines are cut.
-#include "client/svg_legend.h"
+#include "client/svg/svg_legend.h"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // svg_validation_test.cc covers the validation queries). Pictures use an
 // explicit view where coordinates are checked, so the expected pixel
 // positions follow from the contract alone (see svg_picture.h).
-#include "client/svg_render.h"
+#include "client/svg/svg_render.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Reading level and query shapes for the SVG renderer: what is drawable,
 // and the geometry it becomes.
-#include "client/svg_scene.h"
+#include "client/svg/svg_scene.h"
 
 #include <cmath>
 #include <limits>

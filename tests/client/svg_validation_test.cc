@@ -10,7 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
-#include "client/svg_render.h"
+#include "client/svg/svg_render.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "gtest/gtest.h"

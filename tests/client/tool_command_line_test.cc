@@ -1,6 +1,6 @@
-// The client tools' command lines (issue 17): repeatable flags keep every
+// The client tools' command lines: repeatable flags keep every
 // value, and unknown flags are found before Abseil's parser would exit 1.
-#include "client/tools/tool_command_line.h"
+#include "client/lib/tool_command_line.h"
 
 #include <string>
 #include <vector>
@@ -21,7 +21,7 @@ std::vector<char*> Argv(std::vector<std::string>& storage) {
   return args;
 }
 
-TEST(TakeRepeatedFlagTest, Issue17KeepsEveryValueInOrderAndTheRest) {
+TEST(TakeRepeatedFlagTest, KeepsEveryValueInOrderAndTheRest) {
   std::vector<std::string> storage = {
       "tool", "--metadata=a:1", "--rate=5", "-metadata", "b:2, with comma",
       "pos",  "--metadata",     "c:3",      "--",        "--metadata=d:4"};
@@ -33,7 +33,7 @@ TEST(TakeRepeatedFlagTest, Issue17KeepsEveryValueInOrderAndTheRest) {
               ElementsAre("tool", "--rate=5", "pos", "--", "--metadata=d:4"));
 }
 
-TEST(CheckFlagsTest, Issue17UnknownFlagsAreNamed) {
+TEST(CheckFlagsTest, UnknownFlagsAreNamed) {
   std::vector<std::string> storage = {"tool", "levels", "--frobnicate=1"};
   const absl::Status status = CheckFlags(Argv(storage));
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);

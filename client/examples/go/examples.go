@@ -97,7 +97,7 @@ func exampleQueries() []example {
 				RayCast: &collidev1.RayCastQuery{
 					Origin: vec(0, 0), Translation: vec(0, -20)}}},
 			miss()},
-		// Seed 000's general case: a blade turning about its centre from
+		// A deforming segment in general: a blade turning about its centre from
 		// (-1, 0)-(1, 0) to (0, -1)-(0, 1), each end moving on its own, and
 		// a point falling from (0.25, 0.75) by (0, -1). It lies on the
 		// blade's line when t^2 - 2t + 0.75 = 0: t = 0.5, at (0.25, 0.25),

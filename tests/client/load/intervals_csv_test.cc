@@ -1,4 +1,4 @@
-// collide-load --csv (issue 17): one row per interval with the target rate
+// collide-load --csv: one row per interval with the target rate
 // of the schedule, throughput, errors and latency percentiles.
 #include "client/load/intervals_csv.h"
 
@@ -14,7 +14,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-TEST(IntervalsCsvTest, Issue17RowsCarryTheRampsTargetRateAndTheFigures) {
+TEST(IntervalsCsvTest, RowsCarryTheRampsTargetRateAndTheFigures) {
   LoadResult result;
   result.interval = absl::Milliseconds(500);
   result.intervals.resize(3);

@@ -1,5 +1,5 @@
 // The load tester's own figures checked against a fake server whose speed
-// is known (issue 5): its latencies match the server's delay, and at an
+// is known: its latencies match the server's delay, and at an
 // open-loop rate the server cannot keep up with they grow (coordinated
 // omission is not hidden). Also: errors by where and status code, and
 // streams that fail are reopened.
@@ -16,7 +16,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "client/load/connections.h"
 #include "gmock/gmock.h"
@@ -93,8 +92,8 @@ TEST_F(LoadRunnerTest, ClosedLoopLatencyMatchesTheServersDelay) {
   EXPECT_GE(result.latency.min(), 20 * kNsPerMs);
   const int64_t p50 = result.latency.ValueAtQuantile(0.5);
   EXPECT_GE(p50, 20 * kNsPerMs);
-  // Measured here: 20.5 ms with the machine's load average at 4. Timing
-  // from before the wait for window room would report about 40 ms.
+  // Timing from before the wait for window room would report about 40 ms
+  // (two delays); 35 ms leaves room for a loaded machine.
   EXPECT_LE(p50, 35 * kNsPerMs);
   // Closed loop: a new batch is sent only once one is answered, so at most
   // one batch per 20 ms is answered.
@@ -226,9 +225,9 @@ TEST_F(LoadRunnerTest, AStopRequestEndsTheRunWithWhatWasMeasured) {
   EXPECT_EQ(result.batches_answered, result.batches_sent);
 }
 
-// Issue 17: collide-load --metadata=key:value, e.g. "authorization:Bearer
+// collide-load --metadata=key:value, e.g. "authorization:Bearer
 // TOKEN", reaches the server on every stream.
-TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
+TEST_F(LoadRunnerTest, MetadataIsSentOnEveryStream) {
   ClientOptions client;
   client.metadata = {{"authorization", "Bearer s3cret"}, {"x-tenant", "blue"}};
   Start({.delay = absl::Milliseconds(1)}, /*connections=*/2, client);
@@ -250,8 +249,8 @@ TEST_F(LoadRunnerTest, Issue17MetadataIsSentOnEveryStream) {
   }
 }
 
-// Issue 17: collide-load --queries=FILE replays a file's queries in order.
-TEST_F(LoadRunnerTest, Issue17ReplayedQueriesAreSentInsteadOfTheMix) {
+// collide-load --queries=FILE replays a file's queries in order.
+TEST_F(LoadRunnerTest, ReplayedQueriesAreSentInsteadOfTheMix) {
   Start({.delay = absl::Milliseconds(1)});
   LoadOptions options;
   options.streams_per_connection = 1;
@@ -275,8 +274,8 @@ TEST_F(LoadRunnerTest, Issue17ReplayedQueriesAreSentInsteadOfTheMix) {
   }
 }
 
-// Issue 17: a ramp raises the open loop's rate while measuring.
-TEST_F(LoadRunnerTest, Issue17ALinearRampSendsTheScheduledBatches) {
+// A ramp raises the open loop's rate while measuring.
+TEST_F(LoadRunnerTest, ALinearRampSendsTheScheduledBatches) {
   Start({.delay = absl::Milliseconds(0)});
   LoadOptions options;
   options.plan = {.rate = 50,
@@ -291,67 +290,6 @@ TEST_F(LoadRunnerTest, Issue17ALinearRampSendsTheScheduledBatches) {
   // 50 -> 100 batches/s in the first half, 100 -> 150 in the second.
   EXPECT_LT(result.intervals[0].latency.count(),
             result.intervals[1].latency.count());
-}
-
-TEST(LoadOptionsTest, Issue17BadRampsAreRefusedNamingTheFlag) {
-  LoadOptions closed;
-  closed.plan.ramp = {.shape = RampShape::kLinear, .to_rate = 100};
-  EXPECT_TRUE(absl::StartsWith(ValidateLoadOptions(closed).message(), "ramp"));
-  LoadOptions no_end;
-  no_end.plan.rate = 10;
-  no_end.plan.ramp = {.shape = RampShape::kStep};
-  EXPECT_TRUE(
-      absl::StartsWith(ValidateLoadOptions(no_end).message(), "ramp_to"));
-  LoadOptions one_step = no_end;
-  one_step.plan.ramp = {.shape = RampShape::kStep, .to_rate = 20, .steps = 1};
-  EXPECT_TRUE(
-      absl::StartsWith(ValidateLoadOptions(one_step).message(), "ramp_steps"));
-  LoadOptions counted = one_step;
-  counted.plan.ramp.steps = 3;
-  EXPECT_TRUE(ValidateLoadOptions(counted).ok());
-  counted.plan.count = 10;
-  EXPECT_TRUE(absl::StartsWith(ValidateLoadOptions(counted).message(), "ramp"));
-}
-
-TEST(LoadOptionsTest, BadOptionsAreRefusedNamingTheField) {
-  struct Case {
-    LoadOptions options;
-    const char* field;
-  };
-  std::vector<Case> cases(6);
-  cases[0].options.window = 0;
-  cases[0].field = "window";
-  cases[1].options.batch_size = 0;
-  cases[1].field = "batch_size";
-  cases[2].options.streams_per_connection = 0;
-  cases[2].field = "streams";
-  cases[3].options.plan.rate = -1;
-  cases[3].field = "rate";
-  cases[4].options.plan.duration = Clock::duration::zero();
-  cases[4].field = "duration";
-  cases[5].options.plan.count = -2;
-  cases[5].field = "count";
-  for (const Case& c : cases) {
-    const absl::Status status = ValidateLoadOptions(c.options);
-    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.field;
-    EXPECT_TRUE(absl::StartsWith(status.message(), c.field))
-        << status.message();
-  }
-  EXPECT_TRUE(ValidateLoadOptions(LoadOptions()).ok());
-}
-
-TEST(ConnectManyTest, RefusesABadCountOrTarget) {
-  ClientOptions options;
-  EXPECT_EQ(ConnectMany(options, 0).status().code(),
-            absl::StatusCode::kInvalidArgument);
-  options.target = "127.0.0.1:1,[::1]:2";
-  EXPECT_EQ(ConnectMany(options, 2).status().code(),
-            absl::StatusCode::kInvalidArgument);
-  options.target = "127.0.0.1:1,127.0.0.1:2";
-  absl::StatusOr<std::vector<std::unique_ptr<CollideClient>>> clients =
-      ConnectMany(options, 2);
-  ASSERT_TRUE(clients.ok());
-  EXPECT_EQ(clients->size(), 2u);
 }
 
 }  // namespace

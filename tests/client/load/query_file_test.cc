@@ -1,4 +1,4 @@
-// collide-load --queries=FILE (issue 17): JSON lines of collide.v1.Query,
+// collide-load --queries=FILE: JSON lines of collide.v1.Query,
 // replayed in order.
 #include "client/load/query_file.h"
 
@@ -31,7 +31,7 @@ class QueryFileTest : public ::testing::Test {
   std::string path_;
 };
 
-TEST_F(QueryFileTest, Issue17ReadsOneQueryPerLineSkippingCommentsAndBlanks) {
+TEST_F(QueryFileTest, ReadsOneQueryPerLineSkippingCommentsAndBlanks) {
   Write(R"(# recorded on the arena
 {"rayCast": {"origin": {"x": 1, "y": 2}, "translation": {"x": 30}}}
 
@@ -55,7 +55,7 @@ TEST_F(QueryFileTest, Issue17ReadsOneQueryPerLineSkippingCommentsAndBlanks) {
   EXPECT_TRUE(ReplayBatch(*queries, 1, &next).queries(0).has_circle_cast());
 }
 
-TEST_F(QueryFileTest, Issue17BadLinesAreRefusedWithFileAndLine) {
+TEST_F(QueryFileTest, BadLinesAreRefusedWithFileAndLine) {
   Write("{\"rayCast\": {}}\n{\"rayCast\": {\"origin\": 7}}\n");
   absl::Status status = ReadQueryLines(path_).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);

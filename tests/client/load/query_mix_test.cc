@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "client/query_builders.h"
+#include "client/lib/query_builders.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,13 +1,13 @@
 // QueryStream when the server ends the stream while batches are being sent
-// (found by the load tester, issue 5): every batch whose Send succeeded is
+// (as under a load test): every batch whose Send succeeded is
 // delivered, answered or with the stream's status, so a caller counting its
 // batches in flight never waits forever.
 #include <atomic>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
-#include "client/collide_client.h"
-#include "client/query_builders.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
 #include "gtest/gtest.h"
 #include "tests/client/load/fake_collision_service.h"
 

@@ -106,9 +106,9 @@ TEST(RunPlanTest, StopEndsEveryLaterClaim) {
   EXPECT_EQ(plan.Claim(kStart), RunPlan::Slot::kDone);
 }
 
-// Issue 17: a load ramp (ghz's step and line schedules). Due times follow
+// A load ramp (ghz's step and line schedules). Due times follow
 // the integral of the rate.
-TEST(RunPlanTest, Issue17LinearRampDueTimesFollowTheRisingRate) {
+TEST(RunPlanTest, LinearRampDueTimesFollowTheRisingRate) {
   RunPlan plan(kStart, {.rate = 100,
                         .ramp = {.shape = RampShape::kLinear, .to_rate = 300},
                         .warmup = seconds(1),
@@ -132,7 +132,7 @@ TEST(RunPlanTest, Issue17LinearRampDueTimesFollowTheRisingRate) {
   EXPECT_DOUBLE_EQ(plan.RateAt(seconds(3)), 300);
 }
 
-TEST(RunPlanTest, Issue17StepRampHoldsEachRateForItsShareOfTheDuration) {
+TEST(RunPlanTest, StepRampHoldsEachRateForItsShareOfTheDuration) {
   RunPlan plan(kStart,
                {.rate = 100,
                 .ramp = {.shape = RampShape::kStep, .to_rate = 300, .steps = 3},
@@ -155,7 +155,7 @@ TEST(RunPlanTest, Issue17StepRampHoldsEachRateForItsShareOfTheDuration) {
 }
 
 // A ramp down ends where it should too (the rate never turns negative).
-TEST(RunPlanTest, Issue17LinearRampDownSendsTheIntegral) {
+TEST(RunPlanTest, LinearRampDownSendsTheIntegral) {
   RunPlan plan(kStart, {.rate = 300,
                         .ramp = {.shape = RampShape::kLinear, .to_rate = 100},
                         .warmup = seconds(0),
