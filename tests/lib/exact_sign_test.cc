@@ -2,7 +2,7 @@
 // inputs degenerate by construction (collinear, on the circle, at the
 // distance exactly, perpendicular), at huge and tiny magnitudes and with
 // 1e9 offsets, and on the same inputs moved by one ulp.
-#include "exact_sign.h"
+#include "exact/sign.h"
 
 #include <gmpxx.h>
 

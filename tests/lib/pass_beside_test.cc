@@ -5,7 +5,7 @@
 
 #include "collide/shapes.h"
 #include "collide/vec2.h"
-#include "convex_core.h"
+#include "sweep/convex_core.h"
 #include "gtest/gtest.h"
 #include "test_shapes.h"
 
