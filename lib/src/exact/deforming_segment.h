@@ -1,17 +1,17 @@
 // Internal: the decisions of a point against a deforming segment
-// (toi_deforming.cc), exactly. With m(t) = p(t) - a(t) and e(t) = b(t) -
+// (pairs/deforming.cc), exactly. With m(t) = p(t) - a(t) and e(t) = b(t) -
 // a(t), the point is on the segment's line where f(t) = cross(e, m) = 0 and
 // on the segment there when 0 <= m.e <= e.e (and m = 0 when e = 0). Every
 // such sign at a root of f is decided exactly: the polynomial is reduced
 // modulo f to a linear one, whose sign at the root (-f1 +- sqrt(disc)) /
-// 2 f2 is a sign of X + Y sqrt(disc), all with expansions (exact_sign.h).
+// 2 f2 is a sign of X + Y sqrt(disc), all with expansions (exact/sign.h).
 // Only the root's value is rounded.
 //
-// Called where the double filter of toi_deforming.cc cannot certify its
+// Called where the double filter of pairs/deforming.cc cannot certify its
 // decisions (touching starts, grazes, contacts at an end or at exactly
 // max_fraction, collinear motion), so its cost is off the common path.
-#ifndef COLLIDE_LIB_SRC_EXACT_DEFORMING_H_
-#define COLLIDE_LIB_SRC_EXACT_DEFORMING_H_
+#ifndef COLLIDE_LIB_SRC_EXACT_DEFORMING_SEGMENT_H_
+#define COLLIDE_LIB_SRC_EXACT_DEFORMING_SEGMENT_H_
 
 #include "collide/vec2.h"
 
@@ -53,4 +53,4 @@ DeformingDecision DecideDeformingExact(const DeformingInputs& in,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_EXACT_DEFORMING_H_
+#endif  // COLLIDE_LIB_SRC_EXACT_DEFORMING_SEGMENT_H_

@@ -4,8 +4,8 @@
 // be, so code using them keeps the bits of its scalar form; it only does
 // two of them per instruction (a vertex's two projections, a vector's two
 // components).
-#ifndef COLLIDE_LIB_SRC_LANES_H_
-#define COLLIDE_LIB_SRC_LANES_H_
+#ifndef COLLIDE_LIB_SRC_EXACT_DOUBLE_PAIRS_H_
+#define COLLIDE_LIB_SRC_EXACT_DOUBLE_PAIRS_H_
 
 #include <cstdint>
 
@@ -49,4 +49,4 @@ inline Lanes LaneAbs(Lanes v) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_LANES_H_
+#endif  // COLLIDE_LIB_SRC_EXACT_DOUBLE_PAIRS_H_

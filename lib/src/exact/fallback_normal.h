@@ -1,6 +1,6 @@
 // Internal: the normal a contact gets when its geometry gives none.
-#ifndef COLLIDE_LIB_SRC_DEGENERATE_NORMAL_H_
-#define COLLIDE_LIB_SRC_DEGENERATE_NORMAL_H_
+#ifndef COLLIDE_LIB_SRC_EXACT_FALLBACK_NORMAL_H_
+#define COLLIDE_LIB_SRC_EXACT_FALLBACK_NORMAL_H_
 
 #include "collide/vec2.h"
 
@@ -19,4 +19,4 @@ inline Vec2 DegenerateContactNormal(Vec2 translation) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_DEGENERATE_NORMAL_H_
+#endif  // COLLIDE_LIB_SRC_EXACT_FALLBACK_NORMAL_H_

@@ -128,7 +128,7 @@ std::optional<double> SweepCircleMotion(Vec2 p, Vec2 d1, Vec2 d2, Vec2 c,
   const double cross_terms = std::abs(cross_left) + std::abs(cross_right);
   // d is rounded (one ulp per component): 64 roundings cover it and the
   // rest. Certainly negative: a miss. Within that of zero, or too close to
-  // it for q's bound (exact_sign.h, kClearDiscriminant), the sign and size
+  // it for q's bound (exact/sign.h, kClearDiscriminant), the sign and size
   // are taken exactly; so are they where a square in aa left the normal
   // range (its rounding no longer relative).
   const double rounding = kFilterRoundings * (aa + cross_terms * cross_terms);

@@ -1,8 +1,8 @@
 // Internal: pair casts whose relative translation d1 - d2 is not a double.
 //
 // Two shapes translating by d1 and d2 over one step reduce exactly to the
-// first moving by d1 - d2 against the second at rest (cast_dispatch.h), but
-// that difference is rounded when it needs more than 53 bits (a long
+// first moving by d1 - d2 against the second at rest (pairs/cast_dispatch.h),
+// but that difference is rounded when it needs more than 53 bits (a long
 // translation against a short one, or operands of different exponents).
 // The rounding can turn a move that leaves a touching circle into one that
 // slides along it, or a point moving exactly along a segment's line into
@@ -15,8 +15,8 @@
 // depend on the translations beyond what the shared path decides exactly
 // (an overlapping or touching start that cannot move in), so the caller
 // takes the shared path for it.
-#ifndef COLLIDE_LIB_SRC_EXACT_MOTION_H_
-#define COLLIDE_LIB_SRC_EXACT_MOTION_H_
+#ifndef COLLIDE_LIB_SRC_EXACT_PAIR_MOTION_H_
+#define COLLIDE_LIB_SRC_EXACT_PAIR_MOTION_H_
 
 #include <optional>
 
@@ -54,4 +54,4 @@ bool CastPointVsMovingSegment(const RayInput& ray,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_EXACT_MOTION_H_
+#endif  // COLLIDE_LIB_SRC_EXACT_PAIR_MOTION_H_

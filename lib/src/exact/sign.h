@@ -1,6 +1,6 @@
 // Internal: exact signs of the small polynomials in the double inputs that
 // the start classification decides (orientation, dot products, squared
-// distances against a sum of radii), the "predicates" layer of DESIGN.md.
+// distances against a sum of radii): the lowest layer of lib/src.
 //
 // Each is decided first by a double evaluation with a certified bound on
 // its rounding error (Shewchuk's filter: when the value is farther from zero
@@ -47,8 +47,8 @@ inline constexpr double kFilterRoundings = 64.0 * kRoundoff;
 // double. Squares that a form multiplies by large factors are checked
 // instead (NormalSquares). The least normal double, many times what a few
 // roundings at 2^-1075 need: a subnormal operand costs a microcode assist
-// in every add and multiply on AMD's cores (Zen), which made every filter
-// here slower (PolygonVsSegment 80.6 -> 68.4 ns with this slack).
+// in every add and multiply on AMD's cores (Zen), which would slow every
+// filter here.
 inline constexpr double kUnderflowSlack = 0x1p-1022;
 // Where a square (and what multiplies it) is in double's normal range with
 // room to spare, so that its rounding is relative.
@@ -150,7 +150,7 @@ inline ExactVec Difference(Vec2 p, Vec2 q) {
   return {Expansion::Difference(p.x, q.x), Expansion::Difference(p.y, q.y)};
 }
 
-// Exact fallbacks (exact_sign.cc): signs of the forms below.
+// Exact fallbacks (exact/sign.cc): signs of the forms below.
 int CrossSignExact(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
 // Cross(b - a, d - c) to within its last place, of the exact sign: for a
 // ratio that the rounded form would get wrong by cancellation (long double,
@@ -173,9 +173,9 @@ double LineDistanceExcessExact(Vec2 a, Vec2 b, Vec2 p, double r1, double r2,
 // size) and starts within rounding of contact are those recomputed.
 inline constexpr double kTimePrecision = 1e-11;
 
-// A point sweep against a circle (point_sweep.h, exact_motion.cc) with m =
-// p - c and d rounded (a few ulps each), grow = r1 + r2 + r3 rounded: c0 =
-// |m|^2 - grow^2 is within kCircleExcessRoundings (|m|^2 + grow^2) of the
+// A point sweep against a circle (sweep/point_sweep.h, exact/pair_motion.cc)
+// with m = p - c and d rounded (a few ulps each), grow = r1 + r2 + r3 rounded:
+// c0 = |m|^2 - grow^2 is within kCircleExcessRoundings (|m|^2 + grow^2) of the
 // exact value (m's and the dot's 4 roundings, grow^2's 5, the difference's
 // one).
 inline constexpr double kCircleExcessRoundings = 6.1 * kRoundoff;

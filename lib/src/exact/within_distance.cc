@@ -13,7 +13,7 @@ struct Point {
   bool moved = false;
 };
 
-// The signs the decisions below take, on points at rest: exact_sign.h's
+// The signs the decisions below take, on points at rest: exact/sign.h's
 // filtered predicates.
 struct AtRest {
   bool Same(Point a, Point b) const { return a.p == b.p; }

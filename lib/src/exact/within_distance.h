@@ -1,10 +1,10 @@
 // Internal: exact "within distance" decisions for shapes at rest, the
 // predicates behind Overlaps (intersect.h) and ClosestPoint (query.h), and
-// for a sweep's very start (convex_core.cc): whether two grown hulls come
-// within a reach of each other, decided by the exact signs of exact_sign.h.
+// for a sweep's very start (sweep/start_state.cc): whether two grown hulls come
+// within a reach of each other, decided by the exact signs of exact/sign.h.
 // Touching (distance exactly the reach) is within.
-#ifndef COLLIDE_LIB_SRC_CORE_WITHIN_H_
-#define COLLIDE_LIB_SRC_CORE_WITHIN_H_
+#ifndef COLLIDE_LIB_SRC_EXACT_WITHIN_DISTANCE_H_
+#define COLLIDE_LIB_SRC_EXACT_WITHIN_DISTANCE_H_
 
 #include "collide/shapes.h"
 #include "collide/vec2.h"
@@ -46,4 +46,4 @@ inline double DistanceRoundingBound(double magnitude, double reach) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_CORE_WITHIN_H_
+#endif  // COLLIDE_LIB_SRC_EXACT_WITHIN_DISTANCE_H_

@@ -1,14 +1,14 @@
 // Moving capsule against static shapes: its segment against the target
 // grown by the radius.
-#include "pairs/cast_dispatch.h"
 #include "collide/toi.h"
+#include "pairs/cast_dispatch.h"
 #include "pairs/round_closed_form.h"
 
 namespace collide {
 namespace {
 
 // Closed form for a skinless capsule that starts clear of a point or a
-// circle (toi_round_fast.h); the general machinery otherwise.
+// circle (pairs/round_closed_form.h); the general machinery otherwise.
 template <typename Shape>
 std::optional<Hit> CastCapsuleVsRound(const CapsuleCast& cast,
                                       const Shape& shape, Vec2 center,

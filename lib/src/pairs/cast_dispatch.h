@@ -1,7 +1,7 @@
 // Internal: builds the core of each public shape and forwards a cast to the
 // convex or concave sweep, so every public pair stays a one-line function.
-#ifndef COLLIDE_LIB_SRC_CAST_DISPATCH_H_
-#define COLLIDE_LIB_SRC_CAST_DISPATCH_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_CAST_DISPATCH_H_
+#define COLLIDE_LIB_SRC_PAIRS_CAST_DISPATCH_H_
 
 #include <optional>
 #include <type_traits>
@@ -10,8 +10,10 @@
 #include "collide/dcheck.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
-#include "sweep/convex_core.h"
 #include "exact/fallback_normal.h"
+#include "sweep/concave_sweep.h"
+#include "sweep/convex_sweep.h"
+#include "sweep/core.h"
 
 namespace collide::internal {
 
@@ -69,8 +71,9 @@ std::optional<Hit> CastShape(const Cast& cast, const Target& target,
 }
 
 // CastShape out of line, for the public casts with a closed form
-// (toi_ray_fast.h, toi_circle_fast.h, toi_round_fast.h) to call when it
-// cannot answer: the closed form's path then needs no stack frame.
+// (pairs/ray_closed_form.h, pairs/circle_closed_form.h,
+// pairs/round_closed_form.h) to call when it cannot answer: the closed form's
+// path then needs no stack frame.
 template <typename Cast, typename Target>
 ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastShapeOutOfLine(
     const Cast& cast, const Target& target, const CastOptions& options) {
@@ -95,4 +98,4 @@ std::optional<Hit> CastShape(const Cast& cast, const Moving<Shape>& target,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_CAST_DISPATCH_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_CAST_DISPATCH_H_

@@ -1,7 +1,7 @@
 // Internal: one name for the four movers' per-shape casts (CastRay,
 // CastCircle, CastCapsule, CastPolygon), for code generic over the mover.
-#ifndef COLLIDE_LIB_SRC_CAST_TO_H_
-#define COLLIDE_LIB_SRC_CAST_TO_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_CAST_TO_H_
+#define COLLIDE_LIB_SRC_PAIRS_CAST_TO_H_
 
 #include <optional>
 
@@ -32,4 +32,4 @@ std::optional<Hit> CastTo(const PolygonCast& cast, const Target& target,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_CAST_TO_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_CAST_TO_H_

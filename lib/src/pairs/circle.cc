@@ -1,7 +1,8 @@
 // Moving circle against static shapes: the circle's centre against the
-// target grown by the radius (seed 004's capsule method, with its caps).
-#include "pairs/cast_dispatch.h"
+// target grown by the radius (a capsule around a segment: its side bands and
+// its end caps).
 #include "collide/toi.h"
+#include "pairs/cast_dispatch.h"
 #include "pairs/circle_closed_form.h"
 #include "pairs/ray_closed_form.h"
 #include "pairs/round_closed_form.h"
@@ -11,7 +12,7 @@ namespace {
 
 // Closed form for a skinless circle that starts clear of a segment or a
 // capsule (its centre against the target grown by its radius:
-// toi_round_fast.h); the general machinery otherwise.
+// pairs/round_closed_form.h); the general machinery otherwise.
 template <typename Shape>
 std::optional<Hit> CastCircleVsCapsule(const CircleCast& cast,
                                        const Shape& shape,

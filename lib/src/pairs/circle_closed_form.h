@@ -6,8 +6,8 @@
 // the start classification that a clear start never needs; any start in or
 // near contact, and any decision within rounding of its threshold, returns
 // `general()`, the caller's call of the general machinery.
-#ifndef COLLIDE_LIB_SRC_TOI_CIRCLE_FAST_H_
-#define COLLIDE_LIB_SRC_TOI_CIRCLE_FAST_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_CIRCLE_CLOSED_FORM_H_
+#define COLLIDE_LIB_SRC_PAIRS_CIRCLE_CLOSED_FORM_H_
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +18,10 @@
 #include "collide/dcheck.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
-#include "sweep/convex_core.h"
 #include "exact/fallback_normal.h"
-#include "sweep/edge_clip.h"
 #include "exact/sign.h"
+#include "sweep/core.h"
+#include "sweep/edge_clip.h"
 #include "sweep/point_sweep.h"
 
 namespace collide::internal {
@@ -50,7 +50,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<Hit> CastCircleAtVertex(
 
 // The clipping of a point against a polygon's edge lines moved out by r,
 // entering side only, with SweepPointPolygonGrown's values and slacks, one
-// line at a time in any order (edge_clip.h).
+// line at a time in any order (sweep/edge_clip.h).
 struct GrownLineClip {
   Vec2 p;
   Vec2 d;
@@ -181,4 +181,4 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCircleClearConvex(
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_TOI_CIRCLE_FAST_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_CIRCLE_CLOSED_FORM_H_

@@ -9,8 +9,8 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
-#include "exact/within_distance.h"
 #include "exact/sign.h"
+#include "exact/within_distance.h"
 
 namespace collide::internal {
 namespace {

@@ -2,11 +2,11 @@
 // ClosestPoint (query.h). Solid shapes (circle, capsule, convex polygon)
 // answer distance 0 at the query point itself when it lies inside or on
 // them; segments have no inside. Inside or outside, and whether the shape
-// comes within max_distance, are decided exactly (core_within.h); the
+// comes within max_distance, are decided exactly (exact/within_distance.h); the
 // distance is computed from differences, so it keeps its digits far from
 // the origin.
-#ifndef COLLIDE_LIB_SRC_POINT_DISTANCE_H_
-#define COLLIDE_LIB_SRC_POINT_DISTANCE_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_CLOSEST_POINT_H_
+#define COLLIDE_LIB_SRC_PAIRS_CLOSEST_POINT_H_
 
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -32,4 +32,4 @@ PointDistance DistanceToPolygon(Vec2 point, const ConvexPolygon& polygon,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_POINT_DISTANCE_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_CLOSEST_POINT_H_

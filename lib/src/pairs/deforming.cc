@@ -1,4 +1,4 @@
-// Seed 000's general case: a moving point against a segment whose endpoints
+// A moving point against a segment whose endpoints
 // move independently. With m(t) = p(t) - a(t) and e(t) = b(t) - a(t), both
 // linear in t, the point is on the segment's line when
 //   f(t) = cross(e(t), m(t)) = A t^2 + B t + C = 0,
@@ -7,7 +7,7 @@
 // Every decision (where the point starts, which root is the contact, whether
 // it is on the segment then, whether it comes by max_fraction) is exact: a
 // double evaluation with certified error bounds decides the common case,
-// and where a bound cannot, exact_deforming.h decides with expansions.
+// and where a bound cannot, exact/deforming_segment.h decides with expansions.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -16,11 +16,11 @@
 #include "absl/base/optimization.h"
 #include "collide/dcheck.h"
 #include "collide/toi.h"
-#include "exact/fallback_normal.h"
 #include "exact/deforming_segment.h"
+#include "exact/double_pairs.h"
+#include "exact/fallback_normal.h"
 #include "exact/pair_motion.h"
 #include "exact/sign.h"
-#include "exact/double_pairs.h"
 
 namespace collide {
 namespace {
@@ -35,7 +35,7 @@ using internal::DeformingPlace;
 constexpr double kU = 2.0 * internal::kRoundoff;
 
 // The motion in double, and its scale: the largest component of its six
-// vectors. Worked on both components at once (lanes.h: the same
+// vectors. Worked on both components at once (exact/double_pairs.h: the same
 // roundings), straight from the inputs: a pair of lanes loaded from two
 // separate stores would wait for both. The filter keeps the vectors in
 // lanes (its cross and dot products too): split into scalars they went
@@ -254,7 +254,7 @@ Filtered DecideDeformingFiltered(const LaneMotion& m,
                                      : Filtered::kMiss;
 }
 
-// The hit from the exact decisions (exact_deforming.h), for what the
+// The hit from the exact decisions (exact/deforming_segment.h), for what the
 // filter leaves open: touching starts, tangencies, contacts at an end or
 // at max_fraction, collinear motion. Out of line: the common path keeps
 // its values in registers.
@@ -271,7 +271,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> CastRayExact(
   // makes the start a hit; otherwise a later contact may be.
   std::optional<Hit> result;  // filled in place
   // The contact, read in place (a copy of the decision's, just written
-  // field by field, would be read back whole: a store-forwarding stall);
+  // field by field, would be read back whole and stall on store forwarding);
   // a start on the segment writes its own over it.
   DeformingContact& contact = decision.contact;
   HitStatus status = HitStatus::kHit;

@@ -1,12 +1,12 @@
 // Moving against moving: both shapes translate during the step, which
 // reduces exactly to the mover's motion relative to the target. Where that
-// relative translation is not a double, the pairs of exact_motion.h decide
+// relative translation is not a double, the pairs of exact/pair_motion.h decide
 // from the two translations (two circles, and a point against a segment
 // without a skin: always).
-#include "pairs/cast_dispatch.h"
-#include "pairs/cast_to.h"
 #include "collide/toi.h"
 #include "exact/pair_motion.h"
+#include "pairs/cast_dispatch.h"
+#include "pairs/cast_to.h"
 
 namespace collide {
 namespace {
@@ -29,8 +29,8 @@ std::optional<Hit> CastMoving(const Cast& cast, const Moving<Shape>& target,
   relative.translation = relative_translation;
   // One named result, returned on every path, so that the casts write their
   // hit in the caller's slot: a local moved there after the point's update
-  // was read back in 16-byte parts over the 8-byte stores just made (a
-  // store-forwarding stall).
+  // would be read back in 16-byte parts over the 8-byte stores just made,
+  // which stalls on store forwarding.
   std::optional<Hit> hit =
       relative_ok ? internal::CastTo(relative, target.shape, options)
                   : internal::CastShape(cast, target, options);

@@ -1,12 +1,13 @@
 // Static overlap tests for every pair of shapes, all through the convex
 // cores: two shapes overlap when the gap between their cores is at most the
-// sum of their radii, decided exactly (core_within.h), so that shapes that
-// touch overlap wherever they lie. Concave polygons add containment, since
+// sum of their radii, decided exactly (exact/within_distance.h), so that shapes
+// that touch overlap wherever they lie. Concave polygons add containment, since
 // one shape can lie wholly inside a solid polygon without touching its
 // edges.
-#include "pairs/cast_dispatch.h"
 #include "collide/intersect.h"
-#include "sweep/convex_core.h"
+#include "pairs/cast_dispatch.h"
+#include "sweep/core.h"
+#include "sweep/separation.h"
 
 namespace collide {
 namespace {

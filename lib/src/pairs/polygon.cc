@@ -1,7 +1,7 @@
 // Moving convex polygon against static shapes: every vertex of each shape
-// against the other, back faces culled (seeds 000 and 002).
-#include "pairs/cast_dispatch.h"
+// against the other, back faces culled.
 #include "collide/toi.h"
+#include "pairs/cast_dispatch.h"
 #include "pairs/circle_closed_form.h"
 #include "pairs/ray_closed_form.h"
 
@@ -19,10 +19,10 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast, const Segment& segment,
 
 // Closed form for a skinless cast that starts clear of a circle: the
 // circle's centre moving back by the translation against the polygon grown
-// by the radius, which is CastCircleClearConvex's pair (toi_circle_fast.h)
-// seen from the other side: the normal turns round (from the circle towards
-// the polygon) and the point is the circle's, as SweepClearPoint makes them
-// for a target point core.
+// by the radius, which is CastCircleClearConvex's pair
+// (pairs/circle_closed_form.h) seen from the other side: the normal turns round
+// (from the circle towards the polygon) and the point is the circle's, as
+// SweepClearPoint makes them for a target point core.
 std::optional<Hit> CastPolygon(const PolygonCast& cast, const Circle& circle,
                                const CastOptions& options) {
   bool closed_form = options.target_distance == 0.0;
@@ -34,8 +34,8 @@ std::optional<Hit> CastPolygon(const PolygonCast& cast, const Circle& circle,
                  (IsValid(cast) && IsValid(circle) && IsValid(options)));
   // One named result, returned on every path, so that the casts write their
   // hit in the caller's slot (a local copied there after the updates below
-  // was read back in 16-byte parts over their 8-byte stores: a
-  // store-forwarding stall).
+  // would be read back in 16-byte parts over their 8-byte stores, which
+  // stalls on store forwarding).
   std::optional<Hit> hit =
       closed_form ? internal::CastCircleClearConvex(
                         CircleCast{circle, -cast.translation},

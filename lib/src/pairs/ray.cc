@@ -1,6 +1,6 @@
 // Ray casts (a moving point) against static shapes.
-#include "pairs/cast_dispatch.h"
 #include "collide/toi.h"
+#include "pairs/cast_dispatch.h"
 #include "pairs/ray_closed_form.h"
 #include "pairs/round_closed_form.h"
 

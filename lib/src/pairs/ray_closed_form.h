@@ -2,10 +2,10 @@
 // (bullets against walls, pillars and crates), without a skin. Each handles
 // a ray that starts clearly away from the shape and returns its answer;
 // for a start in or near contact it returns `general()`, the caller's call
-// of the general machinery of convex_core.h, so both paths give the same
+// of the general machinery of sweep/convex_sweep.h, so both paths give the same
 // semantics.
-#ifndef COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
-#define COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_RAY_CLOSED_FORM_H_
+#define COLLIDE_LIB_SRC_PAIRS_RAY_CLOSED_FORM_H_
 
 #include <algorithm>
 #include <cmath>
@@ -17,9 +17,9 @@
 #include "collide/intersect.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
-#include "sweep/convex_core.h"
-#include "sweep/edge_clip.h"
 #include "exact/sign.h"
+#include "sweep/core.h"
+#include "sweep/edge_clip.h"
 
 namespace collide::internal {
 
@@ -28,49 +28,26 @@ namespace collide::internal {
 // crosses the line through p1 and p2, within rounding of exact_limit) if
 // the ray is on or past the line at exact_limit, +infinity (a miss) if it
 // is still before it.
-ABSL_ATTRIBUTE_NOINLINE inline double SegmentLineReachedBy(const RayInput& ray,
-                                                           Vec2 p1, Vec2 p2,
-                                                           double t,
-                                                           double exact_limit) {
-  const auto [end, bound] =
-      CrossAfter(p1, p2, ray.origin, ray.translation, exact_limit);
-  if (std::abs(end) <= bound) {
-    const int start_side = Cross(p2 - p1, ray.origin - p1) > 0.0 ? 1 : -1;
-    if (OrientAfterExact(p1, p2, ray.origin, Vec2{}, ray.translation,
-                         exact_limit) == start_side) {
-      return std::numeric_limits<double>::infinity();
-    }
-    return std::min(t, exact_limit);
-  }
-  return t;
-}
+ABSL_ATTRIBUTE_NOINLINE double SegmentLineReachedBy(const RayInput& ray,
+                                                    Vec2 p1, Vec2 p2, double t,
+                                                    double exact_limit);
 
 // CastRayClear(Circle)'s exact decisions, out of line so that the closed
 // form's path needs no register saves: the discriminant of the ray's line
 // against the circle, exactly (near tangency), and whether the ray has met
 // the circle by fraction f.
-ABSL_ATTRIBUTE_NOINLINE inline double RayCircleDiscriminant(
-    const RayInput& ray, const Circle& circle) {
-  return DirectionDiscriminantExact(circle.center, Vec2{}, ray.translation,
-                                    ray.origin, circle.radius, 0.0, 0.0);
-}
-ABSL_ATTRIBUTE_NOINLINE inline double RayCircleExcess(const RayInput& ray,
-                                                      const Circle& circle) {
-  return DistanceSquaredExcessExact(ray.origin, circle.center, circle.radius,
-                                    0.0, 0.0);
-}
-ABSL_ATTRIBUTE_NOINLINE inline bool RayReachedCircle(const RayInput& ray,
-                                                     const Circle& circle,
-                                                     double f) {
-  return SweepReachedCircleExact(ray.origin, Vec2{}, ray.translation, f,
-                                 circle.center, circle.radius, 0.0, 0.0);
-}
+ABSL_ATTRIBUTE_NOINLINE double RayCircleDiscriminant(const RayInput& ray,
+                                                     const Circle& circle);
+ABSL_ATTRIBUTE_NOINLINE double RayCircleExcess(const RayInput& ray,
+                                               const Circle& circle);
+ABSL_ATTRIBUTE_NOINLINE bool RayReachedCircle(const RayInput& ray,
+                                              const Circle& circle, double f);
 
 // Defined here so that each folds into its public CastRay and every answer
 // is built in the caller's return value (a prvalue returned): these calls
-// take ~10 ns, and copying a just-written Hit (a store-forwarding stall),
-// GCC's zero-fill of a default-constructed optional<Hit>, or a stack frame
-// for the general machinery's answer each cost a share of that.
+// are short, and copying a just-written Hit (which stalls on store
+// forwarding), GCC's zero-fill of a default-constructed optional<Hit>, or a
+// stack frame for the general machinery's answer each cost a share of one.
 template <typename General>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
     const RayInput& ray, Segment segment, double max_fraction,
@@ -81,7 +58,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
   const Vec2 d = ray.translation;
   const double length_squared = Dot(e, e);
   // |e| times the signed distance of the origin from the line, and its
-  // rate, each with its rounding bound (orient2d's filter, exact_sign.h).
+  // rate, each with its rounding bound (orient2d's filter, exact/sign.h).
   const double cm_left = e.x * m.y;
   const double cm_right = e.y * m.x;
   const double cm = cm_left - cm_right;
@@ -256,7 +233,7 @@ ABSL_ATTRIBUTE_NOINLINE bool RayReachesConvexLinesBy(const RayInput& ray,
 }
 
 // CastRayClearConvex's clipping, one edge line at a time in any order
-// (edge_clip.h). A ray that starts outside a line and does not close on
+// (sweep/edge_clip.h). A ray that starts outside a line and does not close on
 // it, or reaches it only after max_fraction, misses. Otherwise `enter` is
 // the last of the lines it starts outside of to be crossed, the lowest
 // index on a tie, so that the order the lines come in does not matter.
@@ -725,4 +702,4 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastRayClear(
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_TOI_RAY_FAST_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_RAY_CLOSED_FORM_H_

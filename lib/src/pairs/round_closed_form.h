@@ -11,8 +11,8 @@
 // SweepCores' answers for a clear start, except that a start within rounding of
 // contact, closing, which ClassifyStart may answer as a hit at 0, never gets
 // here.
-#ifndef COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
-#define COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
+#ifndef COLLIDE_LIB_SRC_PAIRS_ROUND_CLOSED_FORM_H_
+#define COLLIDE_LIB_SRC_PAIRS_ROUND_CLOSED_FORM_H_
 
 #include <cmath>
 #include <optional>
@@ -20,9 +20,9 @@
 #include "absl/base/attributes.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
-#include "sweep/convex_core.h"
 #include "exact/fallback_normal.h"
 #include "exact/sign.h"
+#include "sweep/core.h"
 #include "sweep/point_sweep.h"
 
 namespace collide::internal {
@@ -139,4 +139,4 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCapsuleClearRound(
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_TOI_ROUND_FAST_H_
+#endif  // COLLIDE_LIB_SRC_PAIRS_ROUND_CLOSED_FORM_H_

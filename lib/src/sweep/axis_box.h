@@ -1,10 +1,11 @@
 // Internal: axis-aligned rectangles among a level's convex polygons. A
 // city of crates or a tile map is mostly such boxes; recognised at build
 // time, a box's vertices and normals follow from its bounding box and a
-// start corner, so a ray's closed form (toi_ray_fast.h) reads the box from
-// the primitive's own cache line instead of from a separate polygon record.
-#ifndef COLLIDE_LIB_SRC_AXIS_BOX_H_
-#define COLLIDE_LIB_SRC_AXIS_BOX_H_
+// start corner, so a ray's closed form (pairs/ray_closed_form.h) reads the box
+// from the primitive's own cache line instead of from a separate polygon
+// record.
+#ifndef COLLIDE_LIB_SRC_SWEEP_AXIS_BOX_H_
+#define COLLIDE_LIB_SRC_SWEEP_AXIS_BOX_H_
 
 #include <cstring>
 
@@ -77,4 +78,4 @@ inline int AxisBoxStart(const ConvexPolygon& polygon, Aabb box) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_AXIS_BOX_H_
+#endif  // COLLIDE_LIB_SRC_SWEEP_AXIS_BOX_H_

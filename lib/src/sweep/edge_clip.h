@@ -1,14 +1,15 @@
 // Internal: the edge lines of a convex polygon, one at a time, for the
-// closed forms' Cyrus-Beck clipping (toi_ray_fast.h, toi_circle_fast.h).
-// A clip takes each line through `Line(i, vertex, normal)` and keeps what
-// it needs; the lines may come in any order, so a box can give its four in
-// corner order with constant normals instead of looking each up.
-#ifndef COLLIDE_LIB_SRC_EDGE_CLIP_H_
-#define COLLIDE_LIB_SRC_EDGE_CLIP_H_
+// closed forms' Cyrus-Beck clipping (pairs/ray_closed_form.h,
+// pairs/circle_closed_form.h). A clip takes each line through `Line(i, vertex,
+// normal)` and keeps what it needs; the lines may come in any order, so a box
+// can give its four in corner order with constant normals instead of looking
+// each up.
+#ifndef COLLIDE_LIB_SRC_SWEEP_EDGE_CLIP_H_
+#define COLLIDE_LIB_SRC_SWEEP_EDGE_CLIP_H_
 
 #include "absl/base/attributes.h"
-#include "sweep/axis_box.h"
 #include "collide/vec2.h"
+#include "sweep/axis_box.h"
 
 namespace collide::internal {
 
@@ -51,4 +52,4 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline ClipVerdict ClipEdges(
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_EDGE_CLIP_H_
+#endif  // COLLIDE_LIB_SRC_SWEEP_EDGE_CLIP_H_

@@ -1,9 +1,8 @@
-// Whether a convex mover's straight motion can only touch a shape, never go
-// into it: the contacts move validation does not count as blocking (a crate
-// sliding along a floor of tiles touches each next tile's corner).
+#include "sweep/only_touches.h"
+
 #include "absl/types/span.h"
-#include "sweep/convex_core.h"
 #include "exact/sign.h"
+#include "sweep/core.h"
 
 namespace collide::internal {
 namespace {

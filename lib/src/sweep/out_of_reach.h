@@ -1,5 +1,5 @@
 // Internal: a cheap test between a world cast's swept-box rejection
-// (query_cast.h) and its per-shape cast. The mover (with its skin) lies in a
+// (world/caster.h) and its per-shape cast. The mover (with its skin) lies in a
 // disc, so whatever it touches for t in [0, limit] lies in the stadium that
 // disc sweeps; a target whose projection onto the motion's normal, or onto
 // the motion itself, stays outside the stadium's cannot be hit. The swept
@@ -7,8 +7,8 @@
 // through a segment that only its bounding box puts in the way, which this
 // test rejects for a few products where a round mover's per-shape cast
 // costs hundreds of instructions.
-#ifndef COLLIDE_LIB_SRC_MOTION_BAND_H_
-#define COLLIDE_LIB_SRC_MOTION_BAND_H_
+#ifndef COLLIDE_LIB_SRC_SWEEP_OUT_OF_REACH_H_
+#define COLLIDE_LIB_SRC_SWEEP_OUT_OF_REACH_H_
 
 #include <algorithm>
 #include <cmath>
@@ -73,4 +73,4 @@ class MotionBand {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_MOTION_BAND_H_
+#endif  // COLLIDE_LIB_SRC_SWEEP_OUT_OF_REACH_H_

@@ -1,5 +1,5 @@
 // Internal: a pair of cores projected on its relative motion, a cheap
-// proof that most vertex sweeps of a convex cast (convex_core.h) miss.
+// proof that most vertex sweeps of a convex cast (sweep/convex_sweep.h) miss.
 //
 // Both cores are projected on the motion d ("along") and on LeftPerp(d)
 // ("across"), unnormalised (|d| times the distances), relative to b's first
@@ -11,16 +11,16 @@
 // when the ranges themselves are apart. The widening includes a margin of
 // many rounding errors, so that only sweeps that miss by far more than
 // rounding are skipped, and the answers stay those of the exact sweeps.
-#ifndef COLLIDE_LIB_SRC_MOTION_SHADOW_H_
-#define COLLIDE_LIB_SRC_MOTION_SHADOW_H_
+#ifndef COLLIDE_LIB_SRC_SWEEP_VERTEX_MISSES_H_
+#define COLLIDE_LIB_SRC_SWEEP_VERTEX_MISSES_H_
 
 #include <algorithm>
 #include <cmath>
 
 #include "collide/shapes.h"
 #include "collide/vec2.h"
-#include "sweep/convex_core.h"
 #include "exact/double_pairs.h"
+#include "sweep/core.h"
 
 namespace collide::internal {
 
@@ -29,8 +29,8 @@ struct CoreShadow {
   CoreShadow() = default;
   CoreShadow(const Core& core, Vec2 origin, Vec2 d) {
     // along = m.x d.x + m.y d.y and across = Dot(m, LeftPerp(d)) =
-    // m.x (-d.y) + m.y d.x, both at once (lanes.h), each lane rounded as
-    // Dot rounds it.
+    // m.x (-d.y) + m.y d.x, both at once (exact/double_pairs.h), each lane
+    // rounded as Dot rounds it.
     const Lanes by_x = {d.x, -d.y};
     const Lanes by_y = {d.y, d.x};
     Lanes lower = {kInfinity, kInfinity};
@@ -133,4 +133,4 @@ inline bool VertexMayHit(const Shadow& s, const CoreShadow& mover, int i,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_MOTION_SHADOW_H_
+#endif  // COLLIDE_LIB_SRC_SWEEP_VERTEX_MISSES_H_

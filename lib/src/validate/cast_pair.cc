@@ -1,6 +1,6 @@
 // The stateless pair query: two shapes translating during one step, reduced
-// to the moving-vs-moving casts of toi.h (seed 000: a moving point against a
-// moving segment; seed 001: two moving circles).
+// to the moving-vs-moving casts of toi.h (a point against a moving segment,
+// two moving circles, and the rest through the relative motion).
 #include <optional>
 #include <variant>
 
@@ -30,7 +30,7 @@ PolygonCast AsMover(const ConvexPolygon& polygon, Vec2 translation) {
   return {polygon, translation};
 }
 
-// The per-shape cast for any mover and target (query_common.h's CastTo),
+// The per-shape cast for any mover and target (world/query_common.h's CastTo),
 // except that toi.h has no point-vs-point ray: a point is a circle of
 // radius 0.
 template <typename Mover, typename Target>

@@ -1,12 +1,11 @@
 // Move validation: the verdict, the first contact and the safe position of
 // a claimed move, with the slide and the exit search of
-// validate_slide.cc and validate_exit.cc.
+// validate/slide.cc and validate/exit.cc.
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <variant>
 
-#include "world/body_cast.h"
 #include "collide/dcheck.h"
 #include "collide/level.h"
 #include "collide/query.h"
@@ -15,6 +14,7 @@
 #include "collide/validate.h"
 #include "collide/vec2.h"
 #include "validate/move_parts.h"
+#include "world/body_cast.h"
 
 namespace collide {
 namespace {

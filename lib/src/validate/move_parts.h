@@ -1,6 +1,6 @@
 // Internal: the two loops ValidateMove is built from, each in its own file.
-#ifndef COLLIDE_LIB_SRC_VALIDATE_INTERNAL_H_
-#define COLLIDE_LIB_SRC_VALIDATE_INTERNAL_H_
+#ifndef COLLIDE_LIB_SRC_VALIDATE_MOVE_PARTS_H_
+#define COLLIDE_LIB_SRC_VALIDATE_MOVE_PARTS_H_
 
 #include <cstdint>
 #include <optional>
@@ -14,9 +14,9 @@ namespace collide::internal {
 
 // The gap the slide and the exit search keep: `skin`, or a floor of
 // rounding size relative to the coordinates when that is larger (see
-// validate_slide.cc).
+// validate/slide.cc).
 // coordinate_scale is the largest coordinate magnitude the mover reaches
-// (CoordinateScale of body_cast.h).
+// (CoordinateScale of world/body_cast.h).
 double KeptGap(double coordinate_scale, Vec2 translation, double skin);
 
 // Collide-and-slide (SlideResult in validate.h) of `mover` along
@@ -37,4 +37,4 @@ ExitResult FindExit(const BodyShape& mover, const Level& level,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_VALIDATE_INTERNAL_H_
+#endif  // COLLIDE_LIB_SRC_VALIDATE_MOVE_PARTS_H_

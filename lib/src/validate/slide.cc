@@ -9,7 +9,6 @@
 #include <variant>
 
 #include "absl/types/span.h"
-#include "world/body_cast.h"
 #include "collide/dcheck.h"
 #include "collide/level.h"
 #include "collide/query.h"
@@ -17,6 +16,7 @@
 #include "collide/validate.h"
 #include "collide/vec2.h"
 #include "validate/move_parts.h"
+#include "world/body_cast.h"
 
 namespace collide::internal {
 namespace {

@@ -1,8 +1,8 @@
 // Internal: the bodies of validate.h (circle, capsule, convex polygon) moved
 // to a new pose and cast against a level through one overload set, so the
 // validation algorithms are written once for every body.
-#ifndef COLLIDE_LIB_SRC_BODY_CAST_H_
-#define COLLIDE_LIB_SRC_BODY_CAST_H_
+#ifndef COLLIDE_LIB_SRC_WORLD_BODY_CAST_H_
+#define COLLIDE_LIB_SRC_WORLD_BODY_CAST_H_
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +60,7 @@ inline double CoordinateScale(const ConvexPolygon& body) {
 
 // The closest-hit world casts of query.h, less the contacts with shapes
 // the mover only touches and never goes into (PassesBeside in
-// convex_core.h): the contacts that block a move (query.cc).
+// sweep/only_touches.h): the contacts that block a move (world/cast.cc).
 std::optional<WorldHit> CastEntering(const CircleCast& cast, const Level& level,
                                      const QueryFilter& filter,
                                      const CastOptions& options);
@@ -119,4 +119,4 @@ inline ListResult CastBodyAll(const ConvexPolygon& body, Vec2 translation,
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_BODY_CAST_H_
+#endif  // COLLIDE_LIB_SRC_WORLD_BODY_CAST_H_

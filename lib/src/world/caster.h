@@ -1,7 +1,7 @@
 // Internal: the narrow phase of a world cast, one primitive at a time, with
 // the rank (query_common.h) each result competes with.
-#ifndef COLLIDE_LIB_SRC_QUERY_CAST_H_
-#define COLLIDE_LIB_SRC_QUERY_CAST_H_
+#ifndef COLLIDE_LIB_SRC_WORLD_CASTER_H_
+#define COLLIDE_LIB_SRC_WORLD_CASTER_H_
 
 #include <algorithm>
 #include <bit>
@@ -13,8 +13,6 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
-#include "sweep/axis_box.h"
-#include "pairs/cast_dispatch.h"
 #include "collide/intersect.h"
 #include "collide/level.h"
 #include "collide/query.h"
@@ -22,12 +20,15 @@
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "exact/double_pairs.h"
-#include "sweep/out_of_reach.h"
-#include "world/query_common.h"
-#include "world/swept_cells.h"
+#include "pairs/cast_dispatch.h"
 #include "pairs/circle_closed_form.h"
 #include "pairs/ray_closed_form.h"
 #include "pairs/round_closed_form.h"
+#include "sweep/axis_box.h"
+#include "sweep/only_touches.h"
+#include "sweep/out_of_reach.h"
+#include "world/query_common.h"
+#include "world/swept_cells.h"
 
 namespace collide::internal {
 
@@ -57,9 +58,9 @@ inline bool RanksBefore(const Level& level, const Candidate& a,
 // between the times the mover's upper side passes the entry's lower one
 // and its lower side the entry's upper one, in whichever order the
 // motion's sign puts them: the earlier is when the overlap starts, the
-// later when it ends. Taken for both axes at once (lanes.h), the test has
-// no select on the motion's sign (GCC compiled those to branches, which
-// the walk's entries mispredicted) and no branch at all.
+// later when it ends. Taken for both axes at once (exact/double_pairs.h), the
+// test has no select on the motion's sign (GCC compiled those to branches,
+// which the walk's entries mispredicted) and no branch at all.
 //
 // A zero component has an infinite reciprocal: the products are then
 // +-inf (outside: rejected; inside: no constraint) or NaN, for an entry
@@ -154,7 +155,7 @@ class PendingCandidates {
 };
 
 // A polygon of Level::convex_edge_blocks() as a ConvexView
-// (toi_ray_fast.h).
+// (pairs/ray_closed_form.h).
 struct PackedConvexView {
   const Level::ConvexEdgeBlock* blocks;
   int vertex_count;
@@ -311,9 +312,7 @@ class Caster {
         // A column's cells lie a grid row apart, and its candidates are
         // tested cell by cell: on levels larger than the cache, start
         // loading every cell's candidates now, all at once, rather than
-        // each after the previous cell's tests. (Loading the next column's
-        // offsets a step ahead as well measured no faster: S2's 19 MiB
-        // level within 2%.)
+        // each after the previous cell's tests.
         for (int32_t v = column.v0; v <= column.v1; ++v) {
           __builtin_prefetch(entries + offsets[column.Cell(v)]);
         }
@@ -336,8 +335,8 @@ class Caster {
   static constexpr double kMarginShare = 1e-9;
 
   // The per-shape cast against `target`, with the ray's closed forms
-  // (toi_ray_fast.h) inlined here as the public CastRay does them, so the
-  // answer is the same bits without a call per candidate. The general
+  // (pairs/ray_closed_form.h) inlined here as the public CastRay does them, so
+  // the answer is the same bits without a call per candidate. The general
   // machinery gets the query's own max_fraction, not the best so far: it
   // decides exactly whether a contact comes by then, which must not depend
   // on the order the walk meets the shapes in (the walk ranks its answer).
@@ -394,8 +393,8 @@ class Caster {
   }
 
   // The cast against a convex polygon primitive: a skinless ray's or
-  // circle's closed form (toi_ray_fast.h, toi_circle_fast.h) on the
-  // primitive's own bounds for an axis-aligned box, or on the level's
+  // circle's closed form (pairs/ray_closed_form.h, pairs/circle_closed_form.h)
+  // on the primitive's own bounds for an axis-aligned box, or on the level's
   // packed copy (the same arithmetic on the same values as the public
   // casts, so the same bits); any other cast on the ConvexPolygon, rebuilt from
   // the bounds for a box (the same values: on levels larger than the cache the
@@ -469,7 +468,7 @@ class Caster {
   // answer, and most candidates miss), and not at all when it passes every
   // shape, so the shape records are read only for the winner.
   // Always inlined: in Drain, the one place a round or polygon mover's
-  // casts are made, it measured fewer instructions than a call per cast.
+  // casts are made, that takes fewer instructions than a call per cast.
   template <typename Offer>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void Test(int32_t primitive, double limit,
                                          Offer&& offer) const {
@@ -586,4 +585,4 @@ class Caster {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_QUERY_CAST_H_
+#endif  // COLLIDE_LIB_SRC_WORLD_CASTER_H_

@@ -1,6 +1,8 @@
 // ClosestPoint: the level point nearest a query point. The spatial hash
 // visits rings of cells outwards from the point and stops once no unvisited
 // cell can hold anything nearer than the best so far.
+#include "pairs/closest_point.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -10,7 +12,6 @@
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
-#include "pairs/closest_point.h"
 #include "world/query_common.h"
 
 namespace collide {

@@ -15,10 +15,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "sweep/axis_box.h"
 #include "collide/shapes.h"
 #include "collide/spatial_hash.h"
 #include "collide/vec2.h"
+#include "sweep/axis_box.h"
 
 namespace collide {
 namespace {

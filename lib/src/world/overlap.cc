@@ -4,12 +4,12 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
-#include "pairs/cast_dispatch.h"
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
+#include "pairs/cast_dispatch.h"
 #include "world/query_common.h"
 
 namespace collide {

@@ -1,19 +1,19 @@
-// Internal: what the world queries (query.cc, query_overlap.cc,
-// query_closest_point.cc) share: the filter, the tie-breaking order, and one
+// Internal: what the world queries (world/cast.cc, world/overlap.cc,
+// world/closest_point.cc) share: the filter, the tie-breaking order, and one
 // overload set that names every mover's cast and bounds.
-#ifndef COLLIDE_LIB_SRC_QUERY_COMMON_H_
-#define COLLIDE_LIB_SRC_QUERY_COMMON_H_
+#ifndef COLLIDE_LIB_SRC_WORLD_QUERY_COMMON_H_
+#define COLLIDE_LIB_SRC_WORLD_QUERY_COMMON_H_
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 
-#include "pairs/cast_to.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "pairs/cast_to.h"
 
 namespace collide::internal {
 
@@ -93,7 +93,7 @@ class RecentShapes {
 };
 
 // Bounds of a shape at rest, and the point a solid polygon's containment
-// test uses for it (the vertex 0 of its core, as convex_core.cc does).
+// test uses for it (the vertex 0 of its core, as sweep/concave_sweep.cc does).
 inline Aabb BoundsOf(Vec2 point) { return {point, point}; }
 inline Aabb BoundsOf(Circle circle) {
   const Vec2 r{circle.radius, circle.radius};
@@ -153,4 +153,4 @@ inline const ConvexPolygon& Shape(const PolygonCast& cast) {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_QUERY_COMMON_H_
+#endif  // COLLIDE_LIB_SRC_WORLD_QUERY_COMMON_H_

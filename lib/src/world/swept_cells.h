@@ -1,10 +1,10 @@
 // Internal: the walk over the grid cells a moving box sweeps, shared by
-// SpatialHash::VisitSweep and the world casts (query.cc). It is a template
+// SpatialHash::VisitSweep and the world casts (world/cast.cc). It is a template
 // so that each caller's per-cell work is inlined into the walk: a cast
 // visits tens of cells, and an indirect call per candidate cost as much as
 // the candidate's own rejection test.
-#ifndef COLLIDE_LIB_SRC_SWEPT_CELLS_H_
-#define COLLIDE_LIB_SRC_SWEPT_CELLS_H_
+#ifndef COLLIDE_LIB_SRC_WORLD_SWEPT_CELLS_H_
+#define COLLIDE_LIB_SRC_WORLD_SWEPT_CELLS_H_
 
 #include <algorithm>
 #include <cmath>
@@ -224,4 +224,4 @@ class SweptColumns {
 
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_SWEPT_CELLS_H_
+#endif  // COLLIDE_LIB_SRC_WORLD_SWEPT_CELLS_H_

@@ -3,13 +3,13 @@
 // A Core is a convex point set (one point, a segment, or a convex polygon)
 // plus a radius: a circle is a point core with its radius, a capsule a
 // segment core with its radius. Sweeping core M (radius rM) by d against core
-// B (radius rB) is exact as the union of two families of point sweeps
-// (seeds 000 and 002): each vertex of M against B grown by rM + rB, and each
+// B (radius rB) is exact as the union of two families of point sweeps:
+// each vertex of M against B grown by rM + rB, and each
 // vertex of B moving by -d against M grown by rM + rB, because the distance
 // between two disjoint convex polygons is always reached at a vertex of one
 // of them.
-#ifndef COLLIDE_LIB_SRC_CONVEX_CORE_H_
-#define COLLIDE_LIB_SRC_CONVEX_CORE_H_
+#ifndef COLLIDE_LIB_SRC_SWEEP_CORE_H_
+#define COLLIDE_LIB_SRC_SWEEP_CORE_H_
 
 #include <algorithm>
 #include <cmath>
@@ -19,12 +19,11 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
-#include "exact/within_distance.h"
 
 namespace collide::internal {
 
 // Many rounding errors, relative to the coordinates' scale: the margin of the
-// conservative early-outs (motion_shadow.h) and of the near-start rule of
+// conservative early-outs (sweep/vertex_misses.h) and of the near-start rule of
 // ClassifyStart. No decision between touching and overlapping uses it.
 inline constexpr double kTouchRoundings =
     64.0 * std::numeric_limits<double>::epsilon();
@@ -123,6 +122,12 @@ class Core {
   Vec2 own_normals_[2];
 };
 
+// A segment core lists its one segment twice (once per side); distance loops
+// need it once.
+inline int DistinctEdges(const Core& core) {
+  return core.count() == 2 ? 1 : core.edge_count();
+}
+
 // A translation held as the difference of two doubles, to - from: a static
 // cast's own ({}, d), or a pair's relative motion (d2, d1), whose rounded
 // difference d may not be exact. The sweeps' double filters use d (their
@@ -139,52 +144,6 @@ struct Motion {
   Motion Reversed() const { return {-d, to, from}; }
 };
 
-// The state of a pair at rest.
-struct Separation {
-  // Signed gap between the cores (radii not included): > 0 apart, 0
-  // touching, < 0 overlapping by that much along normal.
-  double gap = 0.0;
-  // Unit, from B towards A.
-  Vec2 normal;
-  // The point of B's core nearest A (for overlap: on B's boundary).
-  Vec2 point_on_b;
-  Feature feature_b;
-  // True when the cores meet with no preferred side (a point on a segment,
-  // collinear segments): there is no "moving in" direction.
-  bool two_sided = false;
-};
-
-Separation Separate(const Core& a, const Core& b);
-
-// The core as core_within.h's Hull.
-Hull HullOf(const Core& core);
-
-// Whether dist(hull a, hull b) <= a.radius() + b.radius() + extra, extra
-// >= 0, exactly: Separate's rounded gap decides when it is clear of the
-// reach by more than its rounding, HullsWithin otherwise.
-bool CoresWithin(const Core& a, const Core& b, double extra = 0.0);
-
-// The full cast of core a moving by `motion` against core b with the
-// semantics of toi.h (initial overlap, touching, skin, max_fraction).
-std::optional<Hit> SweepCores(const Core& a, const Motion& motion,
-                              const Core& b, const CastOptions& options);
-
-// Cast of core a against a solid simple polygon: its edges as one-sided
-// segments plus its interior.
-std::optional<Hit> SweepCoreVsConcave(const Core& a, const Motion& motion,
-                                      const ConcavePolygon& polygon,
-                                      const CastOptions& options);
-
-// Whether core a moving by d (not zero) can at most touch core b, never
-// overlap it, because some line along d separates them for the whole
-// motion (they may touch across it: a graze, a slide along a surface).
-// Exact; for any d and any length of motion. For a convex b this is the
-// only way a contact can fail to go in; a concave solid may also be only
-// touched with parts of it on either side of every such line (a mover in a
-// valley), where this answers false.
-bool PassesBeside(const Core& a, Vec2 d, const Core& b);
-bool PassesBeside(const Core& a, Vec2 d, const ConcavePolygon& b);
-
 }  // namespace collide::internal
 
-#endif  // COLLIDE_LIB_SRC_CONVEX_CORE_H_
+#endif  // COLLIDE_LIB_SRC_SWEEP_CORE_H_
