@@ -2,8 +2,6 @@
 // inputs degenerate by construction (collinear, on the circle, at the
 // distance exactly, perpendicular), at huge and tiny magnitudes and with
 // 1e9 offsets, and on the same inputs moved by one ulp.
-#include "exact/sign.h"
-
 #include <gmpxx.h>
 
 #include <cmath>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "collide/vec2.h"
+#include "exact/sign.h"
 #include "gtest/gtest.h"
 #include "random_level.h"
 
