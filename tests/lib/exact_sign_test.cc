@@ -1,4 +1,4 @@
-// The exact predicates of lib/src/exact_sign.h against GMP rationals, on
+// The exact predicates of lib/src/exact/sign.h against GMP rationals, on
 // inputs degenerate by construction (collinear, on the circle, at the
 // distance exactly, perpendicular), at huge and tiny magnitudes and with
 // 1e9 offsets, and on the same inputs moved by one ulp.
