@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Checks that the source tree's layers read one way (README, "Layout"):
+"""Checks that the source tree's layers read one way:
 
     lib/  <-  proto/formats/  <-  server/, client/
 
+and inside lib/src, one folder per layer:
+
+    exact/  <-  sweep/  <-  pairs/  <-  world/  <-  validate/
+
 - lib/ includes nothing generated from protobuf, nothing of gRPC, and no
   header of another layer;
+- every file of lib/src lies in one of its layer folders, and includes no
+  header of a later layer (a sweep may use exact predicates, never a pair
+  family); lib/include's public headers include nothing of lib/src;
 - proto/formats/ includes no server/ or client/ header;
 - client/ and tests/client/ include no server/ header (clients see the
   server only through the wire); server/ includes no client/ header;
@@ -24,6 +31,9 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SOURCE_DIRS = ["lib", "proto/formats", "server", "client", "tests", "bench"]
+# lib/src's layers, lowest first: a file includes only its own layer and
+# those before it.
+LIB_LAYERS = ["exact", "sweep", "pairs", "world", "validate"]
 
 
 def sources(root):
@@ -41,11 +51,18 @@ def includes_of(root, path):
 
 
 def resolve(root, path, included):
-    """The repository path of a quoted include, or None if not ours."""
-    for candidate in (included,
-                      os.path.join(os.path.dirname(path), included),
-                      os.path.join("lib/include", included),
-                      os.path.join("lib/src", included)):
+    """The repository path of a quoted include, or None if not ours.
+
+    lib/ names its internal headers relative to lib/src ("exact/sign.h") and
+    its public ones relative to lib/include ("collide/toi.h"); other code
+    names headers relative to the repository root or to its own folder.
+    """
+    lib_roots = [os.path.join("lib/src", included),
+                 os.path.join("lib/include", included)]
+    others = [included, os.path.join(os.path.dirname(path), included)]
+    order = lib_roots + others if path.startswith("lib/") else (
+        others + lib_roots[::-1])
+    for candidate in order:
         candidate = os.path.normpath(candidate)
         if os.path.isfile(os.path.join(root, candidate)):
             return candidate
@@ -68,6 +85,33 @@ def rule_violations(path, included):
     if path.startswith("server/") and included.startswith("client/"):
         out.append("the server does not use the client")
     return out
+
+
+def lib_layer(path):
+    """The index in LIB_LAYERS of a lib/src file's layer, -1 for a lib/src
+    file outside every layer folder, None for a file outside lib/src."""
+    parts = path.split("/")
+    if parts[:2] != ["lib", "src"]:
+        return None
+    if len(parts) == 4 and parts[2] in LIB_LAYERS:
+        return LIB_LAYERS.index(parts[2])
+    return -1
+
+
+def layer_violations(path, target):
+    """Messages for an include, resolved to `target`, that points the wrong
+    way between lib's layers."""
+    if path.startswith("lib/include/") and target.startswith("lib/src/"):
+        return ["a public header includes nothing of lib/src"]
+    own = lib_layer(path)
+    other = lib_layer(target)
+    if own is None or other is None or own < 0 or other < 0:
+        return []
+    if other > own:
+        return [f"lib/src/{LIB_LAYERS[own]}/ stands below "
+                f"lib/src/{LIB_LAYERS[other]}/ "
+                f"({' <- '.join(LIB_LAYERS)})"]
+    return []
 
 
 def module(path):
@@ -112,11 +156,18 @@ def main():
     paths = sorted(sources(root))
     compiled = {module(p) for p in paths if p.endswith(".cc")}
     for path in paths:
+        if lib_layer(path) == -1:
+            problems.append(f"{path}: lib/src files live in one of "
+                            f"{', '.join(LIB_LAYERS)}")
         for included in includes_of(root, path):
             for why in rule_violations(path, included):
                 problems.append(f"{path} includes \"{included}\": {why}")
             target = resolve(root, path, included)
-            if not target or module(target) == module(path):
+            if not target:
+                continue
+            for why in layer_violations(path, target):
+                problems.append(f"{path} includes \"{included}\": {why}")
+            if module(target) == module(path):
                 continue
             if path.endswith(".h"):
                 headers.setdefault(path, set()).add(target)

@@ -17,8 +17,8 @@ namespace {
 using testing::Box;
 using testing::SplitMix64;
 
-// Seed 001: two circles, |p(t) - q(t)| = r1 + r2 at the smallest root.
-TEST(CastPairTest, TwoCirclesMeetingHeadOnFollowSeed001) {
+// Two circles: |p(t) - q(t)| = r1 + r2 at the smallest root.
+TEST(CastPairTest, TwoCirclesMeetingHeadOnMeetAtTheSmallerRoot) {
   const MovingShape a{Circle{{0, 0}, 1}, {10, 0}};
   const MovingShape b{Circle{{10, 0}, 1}, {-10, 0}};
   const std::optional<Hit> hit = CastPair(a, b);
@@ -31,7 +31,7 @@ TEST(CastPairTest, TwoCirclesMeetingHeadOnFollowSeed001) {
 }
 
 TEST(CastPairTest, CrossingPathsAtDifferentTimesMiss) {
-  // Seed 001's warning: the paths intersect at (5, 0), but a is there at
+  // The paths intersect at (5, 0), but a is there at
   // t = 0.5 and b at t = 0.9.
   const MovingShape a{Circle{{0, 0}, 0.2}, {10, 0}};
   const MovingShape b{Circle{{5, -9}, 0.2}, {0, 10}};
@@ -41,8 +41,8 @@ TEST(CastPairTest, CrossingPathsAtDifferentTimesMiss) {
   EXPECT_TRUE(CastPair(a, c).has_value());
 }
 
-// Seed 000: a moving point against a moving segment.
-TEST(CastPairTest, PointAgainstMovingSegmentFollowsSeed000) {
+// A moving point against a moving segment.
+TEST(CastPairTest, PointAgainstMovingSegmentMeetsWhereBothAre) {
   const MovingShape point{Vec2{0, 0}, {10, 0}};
   const MovingShape segment{Segment{{10, -1}, {10, 1}}, {-10, 0}};
   const std::optional<Hit> hit = CastPair(point, segment);
@@ -102,7 +102,7 @@ TEST(CastPairTest, MaxFractionAndSkinFollowToiConventions) {
   EXPECT_NEAR(skin->fraction, 0.3, testing::kTolerance);
 }
 
-// --- Randomized: circles against seed 001's closed form, and every pair
+// --- Randomized: circles against the two-circle closed form, and every pair
 // against the reversed roles.
 
 TEST(CastPairPropertyTest, CirclesMatchTheClosedForm) {

@@ -1,7 +1,7 @@
-// Issue 12's examples 2, 3, 5 and 6 through lib/, coordinates exactly as the
-// issue gives them (1 and 4 are in toi_ray_test.cc). Each answer was wrong
-// before the exact decisions; the expected values are the exact ones (the
-// GMP oracle's, tests/lib/oracle), to the issue's 1e-9 of the sweep.
+// Degenerate examples through lib/, coordinates exactly as found (two more
+// are in toi_ray_test.cc). Rounded decisions get each one wrong; the
+// expected values are the exact ones (the GMP oracle's, tests/lib/oracle),
+// to 1e-9 of the sweep.
 #include <optional>
 #include <vector>
 
@@ -17,8 +17,8 @@ namespace {
 constexpr double kSweepTolerance = 1e-9;
 
 // Example 2: the point's motion relative to the segment runs exactly along
-// the segment's line and reaches its near end (5, 5) at t = 2/3; the
-// rounded normal used to make that a crossing at the far end at t = 1.
+// the segment's line and reaches its near end (5, 5) at t = 2/3, not a
+// crossing at the far end at t = 1 as the rounded normal makes it.
 TEST(DegenerateExamplesTest, Example2CollinearPointMeetsTheMovingSegmentsEnd) {
   const std::optional<Hit> hit = CastRay(
       {{19, 20}, {-15, -25.5}}, Moving<Segment>{{{5, 5}, {-2, -2.5}}, {6, -3}});
@@ -184,9 +184,9 @@ TEST(DegenerateExamplesTest, ShortSweepsKeepTheirContactTime) {
 }
 
 // Two polygons meeting corner to corner after a move of 8e5 units: the
-// contact point, rounded to the move's scale, lay 1e-10 off the target's
-// vertex, beyond the old "at the edge's end" gate, so the edge's normal
-// was kept though the mover's corner is 8e-4 inside that edge's line.
+// contact point, rounded to the move's scale, lies 1e-10 off the target's
+// vertex, beyond a tight "at the edge's end" gate, which would keep the
+// edge's normal though the mover's corner is 8e-4 inside that edge's line.
 TEST(DegenerateExamplesTest, CornerContactAfterALongMoveGetsASeparatingNormal) {
   const std::vector<Vec2> mover{{32767.99609375, 393216.013671875},
                                 {32767.98828125, 393216.025390625},

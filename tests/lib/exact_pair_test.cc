@@ -1,4 +1,4 @@
-// Pair TOI on degenerate inputs (issue 12): cases whose exact answer is
+// Pair TOI on degenerate inputs: cases whose exact answer is
 // known by construction (or, where marked, the GMP oracle's verdict for
 // dyadic inputs), each one ulp from the other answer where that matters.
 #include <cmath>

@@ -1,9 +1,7 @@
-// The exact predicates of lib/src/exact_sign.h against GMP rationals, on
+// The exact predicates of lib/src/exact/sign.h against GMP rationals, on
 // inputs degenerate by construction (collinear, on the circle, at the
 // distance exactly, perpendicular), at huge and tiny magnitudes and with
 // 1e9 offsets, and on the same inputs moved by one ulp.
-#include "exact_sign.h"
-
 #include <gmpxx.h>
 
 #include <cmath>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "collide/vec2.h"
+#include "exact/sign.h"
 #include "gtest/gtest.h"
 #include "random_level.h"
 

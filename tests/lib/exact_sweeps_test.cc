@@ -1,7 +1,7 @@
-// Degenerate sweeps against polygons, segments and circles that the rounded
-// decisions used to get wrong (issue 12), each exact by construction or
-// taken from the degenerate report with the GMP oracle's exact answer
-// (tests/lib/oracle), to the issue's 1e-9 of the sweep.
+// Degenerate sweeps against polygons, segments and circles that rounded
+// decisions get wrong, each exact by construction or taken from the
+// degenerate report with the GMP oracle's exact answer (tests/lib/oracle),
+// to 1e-9 of the sweep.
 #include <optional>
 #include <vector>
 
@@ -174,8 +174,8 @@ TEST(ExactSweepsTest, LongRayMeetsASmallPolygonEarly) {
 // The circle of radius 10 slides along the segment's line (both along
 // (3, 4)) at exactly its radius from it: it touches when it comes level
 // with the segment's end, 25 of its 105 units along, so at t = 25 / 105.
-// (The rounded rate towards the line is only rounding, and its quotient
-// used to land anywhere.)
+// (The rounded rate towards the line is only rounding, and a quotient by it
+// could land anywhere.)
 TEST(ExactSweepsTest, CircleSlidingAlongASegmentsLineTouchesItsEnd) {
   const std::optional<Hit> hit =
       CastCircle({{{-38, -34}, 10}, {63, 84}}, Segment{{-15, -20}, {18, 24}});
@@ -205,7 +205,7 @@ TEST(ExactSweepsTest, LongMoveAcrossACapsulesSideMeetsItsEnd) {
 // The capsule's side is met at exactly t = 1, but one ulp beyond the
 // side's end (y = -7.0000000000000009 against the end at -7), where the
 // side is no longer the capsule's and its cap is not yet reached: a miss,
-// which the rounded position along the side used to call the end itself.
+// which the rounded position along the side would call the end itself.
 TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
   const std::optional<Hit> hit = CastCapsule(
       {{{-5, -7.0000000000000009}, {-5, -7.0000000000000009}, 3}, {2, 0}},
@@ -223,8 +223,8 @@ TEST(ExactSweepsTest, SideContactOneUlpPastTheEndMisses) {
 // In the skin of an L-shaped solid (skin 3): the nearest part is the
 // corner (2, -3), 1 away, which the ray leaves; the corner (2, -2), 1.41
 // away, it approaches for a while but never touches. The gap to the solid
-// is the least over its parts, and it grows: no hit (it used to be judged
-// edge by edge, a hit at fraction 0).
+// is the least over its parts, and it grows: no hit (judged edge by edge,
+// it would be a hit at fraction 0).
 TEST(ExactSweepsTest, SkinStartLeavingAConcaveSolidsNearestPartMisses) {
   // The polygon views its vertices: they must outlive it.
   const std::vector<Vec2> vertices{{2, -3}, {2, -2}, {-1, -2},
@@ -281,8 +281,8 @@ TEST(ExactSweepsTest, SkinStartGrazingAParallelEdgesSkinMisses) {
 // The mover's corner passes one ulp from the obstacle's corner
 // (-0.09375, 0.265625) as the mover's edge meets it: the two sweeps' times
 // tie to rounding, and the contact is corner to corner. The reported normal
-// must separate the two shapes then (the obstacle's edge normal, which the
-// mover's edge crosses, used to be taken).
+// must separate the two shapes then (not the obstacle's edge normal, which
+// the mover's edge crosses).
 TEST(ExactSweepsTest, CornerGrazingACornerTakesASeparatingNormal) {
   const std::vector<Vec2> mover{{-0.42187499999999989, 0.60937499999999989},
                                 {-0.43749999999999989, 0.71874999999999989},

@@ -85,8 +85,8 @@ TEST(IntersectSegmentsTest, ParallelDisjointSegmentsDoNotMeet) {
   EXPECT_FALSE(IntersectSegments({{0, 0}, {2, 1}}, {{1, 0}, {3, 1}}));
 }
 
-// Regression: seeds 001 and 003 return nothing when the direction cross
-// product d is zero, dropping collinear overlaps, which are real contacts.
+// Collinear overlaps (the directions' cross product is zero) are real
+// contacts, not "no intersection".
 TEST(IntersectSegmentsTest, CollinearOverlapReturnsSharedPart) {
   const std::optional<SegmentIntersection> hit =
       IntersectSegments({{0, 0}, {4, 0}}, {{2, 0}, {6, 0}});

@@ -287,7 +287,7 @@ TEST(LevelMemoryTest, EveryLevelStaysWithinItsMemoryBound) {
     ExpectWithinMemoryBound(random.shapes, {.cell_size = cell},
                             "random, cell " + std::to_string(cell));
   }
-  // Issue 13's level: three boxes, one 2^48 tall.
+  // Three boxes, one 2^48 tall.
   const double tall = std::ldexp(1.0, 48);
   ExpectWithinMemoryBound(
       {{.id = 1, .geometry = BoxDesc{{2.5, 2.5}, {1.1, 1}}},

@@ -43,8 +43,8 @@ TEST(OverlapsTest, CirclesCapsulesAndPolygons) {
   EXPECT_TRUE(Overlaps(Vec2{0.5, 0.5}, Box({0, 0}, {1, 1})));
 }
 
-// Issue 12: overlap is decided exactly, wherever the shapes lie. Each pair
-// below was answered wrongly by the rounded gap (cases from the degenerate
+// Overlap is decided exactly, wherever the shapes lie. The rounded gap
+// answers each pair below wrongly (cases from the degenerate
 // report's overlap families).
 TEST(OverlapsTest, DecidedExactlyOneUlpFromTouching) {
   // (-60, 32) lies on the segment; one ulp above it does not.

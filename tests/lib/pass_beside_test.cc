@@ -1,12 +1,12 @@
-// PassesBeside (convex_core.h): whether a convex mover can only touch a
+// PassesBeside (sweep/only_touches.h): whether a convex mover can only touch a
 // convex shape along its motion, on cases exact by construction, each one
 // ulp from the other answer.
 #include <cmath>
 
 #include "collide/shapes.h"
 #include "collide/vec2.h"
-#include "convex_core.h"
 #include "gtest/gtest.h"
+#include "sweep/only_touches.h"
 #include "test_shapes.h"
 
 namespace collide::internal {

@@ -531,10 +531,10 @@ TEST(QueryPropertyTest, NearlyStillAxesMatchBruteForce) {
   EXPECT_GT(hits, 200);
 }
 
-// Round movers' candidates pass a stadium test (motion_band.h) before their
-// per-shape cast: it must keep every grazing contact. Segments, circles and
-// capsules on a half-unit lattice, swept by circles, capsules and boxes from
-// lattice points by lattice translations, so that many casts pass exactly
+// Round movers' candidates pass a stadium test (sweep/out_of_reach.h) before
+// their per-shape cast: it must keep every grazing contact. Segments, circles
+// and capsules on a half-unit lattice, swept by circles, capsules and boxes
+// from lattice points by lattice translations, so that many casts pass exactly
 // tangent to a target or end exactly touching one.
 TEST(QueryPropertyTest, RoundMoversGrazingTheirTargetsMatchBruteForce) {
   SplitMix64 rng(0x6A2E);
@@ -790,9 +790,9 @@ TEST(OverlapTest, FindsShapesTouchingASpawnCircleSortedById) {
   EXPECT_EQ(refs[1].shape_id, 8u);
 }
 
-// Issue 12: inside or outside, and the distance, decided exactly from the
+// Inside or outside, and the distance, decided exactly from the
 // differences of the coordinates (cases from the degenerate report's
-// closest-point families, each answered wrongly before).
+// closest-point families, each one a rounded decision gets wrong).
 TEST(ClosestPointTest, OnTheSurfaceIsDistanceZeroAndOffItIsNot) {
   // On the segment, at a point its projection rounds away from.
   const Level floor =

@@ -1,6 +1,6 @@
 // Deterministic random levels and movers for the level, spatial hash and
-// query property tests (splitmix64, as in BENCHMARKS.md, so a failing seed
-// reproduces everywhere).
+// query property tests (splitmix64, tests/support/splitmix64.h, so a
+// failing seed reproduces everywhere).
 #ifndef COLLIDE_TESTS_LIB_RANDOM_LEVEL_H_
 #define COLLIDE_TESTS_LIB_RANDOM_LEVEL_H_
 

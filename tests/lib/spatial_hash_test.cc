@@ -131,9 +131,9 @@ TEST(BuildTest, AutomaticCellIsTwiceTheMedianItemSize) {
 }
 
 TEST(BuildTest, ItemsCoveringManyCellsGoToACoarserTier) {
-  // Level of issue 13: boxes of half extents (1.1, 1) and one of (1.1,
-  // 2^48). Before tiers its grid held 133 MB; a closest-point query
-  // walked it for hours.
+  // Boxes of half extents (1.1, 1) and one of (1.1, 2^48): in one grid
+  // without tiers, the tall box alone fills 133 MB of cells, and a
+  // closest-point query walks them for hours.
   const double tall = std::ldexp(1.0, 48);
   const std::vector<Aabb> items = {Box(1.4, 1.5, 3.6, 3.5),
                                    Box(96.4, 6.5, 98.6, 8.5),

@@ -22,7 +22,7 @@ TEST(CastCircleSegmentTest, HeadOnHitStopsOneRadiusShort) {
 }
 
 TEST(CastCircleSegmentTest, HitsTheCapBeyondTheEnd) {
-  // Passing 0.3 above the top end: the cap (seed 004) is met first.
+  // Passing 0.3 above the top end: the cap is met first.
   const std::optional<Hit> hit =
       CastCircle({{{0, 1.3}, 0.5}, {10, 0}}, Segment{{5, -1}, {5, 1}});
   ASSERT_TRUE(hit);
@@ -33,10 +33,10 @@ TEST(CastCircleSegmentTest, HitsTheCapBeyondTheEnd) {
   EXPECT_EQ(hit->feature.index, 1);
 }
 
-// Seed 004 writes the side condition as C |q - p|^2; the right side is
-// C^2 |d - c|^2. With a radius of 2 and a segment of length 4 the wrong form
-// puts the contact at distance sqrt(2) instead of 2.
-TEST(CastCircleSegmentTest, SideConditionUsesRadiusSquaredSeed004Slip) {
+// The side condition's right side is C^2 |d - c|^2, not C |q - p|^2. With a
+// radius of 2 and a segment of length 4 the wrong form puts the contact at
+// distance sqrt(2) instead of 2.
+TEST(CastCircleSegmentTest, SideConditionUsesRadiusSquared) {
   const std::optional<Hit> hit =
       CastCircle({{{0, 10}, 2}, {0, -20}}, Segment{{-2, 0}, {2, 0}});
   ASSERT_TRUE(hit);

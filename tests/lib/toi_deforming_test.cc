@@ -45,9 +45,9 @@ TEST(CastRayDeformingTest, TheQuadraticsSecondRootIsUsedWhenTheFirstMisses) {
   EXPECT_NEAR(hit->fraction, 1.0 / 3.0, kTolerance);
 }
 
-// Seed 000 divides two vectors to get t2 and gives up on a zero-length
-// segment; a segment that shrinks to a point on the path is a point contact.
-TEST(CastRayDeformingTest, SegmentShrinkingToAPointSeed000Slip) {
+// A segment that shrinks to a point on the path is a point contact (no
+// division by the zero-length segment's direction).
+TEST(CastRayDeformingTest, SegmentShrinkingToAPointIsAPointContact) {
   const DeformingSegment segment{{{4, -1}, {4, 1}}, {{6, 0}, {6, 0}}};
   // Both ends reach (6, 0) at t = 1, where the point arrives too.
   const std::optional<Hit> hit = CastRay({{0, 0}, {6, 0}}, segment);

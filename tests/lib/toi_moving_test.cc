@@ -11,7 +11,7 @@ namespace {
 using testing::Box;
 using testing::kTolerance;
 
-// Seed 001: two moving circles meet when |p(t) - q(t)| = r1 + r2.
+// Two moving circles meet when |p(t) - q(t)| = r1 + r2.
 TEST(CastMovingTest, TwoCirclesMeetHeadOn) {
   const std::optional<Hit> hit = CastCircle(
       {{{0, 0}, 1}, {10, 0}}, Moving<Circle>{{{10, 0}, 1}, {-10, 0}});
@@ -22,7 +22,7 @@ TEST(CastMovingTest, TwoCirclesMeetHeadOn) {
   EXPECT_VEC2_NEAR(hit->normal, (Vec2{-1, 0}), kTolerance);
 }
 
-// Seed 001: paths that cross are not a collision if the particles pass the
+// Paths that cross are not a collision if the particles pass the
 // crossing at different times.
 TEST(CastMovingTest, CrossingPathsAtDifferentTimesMiss) {
   // The bullet crosses x = 0 at t = 0.5; the runner is there at t = 0.25.

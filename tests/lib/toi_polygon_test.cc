@@ -26,9 +26,9 @@ TEST(CastPolygonTest, BoxHitsBoxFaceToFace) {
   EXPECT_NEAR(hit->point.x, 5, kTolerance);
 }
 
-// Seed 002: the obstacle's vertex can be the first contact, on the mover's
+// The obstacle's vertex can be the first contact, on the mover's
 // edge (the "both ways" half of the vertex-edge test).
-TEST(CastPolygonTest, ObstacleVertexMeetsMoverEdgeSeed002BothWays) {
+TEST(CastPolygonTest, ObstacleVertexMeetsMoverEdge) {
   const PolygonCast cast{Box({0, 0}, {1, 1}), {10, 0}};
   const ConvexPolygon diamond = Polygon({{5, 0}, {6, -1}, {7, 0}, {6, 1}});
   const std::optional<Hit> hit = CastPolygon(cast, diamond);
@@ -50,9 +50,9 @@ TEST(CastPolygonTest, MoverVertexMeetsObstacleEdge) {
   EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
 }
 
-// Seed 002's swept region may swallow the other polygon whole: a long sweep
+// The swept region may swallow the other polygon whole: a long sweep
 // past a small obstacle must still hit it, with no edge crossing at t = 1.
-TEST(CastPolygonTest, SweepThatSwallowsASmallObstacleHitsItSeed002) {
+TEST(CastPolygonTest, SweepThatSwallowsASmallObstacleHitsIt) {
   const PolygonCast cast{Box({0, 0}, {2, 2}), {100, 0}};
   const std::optional<Hit> hit = CastPolygon(cast, Box({50, 0}, {0.1, 0.1}));
   ASSERT_TRUE(hit);
@@ -171,8 +171,9 @@ TEST(CastPolygonTest, IntoAConcaveNotch) {
   EXPECT_EQ(hit->feature.index, 4);
 }
 
-TEST(CastPolygonIssue12Test, Issue12InsideAConcaveSolidTouchingItsBoundary) {
-  // Class J: the triangle spans the solid's channel between x = 6 and
+TEST(CastPolygonDegenerateTest,
+     InsideAConcaveSolidTouchingItsBoundaryOverlaps) {
+  // The triangle spans the solid's channel between x = 6 and
   // x = 8, every vertex on the boundary and its interior inside: overlap.
   const std::vector<Vec2> solid = {{-8, -6}, {-8, -4}, {6, -4},
                                    {6, 6},   {8, 6},   {8, -6}};

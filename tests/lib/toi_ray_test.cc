@@ -71,9 +71,9 @@ TEST(CastRaySegmentTest, StartingOnTheSegmentIsNotAHitUnlessAsked) {
   EXPECT_EQ(hit->fraction, 0.0);
 }
 
-// Seeds 001 and 003 drop parallel paths (d = 0); collinear motion towards a
-// segment is a real contact at its near end.
-TEST(CastRaySegmentTest, CollinearMotionHitsTheNearEndSeed001Slip) {
+// Collinear motion towards a segment (the cross product of the directions
+// is 0) is a real contact at its near end.
+TEST(CastRaySegmentTest, CollinearMotionHitsTheNearEnd) {
   const std::optional<Hit> hit =
       CastRay({{0, 0}, {10, 0}}, Segment{{4, 0}, {6, 0}});
   ASSERT_TRUE(hit);
@@ -314,13 +314,13 @@ TEST(CastRayConcaveTest, StartingOnTheBoundaryHitsOnlyWhenMovingIn) {
   EXPECT_EQ(across->status, HitStatus::kHit);
 }
 
-// Issue 12 (exact answers on degenerate geometry), its examples as found.
+// Exact answers on degenerate geometry, each input as found.
 
-TEST(CastRayIssue12Test, Issue12Example1BoxCornerMovingAwayIsNoHit) {
+TEST(CastRayDegenerateTest, LeavingABoxCornerIsNoHit) {
   // Starting exactly on the box's corner (2, -2) and leaving it: the
   // translation goes up and slightly right, into neither edge's solid side
-  // strictly (only along/away from the corner's cone), so no hit; the old
-  // tolerance saw one edge's normal and answered kInitialOverlap.
+  // strictly (only along/away from the corner's cone), so no hit, not
+  // kInitialOverlap by one edge's normal.
   const ConvexPolygon box =
       *MakeConvexPolygon(std::vector<Vec2>{{-1, 0}, {2, 0}, {2, -2}, {-1, -2}});
   EXPECT_FALSE(CastRay({{2, -2}, {0.024674816398394084, 3.0}}, box));
@@ -331,7 +331,7 @@ TEST(CastRayIssue12Test, Issue12Example1BoxCornerMovingAwayIsNoHit) {
   EXPECT_EQ(in->depth, 0.0);
 }
 
-TEST(CastRayIssue12Test, Issue12Example4VeryLongTranslationHitsEarly) {
+TEST(CastRayDegenerateTest, VeryLongTranslationHitsEarly) {
   const std::optional<Hit> hit =
       CastRay({{5, 5}, {0, -1e15}}, Segment{{0, 0}, {10, 0}});
   ASSERT_TRUE(hit);
@@ -341,8 +341,9 @@ TEST(CastRayIssue12Test, Issue12Example4VeryLongTranslationHitsEarly) {
   EXPECT_NEAR(hit->point.y, 0.0, kTolerance);
 }
 
-TEST(CastRayIssue12Test, Issue12LongTranslationNeverMakesAnOverlap) {
-  // Class A: tolerances scaled by |translation| called these overlaps.
+TEST(CastRayDegenerateTest, LongTranslationNeverMakesAnOverlap) {
+  // Apart at the start however long the translation: no tolerance scales
+  // with |translation|.
   const std::optional<Hit> hit =
       CastRay({{9, -12}, {0, 1e15}}, Circle{{2, 2}, 7});
   ASSERT_TRUE(hit);
@@ -351,13 +352,13 @@ TEST(CastRayIssue12Test, Issue12LongTranslationNeverMakesAnOverlap) {
   EXPECT_FALSE(CastRay({{0, -5}, {0, 5e14}}, Circle{{1, -1}, 0.5}));
 }
 
-TEST(CastRayIssue12Test, Issue12SegmentEndMovingAwayIsNoHit) {
-  // Class B: a segment has no inside; starting on its end and leaving.
+TEST(CastRayDegenerateTest, LeavingASegmentEndIsNoHit) {
+  // A segment has no inside; starting on its end and leaving.
   EXPECT_FALSE(CastRay({{-28, 21}, {-62, -66}}, Segment{{-28, 21}, {20, -15}}));
 }
 
-TEST(CastRayIssue12Test, Issue12ReflexVertexMovingIntoTheSolidOverlaps) {
-  // Class C: at the reflex vertex (-1, 0), (1, -3) enters the solid.
+TEST(CastRayDegenerateTest, FromAReflexVertexIntoTheSolidOverlaps) {
+  // At the reflex vertex (-1, 0), (1, -3) enters the solid.
   const std::vector<Vec2> v = {{-2, 3}, {-1, 0}, {-2, -3}, {2, 0}};
   const std::optional<Hit> hit = CastRay({{-1, 0}, {1, -3}}, Concave(v));
   ASSERT_TRUE(hit);
@@ -367,8 +368,8 @@ TEST(CastRayIssue12Test, Issue12ReflexVertexMovingIntoTheSolidOverlaps) {
   EXPECT_FALSE(CastRay({{-1, 0}, {-1, 0}}, Concave(v)));
 }
 
-TEST(CastRayIssue12Test, Issue12SlidingAtExactlyTheSkinIsHit) {
-  // Class K: parallel to the segment at exactly distance 13, reaching its
+TEST(CastRayDegenerateTest, SlidingAtExactlyTheSkinIsHit) {
+  // Parallel to the segment at exactly distance 13, reaching its
   // end's perpendicular at 4/15.
   const std::optional<Hit> hit =
       CastRay({{137, -43}, {-180, 75}}, Segment{{84, -35}, {-48, 20}},

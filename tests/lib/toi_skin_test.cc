@@ -1,8 +1,8 @@
 // The skin (target_distance) boundary of the per-shape casts: a mover
 // stopped at the skin distance and then moving in again must be met at
-// once, whichever formula measures its gap (issue 7: collide-and-slide
-// stops every step at the skin and turns, and a miss there let a slide run
-// into a shape it had just touched).
+// once, whichever formula measures its gap (collide-and-slide stops every
+// step at the skin and turns, and a miss there would let a slide run into a
+// shape it had just touched).
 #include <cmath>
 #include <optional>
 #include <string>

@@ -179,8 +179,8 @@ std::vector<BodyShape> RestingMovers() {
 }
 
 // Each next tile's corner meets the mover level with the floor: a touch
-// it slides across, not a wall (issue 12's "movers touching a wall and
-// leaving it", on an integer grid).
+// it slides across, not a wall (a mover touching a wall and leaving it, on
+// an integer grid).
 TEST(ValidateMoveTest, SlidingAlongATiledFloorIsAllowed) {
   const Level level = TiledFloor(false);
   for (const BodyShape& mover : RestingMovers()) {

@@ -98,10 +98,10 @@ TEST(ValidateShotTest, TargetsMetAtTheSameFractionBreakTiesBySmallestId) {
   EXPECT_EQ(hit->target_index, 1);  // the first of the equal ids
 }
 
-// Issue 12: which of a wall and a target comes first is decided exactly
-// (cases from the degenerate report's shot families). A target flush with a
-// wall, here the same octagon, ties with it: the wall wins. The two casts'
-// rounded fractions differed, and the target's was the smaller.
+// Which of a wall and a target comes first is decided exactly (cases from
+// the degenerate report's shot families). A target flush with a wall, here
+// the same octagon, ties with it: the wall wins, though the two casts'
+// rounded fractions differ and the target's is the smaller.
 TEST(ValidateShotTest, TargetFlushWithAWallLosesTheTieExactly) {
   const std::vector<Vec2> octagon{
       {-24320, -36352}, {-16640, -40448}, {-2560, -23296}, {17920, 15104},

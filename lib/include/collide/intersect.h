@@ -28,7 +28,7 @@ struct SegmentIntersection {
 
 // The intersection of segments a and b, or nullopt when they do not meet.
 // Parallel non-collinear segments never meet; collinear ones meet when their
-// extents overlap (seed 001 and 003 return nothing for these: a slip).
+// extents overlap.
 // Zero-length segments are points.
 std::optional<SegmentIntersection> IntersectSegments(Segment a, Segment b);
 

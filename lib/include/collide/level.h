@@ -294,7 +294,7 @@ class Level {
   Level() = default;
 
   // Reorders primitives_ (and their bounds) along a Z-order curve of the
-  // level; see level.cc.
+  // level; see world/level.cc.
   void SortPrimitivesAlongZOrder(std::vector<Aabb>& bounds);
   // Builds convex_edge_blocks_ and the primitives' links to it.
   void PackConvexEdges();

@@ -135,7 +135,7 @@ struct Moving {
 
 // A segment whose endpoints move independently and linearly during the step:
 // p1 goes from start.p1 to end.p1 and p2 from start.p2 to end.p2, so the
-// segment may turn and stretch (seed 000's general case).
+// segment may turn and stretch.
 struct DeformingSegment {
   Segment start;
   Segment end;
@@ -198,7 +198,7 @@ std::optional<Hit> CastCapsule(
     const CastOptions& options = kDefaultCastOptions);
 
 // --- A moving convex polygon against static shapes: every vertex of each
-// shape against every edge of the other (seeds 000 and 002), edges facing
+// shape against every edge of the other, edges facing
 // away from the motion culled.
 std::optional<Hit> CastPolygon(
     const PolygonCast& cast, Vec2 point,
@@ -238,7 +238,7 @@ std::optional<Hit> CastCircle(const CircleCast& cast, const Moving<Vec2>& point,
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Segment>& segment,
                               const CastOptions& options = kDefaultCastOptions);
-// Seed 001's two moving circles.
+// Two moving circles: contact where |p(t) - q(t)| = r1 + r2.
 std::optional<Hit> CastCircle(const CircleCast& cast,
                               const Moving<Circle>& circle,
                               const CastOptions& options = kDefaultCastOptions);
@@ -288,7 +288,7 @@ std::optional<Hit> CastPolygon(
     const PolygonCast& cast, const Moving<ConcavePolygon>& polygon,
     const CastOptions& options = kDefaultCastOptions);
 
-// Seed 000's general case: a moving point against a segment whose endpoints
+// A moving point against a segment whose endpoints
 // move independently (it may turn and stretch). Contact is a root of a
 // quadratic in the fraction. The normal is the segment's normal at contact,
 // towards the side the point came from; feature is edge 0, or vertex 0 / 1

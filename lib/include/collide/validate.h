@@ -8,7 +8,7 @@
 //   lag-compensated targets, each translating from its start to its end
 //   pose during the same tick: the first wall or target it meets.
 // - CastPair: the time of impact of two shapes that both translate during a
-//   step, with no level (seeds 000 and 001).
+//   step, with no level.
 //
 // Frame and units: world coordinates in level units. A fraction is a share
 // of a translation (of the step, for shots and pairs), never seconds. Every

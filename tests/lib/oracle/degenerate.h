@@ -1,9 +1,8 @@
 // Degenerate-by-construction TOI cases for every query family, judged by the
 // exact oracle's exact mode (SolveExact in exact_oracle.h), and the
-// comparison of the core's answer with it. Issue 12 ("Exact answers on
-// degenerate geometry"): the core is measured here before it is fixed, so
-// nothing in this file fails a test by itself; degenerate_report.cc prints
-// the measurements.
+// comparison of the core's answer with it. Nothing in this file fails a
+// test by itself; degenerate_report.cc prints the measurements, and its
+// ctests fail on the disagreements they are asked to.
 //
 // Every case is built on small integers in a local frame (so that tangents,
 // vertex hits, collinear motion, touching starts and contacts at exactly

@@ -1,4 +1,4 @@
-// Issue 12's move families: ValidateMove (validate.h, skin 0, no slide) on
+// The move families: ValidateMove (validate.h, skin 0, no slide) on
 // the degenerate cases of the convex casts, whose hit or miss decides the
 // verdict. Exactly: the mover starts inside when the shapes overlap by more
 // than touching; otherwise the move is blocked when it comes into contact

@@ -1,5 +1,5 @@
-// degenerate_report: the core against the exact oracle on degenerate cases
-// (issue 12). Not a pass/fail test of the core: it measures it.
+// degenerate_report: the core against the exact oracle on degenerate cases.
+// Not a pass/fail test of the core unless asked: it measures it.
 //
 //   degenerate_report [--cases=N] [--family=NAME] [--show=K] [--examples]
 //                     [--fail-on-oracle-error]
@@ -11,7 +11,7 @@
 // fraction beyond 1e-9 of the sweep, feature, geometry); the largest
 // fraction error of agreeing hits; then disagreements by construction and
 // the first K disagreeing cases (default 3) as reproducible calls.
-// --examples prints the six examples of issue 12 and one minimal case per
+// --examples prints six degenerate examples and one minimal case per
 // failure class seen, oracle vs core.
 // --fail-on-oracle-error exits 1 if the oracle gave kOracleError on any case
 // (what the ctest checks), whatever the core answered. Cases where the
@@ -185,7 +185,7 @@ int RunStaticFamily(const DegenerateFamily& fam, const Options& opt,
 }
 
 // ---------------------------------------------------------------------------
-// Issue 12's six examples, coordinates exactly as written in the issue.
+// Six degenerate examples, coordinates exactly as found.
 
 void PrintExample(const char* title, const Verdict& v,
                   const std::string& core) {
@@ -331,7 +331,7 @@ int RunExamples() {
         Core{{other.shape.center}, other.shape.radius}, other.translation});
     count(v);
     PrintExample(
-        "6. moving circles grazing (seed 001 pair); claimed touch at t ~ "
+        "6. two moving circles grazing; claimed touch at t ~ "
         "0.33333333",
         v, CoreText(CastCircle(cast, other)));
   }

@@ -1,4 +1,4 @@
-// Issue 12's shot families: ValidateShot (validate.h) on the degenerate
+// The shot families: ValidateShot (validate.h) on the degenerate
 // cases of the ray and circle casts, where the wall and the target are the
 // same shape, the wall moved along the shot by lambda times its translation.
 // Its contact then comes exactly lambda later than the target's (the shot

@@ -1,4 +1,4 @@
-// Issue 12's static families: overlap and closest point on the degenerate
+// The static families: overlap and closest point on the degenerate
 // cases of the casts (degenerate.cc), at the two poses where those cases are
 // exact by construction: the start (touching, inside the skin, one ulp off)
 // and the end of the sweep (a contact at exactly max_fraction ends exactly

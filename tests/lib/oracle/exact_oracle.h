@@ -16,7 +16,7 @@
 //   the distance between convex sets under translation is convex in t.
 // - Concave (solid) polygons: the minimum over edges, plus an exact
 //   crossing-number test for a mover that starts inside.
-// - Deforming segment (seed 000): exact root isolation of the quadratic
+// - Deforming segment: exact root isolation of the quadratic
 //   cross(b(t) - a(t), p(t) - a(t)) = 0 in rationals.
 #ifndef COLLIDE_TESTS_LIB_ORACLE_EXACT_ORACLE_H_
 #define COLLIDE_TESTS_LIB_ORACLE_EXACT_ORACLE_H_

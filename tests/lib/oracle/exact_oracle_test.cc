@@ -340,7 +340,7 @@ TEST(ExactOracleExactModeTest, RayThroughSegmentEndOrPolygonVertexIsAHit) {
 }
 
 TEST(ExactOracleExactModeTest, ContactAtExactlyMaxFractionIsAHit) {
-  // Issue 12, example 3: a zero-radius circle ends on the segment's midpoint.
+  // A zero-radius circle ends on the segment's midpoint.
   const Verdict v = SolveExact(
       Case(Disc({-11, 11}, 0), {9, -13}, Seg({-7, -2.5}, {3, -1.5})));
   ExpectExactHitAt(v, 1.0);
@@ -358,7 +358,7 @@ TEST(ExactOracleExactModeTest, ContactAtExactlyMaxFractionIsAHit) {
 }
 
 TEST(ExactOracleExactModeTest, TouchingStartAtVertexMovingAwayIsNotAHit) {
-  // Issue 12, example 1: on the box's corner (2, -2), leaving it up-right
+  // On the box's corner (2, -2), leaving it up-right
   // (approaching the bottom edge's line, but outside the box at once).
   const Verdict v =
       SolveExact(Case(Point({2, -2}), {0.024674816398394084, 3.0},
@@ -420,7 +420,7 @@ TEST(ExactOracleExactModeTest, SkinEdgeStartMovingCloserIsSkinHit) {
 }
 
 TEST(ExactOracleExactModeTest, CollinearPointReachesMovingSegmentEnd) {
-  // Issue 12, example 2 (both): relative motion along the segment's line
+  // Two placements of one case: relative motion along the segment's line
   // reaching its near end at t = 2/3.
   ExpectExactHitAt(SolveExact(Case(Point({19, 20}), {-15, -25.5},
                                    Seg({5, 5}, {-2, -2.5}), 1.0, 0.0, {6, -3})),
@@ -431,7 +431,7 @@ TEST(ExactOracleExactModeTest, CollinearPointReachesMovingSegmentEnd) {
 }
 
 TEST(ExactOracleExactModeTest, VeryLongTranslationHitsAtATinyFraction) {
-  // Issue 12, example 4: t* = 5e-15.
+  // t* = 5e-15.
   const Verdict v =
       SolveExact(Case(Point({5, 5}), {0, -1e15}, Seg({0, 0}, {10, 0})));
   ASSERT_EQ(v.outcome, Outcome::kHit);

@@ -1,6 +1,6 @@
 // The oracle's two modes agree: wherever the band mode (Solve) gives a
 // verdict, the exact mode (SolveExact) gives the same one, on the random
-// scenes of the property tests and on the degenerate cases of issue 12; and
+// scenes of the property tests and on the degenerate cases; and
 // the exact mode is never in error on either. No core call: this holds the
 // oracle to itself.
 #include <algorithm>

@@ -13,22 +13,17 @@
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "exact_oracle.h"
+#include "tests/support/splitmix64.h"
 
 namespace collide::oracle {
 
-// splitmix64: the same numbers on every platform and standard library.
-class Rng {
+// The scenes' random numbers: splitmix64 (the same numbers on every
+// platform and standard library), with the two draws the generators add.
+class Rng : public collide::testing::SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next();
-  double Uniform();  // [0, 1)
-  double Uniform(double lo, double hi) { return lo + (hi - lo) * Uniform(); }
+  using SplitMix64::SplitMix64;
   int Int(int lo, int hi);  // [lo, hi]
-  bool Chance(double p) { return Uniform() < p; }
-  Vec2 Direction();  // a unit vector
-
- private:
-  uint64_t state_;
+  Vec2 Direction();         // a unit vector
 };
 
 // Cases per family: 10,000, or COLLIDE_ORACLE_CASES from the environment.
@@ -121,7 +116,8 @@ struct FamilySpec {
 };
 void RunFamily(const FamilySpec& spec);
 
-// The deforming-segment family (seed 000's general case).
+// The deforming-segment family: a point against a segment whose ends
+// move independently.
 void RunDeformingFamily(const char* name, uint64_t seed);
 
 // Starts exactly in contact (built on integers, rotated by Pythagorean

@@ -141,7 +141,7 @@ TEST(ToiOracleTest, PolygonVsMovingCircle) {
   RunPair("polygon vs Moving<Circle>", M::kPolygon, O::kCircle, true, 0x5e904a);
 }
 
-// Seed 000's general case: a segment whose ends move independently.
+// A segment whose ends move independently.
 TEST(ToiOracleTest, RayVsDeformingSegment) {
   RunDeformingFamily("ray vs DeformingSegment", 0x5e9051);
 }

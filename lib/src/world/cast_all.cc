@@ -1,0 +1,137 @@
+// World casts, all hits: every shape the mover meets, sorted by Rank in the
+// caller's span, through the same walk as the closest hit (caster.h).
+#include <cstdint>
+#include <optional>
+
+#include "absl/types/span.h"
+#include "collide/dcheck.h"
+#include "collide/level.h"
+#include "collide/query.h"
+#include "collide/toi.h"
+#include "world/caster.h"
+#include "world/query_common.h"
+
+namespace collide {
+namespace {
+
+using internal::Candidate;
+using internal::Caster;
+using internal::Rank;
+
+// The sorted list of an all-hits cast, kept in the caller's span. While
+// collecting, each entry's user_data holds its shape index (high half) and
+// rank part (low half) so that a shape met again through another primitive
+// can be compared and merged without any memory of our own; Finish puts the
+// real user data back. A patched level's two layers fill one list; the
+// high bit says which layer the shape index belongs to.
+class HitList {
+ public:
+  explicit HitList(absl::Span<WorldHit> hits) : hits_(hits) {}
+
+  // `in_base`: c.shape indexes the base of a patched level.
+  void Offer(const Candidate& c, const Rank& rank, bool in_base) {
+    for (int32_t i = 0; i < count_; ++i) {
+      if (hits_[i].shape_id != rank.id) continue;
+      if (!(rank < RankOf(i))) return;
+      Erase(i);  // the shape's better answer goes in below
+      break;
+    }
+    const int32_t capacity = static_cast<int32_t>(hits_.size());
+    if (count_ == capacity) {
+      truncated_ = true;
+      if (capacity == 0 || !(rank < RankOf(count_ - 1))) return;
+      --count_;
+    }
+    int32_t at = count_;
+    while (at > 0 && rank < RankOf(at - 1)) {
+      hits_[at] = hits_[at - 1];
+      --at;
+    }
+    hits_[at] = WorldHit{c.hit, rank.id, Pack(c.shape, rank.part, in_base)};
+    ++count_;
+  }
+
+  // Once full with hits dropped, later hits only matter if they rank before
+  // the last entry: casts can stop at its fraction.
+  double Limit(double max_fraction) const {
+    if (!truncated_ || count_ == 0) return max_fraction;
+    return hits_[count_ - 1].hit.fraction;
+  }
+
+  ListResult Finish(const Level& level) {
+    for (int32_t i = 0; i < count_; ++i) {
+      const uint64_t packed = hits_[i].user_data;
+      const Level& layer = (packed & kInBase) != 0 ? *level.base() : level;
+      hits_[i].user_data =
+          layer.user_data(static_cast<int32_t>((packed & ~kInBase) >> 32));
+    }
+    return {count_, truncated_};
+  }
+
+ private:
+  static constexpr uint64_t kInBase = uint64_t{1} << 63;
+
+  static uint64_t Pack(int32_t shape, int32_t part, bool in_base) {
+    return (uint64_t{static_cast<uint32_t>(shape)} << 32) |
+           static_cast<uint32_t>(part) | (in_base ? kInBase : 0);
+  }
+  Rank RankOf(int32_t i) const {
+    return {hits_[i].hit.fraction, hits_[i].shape_id,
+            static_cast<int32_t>(static_cast<uint32_t>(hits_[i].user_data))};
+  }
+  void Erase(int32_t i) {
+    for (int32_t j = i; j + 1 < count_; ++j) hits_[j] = hits_[j + 1];
+    --count_;
+  }
+
+  absl::Span<WorldHit> hits_;
+  int32_t count_ = 0;
+  bool truncated_ = false;
+};
+
+template <typename Cast>
+ListResult CastAll(const Cast& cast, const Level& level,
+                   absl::Span<WorldHit> hits, const QueryFilter& filter,
+                   const CastOptions& options) {
+  COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
+  HitList list(hits);
+  const auto collect = [&](const Level& layer, const uint64_t* removed) {
+    const Caster<Cast> caster(layer, removed, cast, filter, options);
+    const bool in_base = removed != nullptr;
+    const auto offer = [&](const Candidate& c) {
+      list.Offer(c, c.RankIn(layer), in_base);
+    };
+    caster.StartsInside(offer);
+    caster.Sweep([&] { return list.Limit(options.max_fraction); }, offer);
+  };
+  collect(level, nullptr);
+  if (const Level* base = level.base()) {
+    collect(*base, level.removed_from_base().data());
+  }
+  return list.Finish(level);
+}
+
+}  // namespace
+
+ListResult CastRayAll(const RayInput& ray, const Level& level,
+                      absl::Span<WorldHit> hits, const QueryFilter& filter,
+                      const CastOptions& options) {
+  return CastAll(ray, level, hits, filter, options);
+}
+ListResult CastCircleAll(const CircleCast& cast, const Level& level,
+                         absl::Span<WorldHit> hits, const QueryFilter& filter,
+                         const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+ListResult CastPolygonAll(const PolygonCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits, const QueryFilter& filter,
+                          const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
+                          absl::Span<WorldHit> hits, const QueryFilter& filter,
+                          const CastOptions& options) {
+  return CastAll(cast, level, hits, filter, options);
+}
+
+}  // namespace collide
