@@ -168,6 +168,9 @@ struct BruteNearest {
   double distance;
   Vec2 point;
   Feature feature;
+  // From the part towards p: the edge's perpendicular or the offset from
+  // the vertex or centre (the normal's direction).
+  Vec2 away;
 };
 
 inline BruteNearest BruteNearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
@@ -186,18 +189,21 @@ inline BruteNearest BruteNearestOnSegment(Vec2 p, Vec2 a, Vec2 b) {
     // be ulps of the coordinates off it).
     r.point = a + (along / ee) * e;
     r.feature = {FeatureType::kEdge, 0};
-    r.distance = std::abs(Cross(e, p - a)) / Length(e);
+    const double cross = Cross(e, p - a);
+    r.distance = std::abs(cross) / Length(e);
+    r.away = cross > 0.0 ? LeftPerp(e) : RightPerp(e);
     return r;
   }
   r.distance = Length(p - r.point);
+  r.away = p - r.point;
   return r;
 }
 
 inline BruteNearest BruteGrow(Vec2 p, BruteNearest core, double radius) {
-  if (core.distance <= radius) return {0.0, p, core.feature};
+  if (core.distance <= radius) return {0.0, p, core.feature, {}};
   return {core.distance - radius,
           core.point + (radius / core.distance) * (p - core.point),
-          core.feature};
+          core.feature, core.away};
 }
 
 // The nearest of a closed or open chain's segments (ties: lowest index).
@@ -233,9 +239,12 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(
       }
       case ShapeKind::kCircle: {
         const Circle c = level.circle(i);
-        d = BruteGrow(
-            p, {Length(p - c.center), c.center, {FeatureType::kSurface, 0}},
-            c.radius);
+        d = BruteGrow(p,
+                      {Length(p - c.center),
+                       c.center,
+                       {FeatureType::kSurface, 0},
+                       p - c.center},
+                      c.radius);
         break;
       }
       case ShapeKind::kCapsule: {
@@ -246,7 +255,7 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(
       case ShapeKind::kConvexPolygon: {
         const ConvexPolygon& polygon = level.convex_polygon(i);
         d = ContainsPoint(polygon, p)
-                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}}
+                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}, {}}
                 : BruteNearestOnChain(
                       p,
                       absl::MakeConstSpan(polygon.vertices.data(),
@@ -257,7 +266,7 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(
       case ShapeKind::kConcavePolygon: {
         const ConcavePolygon polygon = level.concave_polygon(i);
         d = ContainsPoint(polygon, p)
-                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}}
+                ? BruteNearest{0.0, p, {FeatureType::kSurface, 0}, {}}
                 : BruteNearestOnChain(p, polygon.vertices, true);
         break;
       }
@@ -273,12 +282,9 @@ inline std::optional<WorldClosestPoint> BruteClosestPoint(
          (best->distance == d.distance && best->shape_id < level.id(i)))) {
       continue;
     }
-    best = WorldClosestPoint{d.point,
-                             d.distance,
-                             d.distance > 0.0 ? Normalize(p - d.point) : Vec2{},
-                             d.feature,
-                             level.id(i),
-                             level.user_data(i)};
+    best = WorldClosestPoint{
+        d.point,   d.distance,  d.distance > 0.0 ? Normalize(d.away) : Vec2{},
+        d.feature, level.id(i), level.user_data(i)};
   }
   return best;
 }

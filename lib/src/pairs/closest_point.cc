@@ -30,7 +30,16 @@ struct Nearest {
   Vec2 a;
   Vec2 b;
   double distance = 0.0;
+  // From the part towards the point (PointDistance::away); {0, 0} at
+  // distance 0.
+  Vec2 away;
 };
+
+// The perpendicular of edge e on the side of `cross` (Cross(e, w), its sign
+// exact): where the edge's nearest point sees the query point.
+Vec2 EdgeAway(Vec2 e, double cross) {
+  return cross > 0.0 ? LeftPerp(e) : RightPerp(e);
+}
 
 // NearestOnSegment's edge case (e = p2 - p1, w = point - p1, rounded) for
 // a segment whose squared length leaves double's normal range (coordinates
@@ -55,18 +64,21 @@ ABSL_ATTRIBUTE_NOINLINE Nearest NearestOnTinyEdge(Vec2 point, Vec2 p1, Vec2 p2,
           {FeatureType::kEdge, 0},
           p1,
           p2,
-          RoundToDouble(std::abs(cross) / std::sqrt(length_squared))};
+          RoundToDouble(std::abs(cross) / std::sqrt(length_squared)),
+          EdgeAway(e, cross > 0.0L ? 1.0 : -1.0)};
 }
 
 Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
   if (p1 == p2 || DotSign(p1, p2, p1, point) <= 0) {
-    return {p1, {FeatureType::kVertex, 0}, p1, p1, DistanceOf(point - p1)};
+    return {p1, {FeatureType::kVertex, 0}, p1,
+            p1, DistanceOf(point - p1),    point - p1};
   }
   if (DotSign(p2, p1, p2, point) <= 0) {
-    return {p2, {FeatureType::kVertex, 1}, p2, p2, DistanceOf(point - p2)};
+    return {p2, {FeatureType::kVertex, 1}, p2,
+            p2, DistanceOf(point - p2),    point - p2};
   }
   const Feature edge{FeatureType::kEdge, 0};
-  if (Orient(p1, p2, point) == 0) return {point, edge, p1, p2, 0.0};
+  if (Orient(p1, p2, point) == 0) return {point, edge, p1, p2, 0.0, {}};
   // From the differences: the distance keeps its digits where the
   // coordinates are large; only the reported point is rounded to them.
   const Vec2 e = p2 - p1;
@@ -83,8 +95,12 @@ Nearest NearestOnSegment(Vec2 point, Vec2 p1, Vec2 p2) {
       kCrossErrorBound * (std::abs(e.x * w.y) + std::abs(e.y * w.x))) {
     cross = CrossEstimate(p1, p2, p1, point);
   }
-  return {p1 + along * e, edge, p1, p2,
-          RoundToDouble(std::abs(cross) / Length(e))};
+  return {p1 + along * e,
+          edge,
+          p1,
+          p2,
+          RoundToDouble(std::abs(cross) / Length(e)),
+          EdgeAway(e, cross > 0.0L ? 1.0 : -1.0)};
 }
 
 // Whether the part comes within r1 + r2 of the point: the rounded distance
@@ -105,7 +121,7 @@ bool Within(Vec2 point, const Nearest& n, double r1, double r2) {
 PointDistance Grow(Vec2 point, const Nearest& core, double radius,
                    double max_distance) {
   if (Within(point, core, radius, 0.0)) {
-    return {0.0, point, core.feature, true};
+    return {0.0, point, core.feature, true, {}};
   }
   // Without a radius the core's point is the answer: its distance may
   // round to 0 (a point 4e-340 from a tiny segment's line), 0 / 0 here.
@@ -115,7 +131,7 @@ PointDistance Grow(Vec2 point, const Nearest& core, double radius,
   const double distance = std::max(core.distance - radius,
                                    std::numeric_limits<double>::denorm_min());
   return {distance, core.point + out, core.feature,
-          Within(point, core, radius, max_distance)};
+          Within(point, core, radius, max_distance), core.away};
 }
 
 }  // namespace
@@ -123,15 +139,14 @@ PointDistance Grow(Vec2 point, const Nearest& core, double radius,
 PointDistance DistanceToSegment(Vec2 point, Vec2 p1, Vec2 p2,
                                 double max_distance) {
   const Nearest n = NearestOnSegment(point, p1, p2);
-  return {n.distance, n.point, n.feature, Within(point, n, 0.0, max_distance)};
+  return {n.distance, n.point, n.feature, Within(point, n, 0.0, max_distance),
+          n.away};
 }
 
 PointDistance DistanceToCircle(Vec2 point, Circle circle, double max_distance) {
-  const Nearest centre{circle.center,
-                       {FeatureType::kSurface, 0},
-                       circle.center,
-                       circle.center,
-                       DistanceOf(point - circle.center)};
+  const Nearest centre{
+      circle.center, {FeatureType::kSurface, 0},        circle.center,
+      circle.center, DistanceOf(point - circle.center), point - circle.center};
   return Grow(point, centre, circle.radius, max_distance);
 }
 
@@ -144,7 +159,7 @@ PointDistance DistanceToCapsule(Vec2 point, const Capsule& capsule,
 PointDistance DistanceToPolygon(Vec2 point, const ConvexPolygon& polygon,
                                 double max_distance) {
   if (ContainsPoint(polygon, point)) {
-    return {0.0, point, {FeatureType::kSurface, 0}, true};
+    return {0.0, point, {FeatureType::kSurface, 0}, true, {}};
   }
   PointDistance best;
   Nearest best_part;
@@ -158,7 +173,7 @@ PointDistance DistanceToPolygon(Vec2 point, const ConvexPolygon& polygon,
       n.feature.index = i;
     }
     if (i == 0 || n.distance < best.distance) {
-      best = {n.distance, n.point, n.feature, false};
+      best = {n.distance, n.point, n.feature, false, n.away};
       best_part = n;
     }
   }

@@ -19,6 +19,11 @@ struct PointDistance {
   Vec2 point;             // on the shape
   Feature feature;
   bool within = false;  // distance <= max_distance, exactly
+  // From the shape towards the query point, any length; non-zero whenever
+  // distance > 0. Taken from the shape's exact parts (the edge's
+  // perpendicular, the offset from a vertex or centre), not from `point`,
+  // which rounds onto the query point when the gap is below its ulp.
+  Vec2 away;
 };
 
 // Segment [p1, p2]: vertex 0 / 1 at the ends, edge 0 between.

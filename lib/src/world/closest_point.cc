@@ -43,7 +43,8 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
     if (internal::Passes(level, shape, filter, removed) &&
         ContainsPoint(level.concave_polygon(shape), point)) {
       offer(Rank{0.0, level.id(shape), -1},
-            PointDistance{0.0, point, {FeatureType::kSurface, 0}}, shape);
+            PointDistance{0.0, point, {FeatureType::kSurface, 0}, false, {}},
+            shape);
     }
     return true;
   });
@@ -99,9 +100,10 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
   WorldClosestPoint result;
   result.point = best_distance.point;
   result.distance = best_distance.distance;
-  result.normal = best_distance.distance > 0.0
-                      ? Normalize(point - best_distance.point)
-                      : Vec2{};
+  // From the shape's own direction: at a gap below the point's ulp the
+  // reported surface point rounds onto the query point.
+  result.normal =
+      best_distance.distance > 0.0 ? Normalize(best_distance.away) : Vec2{};
   result.feature = best_distance.feature;
   result.shape_id = level.id(best_shape);
   result.user_data = level.user_data(best_shape);

@@ -293,6 +293,17 @@ Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
            Fmt(" off the surface by %.3g (tolerance %.3g)", on_surface, tol);
     return Disagreement::kGeometry;
   }
+  // Outside, however close: a unit normal (the proto allows a zero normal
+  // only at distance 0), from the surface towards the point where the
+  // rounded surface point still shows that direction.
+  const Vec2 offset = point - got->point;
+  if (!inside && (std::abs(Length(got->normal) - 1.0) > 1e-12 ||
+                  (Length(offset) > 4.0 * point_tol &&
+                   Dot(got->normal, offset) < 0.0))) {
+    *why = Fmt("normal (%.17g, %.17g)", got->normal.x, got->normal.y) +
+           Fmt(" at distance %.17g, exact %.17g", got->distance, exact);
+    return Disagreement::kGeometry;
+  }
   return Disagreement::kNone;
 }
 
