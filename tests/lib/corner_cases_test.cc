@@ -46,5 +46,37 @@ TEST(CornerCasesTest, APointUlpsOutsideACapsuleGetsAUnitNormal) {
   EXPECT_EQ(closest->normal.y, 0.0);
 }
 
+// A circle already overlapping segment 2 at the start, while segment 1 is
+// first touched a few ulps of the sweep later (t ~ 5.24e-16 > 0): the start
+// overlap is the answer, never segment 1's contact rounded to fraction 0.
+TEST(CornerCasesTest, AnOverlapBesideAShapeTouchedUlpsLaterIsAnInitialOverlap) {
+  const Level level = MakeLevel({
+      {.id = 1,
+       .geometry = Segment{{-9.87581926112584, 8.22689193350794},
+                           {-8.317590259800681, -1.943080305125024}}},
+      {.id = 2,
+       .geometry = Segment{{-2.552182027972581, 8.46051711929968},
+                           {-10.541767890026218, 8.46051711929968}}},
+  });
+  const CircleCast cast{{{-7.89888978703222, 8.529794317882713}, 2.0},
+                        {-0.8605597538844387, -0.5121255371329266}};
+  const std::optional<WorldHit> hit = CastCircle(cast, level);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->shape_id, 2u);
+  EXPECT_EQ(hit->hit.status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(hit->hit.fraction, 0.0);
+  EXPECT_NEAR(hit->hit.depth, 1.9307228014169677, 1e-12);
+  EXPECT_NEAR(hit->hit.normal.x, 0.0, 1e-12);
+  EXPECT_NEAR(hit->hit.normal.y, 1.0, 1e-12);
+
+  // The list agrees: the overlap ranks first.
+  WorldHit hits[4];
+  const ListResult all = CastCircleAll(cast, level, hits);
+  ASSERT_EQ(all.count, 2);
+  EXPECT_EQ(hits[0].shape_id, 2u);
+  EXPECT_EQ(hits[0].hit.status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(hits[1].shape_id, 1u);
+}
+
 }  // namespace
 }  // namespace collide

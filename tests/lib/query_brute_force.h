@@ -27,6 +27,14 @@ inline bool BrutePasses(const Level& level, int shape,
                    level.id(shape)) == filter.ignore_ids.end();
 }
 
+// Hit a before hit b of one shape's parts or of two shapes with the same
+// fraction rank: the smaller fraction, then an initial overlap before a hit.
+inline bool RanksBefore(const Hit& a, const Hit& b) {
+  if (a.fraction != b.fraction) return a.fraction < b.fraction;
+  return a.status == HitStatus::kInitialOverlap &&
+         b.status != HitStatus::kInitialOverlap;
+}
+
 inline std::optional<Hit> AnyCast(const RayInput& c, const auto& t,
                                   const CastOptions& o) {
   return CastRay(c, t, o);
@@ -75,7 +83,7 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
         } else {
           hit->feature.index = i;
         }
-        if (!best || hit->fraction < best->fraction) best = hit;
+        if (!best || RanksBefore(*hit, *best)) best = hit;
       }
       return best;
     }
@@ -83,7 +91,8 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
   return std::nullopt;
 }
 
-// Every matching shape's hit, sorted by (fraction, id).
+// Every matching shape's hit, sorted by (fraction, initial overlap before
+// hit, id).
 template <typename Cast>
 std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
                                    const QueryFilter& filter,
@@ -96,8 +105,11 @@ std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
     }
   }
   std::sort(hits.begin(), hits.end(), [](const WorldHit& a, const WorldHit& b) {
-    return std::tie(a.hit.fraction, a.shape_id) <
-           std::tie(b.hit.fraction, b.shape_id);
+    if (a.hit.fraction != b.hit.fraction) {
+      return a.hit.fraction < b.hit.fraction;
+    }
+    if (a.hit.status != b.hit.status) return RanksBefore(a.hit, b.hit);
+    return a.shape_id < b.shape_id;
   });
   return hits;
 }

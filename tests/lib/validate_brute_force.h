@@ -183,7 +183,7 @@ inline std::optional<WorldHit> BruteBlockingCast(
         const std::optional<Hit> h = WithCast(
             body, translation,
             [&](const auto& cast) { return AnyCast(cast, segment, options); });
-        if (h && blocking(part, *h) && (!hit || h->fraction < hit->fraction)) {
+        if (h && blocking(part, *h) && (!hit || RanksBefore(*h, *hit))) {
           hit = h;
         }
       }

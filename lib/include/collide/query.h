@@ -7,9 +7,15 @@
 // - segment, circle, capsule, box / convex polygon, concave polygon: the
 //   toi.h overload for that target type (Cast*(cast, target, options));
 // - polyline: its segments cast one by one as Segment targets, the
-//   earliest kept (ties: the lowest segment index); features renumbered to
-//   the polyline's (edge i = segment i; vertex j = vertices[j]).
-// Between shapes, the smallest fraction wins, then the smallest shape id.
+//   earliest kept (ties: an initial overlap before a hit, then the lowest
+//   segment index); features renumbered to the polyline's (edge i =
+//   segment i; vertex j = vertices[j]).
+// Between shapes, the smallest fraction wins; at equal fractions an initial
+// overlap (kInitialOverlap) ranks before a hit, then the smallest shape id
+// wins. Two fractions are both 0 only when the hit's contact lies exactly
+// after the start but within rounding of it (or is a skin stop at the
+// start), so a start inside one shape is never hidden by another shape
+// touched an ulp of the sweep later.
 //
 // Queries never allocate and keep their scratch state on the stack; results
 // that are lists go into caller spans. Preconditions (COLLIDE_DCHECK): the
@@ -81,8 +87,8 @@ std::optional<WorldHit> CastCapsule(
     const CastOptions& options = kDefaultCastOptions);
 
 // --- All hits. Every shape the cast meets within max_fraction, once each
-// (with its per-shape first contact), sorted by fraction then shape id,
-// into `hits`. When more shapes are hit than `hits` holds, the span gets the
+// (with its per-shape first contact), sorted by the order above (fraction,
+// initial overlap before hit, shape id), into `hits`. When more shapes are hit than `hits` holds, the span gets the
 // earliest ones and truncated is set.
 ListResult CastRayAll(const RayInput& ray, const Level& level,
                       absl::Span<WorldHit> hits, const QueryFilter& filter = {},

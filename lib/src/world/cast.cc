@@ -55,15 +55,9 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
   std::optional<WorldHit> hit =
       CastClosestIn<kEnteringOnly>(cast, level, nullptr, filter, options);
   if (const Level* base = level.base()) {
-    // A shape lives in one layer only, so between layers the rank is the
-    // fraction, then the id.
     const std::optional<WorldHit> below = CastClosestIn<kEnteringOnly>(
         cast, *base, level.removed_from_base().data(), filter, options);
-    if (below && (!hit || below->hit.fraction < hit->hit.fraction ||
-                  (below->hit.fraction == hit->hit.fraction &&
-                   below->shape_id < hit->shape_id))) {
-      hit = below;
-    }
+    if (below && (!hit || internal::RanksBefore(*below, *hit))) hit = below;
   }
   return hit;
 }

@@ -77,7 +77,8 @@ class HitList {
   }
   Rank RankOf(int32_t i) const {
     return {hits_[i].hit.fraction, hits_[i].shape_id,
-            static_cast<int32_t>(static_cast<uint32_t>(hits_[i].user_data))};
+            static_cast<int32_t>(static_cast<uint32_t>(hits_[i].user_data)),
+            hits_[i].hit.status == HitStatus::kInitialOverlap};
   }
   void Erase(int32_t i) {
     for (int32_t j = i; j + 1 < count_; ++j) hits_[j] = hits_[j + 1];

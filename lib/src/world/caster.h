@@ -41,7 +41,8 @@ struct Candidate {
   int32_t part = 0;
 
   Rank RankIn(const Level& level) const {
-    return {hit.fraction, level.id(shape), part};
+    return {hit.fraction, level.id(shape), part,
+            hit.status == HitStatus::kInitialOverlap};
   }
 };
 

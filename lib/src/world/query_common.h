@@ -37,20 +37,38 @@ inline bool Passes(const Level& level, int32_t shape, const QueryFilter& filter,
 }
 
 // The order every world query ranks candidates by: the measure (fraction or
-// distance), then the shape id, then the part of the shape (segment index
-// of a polyline, edge index of a concave polygon for a closest point, -1 for
-// a point inside a concave polygon, 0 otherwise). It is total over a query's
-// candidates, so the winner does not depend on the order they are met.
+// distance), then, for casts, an initial overlap before a hit, then the
+// shape id, then the part of the shape (segment index of a polyline, edge
+// index of a concave polygon for a closest point, -1 for a point inside a
+// concave polygon, 0 otherwise). It is total over a query's candidates, so
+// the winner does not depend on the order they are met.
+//
+// Overlap before hit: both have fraction 0 only when the hit's contact is
+// exactly after the start but within rounding of it (toi.h), or the hit is
+// a skin stop of a start within the skin; the overlap's contact is at or
+// before the start. A start inside geometry is never hidden by a shape
+// touched an ulp of the sweep later, whatever their ids.
 struct Rank {
   double measure = 0.0;
   uint64_t id = 0;
   int32_t part = 0;
+  bool overlap = false;  // HitStatus::kInitialOverlap
 };
 
 inline bool operator<(const Rank& a, const Rank& b) {
   if (a.measure != b.measure) return a.measure < b.measure;
+  if (a.overlap != b.overlap) return a.overlap;
   if (a.id != b.id) return a.id < b.id;
   return a.part < b.part;
+}
+
+// The same order between two world hits of one cast (a shape lives in one
+// layer of a patched level, so no part is needed).
+inline bool RanksBefore(const WorldHit& a, const WorldHit& b) {
+  return Rank{a.hit.fraction, a.shape_id, 0,
+              a.hit.status == HitStatus::kInitialOverlap} <
+         Rank{b.hit.fraction, b.shape_id, 0,
+              b.hit.status == HitStatus::kInitialOverlap};
 }
 
 // A segment's features (edge 0, vertex 0 / 1) renumbered as those of edge
