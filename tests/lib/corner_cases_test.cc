@@ -78,5 +78,28 @@ TEST(CornerCasesTest, AnOverlapBesideAShapeTouchedUlpsLaterIsAnInitialOverlap) {
   EXPECT_EQ(hits[1].shape_id, 1u);
 }
 
+// At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex
+// (999999993, 1000000002) first, at t = 492581209243648/991167454832775;
+// the contact is that vertex with normal (0, -1).
+TEST(CornerCasesTest, AVertexFirstPolygonContactAt1e9NamesTheVertexMet) {
+  const PolygonCast cast{Polygon({{999999996, 999999988},
+                                  {999999997, 999999988},
+                                  {999999997, 999999986}}),
+                         {-6.0365728710279045, 28.17067339813022}};
+  const ConvexPolygon obstacle = Polygon({{999999992, 1000000004},
+                                          {999999993, 1000000002},
+                                          {999999993, 1000000003}});
+  const std::optional<Hit> hit = CastPolygon(cast, obstacle);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 492581209243648.0 / 991167454832775.0, 1e-15);
+  EXPECT_EQ(hit->point.x, 999999993.0);
+  EXPECT_EQ(hit->point.y, 1000000002.0);
+  EXPECT_NEAR(hit->normal.x, 0.0, 1e-12);
+  EXPECT_NEAR(hit->normal.y, -1.0, 1e-12);
+  EXPECT_EQ(hit->feature.type, FeatureType::kVertex);
+  EXPECT_EQ(hit->feature.index, 1);
+}
+
 }  // namespace
 }  // namespace collide

@@ -36,7 +36,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepClearPoint(
       hit.normal = h->normal;
       hit.feature = h->feature;
       if (grow.value == 0.0) {
-        SettleCorner(a, motion.d, b, /*corner_a=*/0, /*corner_b=*/-1,
+        SettleCorner(a, motion, b, /*corner_a=*/0, /*corner_b=*/-1,
                      /*edge_a=*/0, hit);
       }
     }
@@ -57,7 +57,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<Hit> SweepClearPoint(
       const bool on_edge = h->feature.type == FeatureType::kEdge;
       const bool on_vertex = h->feature.type == FeatureType::kVertex;
       if (on_edge || on_vertex) {
-        SettleCorner(a, motion.d, b, on_vertex ? h->feature.index : -1,
+        SettleCorner(a, motion, b, on_vertex ? h->feature.index : -1,
                      on_edge ? 0 : -1, h->feature.index, hit);
       }
     }
@@ -124,7 +124,7 @@ std::optional<Hit> SweepClear(const Core& a, const Motion& motion,
   };
   const auto settle_corner = [&] {
     if (grow.value == 0.0 && (corner_a >= 0 || corner_b >= 0)) {
-      SettleCorner(a, d, b, corner_a, corner_b, edge_a, *best);
+      SettleCorner(a, motion, b, corner_a, corner_b, edge_a, *best);
     }
   };
   // a's vertices seen from b.

@@ -5,6 +5,7 @@
 
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "exact/sign.h"
 #include "sweep/core.h"
 
 namespace collide::internal {
@@ -111,10 +112,83 @@ Vec2 CornerNormal(const Core& a, Vec2 d, double fraction, int i, const Core& b,
   return found ? least_opposing : best_separating;
 }
 
+// Where point p, moving by `motion` relative to the core holding the edge
+// from `end` to `other`, meets that edge's line, against its end `end`,
+// exactly: 1 strictly inside the edge (on other's side), 0 exactly at the
+// end, -1 beyond it. The point's path crosses the line at end + k (other -
+// end), and Cross(p - end, d) = k Cross(other - end, d): no time enters.
+// The same for the edge's core moving by -d (both signs turn).
+int EndSide(Vec2 p, Vec2 end, Vec2 other, const Motion& motion) {
+  return CrossSign(end, p, motion.from, motion.to) *
+         CrossSign(end, other, motion.from, motion.to);
+}
+
+// Whether polygon core c's edge k, touched at other's vertex v, has other's
+// neighbouring vertices on or outside its line: the edge's normal then
+// separates the pair at that contact (both convex), which is then a first
+// contact; otherwise another part of `other` crossed the line first. Exact,
+// and free of the contact's time (a translation keeps every sign).
+bool EdgeSupports(const Core& c, int k, const Core& other, int v) {
+  const Vec2 from = c.vertex(k);
+  const Vec2 to = c.vertex(c.next(k));
+  const Vec2 at = other.vertex(v);
+  return other.count() < 2 ||
+         (CrossSign(from, to, at, other.vertex(other.previous(v))) <= 0 &&
+          CrossSign(from, to, at, other.vertex(other.next(v))) <= 0);
+}
+
+// The other end of polygon core c's edge k.
+int OtherEnd(const Core& c, int k, int end) { return end == k ? c.next(k) : k; }
+
 }  // namespace
 
-ABSL_ATTRIBUTE_NOINLINE void SettleEdgeEnd(const Core& a, Vec2 d, const Core& b,
-                                           int i, int j, bool on_b, Hit& best) {
+ABSL_ATTRIBUTE_NOINLINE void SettleEdgeEnd(const Core& a, const Motion& motion,
+                                           const Core& b, int i, int j,
+                                           int other, bool on_b, Hit& best) {
+  const Vec2 d = motion.d;
+  const Vec2 p = a.vertex(i);
+  const Vec2 q = b.vertex(j);
+  if (a.count() >= 3 && b.count() >= 3) {
+    // The edge the sweep met, and a candidate's test: `edge_core`'s edge k
+    // at its vertex `end`, met by `vertex_core`'s vertex v.
+    const int met = on_b ? (other == b.next(j) ? j : b.previous(j))
+                         : (other == a.next(i) ? i : a.previous(i));
+    // Facing: the vertex closes on the edge's line from outside (a's
+    // vertices move by d against b's outward normals, b's by -d against
+    // a's): Dot(d, RightPerp(e)) = -Cross(e, d).
+    const auto first = [&](const Core& edge_core, int k, int end,
+                           const Core& vertex_core, int v) {
+      const int facing =
+          CrossSign(edge_core.vertex(k), edge_core.vertex(edge_core.next(k)),
+                    motion.from, motion.to);
+      return (&edge_core == &b ? facing > 0 : facing < 0) &&
+             EndSide(vertex_core.vertex(v), edge_core.vertex(end),
+                     edge_core.vertex(OtherEnd(edge_core, k, end)),
+                     motion) > 0 &&
+             EdgeSupports(edge_core, k, vertex_core, v);
+    };
+    if (on_b ? first(b, met, j, a, i) : first(a, met, i, b, j)) return;
+    const int side = on_b ? EndSide(p, q, b.vertex(other), motion)
+                          : EndSide(q, p, a.vertex(other), motion);
+    if (side != 0) {
+      for (const int k : {i, a.previous(i)}) {
+        if ((on_b || k != met) && first(a, k, i, b, j)) {
+          best.normal = -a.normal(k);
+          best.point = q;
+          best.feature = b.VertexFeature(j);
+          return;
+        }
+      }
+      for (const int k : {j, b.previous(j)}) {
+        if ((!on_b || k != met) && first(b, k, j, a, i)) {
+          best.normal = b.normal(k);
+          best.point = q;
+          best.feature = b.EdgeFeature(k);
+          return;
+        }
+      }
+    }
+  }
   if (SeparatesBeyondRounding(a, d, best.fraction, b, j, best.normal)) return;
   best.normal = CornerNormal(a, d, best.fraction, i, b, j, best.normal);
   if (on_b) {
