@@ -101,5 +101,25 @@ TEST(CornerCasesTest, AVertexFirstPolygonContactAt1e9NamesTheVertexMet) {
   EXPECT_EQ(hit->feature.index, 1);
 }
 
+// A circle sweeping almost parallel to a segment first touches it at t ~
+// 0.06064437461518609; the reported fraction is within 1e-9 of the sweep.
+TEST(CornerCasesTest, ANearParallelGrazeOfACircleKeepsItsTimeTo1e9OfTheSweep) {
+  const Segment segment{{-0.8429989548230417, 2.396451498269217},
+                        {-8.801166326753266, -9.501610332020485}};
+  const CircleCast cast{
+      {{-3.1744326047219653, 1.3607184683050382}, 1.3620744289014848},
+      {-8.339447257936193, -12.468104083303945}};
+  const double exact = 0.06064437461518609;
+  const std::optional<Hit> hit = CastCircle(cast, segment);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, exact, 1e-9);
+
+  const Level level = MakeLevel({{.id = 1, .geometry = segment}});
+  const std::optional<WorldHit> world = CastCircle(cast, level);
+  ASSERT_TRUE(world.has_value());
+  EXPECT_NEAR(world->hit.fraction, exact, 1e-9);
+}
+
 }  // namespace
 }  // namespace collide

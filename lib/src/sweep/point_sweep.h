@@ -262,10 +262,21 @@ ABSL_ATTRIBUTE_NOINLINE void SideContactEnds(const Core& b, Vec2 p,
 // parallel motion gets 0.
 ABSL_ATTRIBUTE_NOINLINE double NearlyParallelRateExact(const Motion& motion,
                                                        const Core& b);
+// The share of |d|_1 below which the rounded rate (Dot(d, n): a few ulps of
+// |d| through the rounded normal and motion) is too rounded for a side
+// contact's time: its relative error, carried into the time, could pass
+// kTimePrecision. A long graze nearly parallel to a segment (1e-11 of the
+// sweep per unit of fraction) would be off by 1e-6 of the sweep. Below it
+// the rate is taken from the exact cross product; far above the rounding
+// that could flip its sign (kFilterRoundings), rare for random motion
+// (within ~1e-4 radians of parallel).
+inline constexpr double kRateTimeShare = 8.0 * kRoundoff / kTimePrecision;
+static_assert(kRateTimeShare > kFilterRoundings);
+
 inline double NearlyParallelRate(double rate, const Motion& motion,
                                  const Core& b) {
   const Vec2 d = motion.d;
-  if (std::abs(rate) > kFilterRoundings * (std::abs(d.x) + std::abs(d.y))) {
+  if (std::abs(rate) > kRateTimeShare * (std::abs(d.x) + std::abs(d.y))) {
     return rate;
   }
   return NearlyParallelRateExact(motion, b);
@@ -362,11 +373,13 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
   }
   const double side = distance >= 0.0 ? 1.0 : -1.0;
   if (side * rate < 0.0) {
-    // A time whose distance's rounding could move it by more than
-    // kTimePrecision (a sweep short against the shapes) is the full
-    // version's, from the exact band gap.
+    // A time whose distance's or rate's rounding could move it by more
+    // than kTimePrecision (a sweep short against the shapes, or nearly
+    // parallel to the segment) is the full version's, from the exact band
+    // gap and rate.
     if (4.0 * kRoundoff * (m_size + grow.value) >
-        kTimePrecision * std::abs(rate)) {
+            kTimePrecision * std::abs(rate) ||
+        !(std::abs(rate) > kRateTimeShare * speed)) {
       return general();
     }
     const double t = (side * distance - grow.value) / (-side * rate);
