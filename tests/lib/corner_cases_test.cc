@@ -121,5 +121,68 @@ TEST(CornerCasesTest, ANearParallelGrazeOfACircleKeepsItsTimeTo1e9OfTheSweep) {
   EXPECT_NEAR(world->hit.fraction, exact, 1e-9);
 }
 
+// A polyline is one surface: a mover sliding along one of its segments
+// past the shared vertex onto a convex bend (the next segment turning away
+// from it) is not hit by the next segment; a motion into the surface is.
+TEST(CornerCasesTest, SlidingPastAPolylineVertexOntoAConvexBendIsNotAHit) {
+  const Vec2 chain[] = {{0, 0}, {10, 0}, {20, -5}};
+  const Level level =
+      MakeLevel({{.id = 1, .geometry = PolylineDesc{.vertices = chain}}});
+  // A circle resting on segment 0, sliding right, over the bend.
+  const CircleCast circle{{{5, 1}, 1}, {10, 0}};
+  EXPECT_FALSE(CastCircle(circle, level).has_value());
+  // A box resting on segment 0, sliding right, over the bend.
+  const PolygonCast box{Polygon({{2, 0}, {4, 0}, {4, 2}, {2, 2}}), {10, 0}};
+  EXPECT_FALSE(CastPolygon(box, level).has_value());
+  // A capsule lying on segment 0, sliding right, over the bend.
+  const CapsuleCast capsule{{{2, 1}, {4, 1}, 1}, {10, 0}};
+  EXPECT_FALSE(CastCapsule(capsule, level).has_value());
+  // A concave bend rises into the slide: that is a hit.
+  const Vec2 valley[] = {{0, 0}, {10, 0}, {20, 5}};
+  const Level rising =
+      MakeLevel({{.id = 1, .geometry = PolylineDesc{.vertices = valley}}});
+  EXPECT_TRUE(CastCircle(circle, rising).has_value());
+  EXPECT_TRUE(CastPolygon(box, rising).has_value());
+  // Into the surface: a hit at 0.
+  const std::optional<WorldHit> in =
+      CastCircle(CircleCast{{{5, 1}, 1}, {1, -1}}, level);
+  ASSERT_TRUE(in.has_value());
+  EXPECT_EQ(in->hit.fraction, 0.0);
+}
+
+// A zero-radius capsule is a segment: touching a solid at the start, it is
+// an initial overlap (depth 0) when it moves in, and no hit when it moves
+// along or away, as any other shape.
+TEST(CornerCasesTest,
+     AZeroRadiusCapsuleTouchingAtTheStartFollowsTheTouchRules) {
+  const ConvexPolygon box = Polygon({{0, -1}, {4, -1}, {4, 1}, {0, 1}});
+  const Capsule on_top{{1, 1}, {3, 1}, 0.0};
+  const std::optional<Hit> in = CastCapsule({on_top, {0, -1}}, box);
+  ASSERT_TRUE(in.has_value());
+  EXPECT_EQ(in->status, HitStatus::kInitialOverlap);
+  EXPECT_EQ(in->fraction, 0.0);
+  EXPECT_EQ(in->depth, 0.0);
+  EXPECT_FALSE(CastCapsule({on_top, {0, 1}}, box).has_value());
+  EXPECT_FALSE(CastCapsule({on_top, {1, 0}}, box).has_value());
+  // Touching at one end only (the capsule standing on the box).
+  const Capsule standing{{2, 1}, {2, 3}, 0.0};
+  EXPECT_TRUE(CastCapsule({standing, {0, -1}}, box).has_value());
+  EXPECT_FALSE(CastCapsule({standing, {1, 0}}, box).has_value());
+  EXPECT_FALSE(CastCapsule({standing, {0, 1}}, box).has_value());
+  // The same through a level.
+  const Level level = MakeLevel(
+      {{.id = 1,
+        .geometry = BoxDesc{.center = {2, 0}, .half_extents = {2, 1}}}});
+  const std::optional<WorldHit> world =
+      CastCapsule(CapsuleCast{on_top, {0, -1}}, level);
+  ASSERT_TRUE(world.has_value());
+  EXPECT_EQ(world->hit.status, HitStatus::kInitialOverlap);
+  EXPECT_FALSE(CastCapsule(CapsuleCast{on_top, {1, 0}}, level).has_value());
+  // Against a circle it touches.
+  const Circle ball{{2, 2}, 1};
+  EXPECT_TRUE(CastCapsule({on_top, {0, 1}}, ball).has_value());
+  EXPECT_FALSE(CastCapsule({on_top, {1, 0}}, ball).has_value());
+  EXPECT_FALSE(CastCapsule({on_top, {0, -1}}, ball).has_value());
+}
 }  // namespace
 }  // namespace collide

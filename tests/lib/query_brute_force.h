@@ -52,6 +52,48 @@ inline std::optional<Hit> AnyCast(const PolygonCast& c, const auto& t,
   return CastPolygon(c, t, o);
 }
 
+// Whether a hit on polyline segment `part` (features renumbered to the
+// polyline's) is the mover sliding along a neighbouring segment past their
+// shared vertex onto a convex bend or a straight continuation, which a
+// polyline does not count (query.h): a kHit at the shared vertex, motion
+// parallel to the neighbour, the mover touching the neighbour at the start,
+// and part's far end not on the mover's side of the neighbour's line.
+template <typename Cast>
+bool BruteSlidesOntoBend(const Cast& cast, const PolylineDesc& polyline,
+                         int part, const Hit& hit) {
+  if (hit.status != HitStatus::kHit ||
+      hit.feature.type != FeatureType::kVertex) {
+    return false;
+  }
+  const int n = static_cast<int>(polyline.vertices.size());
+  const int segments = polyline.closed ? n : n - 1;
+  const int at = hit.feature.index;
+  if (segments < 2) return false;
+  int neighbour_far;
+  int part_far;
+  if (at == part) {
+    if (part == 0 && !polyline.closed) return false;
+    neighbour_far = (at - 1 + n) % n;
+    part_far = (part + 1) % n;
+  } else {
+    if (part + 1 >= segments && !polyline.closed) return false;
+    neighbour_far = (at + 1) % n;
+    part_far = part;
+  }
+  const Vec2 shared = polyline.vertices[at];
+  const Vec2 far = polyline.vertices[neighbour_far];
+  if (far == shared || Cross(far - shared, cast.translation) != 0.0) {
+    return false;
+  }
+  const std::optional<Hit> start =
+      AnyCast(cast, Segment{shared, far},
+              CastOptions{.max_fraction = 0.0, .stop_at_penetration = true});
+  if (!start || start->status != HitStatus::kInitialOverlap) return false;
+  const double side = Cross(far - shared, start->normal);
+  const double bend = Cross(far - shared, polyline.vertices[part_far] - shared);
+  return side != 0.0 && (side > 0.0 ? bend <= 0.0 : bend >= 0.0);
+}
+
 // One shape's answer to a cast.
 template <typename Cast>
 std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
@@ -83,6 +125,7 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
         } else {
           hit->feature.index = i;
         }
+        if (BruteSlidesOntoBend(cast, polyline, i, *hit)) continue;
         if (!best || RanksBefore(*hit, *best)) best = hit;
       }
       return best;

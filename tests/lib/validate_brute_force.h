@@ -178,11 +178,30 @@ inline std::optional<WorldHit> BruteBlockingCast(
     };
     std::optional<Hit> hit;
     if (level.kind(i) == ShapeKind::kPolyline) {
-      for (const BrutePart& part : parts) {
+      const PolylineDesc polyline = level.polyline(i);
+      const int n = static_cast<int>(polyline.vertices.size());
+      for (size_t k = 0; k < parts.size(); ++k) {
+        const BrutePart& part = parts[k];
         const Segment segment{part.points[0], part.points[1]};
-        const std::optional<Hit> h = WithCast(
-            body, translation,
-            [&](const auto& cast) { return AnyCast(cast, segment, options); });
+        // A slide past a shared vertex onto a convex bend is no hit.
+        const std::optional<Hit> h =
+            WithCast(body, translation, [&](const auto& cast) {
+              std::optional<Hit> hit = AnyCast(cast, segment, options);
+              if (hit) {
+                Hit renumbered = *hit;
+                if (renumbered.feature.type == FeatureType::kVertex &&
+                    renumbered.feature.index == 1) {
+                  renumbered.feature.index = (static_cast<int>(k) + 1) % n;
+                } else {
+                  renumbered.feature.index = static_cast<int>(k);
+                }
+                if (BruteSlidesOntoBend(cast, polyline, static_cast<int>(k),
+                                        renumbered)) {
+                  hit.reset();
+                }
+              }
+              return hit;
+            });
         if (h && blocking(part, *h) && (!hit || RanksBefore(*h, *hit))) {
           hit = h;
         }
@@ -195,8 +214,11 @@ inline std::optional<WorldHit> BruteBlockingCast(
     }
     if (!hit) continue;
     const WorldHit world{*hit, level.id(i), level.user_data(i)};
-    if (!best || std::tie(world.hit.fraction, world.shape_id) <
-                     std::tie(best->hit.fraction, best->shape_id)) {
+    if (!best || world.hit.fraction < best->hit.fraction ||
+        (world.hit.fraction == best->hit.fraction &&
+         (RanksBefore(world.hit, best->hit) ||
+          (world.hit.status == best->hit.status &&
+           world.shape_id < best->shape_id)))) {
       best = world;
     }
   }

@@ -9,7 +9,12 @@
 // - polyline: its segments cast one by one as Segment targets, the
 //   earliest kept (ties: an initial overlap before a hit, then the lowest
 //   segment index); features renumbered to the polyline's (edge i =
-//   segment i; vertex j = vertices[j]).
+//   segment i; vertex j = vertices[j]). The polyline is one surface: a
+//   segment's kHit at the vertex it shares with a neighbour is dropped when
+//   the mover starts touching that neighbour, moves exactly parallel to it
+//   and the segment does not rise towards the mover there (a convex bend or
+//   a straight continuation): the slide past the vertex, as off a polygon's
+//   edge onto the next (toi.h), is not a hit.
 // Between shapes, the smallest fraction wins; at equal fractions an initial
 // overlap (kInitialOverlap) ranks before a hit, then the smallest shape id
 // wins. Two fractions are both 0 only when the hit's contact lies exactly

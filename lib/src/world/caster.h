@@ -20,7 +20,9 @@
 #include "collide/toi.h"
 #include "collide/vec2.h"
 #include "exact/double_pairs.h"
+#include "exact/sign.h"
 #include "pairs/cast_dispatch.h"
+#include "pairs/cast_to.h"
 #include "pairs/circle_closed_form.h"
 #include "pairs/ray_closed_form.h"
 #include "pairs/round_closed_form.h"
@@ -45,6 +47,56 @@ struct Candidate {
             hit.status == HitStatus::kInitialOverlap};
   }
 };
+
+// Whether a hit on segment `part` of a polyline is the mover sliding along
+// a neighbouring segment past their shared vertex onto a convex bend (or a
+// collinear continuation): a polyline is one surface, so that is no more a
+// hit than sliding off a polygon's edge onto the next (toi.h). Only a kHit
+// at a vertex shared with a segment that the motion runs exactly parallel
+// to (so the contact at the vertex is a tangent), that the mover touches at
+// the start, and whose line does not have `part`'s far end strictly on the
+// mover's side (a concave bend rises into the slide: that is a hit). Rare:
+// asked only of a polyline's vertex hits.
+template <typename Cast>
+ABSL_ATTRIBUTE_NOINLINE bool SlidesOntoBend(const Cast& cast,
+                                            const PolylineDesc& polyline,
+                                            int32_t part, const Hit& hit) {
+  if (hit.status != HitStatus::kHit ||
+      hit.feature.type != FeatureType::kVertex) {
+    return false;
+  }
+  const absl::Span<const Vec2> v = polyline.vertices;
+  const int32_t n = static_cast<int32_t>(v.size());
+  const int32_t segments = polyline.closed ? n : n - 1;
+  if (segments < 2) return false;
+  const int32_t at = hit.feature.index;
+  // The neighbour sharing vertex `at`, its far end, and part's far end.
+  int32_t neighbour_far;
+  int32_t part_far;
+  if (at == part) {
+    if (part == 0 && !polyline.closed) return false;
+    neighbour_far = (at - 1 + n) % n;
+    part_far = (part + 1) % n;
+  } else {
+    if (part + 1 >= segments && !polyline.closed) return false;
+    neighbour_far = (at + 1) % n;
+    part_far = part;
+  }
+  const Vec2 shared = v[at];
+  const Vec2 far = v[neighbour_far];
+  if (far == shared || CrossSign(shared, far, Vec2{}, cast.translation) != 0) {
+    return false;
+  }
+  const std::optional<Hit> start =
+      CastTo(cast, Segment{shared, far},
+             CastOptions{.max_fraction = 0.0, .stop_at_penetration = true});
+  if (!start || start->status != HitStatus::kInitialOverlap) return false;
+  // The mover's side of the neighbour's line, from the start contact's
+  // normal (along that line's normal, away from it: its sign is certain).
+  const double side = Cross(far - shared, start->normal);
+  if (side == 0.0) return false;
+  return (side > 0.0 ? 1 : -1) * Orient(shared, far, v[part_far]) <= 0;
+}
 
 // Whether a ranks before b (Rank order), reading ids only on a tie.
 inline bool RanksBefore(const Level& level, const Candidate& a,
@@ -498,10 +550,14 @@ class Caster {
         hit = CastFast(Segment{p.a, p.b}, options);
         part = p.part;
         if (hit) {
-          RenumberChainFeature(
-              p.part,
-              static_cast<int32_t>(level_.polyline(p.shape).vertices.size()),
-              hit->feature);
+          const PolylineDesc polyline = level_.polyline(p.shape);
+          RenumberChainFeature(p.part,
+                               static_cast<int32_t>(polyline.vertices.size()),
+                               hit->feature);
+          if (hit->feature.type == FeatureType::kVertex &&
+              SlidesOntoBend(cast_, polyline, p.part, *hit)) {
+            return;
+          }
         }
         break;
       case Level::PrimitiveKind::kConcaveEdge:
