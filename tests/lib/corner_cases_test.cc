@@ -13,6 +13,7 @@
 #include "collide/query.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
+#include "collide/validate.h"
 #include "collide/vec2.h"
 #include "gtest/gtest.h"
 #include "test_shapes.h"
@@ -183,6 +184,30 @@ TEST(CornerCasesTest,
   EXPECT_TRUE(CastCapsule({on_top, {0, 1}}, ball).has_value());
   EXPECT_FALSE(CastCapsule({on_top, {1, 0}}, ball).has_value());
   EXPECT_FALSE(CastCapsule({on_top, {0, -1}}, ball).has_value());
+}
+
+// The same near-tie in shot validation: the shot starts inside a target
+// while a wall is touched ulps of the sweep later; the target is first.
+TEST(CornerCasesTest,
+     AShotStartingInsideATargetBesideAWallTouchedUlpsLaterHitsTheTarget) {
+  const Level level = MakeLevel({
+      {.id = 1,
+       .geometry = Segment{{-9.87581926112584, 8.22689193350794},
+                           {-8.317590259800681, -1.943080305125024}}},
+  });
+  const ShotTarget target{
+      .id = 2,
+      .hitbox = Polygon({{-10.541767890026218, 0},
+                         {-2.552182027972581, 0},
+                         {-2.552182027972581, 8.46051711929968},
+                         {-10.541767890026218, 8.46051711929968}})};
+  const Shot shot{.origin = {-7.89888978703222, 8.529794317882713},
+                  .translation = {-0.8605597538844387, -0.5121255371329266},
+                  .radius = 2.0};
+  const std::optional<ShotHit> hit = ValidateShot(shot, level, {&target, 1});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->kind, ShotHitKind::kTarget);
+  EXPECT_EQ(hit->hit.status, HitStatus::kInitialOverlap);
 }
 }  // namespace
 }  // namespace collide
