@@ -108,6 +108,18 @@ const std::vector<DegenerateFamily>& DegenerateFamilies() {
       {"pair-polygon-segment", M::kPolygon, O::kSegment, true, false, 0xde9048},
       {"pair-polygon-concave", M::kPolygon, O::kConcave, true, false, 0xde9049},
       {"pair-circle-concave", M::kCircle, O::kConcave, true, false, 0xde904a},
+      {"graze-circle-segment", M::kCircle, O::kSegment, false, false, 0xde9051,
+       Query::kCast, true},
+      {"graze-circle-capsule", M::kCircle, O::kCapsule, false, false, 0xde9052,
+       Query::kCast, true},
+      {"graze-capsule-segment", M::kCapsule, O::kSegment, false, false,
+       0xde9053, Query::kCast, true},
+      {"graze-capsule-capsule", M::kCapsule, O::kCapsule, false, false,
+       0xde9054, Query::kCast, true},
+      {"graze-circle-polygon", M::kCircle, O::kPolygon, false, false, 0xde9055,
+       Query::kCast, true},
+      {"graze-capsule-polygon", M::kCapsule, O::kPolygon, false, false,
+       0xde9056, Query::kCast, true},
   };
   return families;
 }
@@ -127,6 +139,7 @@ struct Local {
   double max_fraction = 1.0;
   double target = 0.0;
   bool stop = false;
+  bool long_graze = false;  // the family's long_grazes
 };
 
 double Int(Rng& rng, int lo, int hi) {
@@ -350,6 +363,17 @@ void Construct(Construction kind, Rng& rng, Local* l) {
     }
     case Construction::kCollinear:
     case Construction::kNearParallel: {
+      if (kind == Construction::kNearParallel && l->long_graze) {
+        // Touching at t = 1/2 after a sweep of 2^10..2^30 along the
+        // surface, closing on it by 1 to 3 units over the whole sweep: the
+        // side's rate a tiny share of the motion, which a rounded rate
+        // would spoil.
+        PlaceTouching(rng, n, u, 0.0, l);
+        const double len = std::ldexp(1.0, rng.Int(10, 30));
+        l->d = (rng.Chance(0.5) ? len : -len) * u - Int(rng, 1, 3) * n;
+        Shift(l->m, -0.5 * l->d);
+        break;
+      }
       Vec2 a, b;
       if (!PickEdge(rng, *l, &a, &b)) {
         Construct(Construction::kGraze, rng, l);
@@ -789,11 +813,14 @@ DegenerateCase GenerateDegenerate(const DegenerateFamily& fam, Rng& rng) {
   DegenerateCase c;
   c.deforming = fam.deforming;
   for (int attempt = 0;; ++attempt) {
-    const Construction kind = static_cast<Construction>(
-        rng.Int(0, static_cast<int>(Construction::kCount) - 1));
+    const Construction kind =
+        fam.long_grazes ? Construction::kNearParallel
+                        : static_cast<Construction>(rng.Int(
+                              0, static_cast<int>(Construction::kCount) - 1));
     c.construction = kind;
     Frame f = RandomFrame(rng);
     Local l;
+    l.long_graze = fam.long_grazes;
     if (fam.deforming) {
       std::vector<Vec2> seg, world;
       GenerateDeformingLocal(rng, kind, &l, &seg);

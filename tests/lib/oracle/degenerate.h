@@ -80,13 +80,17 @@ struct DegenerateFamily {
   bool deforming = false;  // point vs deforming segment (mover/obstacle unused)
   uint64_t seed = 0;
   Query query = Query::kCast;
+  // Every case a long graze of a round shape (Construction::kNearParallel
+  // closing on the surface by a few units over a sweep of 2^10..2^30).
+  bool long_grazes = false;
 };
 
 // The casts (ray, circle, capsule, polygon x segment, circle, capsule,
 // convex polygon, concave polygon) and the pair TOI families (circle-circle,
 // point-moving segment, point-deforming segment, polygon-polygon,
 // capsule-polygon, polygon-capsule, circle-polygon, polygon-segment,
-// polygon-concave, circle-concave).
+// polygon-concave, circle-concave), and the long-graze families (round
+// movers and obstacles sliding nearly parallel to a surface).
 const std::vector<DegenerateFamily>& DegenerateFamilies();
 
 struct DegenerateCase {
