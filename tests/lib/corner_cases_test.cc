@@ -122,6 +122,32 @@ TEST(CornerCasesTest, ANearParallelGrazeOfACircleKeepsItsTimeTo1e9OfTheSweep) {
   EXPECT_NEAR(world->hit.fraction, exact, 1e-9);
 }
 
+// The same graze against a polygon whose edge is that segment (the third
+// vertex on the far side): the edge's time is as good as the segment's.
+TEST(CornerCasesTest,
+     ANearParallelGrazeOfAPolygonEdgeKeepsItsTimeTo1e9OfTheSweep) {
+  const ConvexPolygon wedge = Polygon({{-0.8429989548230417, 2.396451498269217},
+                                       {-8.801166326753266, -9.501610332020485},
+                                       {1.127, -7.532}});
+  const CircleCast cast{
+      {{-3.1744326047219653, 1.3607184683050382}, 1.3620744289014848},
+      {-8.339447257936193, -12.468104083303945}};
+  const double exact = 0.06064437461518609;
+  const std::optional<Hit> hit = CastCircle(cast, wedge);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, exact, 1e-9);
+
+  const Vec2 outline[] = {{-0.8429989548230417, 2.396451498269217},
+                          {-8.801166326753266, -9.501610332020485},
+                          {1.127, -7.532}};
+  const Level level =
+      MakeLevel({{.id = 1, .geometry = PolygonDesc{.vertices = outline}}});
+  const std::optional<WorldHit> world = CastCircle(cast, level);
+  ASSERT_TRUE(world.has_value());
+  EXPECT_NEAR(world->hit.fraction, exact, 1e-9);
+}
+
 // A polyline is one surface: a mover sliding along one of its segments
 // past the shared vertex onto a convex bend (the next segment turning away
 // from it) is not hit by the next segment; a motion into the surface is.

@@ -577,8 +577,14 @@ inline std::optional<PointHit> SweepPointPolygonGrown(
   const Vec2 e = b.vertex(next) - a;
   // t_enter is BandGap's rounded time; where that may be off by more than
   // kTimePrecision, the exact one (rare: a sweep short against the shapes).
+  // A rate from the rounded normal too rounded for the time (a graze nearly
+  // parallel to the edge, kRateTimeShare) is the edges' own sweeps', which
+  // take it from the exact cross product.
   const Vec2 m = p - a;
   const double rate = lines.rate[enter];
+  if (!(-rate > kRateTimeShare * speed)) {
+    return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
+  }
   double t = t_enter;
   if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
       kTimePrecision * std::abs(rate)) {
