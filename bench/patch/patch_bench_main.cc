@@ -1,6 +1,6 @@
 // collide_patch_bench: what PatchLevel costs on an S2-sized level
-// (100,000 segments, scene S2 of docs/performance.md) for 1, 100 and 10,000 changed
-// shapes, beside building the patched level whole. Prints the median of
+// (100,000 segments, scene S2 of docs/performance.md) for 1, 100 and 10,000
+// changed shapes, beside building the patched level whole. Prints the median of
 // --repeats runs per figure; no assertions.
 //
 //   collide_patch_bench [--repeats=5] [--level_dir=/tmp/x]

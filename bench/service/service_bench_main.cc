@@ -76,7 +76,8 @@ using collide::bench::v1::StreamEchoRequest;
 using collide::bench::v1::StreamEchoResponse;
 
 // In-flight batches: enough to hide the round trip (with gRPC 1.51 on
-// 2 cores, beyond about 32 in flight only latency grows); measured best on the 2-core machine.
+// 2 cores, beyond about 32 in flight only latency grows); measured best on the
+// 2-core machine.
 struct Shape {
   int streams;
   int window;

@@ -93,8 +93,8 @@ std::optional<WorldHit> CastCapsule(
 
 // --- All hits. Every shape the cast meets within max_fraction, once each
 // (with its per-shape first contact), sorted by the order above (fraction,
-// initial overlap before hit, shape id), into `hits`. When more shapes are hit than `hits` holds, the span gets the
-// earliest ones and truncated is set.
+// initial overlap before hit, shape id), into `hits`. When more shapes are hit
+// than `hits` holds, the span gets the earliest ones and truncated is set.
 ListResult CastRayAll(const RayInput& ray, const Level& level,
                       absl::Span<WorldHit> hits, const QueryFilter& filter = {},
                       const CastOptions& options = kDefaultCastOptions);

@@ -297,9 +297,9 @@ Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
   // only at distance 0), from the surface towards the point where the
   // rounded surface point still shows that direction.
   const Vec2 offset = point - got->point;
-  if (!inside && (std::abs(Length(got->normal) - 1.0) > 1e-12 ||
-                  (Length(offset) > 4.0 * point_tol &&
-                   Dot(got->normal, offset) < 0.0))) {
+  if (!inside &&
+      (std::abs(Length(got->normal) - 1.0) > 1e-12 ||
+       (Length(offset) > 4.0 * point_tol && Dot(got->normal, offset) < 0.0))) {
     *why = Fmt("normal (%.17g, %.17g)", got->normal.x, got->normal.y) +
            Fmt(" at distance %.17g, exact %.17g", got->distance, exact);
     return Disagreement::kGeometry;
