@@ -303,9 +303,16 @@ TEST(ServerProcessTest, DrainNeverOutlivesTheGraceByMoreThanASecond) {
   EXPECT_EQ(exit_code, std::optional<int>(0)) << server.log();
   // The bound is grace + 1 s; the margin absorbs a loaded machine.
   EXPECT_LT(drain_seconds, kGraceSeconds + 3) << server.log();
-  // The drain kept it by itself: the watchdog (at grace + 0.75 s) would
-  // keep it even if batches never stopped.
-  EXPECT_EQ(log.find("exiting now"), std::string::npos) << log;
+  // The drain kept it by itself: the server stopped ("stopped after")
+  // before the watchdog (at grace + 0.75 s), which would keep the bound even
+  // if batches never stopped. The watchdog may still end the process's
+  // teardown after the stop (freeing a 160,001-shape level takes longer
+  // than the rest of the overrun under the sanitizers); that is not the
+  // drain's time.
+  const size_t stopped = log.find("stopped after");
+  ASSERT_NE(stopped, std::string::npos) << log;
+  const size_t watchdog = log.find("exiting now");
+  EXPECT_TRUE(watchdog == std::string::npos || watchdog > stopped) << log;
 }
 
 TEST(ServerProcessTest, RestartKeepsTheLevelsPutWithALevelDirectory) {
