@@ -75,7 +75,8 @@ start_server() {
   server_pid=$!
   port=""
   metrics_port=""
-  for _ in $(seq 200); do
+  local give_up=$((SECONDS + 20))
+  while [ "${SECONDS}" -lt "${give_up}" ]; do
     port=$(sed -n 's/.*listening on .*(port \([0-9][0-9]*\)).*/\1/p' "${log}")
     metrics_port=$(sed -n 's/.*(metrics port \([0-9][0-9]*\)).*/\1/p' "${log}")
     [ -n "${port}" ] && [ -n "${metrics_port}" ] && return 0
@@ -95,10 +96,11 @@ metric() {
 # RunQueries calls answered since it started.
 wait_for_load() {
   local unary='grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="OK"}'
-  for _ in $(seq 200); do
+  local give_up=$((SECONDS + 20))
+  local streams=0 calls=0
+  while [ "${SECONDS}" -lt "${give_up}" ]; do
     kill -0 "${client_pid}" 2>/dev/null ||
       fail "the example exited before round ${round} was done"
-    local streams calls
     streams=$(metric collide_streams_open)
     calls=$(metric "${unary}")
     if [ "${streams%.*}" -ge 1 ] && [ "${calls%.*}" -ge 10 ]; then
@@ -120,7 +122,8 @@ client_pid=$!
 for round in $(seq "${drains}"); do
   wait_for_load
   kill -TERM "${server_pid}"
-  for _ in $(seq 200); do
+  give_up=$((SECONDS + 20))
+  while [ "${SECONDS}" -lt "${give_up}" ]; do
     kill -0 "${server_pid}" 2>/dev/null || break
     sleep 0.1
   done
@@ -134,10 +137,13 @@ wait_for_load
 
 kill -TERM "${client_pid}"
 status=0
-for _ in $(seq 200); do
+give_up=$((SECONDS + 20))
+while [ "${SECONDS}" -lt "${give_up}" ]; do
   kill -0 "${client_pid}" 2>/dev/null || break
   sleep 0.1
 done
+kill -0 "${client_pid}" 2>/dev/null &&
+  fail "the example did not stop within 20 s of SIGTERM"
 wait "${client_pid}" || status=$?
 client_pid=""
 summary=$(grep '^loop: ' "${client_out}" || true)

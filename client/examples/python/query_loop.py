@@ -165,6 +165,9 @@ def stream_loop(collisions, level, stop, tally, timeout):
                 reopens_in_a_row += 1
                 with tally.lock:
                     tally.reopens += 1
+                print(f"query_loop: the stream ended ({error.code().name}: "
+                      f"{error.details()}): resending {len(unanswered)} "
+                      "batches on a new one", flush=True)
                 continue
             tally.failed("StreamQueries", error, len(unanswered))
             return
