@@ -30,7 +30,8 @@ const RAYS = 4;
 // New streams in a row that may end before answering anything.
 const MAX_REOPENS = 3;
 
-// RAYS rays across the middle of the level, request ids 1..RAYS.
+// Ray casts across the middle of the level, RAYS of them, request ids
+// 1..RAYS.
 function rayQueries() {
   const queries = [];
   for (let i = 0; i < RAYS; ++i) {

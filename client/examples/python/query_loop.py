@@ -44,7 +44,8 @@ RESENDABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
 
 
 def ray_queries():
-    """RAYS rays across the middle of the level, request ids 1..RAYS."""
+    """Ray casts across the middle of the level, RAYS of them, request ids
+    1..RAYS."""
     return [cs.Query(request_id=i + 1,
                      ray_cast=cs.RayCastQuery(origin=geo.Vec2(x=0, y=i),
                                               translation=geo.Vec2(x=20, y=0)))
