@@ -20,6 +20,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/formats/file_io.h"
+#include "proto/formats/proto_convert.h"
 
 namespace collide::server {
 namespace {
@@ -90,7 +91,9 @@ absl::StatusOr<std::vector<std::string>> FleetCopy::Load(
         const std::vector<std::string> words =
             absl::StrSplit(lines[i], ' ', absl::SkipEmpty());
         Entry entry;
-        if (words.size() != 3 || !absl::SimpleAtoi(words[1], &entry.revision) ||
+        if (words.size() != 3 ||
+            !formats::ValidateLevelId(words[0], "id").ok() ||
+            !absl::SimpleAtoi(words[1], &entry.revision) ||
             !(words[2] == kTombstone || IsFileSafeHash(words[2]))) {
           return bad(absl::StrCat("line ", i + 1,
                                   " is not \"id revision "
@@ -164,7 +167,11 @@ void FleetCopy::Reset(absl::string_view epoch) {
 void FleetCopy::Record(const std::string& id, const Entry& entry,
                        absl::FunctionRef<std::string()> framed, bool force) {
   const bool tombstone = entry.content_hash == kTombstone;
-  if (!tombstone && !IsFileSafeHash(entry.content_hash)) return;
+  // An id or hash edited into Redis by hand must not name a path.
+  if (!formats::ValidateLevelId(id, "id").ok() ||
+      (!tombstone && !IsFileSafeHash(entry.content_hash))) {
+    return;
+  }
   absl::MutexLock lock(&mutex_);
   auto held = entries_.find(id);
   if (held != entries_.end() && !force &&

@@ -11,6 +11,9 @@
 //                         file bytes (level_frame.h), whole after every
 //                         write (a patch stores the patched level whole:
 //                         simple, and each write costs the level's size)
+//   {prefix}:epoch        the store's epoch (below)
+//   {prefix}:restored     hash: level id -> the entry a replica wrote back
+//                         from its copy, until a write replaces it
 //   {prefix}:changes      channel: the id of each level written
 // A write is one Lua script (EVAL): it compares the index's content hash
 // with the expected one, stores the content, bumps the revision, and

@@ -5,7 +5,7 @@
 // civetweb gives each connection a thread of its pool from accept to close,
 // and a connection that sends nothing holds its thread until the request
 // timeout. So the endpoint cannot be held by a few idle or half-sent
-// connections: the pool has MetricsHttpOptions::threads threads, a request
+// connections: the pool has MetricsHttpOptions::threads workers, a request
 // must arrive whole within request_timeout of the connection's first
 // moment (civetweb counts from then, not from the last byte, so trickling
 // bytes does not extend it), and keep-alive is off (one request per
