@@ -38,6 +38,22 @@ bool IsFileSafeHash(absl::string_view hash) {
   return true;
 }
 
+// Whether `name` is a file this copy writes: "{id}.{hash}.binpb", the
+// index's or such a file's temporary. Only those are removed, so a copy
+// directory pointed at a level directory by mistake loses no level file
+// ("{id}.binpb").
+bool IsCopyFile(absl::string_view name) {
+  if (absl::StartsWith(name, absl::StrCat(kIndexName, ".tmp."))) return true;
+  const size_t temporary = name.find(".binpb.tmp.");
+  if (temporary != absl::string_view::npos) {
+    name = name.substr(0, temporary + kLevelSuffix.size());
+  }
+  if (!absl::ConsumeSuffix(&name, kLevelSuffix)) return false;
+  const size_t dot = name.rfind('.');
+  return dot != absl::string_view::npos && dot > 0 &&
+         name.size() - dot - 1 == 64 && IsFileSafeHash(name.substr(dot + 1));
+}
+
 }  // namespace
 
 FleetCopy::FleetCopy(std::string dir, std::string prefix)
@@ -128,10 +144,7 @@ absl::StatusOr<std::vector<std::string>> FleetCopy::Load(
   for (const auto& file : std::filesystem::directory_iterator(dir_, error)) {
     const std::string path = file.path().string();
     if (path == IndexPath() || named.contains(path)) continue;
-    const std::string name = file.path().filename().string();
-    if (absl::EndsWith(name, kLevelSuffix) ||
-        absl::StrContains(name, ".binpb.tmp.") ||
-        absl::StartsWith(name, absl::StrCat(kIndexName, ".tmp."))) {
+    if (IsCopyFile(file.path().filename().string())) {
       std::filesystem::remove(file.path(), error);
     }
   }

@@ -12,8 +12,10 @@
 //                                replaced atomically
 //   {dir}/{id}.{content_hash}.binpb   the level's framed binary bytes
 // A level's file is written (atomically, fsynced) before the index that
-// names it, so the index only ever names whole files; files it does not
-// name (a write cut short, a level replaced) are removed by Load.
+// names it, so the index only ever names whole files; level files of that
+// form it does not name (a write cut short, a level replaced) and leftover
+// temporaries are removed by Load. Other files are left alone (a level
+// directory's "{id}.binpb" is not of that form).
 // Cost: a level change writes the level's bytes once more, and the index
 // (one line per level) again.
 #ifndef COLLIDE_SERVER_FLEET_FLEET_COPY_H_

@@ -95,7 +95,7 @@ TEST(FleetCopyTest, AReplacedLevelsFileGoesAtTheNextFlush) {
   EXPECT_TRUE(Exists(absl::StrCat(dir.path(), "/doors.", kHashB, ".binpb")));
 }
 
-TEST(FleetCopyTest, FilesTheIndexDoesNotNameAreRemovedAtLoad) {
+TEST(FleetCopyTest, CopyFilesTheIndexDoesNotNameAreRemovedAtLoad) {
   testing::TempDir dir;
   {
     FleetCopy copy(dir.path(), "fleet");
@@ -107,14 +107,20 @@ TEST(FleetCopyTest, FilesTheIndexDoesNotNameAreRemovedAtLoad) {
   const std::string stray =
       absl::StrCat(dir.path(), "/doors.", kHashB, ".binpb");
   const std::string temporary = absl::StrCat(dir.path(), "/fleet.index.tmp.7");
+  const std::string stray_temporary = stray + ".tmp.7";
+  // Not the copy's own: a level directory's file, and anything else.
+  const std::string level_file = absl::StrCat(dir.path(), "/doors.binpb");
   const std::string other = absl::StrCat(dir.path(), "/notes.txt");
-  WriteText(stray, "cut short");
-  WriteText(temporary, "cut short");
-  WriteText(other, "kept");
+  for (const std::string& path :
+       {stray, temporary, stray_temporary, level_file, other}) {
+    WriteText(path, "x");
+  }
   FleetCopy copy(dir.path(), "fleet");
   EXPECT_EQ(LoadLevels(copy).size(), 1u);
   EXPECT_FALSE(Exists(stray));
   EXPECT_FALSE(Exists(temporary));
+  EXPECT_FALSE(Exists(stray_temporary));
+  EXPECT_TRUE(Exists(level_file));
   EXPECT_TRUE(Exists(other));
 }
 
