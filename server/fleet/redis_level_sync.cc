@@ -252,13 +252,17 @@ absl::Status RedisLevelSync::Apply(absl::string_view id, bool in_resync) {
             "level store: cannot write the fleet copy: %s", LogValue(s));
     }
   };
+  // Recorded under the store's writers' lock right before the swap, so
+  // what the replica serves is in its copy (a replica killed right after
+  // serving a change restores it).
+  bool recorded = false;
   if (entry->content_hash == kDeleted) {
-    bool taken = false;
     const LevelStore::SyncResult removed = store_.UnloadLevel(id, [&] {
-      taken = TakeRevision(id, entry->revision);
-      return taken;
+      if (!TakeRevision(id, entry->revision)) return false;
+      record("");
+      recorded = true;
+      return true;
     });
-    if (removed.change != LevelStore::SyncChange::kStale) record("");
     if (removed.change == LevelStore::SyncChange::kRemoved) {
       LogAt(LogSeverity::kInfo, {{"level_id", id}, {"origin", url()}},
             "level store: level %s deleted by the fleet",
@@ -274,13 +278,21 @@ absl::Status RedisLevelSync::Apply(absl::string_view id, bool in_resync) {
       formats::ParseLevel(framed, formats::LevelFileFormat::kBinary, origin);
   if (!level.ok()) return level.status();
   level->set_id(std::string(id));
-  absl::StatusOr<LevelStore::SyncResult> synced = store_.SyncLevel(
-      *std::move(level), [&] { return TakeRevision(id, entry->revision); });
+  absl::StatusOr<LevelStore::SyncResult> synced =
+      store_.SyncLevel(*std::move(level), [&] {
+        if (!TakeRevision(id, entry->revision)) return false;
+        record(framed);
+        recorded = true;
+        return true;
+      });
   if (!synced.ok()) {
     return absl::Status(synced.status().code(),
                         absl::StrCat(origin, ": ", synced.status().message()));
   }
-  if (synced->change != LevelStore::SyncChange::kStale) record(framed);
+  // Served already (no swap): the copy only learns the revision.
+  if (!recorded && synced->change == LevelStore::SyncChange::kUnchanged) {
+    record(framed);
+  }
   if (synced->change == LevelStore::SyncChange::kCreated ||
       synced->change == LevelStore::SyncChange::kReplaced) {
     const LevelSnapshot& served = *synced->snapshot;
