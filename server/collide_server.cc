@@ -39,6 +39,14 @@
 namespace collide::server {
 namespace {
 
+// How long a drain waits with no call in flight and none started before it
+// closes the connections. Clients keep starting calls on a connection until
+// they have read its GOAWAY, so one moment with no call in flight is not the
+// end; closing then (grpc_server_cancel_all_calls sends GOAWAY with
+// INTERNAL_ERROR) fails calls a client sent just before it read the GOAWAY:
+// C-core clients see them CANCELLED, grpc-js INTERNAL.
+constexpr absl::Duration kDrainQuietSpell = absl::Milliseconds(100);
+
 // "dir/arena.json" -> "arena": the id of a level file that names none.
 std::string FileStem(absl::string_view path) {
   const size_t slash = path.rfind('/');
@@ -486,13 +494,21 @@ void CollideServer::Shutdown() {
   // gRPC's Shutdown also waits for every client to close its connection,
   // and a client that keeps an idle channel open reads the GOAWAY only at
   // its next poll (gRPC's client backup poller: every 5 s). Once no call is
-  // left (and none can start: new calls are refused from the moment
-  // Shutdown runs, which the 20 ms leave it to reach), close the
-  // connections instead of waiting for the clients.
+  // left and none has started for kDrainQuietSpell (the clients have read
+  // the GOAWAY and start their calls elsewhere), close the connections
+  // instead of waiting for the clients.
   while (!shutting_down.load()) absl::SleepFor(absl::Milliseconds(1));
-  absl::SleepFor(absl::Milliseconds(20));
-  while (absl::Now() < deadline && ServerRpcMetrics().calls_in_flight() > 0) {
+  const RpcMetrics& calls = ServerRpcMetrics();
+  int64_t started = calls.calls_started();
+  absl::Time quiet_since = absl::Now();
+  while (absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(5));
+    if (calls.calls_in_flight() > 0 || calls.calls_started() != started) {
+      started = calls.calls_started();
+      quiet_since = absl::Now();
+    } else if (absl::Now() - quiet_since >= kDrainQuietSpell) {
+      break;
+    }
   }
   if (absl::Now() < deadline) {
     grpc_server_cancel_all_calls(server_->c_server());
