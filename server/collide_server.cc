@@ -236,13 +236,14 @@ absl::Status CollideServer::LoadLevels() {
       !s.ok()) {
     return s;
   }
+  for (const auto& [id, base] : base_levels) base_sources_[id] = base.source;
   if (!options_.level_dir.empty() &&
       options_.level_dir_poll_interval > absl::ZeroDuration()) {
     LevelDirWatcherOptions watch;
     watch.level_dir = options_.level_dir;
     watch.poll_interval = options_.level_dir_poll_interval;
     watch.max_file_bytes = options_.limits.max_message_bytes;
-    watch.base_levels = std::move(base_levels);
+    watch.base_levels = base_levels;
     watch.skipped = &skipped_files_;
     watcher_ = std::make_unique<LevelDirWatcher>(*store_, std::move(watch));
     // Before the directory is loaded, so a file changing while it loads is
@@ -277,8 +278,11 @@ absl::Status CollideServer::StartMetrics() {
   if (options_.metrics_listen.empty()) return absl::OkStatus();
   const LevelStore* store = store_.get();
   absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
-      MetricsHttpServer::Start(options_.metrics_listen,
-                               [store] { return RenderMetricsPage(*store); });
+      MetricsHttpServer::Start(
+          options_.metrics_listen,
+          {.threads = options_.metrics_threads,
+           .request_timeout = options_.metrics_request_timeout},
+          [store] { return RenderMetricsPage(*store); });
   if (!metrics.ok()) return metrics.status();
   metrics_http_ = *std::move(metrics);
   // Not "(port N)": that names the gRPC port to whoever reads the log
@@ -377,7 +381,15 @@ absl::Status CollideServer::StartLevelStore() {
   if (options_.level_store.empty()) return absl::OkStatus();
   absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
   if (!address.ok()) return address.status();
-  redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address));
+  redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address),
+                                                 base_sources_,
+                                                 options_.level_store_copy_dir);
+  absl::StatusOr<std::vector<std::string>> copy =
+      redis_sync_->LoadCopy(options_.limits.max_message_bytes);
+  if (!copy.ok()) return copy.status();
+  for (const std::string& line : *copy) {
+    Log("level store: %s", LogValue(line));
+  }
   store_->ShareWrites(redis_sync_.get());
   // Loaded before listening when Redis is up; otherwise the thread keeps
   // trying and the base levels serve meanwhile.

@@ -120,6 +120,8 @@ class CollideServer {
   // After the store, so it stops before the store goes. Null unless
   // level_store names Redis.
   std::unique_ptr<RedisLevelSync> redis_sync_;
+  // The bundled and --level_files levels, by id (for the fleet's store).
+  RedisLevelSync::BaseLevels base_sources_;
   // Declared before the services and the server, so it is destroyed after
   // them: a batch still queued when the server stops is answered first.
   std::unique_ptr<WorkerPool> workers_;
