@@ -70,11 +70,12 @@ enum class Query {
              // wall and a target (degenerate_shot.cc)
   kMove,     // ValidateMove() of the mover against the obstacle (no skin,
              // no slide; degenerate_move.cc)
-  kBeside,   // a world cast of the mover in a level of the obstacle (touched
-             // a few ulps of the sweep after the start) and a segment the
-             // mover overlaps at the start (degenerate_beside.cc)
-  kClosestUlps,  // ClosestPoint() from points a few ulps off a round
-                 // obstacle's surface, either side
+  kBeside,   // a world cast of the mover in a level of the obstacle (first
+             // met just after the start) and a segment the mover overlaps
+             // at the start (degenerate_beside.cc)
+  // ClosestPoint() from points a few ulps off a round obstacle's surface,
+  // either side.
+  kClosestUlps,
 };
 
 struct DegenerateFamily {
@@ -89,7 +90,7 @@ struct DegenerateFamily {
   // closing on the surface by a few units over a sweep of 2^10..2^30).
   bool long_grazes = false;
   // Every case starts exactly touching the obstacle and moves into it
-  // (Construction::kTouching, no skin).
+  // (Construction::kTouching).
   bool touching_in = false;
   // Every case a polygon's vertex meeting the other polygon's edge near
   // that edge's end (Construction::kVertexAim), at offset 1e9.
@@ -177,11 +178,11 @@ Disagreement CompareShot(const DegenerateCase& c, int pose, bool* expected,
 Disagreement CompareMove(const DegenerateCase& c, int pose, bool* expected,
                          bool* touching, std::string* why);
 
-// A beside family's question (pose 0: the contact a few ulps of the sweep
-// after the start; 1: about 2^-40 of it after). Kinds: kHitMiss (no hit),
-// kStatus (not the overlapped segment, or not kInitialOverlap, first),
-// kSkipped (the obstacle not met after the start, or the segment not
-// overlapped).
+// A beside family's question (pose 0: the mover backed off from its
+// touching start by a few ulps of its coordinates; 1: by 2^12 times that).
+// Kinds: kHitMiss (no hit), kStatus (not the overlapped segment, or not
+// kInitialOverlap, first), kSkipped (the obstacle not met after the start, or
+// the segment not overlapped).
 Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
                            bool* touching, std::string* why);
 
