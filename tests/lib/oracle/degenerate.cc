@@ -120,6 +120,10 @@ const std::vector<DegenerateFamily>& DegenerateFamilies() {
        Query::kCast, true},
       {"graze-capsule-polygon", M::kCapsule, O::kPolygon, false, false,
        0xde9056, Query::kCast, true},
+      {"vertex-far-polygon-polygon", M::kPolygon, O::kPolygon, false, false,
+       0xde9061, Query::kCast, false, false, true},
+      {"vertex-far-pair-polygon-polygon", M::kPolygon, O::kPolygon, true, false,
+       0xde9062, Query::kCast, false, false, true},
   };
   return families;
 }
@@ -139,7 +143,9 @@ struct Local {
   double max_fraction = 1.0;
   double target = 0.0;
   bool stop = false;
-  bool long_graze = false;  // the family's long_grazes
+  bool long_graze = false;   // the family's long_grazes
+  bool touching_in = false;  // the family's touching_in
+  bool edge_end = false;     // the family's edge_ends_far
 };
 
 double Int(Rng& rng, int lo, int hi) {
@@ -323,6 +329,43 @@ bool PickEdge(Rng& rng, const Local& l, Vec2* a, Vec2* b) {
 
 const double kDyadic[] = {-2.0, -1.0, 0.0, 0.25, 0.5, 1.0, 2.0};
 
+// Twice the signed area of a polygon outline (> 0 counter-clockwise).
+double TwiceArea(const std::vector<Vec2>& v) {
+  double a = 0.0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    a += Cross(v[i], v[(i + 1) % v.size()]);
+  }
+  return a;
+}
+
+// A vertex of one polygon (mover or obstacle) meeting an edge of the other
+// at t = 1/2, at lambda of the way along the edge: at or near an end (0,
+// 1/16, 1/8, 1/4 from either), or 1/16 past it (the edge's corner or
+// nothing is then met). The motion goes into the edge, tilted along it by
+// -1/2..1/2 of its length. Which of the polygons' features meets first is
+// the oracle's to say.
+void AimAtAnEdgeEnd(Rng& rng, Local* l) {
+  static constexpr double kLambdas[] = {-0.0625, 0.0,   0.0625, 0.125, 0.25,
+                                        0.75,    0.875, 0.9375, 1.0,   1.0625};
+  static constexpr double kTilts[] = {-0.5, -0.25, 0.0, 0.25, 0.5};
+  const bool mover_vertex = rng.Chance(0.5);
+  const std::vector<Vec2>& vs = mover_vertex ? l->m : l->o;
+  const std::vector<Vec2>& es = mover_vertex ? l->o : l->m;
+  const int n = static_cast<int>(es.size());
+  const int i = rng.Int(0, n - 1);
+  const Vec2 a = es[i], b = es[(i + 1) % n];
+  const Vec2 e = b - a;
+  // The edge's outward normal (unnormalized).
+  const Vec2 out = TwiceArea(es) > 0 ? Vec2{e.y, -e.x} : Vec2{-e.y, e.x};
+  const Vec2 q = a + kLambdas[rng.Int(0, 9)] * e;
+  const Vec2 v = vs[rng.Int(0, static_cast<int>(vs.size()) - 1)];
+  const Vec2 w = Int(rng, 1, 2) * out + kTilts[rng.Int(0, 4)] * e;
+  // Relative motion of the mover: into the obstacle's edge, or its own
+  // edge onto the obstacle's vertex.
+  l->d = mover_vertex ? -1.0 * w : w;
+  Shift(l->m, mover_vertex ? q - v - 0.5 * l->d : v - q - 0.5 * l->d);
+}
+
 void Construct(Construction kind, Rng& rng, Local* l) {
   const int axis = rng.Int(0, 3);
   const Vec2 n = kAxes[axis];
@@ -348,6 +391,10 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       break;
     }
     case Construction::kVertexAim: {
+      if (l->edge_end) {
+        AimAtAnEdgeEnd(rng, l);
+        break;
+      }
       const Vec2 v = l->o[rng.Int(0, static_cast<int>(l->o.size()) - 1)];
       const Vec2 target = v + l->orad * n;  // on the obstacle's surface
       const Vec2 p = l->m[rng.Int(0, static_cast<int>(l->m.size()) - 1)];
@@ -406,6 +453,11 @@ void Construct(Construction kind, Rng& rng, Local* l) {
       break;
     }
     case Construction::kTouching: {
+      if (l->touching_in) {
+        PlaceTouching(rng, n, u, 0.0, l);
+        l->d = -Int(rng, 1, 4) * n + Int(rng, -6, 6) * u;
+        break;
+      }
       // One in five starts inside the skin (or exactly at its edge) instead
       // of touching: kHit at 0 when moving closer, no hit otherwise.
       double gap = 0.0;
@@ -814,13 +866,25 @@ DegenerateCase GenerateDegenerate(const DegenerateFamily& fam, Rng& rng) {
   c.deforming = fam.deforming;
   for (int attempt = 0;; ++attempt) {
     const Construction kind =
-        fam.long_grazes ? Construction::kNearParallel
-                        : static_cast<Construction>(rng.Int(
-                              0, static_cast<int>(Construction::kCount) - 1));
+        fam.long_grazes   ? Construction::kNearParallel
+        : fam.touching_in ? Construction::kTouching
+        : fam.edge_ends_far
+            ? Construction::kVertexAim
+            : static_cast<Construction>(
+                  rng.Int(0, static_cast<int>(Construction::kCount) - 1));
     c.construction = kind;
     Frame f = RandomFrame(rng);
+    if (fam.edge_ends_far) {
+      // Coordinates about 1e9: the offset on one axis or both, small
+      // scales, the rotations kept.
+      f.e = rng.Int(-2, 3);
+      static constexpr Vec2 kFar[] = {{1e9, 0}, {0, -1e9}, {-1e9, 1e9}};
+      f.offset = kFar[rng.Int(0, 2)];
+    }
     Local l;
     l.long_graze = fam.long_grazes;
+    l.touching_in = fam.touching_in;
+    l.edge_end = fam.edge_ends_far;
     if (fam.deforming) {
       std::vector<Vec2> seg, world;
       GenerateDeformingLocal(rng, kind, &l, &seg);
@@ -862,6 +926,7 @@ DegenerateCase GenerateDegenerate(const DegenerateFamily& fam, Rng& rng) {
       l.od = rng.Chance(0.2) ? Vec2{} : IntVec(rng, -6, 6);
     }
     if (!BuildScene(fam, l, f, &c.scene)) {
+      if (fam.edge_ends_far) continue;  // only at 1e9
       f.offset = {};
       if (!BuildScene(fam, l, f, &c.scene)) continue;
     }

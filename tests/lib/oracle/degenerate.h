@@ -70,6 +70,12 @@ enum class Query {
              // wall and a target (degenerate_shot.cc)
   kMove,     // ValidateMove() of the mover against the obstacle (no skin,
              // no slide; degenerate_move.cc)
+  kBeside,   // a world cast of the mover in a level of the obstacle (first
+             // met just after the start) and a segment the mover overlaps
+             // at the start (degenerate_beside.cc)
+  // ClosestPoint() from points a few ulps off a round obstacle's surface,
+  // either side.
+  kClosestUlps,
 };
 
 struct DegenerateFamily {
@@ -83,14 +89,21 @@ struct DegenerateFamily {
   // Every case a long graze of a round shape (Construction::kNearParallel
   // closing on the surface by a few units over a sweep of 2^10..2^30).
   bool long_grazes = false;
+  // Every case starts exactly touching the obstacle and moves into it
+  // (Construction::kTouching).
+  bool touching_in = false;
+  // Every case a polygon's vertex meeting the other polygon's edge near
+  // that edge's end (Construction::kVertexAim), at offset 1e9.
+  bool edge_ends_far = false;
 };
 
 // The casts (ray, circle, capsule, polygon x segment, circle, capsule,
 // convex polygon, concave polygon) and the pair TOI families (circle-circle,
 // point-moving segment, point-deforming segment, polygon-polygon,
 // capsule-polygon, polygon-capsule, circle-polygon, polygon-segment,
-// polygon-concave, circle-concave), and the long-graze families (round
-// movers and obstacles sliding nearly parallel to a surface).
+// polygon-concave, circle-concave), the long-graze families (round
+// movers and obstacles sliding nearly parallel to a surface) and the
+// far vertex-first families (polygon casts and pairs at 1e9).
 const std::vector<DegenerateFamily>& DegenerateFamilies();
 
 struct DegenerateCase {
@@ -107,7 +120,10 @@ struct DegenerateCase {
 
 // The overlap families (every mover against every static obstacle) and the
 // closest-point families (a circle's centre and radius against every static
-// obstacle), built on the same degenerate cases as the casts.
+// obstacle), built on the same degenerate cases as the casts; the shot and
+// move families; the beside families (an overlap beside a shape touched a
+// few ulps later) and the closest-ulps families (points a few ulps off a
+// circle or a capsule).
 const std::vector<DegenerateFamily>& StaticFamilies();
 
 // A case of the family (deterministic in rng).
@@ -161,6 +177,14 @@ Disagreement CompareShot(const DegenerateCase& c, int pose, bool* expected,
 // kStatus (blocked against starts inside), kFraction (first_hit).
 Disagreement CompareMove(const DegenerateCase& c, int pose, bool* expected,
                          bool* touching, std::string* why);
+
+// A beside family's question (pose 0: the mover backed off from its
+// touching start by a few ulps of its coordinates; 1: by 2^12 times that).
+// Kinds: kHitMiss (no hit), kStatus (not the overlapped segment, or not
+// kInitialOverlap, first), kSkipped (the obstacle not met after the start, or
+// the segment not overlapped).
+Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
+                           bool* touching, std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.
 absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);

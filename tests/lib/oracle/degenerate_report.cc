@@ -9,7 +9,8 @@
 // line per family: cases; the oracle's hits, misses, initial overlaps,
 // skin hits and touching starts; disagreements by kind (hit/miss, status,
 // fraction beyond 1e-9 of the sweep, feature, geometry); the largest
-// fraction error of agreeing hits; then disagreements by construction and
+// fraction error of agreeing hits and how many cases are at offsets 1e6
+// and 1e9; then disagreements by construction and
 // the first K disagreeing cases (default 3) as reproducible calls.
 // --examples prints six degenerate examples and one minimal case per
 // failure class seen, oracle vs core.
@@ -54,6 +55,8 @@ struct FamilyStats {
   int touching = 0;
   int nudged = 0;
   int offset = 0;
+  int offset_1e6 = 0;
+  int offset_1e9 = 0;
   int by_kind[static_cast<int>(Disagreement::kCount)] = {};
   int by_construction[static_cast<int>(Construction::kCount)] = {};
   double max_dt = 0.0;
@@ -78,6 +81,8 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt,
     st.touching += v.touching_start;
     st.nudged += c.nudged;
     st.offset += c.offset != 0.0;
+    st.offset_1e6 += c.offset == 1e6;
+    st.offset_1e9 += c.offset == 1e9;
     const std::optional<Hit> hit = CastDegenerate(c);
     double dt = 0.0;
     std::string why;
@@ -109,13 +114,14 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt,
       "[degenerate] %-21s cases=%d oracle: hit=%d miss=%d overlap=%d skin=%d "
       "touching-start=%d no-verdict=%d oracle-error=%d | disagree=%d "
       "(hit/miss=%d status=%d fraction=%d feature=%d geometry=%d) "
-      "max|dt|=%.3g time=%.1fs\n",
+      "max|dt|=%.3g at-1e6=%d at-1e9=%d time=%.1fs\n",
       fam.name, st.cases, out(Outcome::kHit), out(Outcome::kMiss),
       out(Outcome::kInitialOverlap), out(Outcome::kSkinHit), st.touching,
       out(Outcome::kNearTangent), out(Outcome::kOracleError), disagreements,
       kind(Disagreement::kHitMiss), kind(Disagreement::kStatus),
       kind(Disagreement::kFraction), kind(Disagreement::kFeature),
-      kind(Disagreement::kGeometry), st.max_dt, seconds);
+      kind(Disagreement::kGeometry), st.max_dt, st.offset_1e6, st.offset_1e9,
+      seconds);
   if (disagreements > 0) {
     std::string by = "    by construction:";
     for (int k = 0; k < static_cast<int>(Construction::kCount); ++k) {
@@ -128,6 +134,19 @@ int RunFamily(const DegenerateFamily& fam, const Options& opt,
   for (const std::string& s : shown) std::printf("%s\n", s.c_str());
   std::fflush(stdout);
   return oracle_problems;
+}
+
+const char* PoseName(Query query, int pose) {
+  switch (query) {
+    case Query::kShot:
+      return pose == 0 ? "tie" : "moved wall";
+    case Query::kBeside:
+      return pose == 0 ? "ulps back-off" : "2^-40 back-off";
+    case Query::kClosestUlps:
+      return pose == 0 ? "ulps outside" : "ulps either side";
+    default:
+      return pose == 0 ? "start" : "end";
+  }
 }
 
 // An overlap or closest-point family: both poses of every case.
@@ -156,12 +175,10 @@ int RunStaticFamily(const DegenerateFamily& fam, const Options& opt,
       if (d != Disagreement::kNone &&
           static_cast<int>(shown.size()) < opt.show) {
         char head[160];
-        std::snprintf(
-            head, sizeof head, "    #%d %s at the %s (%s%s): ", i,
-            DisagreementName(d),
-            fam.query == Query::kShot ? (pose == 0 ? "tie" : "moved wall")
-                                      : (pose == 0 ? "start" : "end"),
-            ConstructionName(c.construction), c.nudged ? ", nudged 1 ulp" : "");
+        std::snprintf(head, sizeof head, "    #%d %s at the %s (%s%s): ", i,
+                      DisagreementName(d), PoseName(fam.query, pose),
+                      ConstructionName(c.construction),
+                      c.nudged ? ", nudged 1 ulp" : "");
         shown.push_back(head + why + "\n      " + DescribeDegenerate(c));
       }
     }

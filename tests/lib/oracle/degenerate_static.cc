@@ -5,7 +5,9 @@
 // on the surface).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,15 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("move-") + m + "-" + o);
         }
       }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        for (const char* o :
+             {"segment", "circle", "capsule", "polygon", "concave"}) {
+          n.push_back(std::string("beside-") + m + "-" + o);
+        }
+      }
+      for (const char* o : {"circle", "capsule"}) {
+        n.push_back(std::string("closest-ulps-") + o);
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -79,6 +90,25 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
                      0xde9100u + static_cast<uint64_t>(i), Query::kMove});
         ++i;
       }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      for (O o : obstacles) {
+        DegenerateFamily beside{names[i].c_str(),
+                                m,
+                                o,
+                                false,
+                                false,
+                                0xde9100u + static_cast<uint64_t>(i),
+                                Query::kBeside};
+        beside.touching_in = true;
+        f.push_back(beside);
+        ++i;
+      }
+    }
+    for (O o : {O::kCircle, O::kCapsule}) {
+      f.push_back({names[i].c_str(), M::kCircle, o, false, false,
+                   0xde9100u + static_cast<uint64_t>(i), Query::kClosestUlps});
+      ++i;
     }
     return f;
   }();
@@ -307,6 +337,61 @@ Disagreement CompareClosest(const Scene& s, bool* expected, bool* touching,
   return Disagreement::kNone;
 }
 
+// A point a few ulps off a round obstacle's surface: a point of its core
+// (a circle's centre; a capsule's end or axis midpoint) moved by the
+// radius along a direction (an axis, a Pythagorean one or, on a capsule,
+// its axis' normal), rounded, then by -1..4 ulps of its coordinates along
+// each axis away from the core (pose 0) or -1..1 (pose 1). The query's
+// max_distance is the radius (1024 ulps for a radius of 0). False when the
+// obstacle is not round or the point is at the origin.
+bool PointUlpsOff(const Scene& s, int pose, Vec2* point, double* max_distance) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &s.translation.x, sizeof bits);
+  bits =
+      (bits ^ (bits >> 29) ^ static_cast<uint64_t>(pose)) * 0x9e3779b97f4a7c15u;
+  auto take = [&](int n) {
+    const int r = static_cast<int>((bits >> 40) % static_cast<uint64_t>(n));
+    bits = (bits ^ (bits >> 23)) * 0xbf58476d1ce4e5b9u;
+    return r;
+  };
+  Vec2 core;
+  double radius = 0.0;
+  Vec2 axis{};
+  if (s.obstacle_kind == ObstacleKind::kCircle) {
+    core = s.obstacle_circle.center;
+    radius = s.obstacle_circle.radius;
+  } else if (s.obstacle_kind == ObstacleKind::kCapsule) {
+    const Capsule& k = s.obstacle_capsule;
+    const Vec2 ends[] = {k.p1, k.p2, 0.5 * (k.p1 + k.p2)};
+    core = ends[take(3)];
+    radius = k.radius;
+    axis = k.p2 - k.p1;
+  } else {
+    return false;
+  }
+  Vec2 dir;
+  static constexpr Vec2 kDirections[] = {
+      {1, 0}, {0, 1}, {-1, 0}, {0, -1}, {0.6, 0.8}, {-0.8, 0.6}, {0.28, -0.96}};
+  const int pick = take(8);
+  if (pick < 7 || Length(axis) == 0.0) {
+    dir = kDirections[pick % 7];
+  } else {
+    dir = (1.0 / Length(axis)) * Vec2{-axis.y, axis.x};
+  }
+  Vec2 p = core + radius * dir;
+  const double big = std::max(std::abs(p.x), std::abs(p.y));
+  if (big == 0.0) return false;
+  const double ulp = std::ldexp(1.0, std::ilogb(big) - 52);
+  auto steps = [&]() {
+    return static_cast<double>(pose == 0 ? take(6) - 1 : take(3) - 1);
+  };
+  p.x += steps() * ulp * (dir.x < 0 ? -1.0 : 1.0);
+  p.y += steps() * ulp * (dir.y < 0 ? -1.0 : 1.0);
+  *point = p;
+  *max_distance = radius > 0.0 ? radius : 1024.0 * ulp;
+  return true;
+}
+
 }  // namespace
 
 Disagreement CompareStatic(const DegenerateFamily& family,
@@ -319,6 +404,18 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kMove) {
     return CompareMove(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kBeside) {
+    return CompareBeside(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kClosestUlps) {
+    Scene s = c.scene;
+    s.mover_kind = MoverKind::kCircle;
+    if (!PointUlpsOff(s, pose, &s.circle.center, &s.circle.radius)) {
+      *why = "not a round obstacle";
+      return Disagreement::kSkipped;
+    }
+    return CompareClosest(s, expected, touching, why);
   }
   Scene s = c.scene;
   if (pose == 1 && !ShiftMover(&s, s.options.max_fraction * s.translation)) {

@@ -1,0 +1,167 @@
+// Exactness in the last corners, through the service: levels put over the
+// admin port of a real collide_server, queries over gRPC with the client
+// library, coordinates exactly as they were reported. The expected answers
+// are the exact ones (worked out with rational arithmetic); the library's
+// own tests of the same cases are in tests/lib/corner_cases_test.cc.
+#include <cmath>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "client/lib/collide_client.h"
+#include "client/lib/query_builders.h"
+#include "gtest/gtest.h"
+#include "tests/client/test_server.h"
+
+namespace collide::client {
+namespace {
+
+// The promise for times: within 1e-9 of the sweep.
+constexpr double kSweepTolerance = 1e-9;
+
+void AddSegment(v1::Level& level, uint64_t id, Vec2 p1, Vec2 p2) {
+  v1::Shape* shape = level.add_shapes();
+  shape->set_id(id);
+  *shape->mutable_segment()->mutable_p1() = ToProto(p1);
+  *shape->mutable_segment()->mutable_p2() = ToProto(p2);
+}
+
+void AddPolygon(v1::Level& level, uint64_t id,
+                std::initializer_list<Vec2> vertices) {
+  v1::Shape* shape = level.add_shapes();
+  shape->set_id(id);
+  for (const Vec2 v : vertices) {
+    *shape->mutable_polygon()->add_vertices() = ToProto(v);
+  }
+}
+
+class CornerCasesE2eTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = testing::StartTestServer();
+    ASSERT_NE(server_, nullptr) << "collide_server did not start";
+    ClientOptions options;
+    options.target = absl::StrCat("127.0.0.1:", server_->port());
+    options.admin_target = absl::StrCat("127.0.0.1:", server_->admin_port());
+    options.call_timeout = absl::Seconds(20);
+    absl::StatusOr<std::unique_ptr<CollideClient>> client =
+        CollideClient::Connect(options);
+    ASSERT_TRUE(client.ok()) << client.status();
+    client_ = std::move(*client);
+  }
+
+  // The one answer to `query` on `level`.
+  v1::QueryResult Run(const std::string& level, const v1::Query& query) {
+    absl::StatusOr<v1::QueryResult> result = client_->RunQuery(level, query);
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : v1::QueryResult();
+  }
+
+  std::unique_ptr<collide::testing::ServerProcess> server_;
+  std::unique_ptr<CollideClient> client_;
+};
+
+// The circle already overlaps segment 2 at the start (depth
+// 1.9307228014169677, normal (0, 1)); segment 1 is first touched about
+// 5.24e-16 of the sweep later. The start overlap is the answer, in both
+// modes, never segment 1's contact rounded to fraction 0.
+TEST_F(CornerCasesE2eTest,
+       AnOverlapBesideAShapeTouchedUlpsLaterIsAnInitialOverlap) {
+  v1::Level level;
+  AddSegment(level, 1, {-9.87581926112584, 8.22689193350794},
+             {-8.317590259800681, -1.943080305125024});
+  AddSegment(level, 2, {-2.552182027972581, 8.46051711929968},
+             {-10.541767890026218, 8.46051711929968});
+  ASSERT_TRUE(client_->PutLevel("beside", level).ok());
+  const Vec2 center{-7.89888978703222, 8.529794317882713};
+  const Vec2 translation{-0.8605597538844387, -0.5121255371329266};
+  const v1::QueryResult closest =
+      Run("beside", CircleCast(center, 2.0, translation));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  const v1::CastHit& hit = closest.cast().hits(0);
+  EXPECT_EQ(hit.shape_id(), 2u);
+  EXPECT_EQ(hit.status(), v1::HIT_STATUS_INITIAL_OVERLAP);
+  EXPECT_EQ(hit.fraction(), 0.0);
+  EXPECT_NEAR(hit.depth(), 1.9307228014169677, 1e-12);
+  EXPECT_NEAR(hit.normal().x(), 0.0, 1e-12);
+  EXPECT_NEAR(hit.normal().y(), 1.0, 1e-12);
+
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("beside", CircleCast(center, 2.0, translation, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(listed.cast().hits(0).status(), v1::HIT_STATUS_INITIAL_OVERLAP);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 1u);
+}
+
+// The point lies 2.2e-16 outside the capsule, left of its p1 end cap: the
+// distance is positive, so the normal is the unit vector (-1, 0).
+TEST_F(CornerCasesE2eTest, APointUlpsOutsideACapsuleGetsAUnitNormal) {
+  v1::Level level;
+  v1::Shape* capsule = level.add_shapes();
+  capsule->set_id(1);
+  *capsule->mutable_capsule()->mutable_p1() =
+      ToProto({-6.940924292281894, 7.707762160840481});
+  *capsule->mutable_capsule()->mutable_p2() =
+      ToProto({3.737918878182758, 2.27166313091592});
+  capsule->mutable_capsule()->set_radius(0.8058023603402977);
+  ASSERT_TRUE(client_->PutLevel("capsule", level).ok());
+  const v1::QueryResult result =
+      Run("capsule", ClosestPoint({-7.746726652622192, 7.707762160840481}, 1));
+  ASSERT_TRUE(result.closest_point().found());
+  EXPECT_EQ(result.closest_point().shape_id(), 1u);
+  EXPECT_GT(result.closest_point().distance(), 0.0);
+  EXPECT_NEAR(result.closest_point().distance(), 2.220446049250313e-16, 1e-30);
+  EXPECT_EQ(result.closest_point().normal().x(), -1.0);
+  EXPECT_EQ(result.closest_point().normal().y(), 0.0);
+}
+
+// A circle sweeping almost parallel to a segment first touches it at t ~
+// 0.06064437461518609: the fraction is within 1e-9 of the sweep.
+TEST_F(CornerCasesE2eTest,
+       ANearParallelGrazeOfACircleKeepsItsTimeTo1e9OfTheSweep) {
+  v1::Level level;
+  AddSegment(level, 1, {-0.8429989548230417, 2.396451498269217},
+             {-8.801166326753266, -9.501610332020485});
+  ASSERT_TRUE(client_->PutLevel("graze", level).ok());
+  const v1::QueryResult result =
+      Run("graze", CircleCast({-3.1744326047219653, 1.3607184683050382},
+                              1.3620744289014848,
+                              {-8.339447257936193, -12.468104083303945}));
+  ASSERT_EQ(result.cast().hits_size(), 1);
+  EXPECT_EQ(result.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  EXPECT_NEAR(result.cast().hits(0).fraction(), 0.06064437461518609,
+              kSweepTolerance);
+}
+
+// At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex
+// (999999993, 1000000002) first, at t = 492581209243648/991167454832775:
+// the contact is that vertex, with normal (0, -1).
+TEST_F(CornerCasesE2eTest, AVertexFirstPolygonContactAt1e9NamesTheVertexMet) {
+  v1::Level level;
+  AddPolygon(level, 1,
+             {{999999992, 1000000004},
+              {999999993, 1000000002},
+              {999999993, 1000000003}});
+  ASSERT_TRUE(client_->PutLevel("far", level).ok());
+  const Vec2 mover[] = {
+      {999999996, 999999988}, {999999997, 999999988}, {999999997, 999999986}};
+  const v1::QueryResult result =
+      Run("far", PolygonCast(mover, {-6.0365728710279045, 28.17067339813022}));
+  ASSERT_EQ(result.cast().hits_size(), 1);
+  const v1::CastHit& hit = result.cast().hits(0);
+  EXPECT_EQ(hit.status(), v1::HIT_STATUS_HIT);
+  EXPECT_NEAR(hit.fraction(), 492581209243648.0 / 991167454832775.0,
+              kSweepTolerance);
+  EXPECT_EQ(hit.point().x(), 999999993.0);
+  EXPECT_EQ(hit.point().y(), 1000000002.0);
+  EXPECT_NEAR(hit.normal().x(), 0.0, 1e-12);
+  EXPECT_NEAR(hit.normal().y(), -1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace collide::client
