@@ -1,5 +1,7 @@
 #include "server/rpc/collision_service.h"
 
+#include <malloc.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include "server/levels/level_store.h"
 #include "server/ops/log.h"
 #include "server/ops/server_metrics.h"
+#include "server/rpc/call_budget.h"
 #include "server/rpc/message_bytes.h"
 #include "server/rpc/query_handler.h"
 #include "server/rpc/status_convert.h"
@@ -41,6 +44,19 @@ using StreamResponse = v1::StreamQueriesResponse;
 // keep the pipeline and the workers busy; past 2-4 per stream more only
 // add latency.
 constexpr size_t kMaxQueuedBatches = 8;
+
+// Emptied batches a stream keeps for its next reads, beside the one being
+// read into: each keeps at most StreamBatch::kMaxKeptBytes.
+constexpr size_t kMaxSpareBatches = 2;
+
+// A stream that held this many bytes at once gives freed memory back to the
+// system when it ends (TrimFreedMemory): glibc keeps the freed pages of a
+// big answer otherwise, and RSS stays at the peak.
+constexpr int64_t kTrimAfterBytes = int64_t{4} << 20;
+
+// Queries a worker answers between two chances to run another waiting job
+// (WorkerPool::YieldSlice), counted in stop checks.
+constexpr int kStopChecksPerSlice = 64 / kQueriesPerStopCheck;
 
 // Batches of at most this many queries are answered in the reaction itself
 // (a few microseconds of geometry); bigger ones on the worker pool.
@@ -80,6 +96,19 @@ void LogIfInternal(const absl::Status& status, const char* what) {
   }
 }
 
+// Gives memory freed since back to the system, on a worker (malloc_trim
+// walks every heap, a few ms on a big one): at most one queued at a time.
+// glibc keeps freed pages of its arenas for reuse, so without it the RSS
+// of a server that answered big batches stays at its peak.
+std::atomic<bool> trim_queued{false};
+void TrimFreedMemorySoon(WorkerPool& workers) {
+  if (trim_queued.exchange(true)) return;
+  workers.Submit([] {
+    trim_queued.store(false);
+    malloc_trim(0);
+  });
+}
+
 // The level a stream batch runs on, looked up as the batch is read: batches
 // of one stream are answered in parallel, and taking each snapshot in read
 // order means a later batch never sees an older version than an earlier
@@ -89,12 +118,16 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 // Answers one stream batch into its response: the handler's results, or
 // the batch refused as a whole (the stream stays open either way). Then
 // records it, read at `read_at` and counted in flight since (metrics).
+// On a worker (`workers` not null) the batch gives way to other waiting
+// jobs every slice of kStopChecksPerSlice checks.
 void AnswerBatch(const SnapshotOrError& snapshot,
                  const formats::InputLimits& limits,
                  grpc::CallbackServerContext* context,
                  const std::atomic<bool>& server_stopping, StreamBatch& batch,
-                 std::chrono::steady_clock::time_point read_at) {
+                 std::chrono::steady_clock::time_point read_at,
+                 WorkerPool* workers) {
   const StreamRequest& request = *batch.request();
+  int checks = 0;
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
   if (!snapshot.ok()) {
@@ -102,6 +135,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   } else if (absl::Status s = AnswerStreamQueries(
                  **snapshot, request, limits, batch.response(),
                  [&, deadline = context->deadline()] {
+                   if (workers != nullptr &&
+                       ++checks % kStopChecksPerSlice == 0)
+                     workers->YieldSlice();
                    return CallStopStatus(context, deadline, server_stopping);
                  });
              !s.ok()) {
@@ -120,34 +156,60 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 // flags are guarded, and Start* / Finish calls are made after releasing the
 // lock (gRPC may run a reaction inline from them).
 //
-// Each batch is read into, answered in and written from a StreamBatch
-// (its own arena); written batches are kept for later reads, so a busy
-// stream reuses a few of them instead of allocating per message.
+// Each batch is read into and answered in a StreamBatch (its own arena),
+// then serialized into its slot's bytes where it was answered (a worker for
+// a big batch, so gRPC's event threads never serialize one), and the batch
+// is emptied for a later read. What waits to be written is the answer's
+// bytes only, charged to the call's CallBudget ticket from the read until
+// the write completes; the next read starts only while the budget has room
+// (and fewer than kMaxQueuedBatches are queued), so a caller that does not
+// read is held by flow control instead of growing the server's memory.
 //
 // The call is registered raw (bytes in, bytes out) and the reactor parses
 // and serializes the messages itself, exactly as gRPC would, for one
 // reason: a message that does not parse then ends the stream with
 // INVALID_ARGUMENT saying so, where gRPC's typed read reports it like the
 // client closing its side (and the stream would end OK).
+//
+// Owned by itself (self_) until OnDone, and by the budget's wake-ups while
+// they run, so a wake-up racing with the end of the call is harmless.
 class QueryStreamReactor final
-    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
+      public BudgetWaiter,
+      public std::enable_shared_from_this<QueryStreamReactor> {
  public:
-  // `context` is the call's; it lives until OnDone, and so outlives every
-  // batch the workers answer for it.
+  // Starts the call; returns the reactor gRPC drives. `context` is the
+  // call's; it lives until OnDone, and so outlives every batch the workers
+  // answer for it.
+  static QueryStreamReactor* Start(grpc::CallbackServerContext* context,
+                                   const LevelStore& store,
+                                   const formats::InputLimits& limits,
+                                   WorkerPool& workers,
+                                   const std::atomic<bool>& stopping,
+                                   const std::atomic<bool>& draining,
+                                   std::unique_ptr<CallBudget::Ticket> ticket) {
+    auto reactor = std::make_shared<QueryStreamReactor>(
+        context, store, limits, workers, stopping, draining, std::move(ticket));
+    reactor->self_ = reactor;
+    reactor->StartRead(&reactor->read_buffer_);
+    return reactor.get();
+  }
+
   QueryStreamReactor(grpc::CallbackServerContext* context,
                      const LevelStore& store,
                      const formats::InputLimits& limits, WorkerPool& workers,
                      const std::atomic<bool>& stopping,
-                     const std::atomic<bool>& draining)
+                     const std::atomic<bool>& draining,
+                     std::unique_ptr<CallBudget::Ticket> ticket)
       : context_(context),
         stopping_(stopping),
         draining_(draining),
         store_(store),
         limits_(limits),
         workers_(workers),
+        ticket_(std::move(ticket)),
         reading_(std::make_unique<StreamBatch>()) {
     Metrics().streams_open.Add(1);
-    StartRead(&read_buffer_);
   }
 
   void OnReadDone(bool ok) override {
@@ -159,6 +221,9 @@ class QueryStreamReactor final
       return;
     }
     ++messages_read_;
+    // The request's bytes count from now until its answer is written.
+    const int64_t request_bytes = static_cast<int64_t>(read_buffer_.Length());
+    ticket_->Charge(request_bytes);
     // As gRPC's own deserialization does (SerializationTraits), onto the
     // batch's arena.
     grpc::ProtoBufferReader reader(&read_buffer_);
@@ -168,6 +233,7 @@ class QueryStreamReactor final
       // Answers to the batches before it still go out, then the stream
       // ends with this status.
       reading_->Reset();
+      ticket_->Charge(-request_bytes);
       absl::Status refusal = absl::InvalidArgumentError(
           absl::StrCat("StreamQueries message ", messages_read_,
                        " does not parse as a collide.v1.StreamQueriesRequest "
@@ -180,7 +246,7 @@ class QueryStreamReactor final
     }
     // The batch just read; only this reaction touches reading_ until the
     // next read is started below (or by Step, under the lock).
-    StreamBatch* batch = reading_.get();
+    std::unique_ptr<StreamBatch> batch = std::move(reading_);
     const std::chrono::steady_clock::time_point read_at =
         std::chrono::steady_clock::now();
     Metrics().batches_in_flight.Add(1);
@@ -191,19 +257,31 @@ class QueryStreamReactor final
         BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
-    if (answer_here)
-      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at);
-    std::unique_ptr<StreamBatch> next = TakeSpare();
+    grpc::ByteBuffer answer;
+    if (answer_here) {
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
+                  nullptr);
+      Serialize(*batch->response(), &answer);
+      ticket_->Charge(static_cast<int64_t>(answer.Length()) - request_bytes);
+    }
     Slot* slot = nullptr;
     bool read_more = false;
+    bool wait_for_room = false;
     {
       absl::MutexLock lock(&mutex_);
       // After Finish nothing may touch the reactor from a worker.
       if (finished_) return;
-      queue_.push_back({.batch = std::move(reading_), .ready = answer_here});
+      queue_.push_back({.bytes = std::move(answer),
+                        .charge = answer_here ? 0 : request_bytes,
+                        .ready = answer_here});
       slot = &queue_.back();
-      if (!answer_here) ++pending_jobs_;
-      reading_ = std::move(next);
+      if (answer_here) {
+        slot->charge = static_cast<int64_t>(slot->bytes.Length());
+        KeepSpare(std::move(batch));
+      } else {
+        ++pending_jobs_;
+      }
+      reading_ = TakeSpare();
       if (draining_.load(std::memory_order_relaxed) && !reads_done_) {
         // The server drains: this batch is the last one read; once the
         // batches read are answered, the stream ends with UNAVAILABLE and
@@ -214,64 +292,118 @@ class QueryStreamReactor final
             "the server is draining: batches not answered on this stream "
             "were not read; send them on a new stream");
       }
-      read_more = !failed_ && !reads_done_ && queue_.size() < kMaxQueuedBatches;
-      read_paused_ = !read_more;
+      read_paused_ = true;
+      read_more = MayResumeRead(wait_for_room);
     }
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
     } else {
       // The slot stays put until it is written, which waits for ready.
-      workers_.Submit([this, slot, snapshot = std::move(snapshot), read_at]() {
-        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch,
-                    read_at);
+      workers_.Submit([this, slot, batch = std::move(batch),
+                       snapshot = std::move(snapshot), read_at,
+                       request_bytes]() mutable {
+        AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
+                    &workers_);
+        grpc::ByteBuffer bytes;
+        Serialize(*batch->response(), &bytes);
+        const int64_t answer_bytes = static_cast<int64_t>(bytes.Length());
+        ticket_->Charge(answer_bytes - request_bytes);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+          slot->bytes = std::move(bytes);
+          slot->charge = answer_bytes;
           slot->ready = true;
           --pending_jobs_;
+          KeepSpare(std::move(batch));
         });
       });
     }
+    if (wait_for_room) ticket_->WaitForRoom(weak_from_this());
     // The slot is queued above, so whatever is read next lands behind it.
     if (read_more) StartRead(&read_buffer_);
   }
 
   void OnWriteDone(bool ok) override {
+    int64_t written = 0;
     Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       writing_ = false;
-      if (spare_.size() < kMaxQueuedBatches) {
-        spare_.push_back(std::move(queue_.front().batch));
-      }
+      written = queue_.front().charge;
       queue_.pop_front();
       // A failed write means the client is gone or cancelled: nothing more
       // can be sent, so stop reading and writing and finish once no worker
       // still holds a slot.
       if (!ok) failed_ = true;
     });
+    // After Step: releasing may wake other streams, and this one resumes
+    // through OnRoom.
+    ticket_->Charge(-written);
+  }
+
+  // The budget has room again (CallBudget::WaitForRoom).
+  void OnRoom() override {
+    Step([this]()
+             ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { waiting_room_ = false; });
   }
 
   void OnDone() override {
     Metrics().streams_open.Add(-1);
-    delete this;
+    const bool trim = ticket_->peak_charged() >= kTrimAfterBytes;
+    ticket_.reset();  // gives back its bytes and its stream slot
+    if (trim) TrimFreedMemorySoon(workers_);
+    // The last owner, unless a wake-up still runs.
+    std::shared_ptr<QueryStreamReactor> self = std::move(self_);
   }
 
  private:
   struct Slot {
-    std::unique_ptr<StreamBatch> batch;
+    // The answer, serialized, once ready.
+    grpc::ByteBuffer bytes;
+    // What the slot has charged to the ticket: its request's bytes until
+    // it is answered, then its answer's.
+    int64_t charge = 0;
     bool ready = false;
   };
 
-  // A written batch emptied for reuse, or a new one.
-  std::unique_ptr<StreamBatch> TakeSpare() {
-    std::unique_ptr<StreamBatch> batch;
-    {
-      absl::MutexLock lock(&mutex_);
-      if (!spare_.empty()) {
-        batch = std::move(spare_.back());
-        spare_.pop_back();
-      }
+  // Serializes `response`; only one over 2 GiB fails: our bug.
+  static void Serialize(const StreamResponse& response,
+                        grpc::ByteBuffer* bytes) {
+    if (absl::Status s = SerializeToByteBuffer(response, bytes); !s.ok()) {
+      Log("StreamQueries response failed: %s", LogValue(s.message()));
     }
-    if (batch == nullptr) return std::make_unique<StreamBatch>();
+  }
+
+  // Keeps an answered batch, emptied, for a later read.
+  void KeepSpare(std::unique_ptr<StreamBatch> batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (spare_.size() >= kMaxSpareBatches) return;
     batch->Reset();
+    spare_.push_back(std::move(batch));
+  }
+
+  // A kept batch, or a new one.
+  std::unique_ptr<StreamBatch> TakeSpare()
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (spare_.empty()) return std::make_unique<StreamBatch>();
+    std::unique_ptr<StreamBatch> batch = std::move(spare_.back());
+    spare_.pop_back();
     return batch;
+  }
+
+  // Whether a paused read may start now (it then clears read_paused_): not
+  // done, not failed, fewer than kMaxQueuedBatches queued and the budget
+  // has room. Sets `wait_for_room` when only the budget is in the way and
+  // no wake-up is asked for yet (the caller asks, after the lock).
+  bool MayResumeRead(bool& wait_for_room)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (!read_paused_ || reads_done_ || failed_ ||
+        queue_.size() >= kMaxQueuedBatches || waiting_room_) {
+      return false;
+    }
+    if (!ticket_->HasRoom()) {
+      waiting_room_ = wait_for_room = true;
+      return false;
+    }
+    read_paused_ = false;
+    return true;
   }
 
   // Applies `change` under the lock, then does what the new state calls
@@ -279,8 +411,9 @@ class QueryStreamReactor final
   // finish the call.
   template <typename Change>
   void Step(Change&& change) {
-    const StreamResponse* write = nullptr;
+    grpc::ByteBuffer* write = nullptr;
     bool read_more = false;
+    bool wait_for_room = false;
     bool finish = false;
     absl::Status status;
     {
@@ -296,29 +429,18 @@ class QueryStreamReactor final
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
           writing_ = true;
-          write = queue_.front().batch->response();
+          write = &queue_.front().bytes;
         }
-        if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
-          read_paused_ = false;
-          read_more = true;
-        }
+        read_more = MayResumeRead(wait_for_room);
         if (reads_done_ && !writing_ && queue_.empty()) {
           finished_ = finish = true;
           status = end_status_;
         }
       }
     }
-    if (write != nullptr) {
-      // One write is outstanding at a time, so write_buffer_ is free.
-      const absl::Status serialized =
-          SerializeToByteBuffer(*write, &write_buffer_);
-      if (!serialized.ok()) {
-        // Only a response over 2 GiB fails here: our bug.
-        Log("StreamQueries response failed: %s",
-            LogValue(serialized.message()));
-      }
-      StartWrite(&write_buffer_);
-    }
+    // One write is outstanding at a time; the slot stays until it is done.
+    if (write != nullptr) StartWrite(write);
+    if (wait_for_room) ticket_->WaitForRoom(weak_from_this());
     if (read_more) StartRead(&read_buffer_);
     if (finish) Finish(ToGrpcStatus(status));
   }
@@ -330,12 +452,13 @@ class QueryStreamReactor final
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
+  std::unique_ptr<CallBudget::Ticket> ticket_;
+  std::shared_ptr<QueryStreamReactor> self_;
 
   // The outstanding read's bytes, parsed in OnReadDone (only it and the
-  // constructor touch them), and the outstanding write's.
+  // start touch them).
   grpc::ByteBuffer read_buffer_;
   int64_t messages_read_ = 0;
-  grpc::ByteBuffer write_buffer_;
 
   absl::Mutex mutex_;
   // The batch the outstanding read fills. Replaced (under the lock) only in
@@ -344,17 +467,32 @@ class QueryStreamReactor final
   // Batches in request order; the front is being written while writing_.
   // A deque, so adding slots at the back moves none of the others.
   std::deque<Slot> queue_ ABSL_GUARDED_BY(mutex_);
-  // Written batches kept for later reads (at most kMaxQueuedBatches).
+  // Answered batches kept for later reads (at most kMaxSpareBatches).
   std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
+  // No read outstanding: the last one completed and the next is not
+  // started (queue full, budget spent, or not yet got to).
   bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
+  // A budget wake-up is asked for and has not come.
+  bool waiting_room_ ABSL_GUARDED_BY(mutex_) = false;
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool failed_ ABSL_GUARDED_BY(mutex_) = false;
   bool finished_ ABSL_GUARDED_BY(mutex_) = false;
   // What the stream ends with once every response is written: OK, or why
   // reading stopped early.
   absl::Status end_status_ ABSL_GUARDED_BY(mutex_);
+};
+
+// A StreamQueries call refused at once (a stream limit reached): it ends
+// with `status` and reads nothing.
+class RefusedStreamReactor final
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+ public:
+  explicit RefusedStreamReactor(const absl::Status& status) {
+    Finish(ToGrpcStatus(status));
+  }
+  void OnDone() override { delete this; }
 };
 
 // One RunQueries call, registered raw like StreamQueries (and for the same
@@ -366,8 +504,10 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
  public:
   RunQueriesReactor(grpc::CallbackServerContext* context,
                     const LevelStore& store, const formats::InputLimits& limits,
-                    WorkerPool& workers, const std::atomic<bool>& stopping)
-      : context_(context),
+                    WorkerPool& workers, const std::atomic<bool>& stopping,
+                    std::unique_ptr<CallBudget::Ticket> ticket)
+      : ticket_(std::move(ticket)),
+        context_(context),
         stopping_(stopping),
         store_(store),
         limits_(limits),
@@ -384,6 +524,13 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   void Start(const grpc::ByteBuffer& request_bytes,
              grpc::ByteBuffer* response_bytes) {
     response_bytes_ = response_bytes;
+    // The request's bytes count until the call ends. gRPC has read them
+    // already, so a call over the budget is refused rather than held.
+    ticket_->Charge(static_cast<int64_t>(request_bytes.Length()));
+    if (absl::Status room = ticket_->CheckRoom(); !room.ok()) {
+      Finish(ToGrpcStatus(room));
+      return;
+    }
     // A copy shares the slices; the reader needs a mutable buffer.
     grpc::ByteBuffer bytes(request_bytes);
     grpc::ProtoBufferReader reader(&bytes);
@@ -402,7 +549,12 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     }
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    const bool trim = ticket_->peak_charged() >= kTrimAfterBytes;
+    ticket_.reset();
+    if (trim) TrimFreedMemorySoon(workers_);
+    delete this;
+  }
 
  private:
   // As the typed call's arena had: a small first block for small calls,
@@ -419,11 +571,15 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
         FindLevel(store_, request_->level(), "level");
     absl::Status status = snapshot.status();
     if (status.ok()) {
-      status = AnswerRunQueries(**snapshot, *request_, limits_, response_,
-                                [this, deadline = context_->deadline()] {
-                                  return CallStopStatus(context_, deadline,
-                                                        stopping_);
-                                });
+      const bool on_worker = BatchQueryCount(*request_) > kMaxInlineQueries;
+      int checks = 0;
+      status = AnswerRunQueries(
+          **snapshot, *request_, limits_, response_,
+          [&, deadline = context_->deadline()] {
+            if (on_worker && ++checks % kStopChecksPerSlice == 0)
+              workers_.YieldSlice();
+            return CallStopStatus(context_, deadline, stopping_);
+          });
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left
@@ -434,9 +590,14 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(status));
       return;
     }
-    Finish(ToGrpcStatus(SerializeToByteBuffer(*response_, response_bytes_)));
+    const absl::Status serialized =
+        SerializeToByteBuffer(*response_, response_bytes_);
+    ticket_->Charge(static_cast<int64_t>(response_bytes_->Length()));
+    Finish(ToGrpcStatus(serialized));
   }
 
+  // The call's stream slot and bytes (request and response) until OnDone.
+  std::unique_ptr<CallBudget::Ticket> ticket_;
   grpc::CallbackServerContext* const context_;
   // The service's StopBatches flag.
   const std::atomic<bool>& stopping_;
@@ -455,15 +616,25 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
-  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_,
-                                draining_);
+  absl::StatusOr<std::unique_ptr<CallBudget::Ticket>> ticket =
+      budget_.Admit(context->peer());
+  if (!ticket.ok()) return new RefusedStreamReactor(ticket.status());
+  return QueryStreamReactor::Start(context, store_, limits_, workers_,
+                                   stopping_, draining_, *std::move(ticket));
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
     grpc::ByteBuffer* response) {
-  auto* reactor =
-      new RunQueriesReactor(context, store_, limits_, workers_, stopping_);
+  absl::StatusOr<std::unique_ptr<CallBudget::Ticket>> ticket =
+      budget_.Admit(context->peer());
+  if (!ticket.ok()) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(ToGrpcStatus(ticket.status()));
+    return reactor;
+  }
+  auto* reactor = new RunQueriesReactor(context, store_, limits_, workers_,
+                                        stopping_, *std::move(ticket));
   reactor->Start(*request, response);
   return reactor;
 }
