@@ -49,10 +49,14 @@ constexpr size_t kMaxQueuedBatches = 8;
 // read into: each keeps at most StreamBatch::kMaxKeptBytes.
 constexpr size_t kMaxSpareBatches = 2;
 
-// A stream that held this many bytes at once gives freed memory back to the
-// system when it ends (TrimFreedMemory): glibc keeps the freed pages of a
-// big answer otherwise, and RSS stays at the peak.
-constexpr int64_t kTrimAfterBytes = int64_t{4} << 20;
+// Freed memory is given back to the system (TrimFreedMemorySoon) each time
+// calls that ended have released this many bytes: glibc keeps the freed
+// pages of its heaps for reuse, and RSS would stay at the peak.
+constexpr int64_t kTrimAfterBytes = int64_t{16} << 20;
+
+// What a call costs gRPC beside the bytes it charges (its call arena,
+// metadata, stream state), counted towards kTrimAfterBytes when it ends.
+constexpr int64_t kCallOverheadBytes = int64_t{16} << 10;
 
 // Queries a worker answers between two chances to run another waiting job
 // (WorkerPool::YieldSlice), counted in stop checks.
@@ -98,10 +102,17 @@ void LogIfInternal(const absl::Status& status, const char* what) {
 
 // Gives memory freed since back to the system, on a worker (malloc_trim
 // walks every heap, a few ms on a big one): at most one queued at a time.
-// glibc keeps freed pages of its arenas for reuse, so without it the RSS
-// of a server that answered big batches stays at its peak.
 std::atomic<bool> trim_queued{false};
-void TrimFreedMemorySoon(WorkerPool& workers) {
+std::atomic<int64_t> released_since_trim{0};
+
+// Called as a call ends having held `peak_bytes` at most: trims once calls
+// have released kTrimAfterBytes since the last trim.
+void NoteCallEnded(int64_t peak_bytes, WorkerPool& workers) {
+  const int64_t released = peak_bytes + kCallOverheadBytes;
+  if (released_since_trim.fetch_add(released) + released < kTrimAfterBytes) {
+    return;
+  }
+  released_since_trim.store(0);
   if (trim_queued.exchange(true)) return;
   workers.Submit([] {
     trim_queued.store(false);
@@ -264,6 +275,8 @@ class QueryStreamReactor final
       Serialize(*batch->response(), &answer);
       ticket_->Charge(static_cast<int64_t>(answer.Length()) - request_bytes);
     }
+    // What the slot charges until a worker has answered it.
+    int64_t charged_at_read = request_bytes;
     Slot* slot = nullptr;
     bool read_more = false;
     bool wait_for_room = false;
@@ -277,8 +290,17 @@ class QueryStreamReactor final
       slot = &queue_.back();
       if (answer_here) {
         slot->charge = static_cast<int64_t>(slot->bytes.Length());
+        NoteAnswer(request_bytes, slot->charge);
         KeepSpare(std::move(batch));
       } else {
+        // The answer is charged before it exists, at the size this
+        // stream's last answer suggests, so read-ahead stops while the
+        // budget still has room for what the batches read will need.
+        const int64_t estimate = static_cast<int64_t>(
+            static_cast<double>(request_bytes) * answer_per_request_byte_);
+        ticket_->Charge(estimate);  // positive: wakes no one
+        charged_at_read += estimate;
+        slot->charge = charged_at_read;
         ++pending_jobs_;
       }
       reading_ = TakeSpare();
@@ -300,18 +322,19 @@ class QueryStreamReactor final
     } else {
       // The slot stays put until it is written, which waits for ready.
       workers_.Submit([this, slot, batch = std::move(batch),
-                       snapshot = std::move(snapshot), read_at,
-                       request_bytes]() mutable {
+                       snapshot = std::move(snapshot), read_at, request_bytes,
+                       charged_at_read]() mutable {
         AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
                     &workers_);
         grpc::ByteBuffer bytes;
         Serialize(*batch->response(), &bytes);
         const int64_t answer_bytes = static_cast<int64_t>(bytes.Length());
-        ticket_->Charge(answer_bytes - request_bytes);
+        ticket_->Charge(answer_bytes - charged_at_read);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->bytes = std::move(bytes);
           slot->charge = answer_bytes;
           slot->ready = true;
+          NoteAnswer(request_bytes, answer_bytes);
           --pending_jobs_;
           KeepSpare(std::move(batch));
         });
@@ -346,9 +369,9 @@ class QueryStreamReactor final
 
   void OnDone() override {
     Metrics().streams_open.Add(-1);
-    const bool trim = ticket_->peak_charged() >= kTrimAfterBytes;
+    const int64_t peak = ticket_->peak_charged();
     ticket_.reset();  // gives back its bytes and its stream slot
-    if (trim) TrimFreedMemorySoon(workers_);
+    NoteCallEnded(peak, workers_);
     // The last owner, unless a wake-up still runs.
     std::shared_ptr<QueryStreamReactor> self = std::move(self_);
   }
@@ -371,6 +394,15 @@ class QueryStreamReactor final
     }
   }
 
+  // Learns the answer bytes per request byte from an answered batch.
+  void NoteAnswer(int64_t request_bytes, int64_t answer_bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    answer_per_request_byte_ =
+        static_cast<double>(answer_bytes) /
+        static_cast<double>(std::max<int64_t>(request_bytes, 1));
+    answered_any_ = true;
+  }
+
   // Keeps an answered batch, emptied, for a later read.
   void KeepSpare(std::unique_ptr<StreamBatch> batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
@@ -389,13 +421,15 @@ class QueryStreamReactor final
   }
 
   // Whether a paused read may start now (it then clears read_paused_): not
-  // done, not failed, fewer than kMaxQueuedBatches queued and the budget
-  // has room. Sets `wait_for_room` when only the budget is in the way and
+  // done, not failed, fewer than kMaxQueuedBatches queued, no batch being
+  // answered before the first answer, and the budget has room. Sets `wait_for_room` when only the budget is in the way and
   // no wake-up is asked for yet (the caller asks, after the lock).
   bool MayResumeRead(bool& wait_for_room)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    // Until one answer shows how big answers get, one batch at a time.
     if (!read_paused_ || reads_done_ || failed_ ||
-        queue_.size() >= kMaxQueuedBatches || waiting_room_) {
+        queue_.size() >= kMaxQueuedBatches || waiting_room_ ||
+        (!answered_any_ && pending_jobs_ > 0)) {
       return false;
     }
     if (!ticket_->HasRoom()) {
@@ -470,6 +504,10 @@ class QueryStreamReactor final
   // Answered batches kept for later reads (at most kMaxSpareBatches).
   std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
+  // The last answer's bytes per request byte (NoteAnswer), and whether any
+  // batch was answered yet.
+  double answer_per_request_byte_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool answered_any_ ABSL_GUARDED_BY(mutex_) = false;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   // No read outstanding: the last one completed and the next is not
   // started (queue full, budget spent, or not yet got to).
@@ -550,9 +588,9 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   }
 
   void OnDone() override {
-    const bool trim = ticket_->peak_charged() >= kTrimAfterBytes;
+    const int64_t peak = ticket_->peak_charged();
     ticket_.reset();
-    if (trim) TrimFreedMemorySoon(workers_);
+    NoteCallEnded(peak, workers_);
     delete this;
   }
 
