@@ -49,7 +49,7 @@ constexpr size_t kMaxQueuedBatches = 8;
 // read into: each keeps at most StreamBatch::kMaxKeptBytes.
 constexpr size_t kMaxSpareBatches = 2;
 
-// Freed memory is given back to the system (TrimFreedMemorySoon) each time
+// Freed memory is given back to the system (NoteCallEnded) each time
 // calls that ended have released this many bytes: glibc keeps the freed
 // pages of its heaps for reuse, and RSS would stay at the peak.
 constexpr int64_t kTrimAfterBytes = int64_t{16} << 20;
@@ -105,10 +105,12 @@ void LogIfInternal(const absl::Status& status, const char* what) {
 std::atomic<bool> trim_queued{false};
 std::atomic<int64_t> released_since_trim{0};
 
-// Called as a call ends having held `peak_bytes` at most: trims once calls
-// have released kTrimAfterBytes since the last trim.
-void NoteCallEnded(int64_t peak_bytes, WorkerPool& workers) {
-  const int64_t released = peak_bytes + kCallOverheadBytes;
+// Called as a call ends having held `peak_bytes` at most (a stream also
+// counts kCallOverheadBytes; a unary call, which many clients make by the
+// thousand, only its bytes): trims once calls have released
+// kTrimAfterBytes since the last trim.
+void NoteCallEnded(int64_t peak_bytes, bool stream, WorkerPool& workers) {
+  const int64_t released = peak_bytes + (stream ? kCallOverheadBytes : 0);
   if (released_since_trim.fetch_add(released) + released < kTrimAfterBytes) {
     return;
   }
@@ -371,7 +373,7 @@ class QueryStreamReactor final
     Metrics().streams_open.Add(-1);
     const int64_t peak = ticket_->peak_charged();
     ticket_.reset();  // gives back its bytes and its stream slot
-    NoteCallEnded(peak, workers_);
+    NoteCallEnded(peak, /*stream=*/true, workers_);
     // The last owner, unless a wake-up still runs.
     std::shared_ptr<QueryStreamReactor> self = std::move(self_);
   }
@@ -590,7 +592,7 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   void OnDone() override {
     const int64_t peak = ticket_->peak_charged();
     ticket_.reset();
-    NoteCallEnded(peak, workers_);
+    NoteCallEnded(peak, /*stream=*/false, workers_);
     delete this;
   }
 
