@@ -279,6 +279,8 @@ class QueryStreamReactor final
     }
     // What the slot charges until a worker has answered it.
     int64_t charged_at_read = request_bytes;
+    // The change in the blocks kept by idle batches (KeptBytes).
+    int64_t kept_delta = 0;
     Slot* slot = nullptr;
     bool read_more = false;
     bool wait_for_room = false;
@@ -306,6 +308,8 @@ class QueryStreamReactor final
         ++pending_jobs_;
       }
       reading_ = TakeSpare();
+      kept_delta = KeptBytes() - kept_charged_;
+      kept_charged_ += kept_delta;
       if (draining_.load(std::memory_order_relaxed) && !reads_done_) {
         // The server drains: this batch is the last one read; once the
         // batches read are answered, the stream ends with UNAVAILABLE and
@@ -342,6 +346,7 @@ class QueryStreamReactor final
         });
       });
     }
+    ticket_->Charge(kept_delta);
     if (wait_for_room) ticket_->WaitForRoom(weak_from_this());
     // The slot is queued above, so whatever is read next lands behind it.
     if (read_more) StartRead(&read_buffer_);
@@ -413,6 +418,17 @@ class QueryStreamReactor final
     spare_.push_back(std::move(batch));
   }
 
+  // The blocks the idle batches keep for reuse (reading_ and spare_): real
+  // memory a stream holds between batches, charged to its ticket as of its
+  // last read.
+  int64_t KeptBytes() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    int64_t kept = static_cast<int64_t>(reading_->kept_bytes());
+    for (const std::unique_ptr<StreamBatch>& batch : spare_) {
+      kept += static_cast<int64_t>(batch->kept_bytes());
+    }
+    return kept;
+  }
+
   // A kept batch, or a new one.
   std::unique_ptr<StreamBatch> TakeSpare()
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
@@ -424,8 +440,9 @@ class QueryStreamReactor final
 
   // Whether a paused read may start now (it then clears read_paused_): not
   // done, not failed, fewer than kMaxQueuedBatches queued, no batch being
-  // answered before the first answer, and the budget has room. Sets `wait_for_room` when only the budget is in the way and
-  // no wake-up is asked for yet (the caller asks, after the lock).
+  // answered before the first answer, and the budget has room. Sets
+  // `wait_for_room` when only the budget is in the way and no wake-up is asked
+  // for yet (the caller asks, after the lock).
   bool MayResumeRead(bool& wait_for_room)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     // Until one answer shows how big answers get, one batch at a time.
@@ -506,6 +523,8 @@ class QueryStreamReactor final
   // Answered batches kept for later reads (at most kMaxSpareBatches).
   std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
+  // KeptBytes() as last charged.
+  int64_t kept_charged_ ABSL_GUARDED_BY(mutex_) = 0;
   // The last answer's bytes per request byte (NoteAnswer), and whether any
   // batch was answered yet.
   double answer_per_request_byte_ ABSL_GUARDED_BY(mutex_) = 0;

@@ -32,6 +32,9 @@ class StreamBatch {
   // a batch of the same size fits it without a heap allocation.
   void Reset();
 
+  // The block kept for the next use (0 before the first Reset).
+  size_t kept_bytes() const { return block_size_; }
+
   // What one batch keeps between uses at most: a rare huge batch (the
   // limit is max_batch_size queries) is not pinned for the stream's life.
   static constexpr size_t kMaxKeptBytes = size_t{1} << 20;
