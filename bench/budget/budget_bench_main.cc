@@ -145,8 +145,16 @@ int Hold() {
     // control, which is the point), else one thread writing them in turn
     // (small batches never block).
     std::atomic<int> written{0};
+    std::atomic<bool> stop_writing{false};
+    const auto round_deadline =
+        std::chrono::system_clock::now() +
+        absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_hold)) +
+        std::chrono::seconds(20);
     auto write_stream = [&](int s) {
+      if (stop_writing.load()) return;
       auto stream = std::make_unique<HeldStream>();
+      // Nothing outlives the round, whatever the server does.
+      stream->context.set_deadline(round_deadline);
       CollisionService::Stub stub(channels[s % connections]);
       stream->stream = stub.StreamQueries(&stream->context);
       HeldStream* mine = stream.get();
@@ -174,6 +182,7 @@ int Hold() {
         absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_hold)));
     const int64_t held_rss = RssKib(pid);
     // Cancel and close: the writers return once their Write fails.
+    stop_writing.store(true);
     {
       std::lock_guard<std::mutex> lock(held_mutex);
       for (auto& stream : held) {
