@@ -8,13 +8,17 @@
 //   --mode=fair   a small client sending one 1-query batch every
 //                 --small_interval on its own connection, alone and then
 //                 beside --heavy_streams streams of --heavy_batch-query
-//                 batches (each on its own connection, closed loop): prints
-//                 the small client's p50 / p99 latency in both phases and
-//                 the heavy streams' queries per second.
+//                 batches (each on its own connection, closed loop, in a
+//                 child process: --mode=heavy): prints the small client's
+//                 p50 / p99 latency in both phases and the heavy streams'
+//                 queries per second.
 //
 // Queries are rays along +x through the level bench/budget/run.sh makes
 // (300 vertical walls): CAST_MODE_ALL rays hit every wall (256 hits
 // returned, the server's max_results_per_query), closest-hit rays one.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -230,82 +234,116 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
 }
 
-// One phase: the small client alone (heavy 0) or beside the heavy streams.
-void Phase(int heavy) {
+// The heavy load: --heavy_streams streams, each on its own connection,
+// each keeping two --heavy_batch-query batches in flight, for --phase;
+// prints their queries per second.
+int Heavy() {
   const std::string target = absl::GetFlag(FLAGS_target);
-  std::atomic<bool> stop{false};
-  std::atomic<int64_t> heavy_queries{0};
+  const int heavy = absl::GetFlag(FLAGS_heavy_streams);
   const StreamQueriesRequest big =
       Batch(absl::GetFlag(FLAGS_heavy_batch), false, 1);
-  std::vector<std::thread> heavies;
+  std::atomic<int64_t> queries{0};
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point until =
+      start + absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_phase));
+  std::vector<std::thread> threads;
   for (int h = 0; h < heavy; ++h) {
-    heavies.emplace_back([&] {
+    threads.emplace_back([&] {
       CollisionService::Stub stub(NewConnection(target));
       grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() +
+                           (until - Clock::now()) + std::chrono::seconds(30));
       auto stream = stub.StreamQueries(&context);
       StreamQueriesResponse response;
-      // Two batches in flight: one answered while the next is sent.
       if (!stream->Write(big) || !stream->Write(big)) return;
-      while (!stop.load() && stream->Read(&response)) {
-        heavy_queries.fetch_add(response.results_size());
+      while (Clock::now() < until && stream->Read(&response)) {
+        queries.fetch_add(response.results_size());
         if (!stream->Write(big)) break;
       }
       context.TryCancel();
       stream->Finish();
     });
   }
-  // Let the heavy load start before measuring.
-  std::this_thread::sleep_for(std::chrono::milliseconds(heavy > 0 ? 500 : 0));
-  heavy_queries.store(0);
-  const Clock::time_point start = Clock::now();
-  CollisionService::Stub stub(NewConnection(target));
+  for (std::thread& t : threads) t.join();
+  const double seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  std::printf("heavy: %d streams of %d closest-hit rays: %.0f queries/s\n",
+              heavy, absl::GetFlag(FLAGS_heavy_batch),
+              queries.load() / seconds);
+  std::fflush(stdout);
+  return 0;
+}
+
+// The small client for --phase: one 1-query batch every --small_interval
+// on a stream of its own connection; prints its latencies.
+void Small(const char* label) {
+  CollisionService::Stub stub(NewConnection(absl::GetFlag(FLAGS_target)));
   grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_phase)) +
+                       std::chrono::seconds(30));
   auto stream = stub.StreamQueries(&context);
   StreamQueriesResponse response;
   std::vector<double> ms;
   const auto interval =
       absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_small_interval));
   const auto length = absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_phase));
-  Clock::time_point next = Clock::now();
+  const Clock::time_point start = Clock::now();
+  Clock::time_point next = start;
   uint64_t id = 0;
-  const StreamQueriesRequest one = Batch(1, false, 0);
+  StreamQueriesRequest request = Batch(1, false, 0);
   while (Clock::now() - start < length) {
     std::this_thread::sleep_until(next);
     next += interval;
     const Clock::time_point sent = Clock::now();
-    StreamQueriesRequest request = one;
     request.set_batch_id(++id);
     if (!stream->Write(request) || !stream->Read(&response)) break;
     ms.push_back(
         std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
   }
-  const double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
-  const int64_t heavy_done = heavy_queries.load();
   stream->WritesDone();
   stream->Finish();
-  stop.store(true);
-  for (std::thread& t : heavies) t.join();
   std::printf(
-      "%s: small client %zu batches, p50 %.3f ms, p99 %.3f ms, max %.3f ms",
-      heavy > 0 ? "loaded" : "alone", ms.size(), Percentile(ms, 0.5),
-      Percentile(ms, 0.99), Percentile(ms, 1.0));
-  if (heavy > 0) {
-    std::printf("; heavy %d streams: %.0f queries/s", heavy,
-                heavy_done / seconds);
-  }
-  std::printf("\n");
+      "%s: small client %zu batches, p50 %.3f ms, p99 %.3f ms, "
+      "max %.3f ms\n",
+      label, ms.size(), Percentile(ms, 0.5), Percentile(ms, 0.99),
+      Percentile(ms, 1.0));
   std::fflush(stdout);
 }
 
-int Fair() {
+// The small client alone, then beside the heavy load, which runs in a
+// process of its own (this program with --mode=heavy) so that the two
+// clients share no gRPC threads.
+int Fair(const char* self) {
   std::printf(
       "fair: small client 1 query every %s; heavy %d streams of %d "
       "closest-hit rays, 2 batches in flight each\n",
       absl::FormatDuration(absl::GetFlag(FLAGS_small_interval)).c_str(),
       absl::GetFlag(FLAGS_heavy_streams), absl::GetFlag(FLAGS_heavy_batch));
-  Phase(0);
-  Phase(absl::GetFlag(FLAGS_heavy_streams));
+  std::fflush(stdout);
+  Small("alone");
+  const absl::Duration phase = absl::GetFlag(FLAGS_phase);
+  std::vector<std::string> args = {
+      self,
+      "--mode=heavy",
+      absl::StrCat("--target=", absl::GetFlag(FLAGS_target)),
+      absl::StrCat("--level=", absl::GetFlag(FLAGS_level)),
+      absl::StrCat("--heavy_streams=", absl::GetFlag(FLAGS_heavy_streams)),
+      absl::StrCat("--heavy_batch=", absl::GetFlag(FLAGS_heavy_batch)),
+      absl::StrCat("--phase=", absl::FormatDuration(phase + absl::Seconds(2)))};
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  // The heavy load runs a second before and after the measured phase.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  Small("loaded");
+  int status = 0;
+  waitpid(child, &status, 0);
   return 0;
 }
 
@@ -315,7 +353,9 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   const std::string mode = absl::GetFlag(FLAGS_mode);
   if (mode == "hold") return Hold();
-  if (mode == "fair") return Fair();
-  std::fprintf(stderr, "--mode must be hold or fair, got %s\n", mode.c_str());
+  if (mode == "fair") return Fair(argv[0]);
+  if (mode == "heavy") return Heavy();
+  std::fprintf(stderr, "--mode must be hold, fair or heavy, got %s\n",
+               mode.c_str());
   return 2;
 }

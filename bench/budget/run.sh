@@ -25,14 +25,22 @@ PY
 
 start_server() {
   "$server" --listen=127.0.0.1:0 --admin_listen=none \
+    --metrics_listen=127.0.0.1:0 \
     --level_files="$work/walls.json" "$@" >"$work/server.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do
-    port=$(grep -o 'port [0-9]*' "$work/server.log" | head -1 | cut -d' ' -f2 || true)
+    port=$(grep -o '(port [0-9]*' "$work/server.log" | head -1 | cut -d' ' -f2 || true)
     [[ -n $port ]] && break
     sleep 0.1
   done
   [[ -n $port ]] || { cat "$work/server.log"; exit 1; }
+  mport=$(grep -o 'metrics port [0-9]*' "$work/server.log" | head -1 | cut -d' ' -f3)
+}
+# The limits the server counted hitting (none before they existed).
+limits_hit() {
+  curl -s "127.0.0.1:$mport/metrics" |
+    grep -E '^collide_(calls_refused|read_pauses)_total' | tr '\n' ' ' || true
+  echo
 }
 # A server that died (the kernel's OOM killer, say) is reported, not fatal.
 stop_server() {
@@ -47,6 +55,7 @@ echo "== case 1a: 4 streams on one connection, 8 batches of 1024 CAST_MODE_ALL r
 start_server "$@"
 "$bench" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
   --streams=4 --connections=1 --batches=8 --batch=1024 --all_hits --rounds=2 || echo "(bench exited $?)"
+limits_hit
 stop_server
 echo "== case 1b: 2000 streams of one 16-query batch, never read"
 for conns in 1 20; do
@@ -54,6 +63,7 @@ for conns in 1 20; do
   "$bench" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
     --streams=2000 --connections=$conns --batches=1 --batch=16 --all_hits \
     --rounds=2 || echo "(bench exited $?)"
+  limits_hit
   stop_server
 done
 fi

@@ -162,9 +162,8 @@ TEST(CallBudgetProcessTest,
 
 // Four streams on one connection each send 8 batches of 1,024 all-hits
 // rays (answers of about 10 MB) and never read. The bound
-// (docs/operations.md) for one connection: its budget, plus per stream one
-// request and one answer past it, plus what the workers build answers in
-// (about 4 answers' worth each, on the arena and serialized).
+// (docs/server.md) for one connection: its budget, plus per stream one
+// request and what building one answer costs (4 answers' worth).
 TEST(CallBudgetProcessTest, CallersThatNeverReadStayWithinTheByteBound) {
   if (kAddressSanitizer) {
     GTEST_SKIP() << "under AddressSanitizer freed memory sits in quarantine "
@@ -201,8 +200,7 @@ TEST(CallBudgetProcessTest, CallersThatNeverReadStayWithinTheByteBound) {
   const int64_t baseline = RssBytes(server.pid());
   ASSERT_GT(baseline, 0);
   const int64_t request_bytes = static_cast<int64_t>(batch.ByteSizeLong());
-  const int64_t bound = kBudget + kStreams * (request_bytes + answer_bytes) +
-                        kWorkers * 4 * answer_bytes;
+  const int64_t bound = kBudget + kStreams * (request_bytes + 4 * answer_bytes);
   // Margin: gRPC's own buffers and allocator slack.
   const int64_t margin = int64_t{48} << 20;
 
