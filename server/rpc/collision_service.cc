@@ -236,8 +236,10 @@ class QueryStreamReactor final
     if (!ok) {
       // The client closed its side (or the call is gone): finish once
       // every queued response is written.
-      Step([this]()
-               ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
+      Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+        read_paused_ = true;  // no read outstanding
+      });
       return;
     }
     ++messages_read_;
@@ -260,6 +262,7 @@ class QueryStreamReactor final
                        "(protobuf binary); the stream is closed"));
       Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
         reads_done_ = true;
+        read_paused_ = true;
         end_status_ = std::move(refusal);
       });
       return;
@@ -476,8 +479,14 @@ class QueryStreamReactor final
   // Applies `change` under the lock, then does what the new state calls
   // for: write the front slot if it is ready, resume a paused read, or
   // finish the call.
+  //
+  // Start* calls are made after the lock is released, so the call must
+  // not finish meanwhile: a failed stream finishes only with no read, no
+  // write and no job outstanding. The reactor itself is held for the step:
+  // a finish on another thread may run OnDone before this one returns.
   template <typename Change>
   void Step(Change&& change) {
+    const std::shared_ptr<QueryStreamReactor> keep = shared_from_this();
     grpc::ByteBuffer* write = nullptr;
     bool read_more = false;
     bool wait_for_room = false;
@@ -488,8 +497,9 @@ class QueryStreamReactor final
       change();
       if (finished_) return;
       if (failed_) {
-        // Workers still write into slots; only finish once they are done.
-        if (pending_jobs_ == 0 && !writing_) {
+        // Workers still write into slots, and a read started by another
+        // step still completes: only finish once they are done.
+        if (pending_jobs_ == 0 && !writing_ && read_paused_) {
           finished_ = finish = true;
           status = absl::CancelledError("stream write failed");
         }
@@ -545,7 +555,7 @@ class QueryStreamReactor final
   bool answered_any_ ABSL_GUARDED_BY(mutex_) = false;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   // No read outstanding: the last one completed and the next is not
-  // started (queue full, budget spent, or not yet got to).
+  // started (queue full, budget spent, reads done, or not yet got to).
   bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
   // A budget wake-up is asked for and has not come.
   bool waiting_room_ ABSL_GUARDED_BY(mutex_) = false;
