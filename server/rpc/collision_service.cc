@@ -393,11 +393,15 @@ class QueryStreamReactor final
 
   void OnDone() override {
     Metrics().streams_open.Add(-1);
-    const int64_t peak = ticket_->peak_charged();
-    ticket_.reset();  // gives back its bytes and its stream slot
-    NoteCallEnded(peak, /*stream=*/true, workers_);
-    // The last owner, unless a wake-up still runs.
+    // The last owner, unless a step or a wake-up still runs on another
+    // thread: the reactor, and its ticket, go when that one returns.
     std::shared_ptr<QueryStreamReactor> self = std::move(self_);
+  }
+
+  // The ticket, a member, gives back its bytes and its stream slot after
+  // this.
+  ~QueryStreamReactor() override {
+    NoteCallEnded(ticket_->peak_charged(), /*stream=*/true, workers_);
   }
 
  private:
