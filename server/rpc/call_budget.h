@@ -11,10 +11,12 @@
 //   released. A caller that never reads its answers stops the reads of its
 //   own connection, not the server.
 //
-// A stream may overshoot by what its one outstanding read brings and that
-// batch's answer, so the bytes held are at most max_queued_bytes plus, per
-// open stream, one request and one answer (docs/operations.md has the
-// formula).
+// The stream reactor charges a batch read with what building its answer
+// will cost, from the stream's last answer; what a stream can put past the
+// budget is one batch and its answer (its first, or the read in flight
+// when the budget filled), so the bytes held are at most max_queued_bytes
+// plus, per open stream, one request and 4 answers' worth (docs/server.md
+// has the formula).
 #ifndef COLLIDE_SERVER_RPC_CALL_BUDGET_H_
 #define COLLIDE_SERVER_RPC_CALL_BUDGET_H_
 
