@@ -10,10 +10,12 @@
 // The label names the function timed. bench/toi_table.py turns
 // --benchmark_format=json output into a markdown table.
 //
-// Extra flag: --toi_disagreements=N prints, for each Box2D row, up to N cases
-// where it and collide disagree on hit/miss and up to N where the contacts
-// differ (fraction or point, as counted), at %.17g, to stderr. Box2D's point
-// is printed as {0, 0} where it reports none (b2TimeOfImpact).
+// Extra flags: --toi_iterations=N runs each benchmark exactly N
+// iterations (scripts/bench_instructions.sh counts instructions per call
+// that way, under callgrind); --toi_disagreements=N prints, for each Box2D row,
+// up to N cases where it and collide disagree on hit/miss and up to N where the
+// contacts differ (fraction or point, as counted), at %.17g, to stderr. Box2D's
+// point is printed as {0, 0} where it reports none (b2TimeOfImpact).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -49,6 +51,7 @@ using collide::Segment;
 using collide::Vec2;
 
 int g_print_disagreements = 0;
+int64_t g_iterations = 0;  // 0: Google Benchmark picks the count
 
 // --- The collide call for a case, picked by the mover's type.
 const collide::ConcavePolygon& View(const ConcaveShape& shape) {
@@ -78,9 +81,10 @@ std::optional<collide::Hit> Cast(const PolygonCast& m, const O& o) {
 bool IsHit(const std::optional<collide::Hit>& r) { return r.has_value(); }
 bool IsHit(const B2Result& r) { return r.hit; }
 
-// The timed loop: cycle through the pre-made cases, one call each.
+// The timed loop: cycle through the pre-made cases, one call each. Not
+// inlined, so that callgrind can collect in it alone (one call per run).
 template <typename C, typename Fn>
-void TimeCases(benchmark::State& state, const std::vector<C>& cases, Fn fn) {
+__attribute__((noinline)) void TimeCases(benchmark::State& state, const std::vector<C>& cases, Fn fn) {
   const std::size_t mask = cases.size() - 1;
   std::size_t i = 0;
   for (auto _ : state) {
@@ -94,13 +98,14 @@ template <typename C, typename Fn>
 void Register(const std::string& name, const std::string& label,
               std::shared_ptr<const std::vector<C>> cases, Fn fn,
               std::vector<std::pair<std::string, double>> counters) {
-  benchmark::RegisterBenchmark(
+  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
       name.c_str(), [label, cases, fn, counters](benchmark::State& state) {
         TimeCases(state, *cases, fn);
         state.SetLabel(label);
         for (const auto& [key, value] : counters) state.counters[key] = value;
         state.counters["cases"] = static_cast<double>(cases->size());
       });
+  if (g_iterations > 0) b->Iterations(g_iterations);
 }
 
 template <typename M, typename O>
@@ -361,21 +366,31 @@ void RegisterAll() {
 
 int main(int argc, char** argv) {
   // Our own flag first; benchmark::Initialize rejects what it does not know.
-  const char* const kFlag = "--toi_disagreements=";
+  const char* const kDisagreements = "--toi_disagreements=";
+  const char* const kIterations = "--toi_iterations=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], kFlag, std::strlen(kFlag)) == 0) {
-      const char* value = argv[i] + std::strlen(kFlag);
-      char* end = nullptr;
-      const long count = std::strtol(value, &end, 10);
-      if (*value == '\0' || *end != '\0' || count < 0 || count > 1000000) {
-        std::fprintf(stderr, "%s: %s: want a count in [0, 1000000]\n", argv[0],
-                     argv[i]);
-        return 2;
-      }
+    const bool disagreements =
+        std::strncmp(argv[i], kDisagreements, std::strlen(kDisagreements)) == 0;
+    const bool iterations =
+        std::strncmp(argv[i], kIterations, std::strlen(kIterations)) == 0;
+    if (!disagreements && !iterations) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    const char* value = std::strchr(argv[i], '=') + 1;
+    char* end = nullptr;
+    const long count = std::strtol(value, &end, 10);
+    const long most = disagreements ? 1000000 : 1000000000;
+    if (*value == '\0' || *end != '\0' || count < 0 || count > most) {
+      std::fprintf(stderr, "%s: %s: want a count in [0, %ld]\n", argv[0],
+                   argv[i], most);
+      return 2;
+    }
+    if (disagreements) {
       collide_bench::g_print_disagreements = static_cast<int>(count);
     } else {
-      argv[kept++] = argv[i];
+      collide_bench::g_iterations = count;
     }
   }
   argc = kept;

@@ -49,6 +49,8 @@ build_packages=(
   libssl-dev
   # benchmarks and their reference libraries (never linked by lib/)
   libbenchmark-dev libbox2d-dev libchipmunk-dev
+  # instruction counts per call (scripts/bench_instructions.sh)
+  valgrind
 )
 
 # What collide_server and the client tools load at run time (ldd), by

@@ -39,6 +39,14 @@
 namespace collide::server {
 namespace {
 
+// How long a drain waits with no call in flight and none started before it
+// closes the connections. Clients keep starting calls on a connection until
+// they have read its GOAWAY, so one moment with no call in flight is not the
+// end; closing then (grpc_server_cancel_all_calls sends GOAWAY with
+// INTERNAL_ERROR) fails calls a client sent just before it read the GOAWAY:
+// C-core clients see them CANCELLED, grpc-js INTERNAL.
+constexpr absl::Duration kDrainQuietSpell = absl::Milliseconds(100);
+
 // "dir/arena.json" -> "arena": the id of a level file that names none.
 std::string FileStem(absl::string_view path) {
   const size_t slash = path.rfind('/');
@@ -228,13 +236,14 @@ absl::Status CollideServer::LoadLevels() {
       !s.ok()) {
     return s;
   }
+  for (const auto& [id, base] : base_levels) base_sources_[id] = base.source;
   if (!options_.level_dir.empty() &&
       options_.level_dir_poll_interval > absl::ZeroDuration()) {
     LevelDirWatcherOptions watch;
     watch.level_dir = options_.level_dir;
     watch.poll_interval = options_.level_dir_poll_interval;
     watch.max_file_bytes = options_.limits.max_message_bytes;
-    watch.base_levels = std::move(base_levels);
+    watch.base_levels = base_levels;
     watch.skipped = &skipped_files_;
     watcher_ = std::make_unique<LevelDirWatcher>(*store_, std::move(watch));
     // Before the directory is loaded, so a file changing while it loads is
@@ -269,8 +278,11 @@ absl::Status CollideServer::StartMetrics() {
   if (options_.metrics_listen.empty()) return absl::OkStatus();
   const LevelStore* store = store_.get();
   absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
-      MetricsHttpServer::Start(options_.metrics_listen,
-                               [store] { return RenderMetricsPage(*store); });
+      MetricsHttpServer::Start(
+          options_.metrics_listen,
+          {.threads = options_.metrics_threads,
+           .request_timeout = options_.metrics_request_timeout},
+          [store] { return RenderMetricsPage(*store); });
   if (!metrics.ok()) return metrics.status();
   metrics_http_ = *std::move(metrics);
   // Not "(port N)": that names the gRPC port to whoever reads the log
@@ -369,7 +381,15 @@ absl::Status CollideServer::StartLevelStore() {
   if (options_.level_store.empty()) return absl::OkStatus();
   absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
   if (!address.ok()) return address.status();
-  redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address));
+  redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address),
+                                                 base_sources_,
+                                                 options_.level_store_copy_dir);
+  absl::StatusOr<std::vector<std::string>> copy =
+      redis_sync_->LoadCopy(options_.limits.max_message_bytes);
+  if (!copy.ok()) return copy.status();
+  for (const std::string& line : *copy) {
+    Log("level store: %s", LogValue(line));
+  }
   store_->ShareWrites(redis_sync_.get());
   // Loaded before listening when Redis is up; otherwise the thread keeps
   // trying and the base levels serve meanwhile.
@@ -474,13 +494,21 @@ void CollideServer::Shutdown() {
   // gRPC's Shutdown also waits for every client to close its connection,
   // and a client that keeps an idle channel open reads the GOAWAY only at
   // its next poll (gRPC's client backup poller: every 5 s). Once no call is
-  // left (and none can start: new calls are refused from the moment
-  // Shutdown runs, which the 20 ms leave it to reach), close the
-  // connections instead of waiting for the clients.
+  // left and none has started for kDrainQuietSpell (the clients have read
+  // the GOAWAY and start their calls elsewhere), close the connections
+  // instead of waiting for the clients.
   while (!shutting_down.load()) absl::SleepFor(absl::Milliseconds(1));
-  absl::SleepFor(absl::Milliseconds(20));
-  while (absl::Now() < deadline && ServerRpcMetrics().calls_in_flight() > 0) {
+  const RpcMetrics& calls = ServerRpcMetrics();
+  int64_t started = calls.calls_started();
+  absl::Time quiet_since = absl::Now();
+  while (absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(5));
+    if (calls.calls_in_flight() > 0 || calls.calls_started() != started) {
+      started = calls.calls_started();
+      quiet_since = absl::Now();
+    } else if (absl::Now() - quiet_since >= kDrainQuietSpell) {
+      break;
+    }
   }
   if (absl::Now() < deadline) {
     grpc_server_cancel_all_calls(server_->c_server());

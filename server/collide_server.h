@@ -75,8 +75,9 @@ class CollideServer {
   // (GOAWAY), streams end with UNAVAILABLE once they have answered the
   // batches they read (CollisionServiceImpl::Drain), calls in flight get
   // until now + shutdown_grace to finish and are then cancelled. Returns
-  // as soon as no call is left (idle connections are closed, not waited
-  // for; calls of other CollideServers in this process count as left, see
+  // once no call has been left or started for 0.1 s (the clients have read
+  // the GOAWAY; idle connections are then closed, not waited for; calls of
+  // other CollideServers in this process count too, see
   // RpcMetrics::calls_in_flight), at the latest after the grace.
   // Idempotent.
   void Shutdown();
@@ -119,6 +120,8 @@ class CollideServer {
   // After the store, so it stops before the store goes. Null unless
   // level_store names Redis.
   std::unique_ptr<RedisLevelSync> redis_sync_;
+  // The bundled and --level_files levels, by id (for the fleet's store).
+  RedisLevelSync::BaseLevels base_sources_;
   // Declared before the services and the server, so it is destroyed after
   // them: a batch still queued when the server stops is answered first.
   std::unique_ptr<WorkerPool> workers_;

@@ -49,6 +49,11 @@ ABSL_FLAG(std::string, level_store, "",
           "--level_dir. While Redis is unreachable a replica serves the "
           "levels it holds, level changes fail with UNAVAILABLE, and it "
           "reconnects (backoff from 50 ms doubling to 2 s) and resyncs.");
+ABSL_FLAG(std::string, level_store_copy_dir, "",
+          "With --level_store: a directory where this replica keeps its copy "
+          "of what it last held from the fleet's Redis (levels and deletes), "
+          "to restore a Redis that lost its data even after this replica "
+          "restarts; empty: the copy is kept in memory only.");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "
@@ -123,6 +128,13 @@ ABSL_FLAG(std::string, metrics_listen, "",
           "Address to serve Prometheus metrics on (GET /metrics, plain "
           "HTTP), IPv4 host:port (port 0: any free port); empty: off. The "
           "image and manifests use 0.0.0.0:9090.");
+ABSL_FLAG(int, metrics_threads, 16,
+          "Threads serving the metrics endpoint: connections served at once "
+          "(more wait for one), in [1, 1024].");
+ABSL_FLAG(absl::Duration, metrics_request_timeout, absl::Seconds(1),
+          "Longest a metrics connection may take to send its whole request "
+          "(and take the answer); idle and slow connections are closed "
+          "after it, so they cannot hold the endpoint. In [1ms, 1m].");
 ABSL_FLAG(std::string, log_format, "text",
           "Log line format: text (\"{time} collide_server: {message}\") or "
           "json (one object per line: time, level, logger, message and "
@@ -222,6 +234,7 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.level_dir = absl::GetFlag(FLAGS_level_dir);
   options.strict_level_dir = absl::GetFlag(FLAGS_strict_level_dir);
   options.level_store = absl::GetFlag(FLAGS_level_store);
+  options.level_store_copy_dir = absl::GetFlag(FLAGS_level_store_copy_dir);
   options.level_dir_poll_interval =
       absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
@@ -247,6 +260,9 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.max_connection_age_grace =
       absl::GetFlag(FLAGS_max_connection_age_grace);
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  options.metrics_threads = absl::GetFlag(FLAGS_metrics_threads);
+  options.metrics_request_timeout =
+      absl::GetFlag(FLAGS_metrics_request_timeout);
   options.tls.tls_cert_file = absl::GetFlag(FLAGS_tls_cert_file);
   options.tls.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
   options.tls.tls_client_ca_file = absl::GetFlag(FLAGS_tls_client_ca_file);

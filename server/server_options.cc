@@ -57,8 +57,30 @@ absl::Status CheckLimits(const ServerOptions& options) {
   return absl::OkStatus();
 }
 
+absl::Status CheckMetricsOptions(const ServerOptions& options) {
+  if (options.metrics_threads < 1 || options.metrics_threads > 1024) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--metrics_threads must be in [1, 1024], got ",
+                     options.metrics_threads));
+  }
+  if (options.metrics_request_timeout < absl::Milliseconds(1) ||
+      options.metrics_request_timeout > absl::Minutes(1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--metrics_request_timeout must be in [1ms, 1m], got ",
+                     absl::FormatDuration(options.metrics_request_timeout)));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckLevelStore(const ServerOptions& options) {
-  if (options.level_store.empty()) return absl::OkStatus();
+  if (options.level_store.empty()) {
+    if (!options.level_store_copy_dir.empty()) {
+      return absl::InvalidArgumentError(
+          "--level_store_copy_dir needs --level_store (it keeps a copy of "
+          "the fleet's store)");
+    }
+    return absl::OkStatus();
+  }
   if (absl::StatusOr<RedisAddress> address = ParseRedisUrl(options.level_store);
       !address.ok()) {
     return AsFlagError(address.status());
@@ -75,6 +97,7 @@ absl::Status CheckLevelStore(const ServerOptions& options) {
 
 absl::Status ValidateServerOptions(const ServerOptions& options) {
   if (absl::Status s = CheckLimits(options); !s.ok()) return s;
+  if (absl::Status s = CheckMetricsOptions(options); !s.ok()) return s;
   if (absl::Status s = CheckLevelStore(options); !s.ok()) return s;
   if (absl::Status s = CheckTlsOptions(options.tls); !s.ok()) {
     return AsFlagError(s);

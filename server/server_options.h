@@ -45,6 +45,11 @@ struct ServerOptions {
   // shared store every replica writes to and applies changes from
   // (redis_level_sync.h). Redis and level_dir are exclusive.
   std::string level_store;
+  // With level_store: a directory where this replica keeps its copy of
+  // what it last held from the fleet's store (fleet_copy.h), so that a
+  // Redis that lost its data is restored with deletes kept even after
+  // this replica restarts. Empty: the copy is kept in memory only.
+  std::string level_store_copy_dir;
   formats::InputLimits limits;
   // What the server holds at most over all levels.
   StoreLimits store_limits;
@@ -69,6 +74,11 @@ struct ServerOptions {
   // plain HTTP (metrics_http.h); port 0 picks a free port (see
   // CollideServer::metrics_port()). Empty: no metrics endpoint.
   std::string metrics_listen;
+  // The metrics endpoint's thread pool and request timeout
+  // (MetricsHttpOptions): idle or slow connections are closed after
+  // metrics_request_timeout, so they cannot hold it.
+  int metrics_threads = 16;
+  absl::Duration metrics_request_timeout = absl::Seconds(1);
   // TLS or mutual TLS on both listeners; plaintext by default.
   TlsOptions tls;
   // Where LevelService writes are served: "host:port" (port 0: a free
@@ -87,8 +97,9 @@ struct ServerOptions {
 // out of range (max_vertices >= 3, max_message_bytes >= 1024, the other
 // limits >= 1 (the call limits too), max_shot_targets >= 0,
 // max_slide_iterations in [0, kMaxSlideIterations], durations and
-// worker_threads >= 0), a level_store that is not a redis:// URL or is given
-// with level_dir, TLS options that do not fit together (CheckTlsOptions), or an
+// worker_threads >= 0, metrics_threads in [1, 1024], metrics_request_timeout in
+// [1ms, 1m]), a level_store that is not a redis:// URL or is given with
+// level_dir, TLS options that do not fit together (CheckTlsOptions), or an
 // admin listener open to the network without credentials or client names
 // without mutual TLS (CheckAdminOptions). Reads no file: a TLS file that cannot
 // be read fails CollideServer::Start instead.

@@ -6,7 +6,10 @@
 // miss reads "hits": []).
 //
 // Levels are named by id ("arena") or full name ("levels/arena", as
-// `levels` prints them). `-o FILE` is short for --out=FILE.
+// `levels` prints them). A command that reads a request file (run, patch,
+// render --queries) acts on the level the file names; --level may repeat
+// it but never override it (a disagreement exits 2 naming both), and fills
+// in for a file that names none. `-o FILE` is short for --out=FILE.
 //
 // Exit status: 0 done, 1 the server or a file said no (the message says
 // why), 2 bad command line (an unknown flag, a value that does not parse, a
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -33,6 +37,7 @@
 #include "client/cli/cast_args.h"
 #include "client/cli/result_text.h"
 #include "client/lib/collide_client.h"
+#include "client/lib/level_choice.h"
 #include "client/lib/tool_command_line.h"
 #include "client/svg/svg_render.h"
 #include "google/protobuf/util/json_util.h"
@@ -62,9 +67,11 @@ ABSL_FLAG(std::string, admin_address, "127.0.0.1:50052",
 ABSL_FLAG(std::string, admin_token_file, "",
           "File holding the admin bearer token sent with put and delete.");
 ABSL_FLAG(bool, json, false, "Print protobuf JSON instead of text.");
-ABSL_FLAG(std::string, level, "arena",
+ABSL_FLAG(std::optional<std::string>, level, std::nullopt,
           "Level to query or manage: its id (arena) or full name "
-          "(levels/arena).");
+          "(levels/arena). A file given to run, patch or render --queries "
+          "names its own level; --level must then name the same one or be "
+          "left out. Default arena.");
 ABSL_FLAG(std::string, out, "",
           "Output file (render, get, import-tiled), also -o FILE; "
           "default standard output.");
@@ -119,6 +126,8 @@ Commands:
 
 constexpr char kUsageTail[] = R"(
 LEVEL is an id (arena) or a full name (levels/arena). -o FILE is --out=FILE.
+A file naming a level (run, patch, render --queries) wins over the default;
+a --level naming another level than the file exits 2.
 Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
 --level=ID, --json, --timeout=10s.
 Exit status: 0 done, 1 refused by the server or a file, 2 bad command line.
@@ -218,9 +227,14 @@ struct Invocation {
   absl::Span<char* const> args;
 };
 
-// The level id: the command's argument when given, else --level.
+// The level of a command that reads no request file: --level, else arena.
+std::string FlagLevel() {
+  return absl::GetFlag(FLAGS_level).value_or(collide::client::kDefaultLevelId);
+}
+
+// The level id: the command's argument when given, else FlagLevel().
 std::string LevelArg(const Invocation& call) {
-  return call.args.empty() ? absl::GetFlag(FLAGS_level) : call.args[0];
+  return call.args.empty() ? FlagLevel() : call.args[0];
 }
 
 int HealthCommand(const Invocation& call) {
@@ -259,15 +273,15 @@ int PrintResults(absl::Span<const v1::Query> queries,
 int RunOne(CollideClient& client, absl::StatusOr<v1::Query> query) {
   if (!query.ok()) return Usage(std::string(query.status().message()));
   query->set_request_id(1);
-  absl::StatusOr<v1::RunQueriesResponse> response = client.RunQueries(
-      absl::GetFlag(FLAGS_level), absl::MakeConstSpan(&*query, 1));
+  absl::StatusOr<v1::RunQueriesResponse> response =
+      client.RunQueries(FlagLevel(), absl::MakeConstSpan(&*query, 1));
   if (!response.ok()) return Fail(response.status());
   PrintResults(absl::MakeConstSpan(&*query, 1), *response);
   return response->results(0).status().code() == 0 ? 0 : 1;
 }
 
-// A RunQueriesRequest from a JSON file; --level fills a missing level, and
-// queries without request ids are numbered 1, 2, ...
+// A RunQueriesRequest from a JSON file, as written (its level may be
+// empty); queries without request ids are numbered 1, 2, ...
 absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
   absl::StatusOr<std::string> text = ReadText(path);
   if (!text.ok()) return text.status();
@@ -279,9 +293,6 @@ absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
         absl::StrCat(path, ": not a RunQueriesRequest in protobuf JSON: ",
                      parsed.message().as_string()));
   }
-  if (request.level().empty()) {
-    request.set_level(collide::client::LevelName(absl::GetFlag(FLAGS_level)));
-  }
   for (int i = 0; i < request.queries_size(); ++i) {
     if (request.queries(i).request_id() == 0) {
       request.mutable_queries(i)->set_request_id(i + 1);
@@ -290,14 +301,24 @@ absl::StatusOr<v1::RunQueriesRequest> ReadBatch(const std::string& path) {
   return request;
 }
 
+// The level a command reading the request file `path` acts on: see
+// ChooseLevel. A file and a --level that disagree are a bad command line.
+absl::StatusOr<std::string> FileLevel(const std::string& path,
+                                      const std::string& file_level) {
+  return collide::client::ChooseLevel(path, file_level,
+                                      absl::GetFlag(FLAGS_level));
+}
+
 int RunCommand(const Invocation& call) {
   const std::string path = call.args[0];
   absl::StatusOr<v1::RunQueriesRequest> request = ReadBatch(path);
   if (!request.ok()) return Fail(request.status());
+  absl::StatusOr<std::string> level = FileLevel(path, request->level());
+  if (!level.ok()) return Usage(std::string(level.status().message()));
   const std::vector<v1::Query> queries(request->queries().begin(),
                                        request->queries().end());
   absl::StatusOr<v1::RunQueriesResponse> response =
-      call.client->RunQueries(request->level(), queries);
+      call.client->RunQueries(*level, queries);
   if (!response.ok()) return Fail(response.status());
   return PrintResults(queries, *response);
 }
@@ -313,14 +334,21 @@ int RenderCommand(const Invocation& call) {
     return Usage(absl::StrCat("--y_axis must be up, down or level, got \"",
                               y_axis, "\""));
   }
-  const std::string level_id = absl::GetFlag(FLAGS_level);
+  // The level drawn is the one the queries file names, if any.
+  std::string level_id = FlagLevel();
+  std::optional<v1::RunQueriesRequest> request;
+  if (const std::string path = absl::GetFlag(FLAGS_queries); !path.empty()) {
+    absl::StatusOr<v1::RunQueriesRequest> read = ReadBatch(path);
+    if (!read.ok()) return Fail(read.status());
+    absl::StatusOr<std::string> chosen = FileLevel(path, read->level());
+    if (!chosen.ok()) return Usage(std::string(chosen.status().message()));
+    level_id = *chosen;
+    request = *std::move(read);
+  }
   absl::StatusOr<v1::GetLevelResponse> level = call.client->GetLevel(level_id);
   if (!level.ok()) return Fail(level.status());
   std::vector<collide::client::RenderedQuery> drawn;
-  if (!absl::GetFlag(FLAGS_queries).empty()) {
-    absl::StatusOr<v1::RunQueriesRequest> request =
-        ReadBatch(absl::GetFlag(FLAGS_queries));
-    if (!request.ok()) return Fail(request.status());
+  if (request.has_value()) {
     const std::vector<v1::Query> queries(request->queries().begin(),
                                          request->queries().end());
     absl::StatusOr<v1::RunQueriesResponse> response =
@@ -370,7 +398,8 @@ int PutCommand(const Invocation& call) {
   return 0;
 }
 
-// PatchLevel from a JSON PatchLevelRequest; its level is --level.
+// PatchLevel from a JSON PatchLevelRequest, on the level the file names
+// (else --level, else arena; a file and a --level that disagree exit 2).
 int PatchCommand(const Invocation& call) {
   const std::string path = call.args[0];
   std::ifstream file(path);
@@ -386,8 +415,10 @@ int PatchCommand(const Invocation& call) {
     return Fail(absl::InvalidArgumentError(
         absl::StrCat(path, ": not a PatchLevelRequest: ", parsed.ToString())));
   }
+  absl::StatusOr<std::string> level = FileLevel(path, patch.level());
+  if (!level.ok()) return Usage(std::string(level.status().message()));
   absl::StatusOr<v1::PatchLevelResponse> patched =
-      call.client->PatchLevel(absl::GetFlag(FLAGS_level), std::move(patch));
+      call.client->PatchLevel(*level, std::move(patch));
   if (!patched.ok()) return Fail(patched.status());
   if (absl::GetFlag(FLAGS_json)) {
     std::printf("%s", Json(*patched).c_str());
@@ -532,12 +563,13 @@ constexpr Command kCommands[] = {
      "  delete LEVEL                delete a level (on --admin_address)\n",
      "delete takes one LEVEL id", true, DeleteCommand},
     {"patch",
-     R"(  patch FILE [--level=ID]     add, replace and remove shapes of --level in
+     R"(  patch FILE [--level=ID]     add, replace and remove shapes of a level in
                               one step (on --admin_address): FILE is a
                               PatchLevelRequest in protobuf JSON, e.g.
-                              {"upserts": [{"id": "7", "circle": {"radius":
-                              1}}], "removeIds": ["3"],
-                              "expectedContentHash": "..."}
+                              {"level": "levels/dock", "upserts": [{"id": "7",
+                              "circle": {"radius": 1}}], "removeIds": ["3"],
+                              "expectedContentHash": "..."}; the level is
+                              the file's, else --level
 )",
      "patch takes one patch FILE", true, PatchCommand},
     {"cast",
@@ -563,7 +595,8 @@ constexpr Command kCommands[] = {
      "move takes one mover kind", true, MoveCommand},
     {"run",
      "  run FILE                    a batch from a file (RunQueriesRequest "
-     "JSON)\n",
+     "JSON)\n"
+     "                              on the file's level, else --level\n",
      "run takes one FILE of queries", true, RunCommand},
     {"render",
      R"(  render [--queries=F] [--y_axis=up|down] --out=F.svg

@@ -14,6 +14,7 @@
 #include "absl/synchronization/notification.h"
 #include "client/load/packed_batches.h"
 #include "client/load/query_file.h"
+#include "collide/number_text.h"
 
 namespace collide::client::load {
 
@@ -184,7 +185,7 @@ absl::Status ValidateLoadOptions(const LoadOptions& options) {
   if (!(options.plan.rate >= 0) || !std::isfinite(options.plan.rate)) {
     return absl::InvalidArgumentError(
         absl::StrCat("rate must be >= 0 batches/s (0: closed loop), not ",
-                     options.plan.rate));
+                     NumberText(options.plan.rate)));
   }
   if (options.plan.warmup < Clock::duration::zero()) {
     return absl::InvalidArgumentError("warmup must be >= 0");
@@ -212,7 +213,7 @@ absl::Status ValidateLoadOptions(const LoadOptions& options) {
     if (!(ramp.to_rate > 0) || !std::isfinite(ramp.to_rate)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "ramp_to must be > 0 batches/s (where the ramp ends), not ",
-          ramp.to_rate));
+          NumberText(ramp.to_rate)));
     }
     if (options.plan.count > 0) {
       return absl::InvalidArgumentError(

@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "client/lib/query_builders.h"
+#include "collide/number_text.h"
 
 namespace collide::client::load {
 
@@ -208,9 +209,10 @@ absl::StatusOr<QueryMix> QueryMix::Create(QueryMixOptions options) {
   if (!std::isfinite(b.lower.x) || !std::isfinite(b.lower.y) ||
       !std::isfinite(b.upper.x) || !std::isfinite(b.upper.y) ||
       b.lower.x > b.upper.x || b.lower.y > b.upper.y) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bounds must be finite with lower <= upper, not (", b.lower.x, ", ",
-        b.lower.y, ")-(", b.upper.x, ", ", b.upper.y, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("bounds must be finite with lower <= upper, not (",
+                     NumberText(b.lower.x), ", ", NumberText(b.lower.y), ")-(",
+                     NumberText(b.upper.x), ", ", NumberText(b.upper.y), ")"));
   }
   double total = 0;
   for (const KindWeight& kind : options.kinds) {

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "collide/number_text.h"
 #include "collide/vec2.h"
 
 namespace collide::formats {
@@ -25,13 +26,13 @@ absl::Status OutOfRangeError(double value, const FieldPath& field) {
         absl::StrCat(field.ToString(), " must be finite"));
   }
   if (std::abs(value) > kMaxCoordinate) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field.ToString(), " must be within +-1e60, got ", value));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), " must be within +-1e60, got ", NumberText(value)));
   }
   if (!InExactRange(value)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field.ToString(),
-                     " must be 0 or at least 1e-60 in magnitude, got ", value));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field.ToString(), " must be 0 or at least 1e-60 in magnitude, got ",
+        NumberText(value)));
   }
   return absl::OkStatus();
 }
@@ -47,7 +48,7 @@ absl::Status CheckNonNegative(double value, const FieldPath& field) {
   if (absl::Status s = CheckInRange(value, field); !s.ok()) return s;
   if (value >= 0.0) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat(field.ToString(), " must be >= 0, got ", value));
+      absl::StrCat(field.ToString(), " must be >= 0, got ", NumberText(value)));
 }
 
 }  // namespace collide::formats

@@ -20,8 +20,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "absl/types/span.h"
 #include "collide/level.h"
+#include "collide/number_text.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
 #include "collide/toi.h"
@@ -115,12 +117,14 @@ absl::Status CheckBox(const v1::Box& box, const FieldPath& field) {
   if (absl::Status s = CheckInRange(box.half_extents(), half); !s.ok())
     return s;
   if (!(box.half_extents().x() > 0.0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        half.ToString(), ".x must be > 0, got ", box.half_extents().x()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(half.ToString(), ".x must be > 0, got ",
+                     NumberText(box.half_extents().x())));
   }
   if (!(box.half_extents().y() > 0.0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        half.ToString(), ".y must be > 0, got ", box.half_extents().y()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(half.ToString(), ".y must be > 0, got ",
+                     NumberText(box.half_extents().y())));
   }
   return CheckAngle(box.angle_radians(), FieldPath(field, ".angle_radians"));
 }
@@ -196,21 +200,36 @@ absl::StatusOr<int32_t> ListCapacity(int32_t requested,
   return requested == 0 ? limits.max_results_per_query : requested;
 }
 
-// Rewrites an error of Level::Create (paths relative to its arguments) to the
-// request's field paths.
-absl::Status LevelCreateError(const absl::Status& status) {
-  const absl::string_view message = status.message();
+// Rewrites an error of Level::Create or Level::Patch (paths relative to
+// their arguments: "shapes[i]...", "options.cell_size") to the request's
+// field paths: `shapes_field` names the request's shapes ("level.shapes",
+// "upserts"), `level_field` the level ("level"). Every path in the message
+// is rewritten ("shapes[1].id 1 duplicates shapes[0].id").
+absl::Status LevelBuildError(const absl::Status& status,
+                             absl::string_view shapes_field,
+                             absl::string_view level_field) {
+  absl::string_view message = status.message();
   if (absl::StartsWith(message, "shapes[")) {
-    return absl::Status(status.code(), absl::StrCat("level.", message));
+    std::string rewritten;
+    for (size_t at = 0; at < message.size();) {
+      const size_t next = message.find("shapes[", at);
+      const bool word_start =
+          next != absl::string_view::npos &&
+          (next == 0 || message[next - 1] == ' ' || message[next - 1] == '(');
+      const size_t stop =
+          next == absl::string_view::npos ? message.size() : next;
+      absl::StrAppend(&rewritten, message.substr(at, stop - at));
+      if (next == absl::string_view::npos) break;
+      absl::StrAppend(&rewritten, word_start ? shapes_field : "shapes");
+      at = next + absl::string_view("shapes").size();
+    }
+    return absl::Status(status.code(), rewritten);
   }
-  if (absl::StartsWith(message, "options.cell_size")) {
-    return absl::Status(
-        status.code(),
-        absl::StrCat("level.",
-                     message.substr(absl::string_view("options.").size())));
+  if (absl::ConsumePrefix(&message, "options.")) {
+    return absl::Status(status.code(), absl::StrCat(level_field, ".", message));
   }
   // Anything else concerns the level as a whole.
-  return absl::Status(status.code(), absl::StrCat("level: ", message));
+  return absl::Status(status.code(), absl::StrCat(level_field, ": ", message));
 }
 
 }  // namespace
@@ -242,8 +261,9 @@ absl::StatusOr<CastSettings> CastSettingsFromProto(
     const FieldPath path(root, ".max_fraction");
     if (absl::Status s = CheckInRange(max_fraction, path); !s.ok()) return s;
     if (!(max_fraction >= 0.0 && max_fraction <= 1.0)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path.ToString(), " must be in [0, 1], got ", max_fraction));
+      return absl::InvalidArgumentError(absl::StrCat(path.ToString(),
+                                                     " must be in [0, 1], got ",
+                                                     NumberText(max_fraction)));
     }
     settings.options.max_fraction = max_fraction;
   }
@@ -290,7 +310,9 @@ absl::StatusOr<std::string> ParseLevelName(absl::string_view name,
         field, " must be \"levels/{level_id}\", got \"", Echo(name), "\""));
   }
   const absl::string_view id = name.substr(kLevelNamePrefix.size());
-  if (absl::Status s = ValidateLevelId(id, absl::StrCat(field, " level id"));
+  // "level's {level_id} must not be empty": the field, then its part.
+  if (absl::Status s =
+          ValidateLevelId(id, absl::StrCat(field, "'s {level_id}"));
       !s.ok()) {
     return s;
   }
@@ -331,7 +353,7 @@ absl::StatusOr<Level> ShapesFromProto(
   if (!std::isfinite(cell_size) || cell_size < 0.0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "level.cell_size must be finite and >= 0 (0 picks one), got ",
-        cell_size));
+        NumberText(cell_size)));
   }
 
   // Pass 1: validate each shape with the request's paths, and count the
@@ -464,7 +486,9 @@ absl::StatusOr<Level> LevelFromProto(const v1::Level& level,
       [](absl::Span<const ShapeDesc> descs,
          const LevelOptions& options) -> absl::StatusOr<Level> {
         absl::StatusOr<Level> built = Level::Create(descs, options);
-        if (!built.ok()) return LevelCreateError(built.status());
+        if (!built.ok()) {
+          return LevelBuildError(built.status(), "level.shapes", "level");
+        }
         return built;
       });
 }
@@ -480,9 +504,7 @@ absl::StatusOr<Level> PatchedLevelFromProto(
         absl::StatusOr<Level> built =
             Level::Patch(std::move(base), removed_ids, descs, options);
         if (!built.ok()) {
-          return absl::Status(
-              built.status().code(),
-              absl::StrCat(field_prefix, ": ", built.status().message()));
+          return LevelBuildError(built.status(), field_prefix, field_prefix);
         }
         return built;
       });
@@ -874,8 +896,9 @@ absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
       return s;
     }
     if (!(query.max_fraction() >= 0.0 && query.max_fraction() <= 1.0)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path.ToString(), " must be in [0, 1], got ", query.max_fraction()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.ToString(), " must be in [0, 1], got ",
+                       NumberText(query.max_fraction())));
     }
     args.options.max_fraction = query.max_fraction();
   }

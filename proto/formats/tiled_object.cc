@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "collide/number_text.h"
 #include "collide/shapes.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
@@ -52,8 +53,9 @@ void SetVec2(Vec2 v, v1::Vec2* out) {
 
 absl::Status CheckInRange(Vec2 p, const Where& where) {
   if (IsInRange(p)) return absl::OkStatus();
-  return Invalid(where, absl::StrCat("a coordinate (", p.x, ", ", p.y,
-                                     ") is beyond +-", kMaxCoordinate));
+  return Invalid(where, absl::StrCat("a coordinate (", NumberText(p.x), ", ",
+                                     NumberText(p.y), ") is beyond +-",
+                                     NumberText(kMaxCoordinate)));
 }
 
 v1::Shape* AddShape(const ShapeTags& tags, v1::Level& out) {
@@ -69,8 +71,9 @@ v1::Shape* AddShape(const ShapeTags& tags, v1::Level& out) {
 absl::Status CheckPositive(double value, const char* field,
                            absl::string_view kind, const Where& where) {
   if (value > 0.0) return absl::OkStatus();
-  return Invalid(where, absl::StrCat(kind, " field \"", field,
-                                     "\" must be > 0, got ", value));
+  return Invalid(where,
+                 absl::StrCat(kind, " field \"", field, "\" must be > 0, got ",
+                              NumberText(value)));
 }
 
 // Points of a "polygon" or "polyline" array: [{"x": 1, "y": 2}, ...].
@@ -293,7 +296,8 @@ absl::Status AppendShape(const TiledObject& object, const Affine& to_level,
       }
       if (!NearlyEqual(w, h)) {
         return Invalid(where,
-                       absl::StrCat("ellipse of width ", w, " and height ", h,
+                       absl::StrCat("ellipse of width ", NumberText(w),
+                                    " and height ", NumberText(h),
                                     " is not a circle (collide has circles "
                                     "only: make width equal height, or draw "
                                     "a polygon)"));

@@ -11,6 +11,9 @@
 //                         file bytes (level_frame.h), whole after every
 //                         write (a patch stores the patched level whole:
 //                         simple, and each write costs the level's size)
+//   {prefix}:epoch        the store's epoch (below)
+//   {prefix}:restored     hash: level id -> the entry a replica wrote back
+//                         from its copy, until a write replaces it
 //   {prefix}:changes      channel: the id of each level written
 // A write is one Lua script (EVAL): it compares the index's content hash
 // with the expected one, stores the content, bumps the revision, and
@@ -24,13 +27,38 @@
 // (LevelStore::SyncLevel, UnloadLevel). Levels get this server's own
 // version numbers; content_hash is the identity shared by the fleet.
 //
-// Resynchronising: at start and after every reconnect the replica lists the
-// index and loads each level whose content hash differs from what it serves
-// (and drops tombstoned ones). A level it serves that Redis does not know
-// (the bundled default or --level_files on a fresh Redis, or every level
-// after Redis restarted empty) is written there unless another replica did
-// it first (then that content is loaded): a Redis that lost its data is
-// repopulated by the fleet.
+// The store's epoch: {prefix}:epoch holds a random id written once, when
+// the store is initialised, atomically with its first levels; every write
+// script checks it, so no write lands in a store that lost its data. A
+// replica keeps a FleetCopy of what it last held from the store (epoch,
+// entries, tombstones; on disk with --level_store_copy_dir) and, when it
+// finds the store:
+//   - without an epoch and without an index (new, or it lost its data):
+//     initialises it in one script, unless another replica did first:
+//     with its copy when it holds one of this store (the epoch kept, every
+//     level and tombstone at its revision, each marked in {prefix}:restored),
+//     else with its base levels (the bundled default, --level_files) at
+//     revision 1 (a brand-new fleet);
+//   - with the epoch of its copy: writes back each entry of its copy that
+//     the store lacks, or holds at a lower revision still marked restored
+//     (restored from a replica that knew less), so the newest copy wins
+//     and no write made since the restore is undone;
+//   - with another epoch (another store, or one re-initialised by a
+//     replica without a copy): takes the store's levels, dropping the
+//     copy's;
+//   - with an index but no epoch (written by a server that kept no epoch):
+//     gives it an epoch.
+// Then it loads every level whose content hash differs from what it serves,
+// drops tombstoned ones, writes a base level the store has no entry for
+// (not even a tombstone: a level added to --level_files later), and stops
+// serving any other level the store does not hold. So a bundled or
+// --level_files level is never written over a tombstone, and a delete
+// stays deleted after Redis loses its data as long as one replica that
+// saw it, or its copy directory, survives.
+//
+// Resynchronising: at start and after every reconnect, and within about
+// kEpochCheckInterval of the store losing its epoch (FLUSHALL, a restart
+// without persistence) or a write finding it gone.
 //
 // While Redis is unreachable the replica serves what it holds; writes fail
 // with UNAVAILABLE; the subscriber reconnects with a backoff doubling from
@@ -40,9 +68,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -50,6 +80,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "collide/v1/geometry.pb.h"
+#include "server/fleet/fleet_copy.h"
 #include "server/fleet/redis_connection.h"
 #include "server/levels/level_store.h"
 
@@ -62,9 +94,26 @@ class RedisLevelSync : public SharedLevelWrites {
   // Longest a connection attempt or a command waits.
   static constexpr absl::Duration kTimeout = absl::Seconds(1);
 
+  // How often the subscriber checks that the store still has its epoch.
+  static constexpr absl::Duration kEpochCheckInterval = absl::Seconds(1);
+
+  // The levels every replica loads at start (the bundled default,
+  // --level_files), by id: written to a new store, and to an initialised
+  // store that has no entry for them.
+  using BaseLevels =
+      std::map<std::string, std::shared_ptr<const v1::Level>, std::less<>>;
+
   // `store` must outlive this object; call store.ShareWrites(this) to send
-  // its writes here.
-  RedisLevelSync(LevelStore& store, RedisAddress address);
+  // its writes here. `copy_dir`: where to keep the FleetCopy ("": memory
+  // only).
+  RedisLevelSync(LevelStore& store, RedisAddress address, BaseLevels base,
+                 std::string copy_dir);
+
+  // Serves the levels of the copy on disk and drops its tombstoned ones
+  // (at start, before Resync, so a replica that starts while Redis is down
+  // serves what the fleet last held). Returns lines for the log; an error
+  // when the copy directory cannot be used.
+  absl::StatusOr<std::vector<std::string>> LoadCopy(int64_t max_file_bytes);
   // Stops the thread if running.
   ~RedisLevelSync() override;
   RedisLevelSync(const RedisLevelSync&) = delete;
@@ -95,11 +144,29 @@ class RedisLevelSync : public SharedLevelWrites {
   // Runs `args` on the command connection (connecting first if needed).
   absl::StatusOr<RedisReply> Command(const std::vector<std::string>& args)
       ABSL_LOCKS_EXCLUDED(command_mutex_);
-  // Serves what Redis holds for `id` now.
-  absl::Status Apply(absl::string_view id);
-  // Writes the level served as `id` to Redis unless Redis has an entry for
-  // it; loads Redis's when it has.
+  // Serves what Redis holds for `id` now and records it in the copy
+  // (`in_resync`: even over a newer revision of the copy, and not flushed).
+  // UNAVAILABLE when the store's epoch is not the copy's.
+  absl::Status Apply(absl::string_view id, bool in_resync = false);
+  // Writes base level `id` to Redis unless Redis has an entry for it, then
+  // serves Redis's.
   absl::Status Seed(const std::string& id);
+  // One resynchronisation pass over the store as read; sets `again` when it
+  // changed the store and the pass must start over.
+  absl::Status ResyncOnce(bool& again);
+  // Initialises a store without epoch or index (see the file comment).
+  absl::Status Initialise();
+  // Writes back the copy's entries the store lost; `again` when any was.
+  absl::Status RestoreLost(
+      const std::map<std::string, std::string, std::less<>>& index,
+      bool& again);
+  // Loads, drops and seeds levels to match `index` (the store's, read
+  // under the copy's epoch).
+  absl::Status ApplyIndex(
+      const std::map<std::string, std::string, std::less<>>& index);
+  // Asks the subscriber to resynchronise (from a write that found the
+  // store's epoch gone, under the store's writers' lock).
+  void RequestResync();
   // Whether revision `revision` of `id` is newer than the one applied; if
   // so, records it as applied. Called under the store's writers' lock.
   bool TakeRevision(absl::string_view id, int64_t revision);
@@ -109,8 +176,15 @@ class RedisLevelSync : public SharedLevelWrites {
 
   LevelStore& store_;
   const RedisAddress address_;
+  const BaseLevels base_;
   const std::string index_key_;
+  const std::string epoch_key_;
+  const std::string restored_key_;
   const std::string channel_;
+  FleetCopy copy_;
+  // Serialises resynchronisations (start, subscriber).
+  absl::Mutex resync_mutex_;
+  std::atomic<bool> resync_requested_{false};
 
   absl::Mutex command_mutex_;
   std::unique_ptr<RedisConnection> command_ ABSL_GUARDED_BY(command_mutex_);

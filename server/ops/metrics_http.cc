@@ -6,8 +6,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -19,8 +21,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "server/ops/log.h"
 #include "server/ops/metrics_page.h"
+#include "server/ops/server_metrics.h"
 
 namespace collide::server {
 namespace {
@@ -54,6 +60,20 @@ int HandleMetrics(mg_connection* connection, void* render) {
   return 200;
 }
 
+// The user data of a connection that was answered (end_request): any
+// other connection closing was dropped unanswered (timed out, or a request
+// civetweb could not read).
+char answered_marker;
+
+int ClearConnectionMark(const mg_connection* /*connection*/, void** data) {
+  *data = nullptr;
+  return 0;
+}
+
+void MarkAnswered(const mg_connection* connection, int /*status*/) {
+  mg_set_user_connection_data(connection, &answered_marker);
+}
+
 // Opens and closes one TCP connection to host:port (IPv4), ignoring
 // failures.
 void Knock(const std::string& host, int port) {
@@ -70,22 +90,56 @@ void Knock(const std::string& host, int port) {
 
 }  // namespace
 
+void MetricsHttpServer::NoteDropped() {
+  Metrics().metrics_connections_dropped.Add();
+  absl::MutexLock lock(&drop_mutex_);
+  ++drops_unlogged_;
+  const absl::Time now = absl::Now();
+  if (now - drop_logged_ < absl::Minutes(1)) return;
+  LogAt(LogSeverity::kWarning,
+        {{"component", "metrics_http"}, {"connections", drops_unlogged_}},
+        "metrics endpoint: closed %d connection(s) without an answer (no "
+        "whole request within --metrics_request_timeout=%s, or one it could "
+        "not read)",
+        drops_unlogged_, absl::FormatDuration(options_.request_timeout));
+  drop_logged_ = now;
+  drops_unlogged_ = 0;
+}
+
 absl::StatusOr<std::unique_ptr<MetricsHttpServer>> MetricsHttpServer::Start(
-    const std::string& listen, std::function<std::string()> render) {
+    const std::string& listen, const MetricsHttpOptions& options,
+    std::function<std::string()> render) {
   static std::once_flag library_once;
   std::call_once(library_once, [] { mg_init_library(0); });
 
   std::unique_ptr<MetricsHttpServer> server(
-      new MetricsHttpServer(std::move(render)));
-  // Two threads: a scrape every few seconds, plus one spare so a slow
-  // client cannot hold the endpoint alone.
-  const char* options[] = {
-      "listening_ports",    listen.c_str(), "num_threads", "2",
-      "request_timeout_ms", "10000",        nullptr};
+      new MetricsHttpServer(options, std::move(render)));
+  const std::string threads = absl::StrCat(std::max(options.threads, 1));
+  const std::string timeout_ms = absl::StrCat(
+      std::max<int64_t>(absl::ToInt64Milliseconds(options.request_timeout), 1));
+  // Keep-alive off: a scraper reconnects each time anyway, and an idle
+  // kept-alive connection would hold a thread between scrapes.
+  const char* civetweb_options[] = {"listening_ports",
+                                    listen.c_str(),
+                                    "num_threads",
+                                    threads.c_str(),
+                                    "request_timeout_ms",
+                                    timeout_ms.c_str(),
+                                    "enable_keep_alive",
+                                    "no",
+                                    nullptr};
   mg_callbacks callbacks;
   std::memset(&callbacks, 0, sizeof callbacks);
   callbacks.log_message = &LogCivetwebMessage;
-  mg_init_data init{&callbacks, nullptr, options};
+  callbacks.init_connection = &ClearConnectionMark;
+  callbacks.end_request = &MarkAnswered;
+  callbacks.connection_close = [](const mg_connection* connection) {
+    if (mg_get_user_connection_data(connection) == &answered_marker) return;
+    static_cast<MetricsHttpServer*>(
+        mg_get_user_data(mg_get_context(connection)))
+        ->NoteDropped();
+  };
+  mg_init_data init{&callbacks, server.get(), civetweb_options};
   char error_text[256] = "";
   mg_error_data error;
   std::memset(&error, 0, sizeof error);

@@ -128,6 +128,10 @@ void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,
           "Level files that could not be loaded (at start or by the level "
           "directory watcher).",
           metrics.level_load_failures);
+  counter("collide_metrics_connections_dropped_total",
+          "Connections to the metrics endpoint closed without an answer "
+          "(no whole request within --metrics_request_timeout).",
+          metrics.metrics_connections_dropped);
   writer.Family("collide_level_build_seconds", "histogram",
                 "Time to validate and build one level.");
   writer.HistogramSamples("collide_level_build_seconds",

@@ -41,17 +41,23 @@ class RpcMetrics {
   // seen at least once.
   void Render(ExpositionWriter& writer) const;
 
-  // Calls the interceptor has seen start and not yet end (the drain waits
-  // for none to be left, CollideServer::Shutdown).
+  // Calls the interceptor has seen start and not yet end, and calls it has
+  // seen start in all (the drain waits for a spell with none in flight and
+  // none started, CollideServer::Shutdown).
   int64_t calls_in_flight() const {
     return calls_in_flight_.load(std::memory_order_relaxed);
   }
+  int64_t calls_started() const {
+    return calls_started_.load(std::memory_order_relaxed);
+  }
   void AddCallInFlight(int64_t delta) {
+    if (delta > 0) calls_started_.fetch_add(delta, std::memory_order_relaxed);
     calls_in_flight_.fetch_add(delta, std::memory_order_relaxed);
   }
 
  private:
   std::atomic<int64_t> calls_in_flight_{0};
+  std::atomic<int64_t> calls_started_{0};
   static constexpr int kCodeCount = 17;
   struct Method {
     std::string service;

@@ -92,6 +92,9 @@ struct ServerMetrics {
   // Level files that could not be loaded (skipped at start, or ignored or
   // not restored by the level directory watcher).
   Counter level_load_failures;
+  // Connections to the metrics endpoint closed without an answer (no whole
+  // request within --metrics_request_timeout, or one it could not read).
+  Counter metrics_connections_dropped;
   // Validating and building one level (MakeLevelSnapshot), nanoseconds.
   Histogram level_build_ns{
       {100'000, 1'000'000, 5'000'000, 10'000'000, 25'000'000, 50'000'000,

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
 #include "collide/v1/level_service.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -41,12 +42,16 @@ absl::Status Put(LevelStore& store, const v1::PutLevelRequest& request,
       store.Put(std::move(level), /*persist=*/true,
                 {request.expected_content_hash(), request.expected_version()});
   if (!put.ok()) {
-    // Field paths from the conversion start with "level."; the request
+    // Field paths from the conversion start with "level." (and may name
+    // another shape: "... duplicates level.shapes[0].id"); the request
     // carries the level as "content".
     absl::string_view message = put.status().message();
     if (absl::ConsumePrefix(&message, "level.")) {
-      return absl::Status(put.status().code(),
-                          absl::StrCat("content.", message));
+      return absl::Status(
+          put.status().code(),
+          absl::StrCat("content.",
+                       absl::StrReplaceAll(
+                           message, {{" level.shapes[", " content.shapes["}})));
     }
     return put.status();
   }

@@ -142,6 +142,85 @@ TEST_F(CliE2eTest, PatchChangesShapesOfTheLevel) {
   EXPECT_THAT(again.out, HasSubstr("NOT_FOUND"));
 }
 
+// Writes `contents` to `name` in the test's folder and returns its path.
+std::string WriteFile(const std::string& dir, const std::string& name,
+                      const std::string& contents) {
+  const std::string path = absl::StrCat(dir, "/", name);
+  std::ofstream out(path);
+  out << contents;
+  return path;
+}
+
+// A patch whose file names "levels/dock" changes dock, never the default
+// arena, with or without a --level that agrees.
+TEST_F(CliE2eTest, PatchFileNamingALevelChangesThatLevel) {
+  ASSERT_EQ(Cli(absl::StrCat("put ", COLLIDE_EXAMPLE_LEVEL)).exit_code, 0);
+  const std::string patch = WriteFile(dir_, "dock_patch.json", R"({
+      "level": "levels/dock", "upserts": [{"id": "99",
+      "circle": {"center": {"x": 5, "y": -5}, "radius": 1}}]})");
+  Outcome patched = Cli(absl::StrCat("patch ", patch));
+  EXPECT_EQ(patched.exit_code, 0) << patched.out;
+  EXPECT_THAT(patched.out, HasSubstr("patched levels/dock  version"));
+  EXPECT_THAT(Cli("describe arena").out, HasSubstr("levels/arena  version 1"));
+  EXPECT_THAT(Cli("describe dock").out, HasSubstr("7 shapes"));
+  // A --level naming the same level, by id or full name, is no conflict.
+  for (const char* same : {"dock", "levels/dock"}) {
+    Outcome again = Cli(absl::StrCat("--level=", same, " patch ", patch));
+    EXPECT_EQ(again.exit_code, 0) << same << ": " << again.out;
+    EXPECT_THAT(again.out, HasSubstr("patched levels/dock")) << same;
+  }
+  EXPECT_THAT(Cli("describe arena").out, HasSubstr("levels/arena  version 1"));
+}
+
+// A file and a --level naming different levels: exit 2, both named, and no
+// level changed or queried.
+TEST_F(CliE2eTest, FileAndFlagThatDisagreeExit2NamingBoth) {
+  ASSERT_EQ(Cli(absl::StrCat("put ", COLLIDE_EXAMPLE_LEVEL)).exit_code, 0);
+  const std::string patch = WriteFile(dir_, "dock_patch.json", R"({
+      "level": "levels/dock", "removeIds": ["1"]})");
+  const std::string batch = WriteFile(dir_, "dock_batch.json", R"({
+      "level": "levels/dock", "queries": [{"rayCast": {
+      "origin": {"x": 5, "y": -5}, "translation": {"x": 0, "y": 20}}}]})");
+  for (const std::string& args :
+       {absl::StrCat("--level=arena patch ", patch),
+        absl::StrCat("--level=levels/arena patch ", patch),
+        absl::StrCat("--level=arena run ", batch),
+        absl::StrCat("--level=arena render --queries=", batch, " --out=", dir_,
+                     "/no.svg")}) {
+    Outcome refused = Cli(args);
+    EXPECT_EQ(refused.exit_code, 2) << args << ": " << refused.out;
+    EXPECT_THAT(refused.out, HasSubstr("arena and ")) << args;
+    EXPECT_THAT(refused.out, HasSubstr("\"level\": \"levels/dock\"")) << args;
+    EXPECT_THAT(refused.out, HasSubstr("name different levels")) << args;
+  }
+  EXPECT_THAT(Cli("describe arena").out, HasSubstr("levels/arena  version 1"));
+  EXPECT_THAT(Cli("describe dock").out, HasSubstr("6 shapes"));
+}
+
+// A file that names no level takes --level, else arena; a file that names
+// one is run on it without any flag.
+TEST_F(CliE2eTest, RunTakesTheFilesLevelElseTheFlag) {
+  ASSERT_EQ(Cli(absl::StrCat("put ", COLLIDE_EXAMPLE_LEVEL)).exit_code, 0);
+  // Straight up through dock's segment 1 (y = 0); in the arena it meets
+  // nothing before y = 15.
+  const std::string query = R"("queries": [{"rayCast": {
+      "origin": {"x": 5, "y": -5}, "translation": {"x": 0, "y": 20}}}])";
+  const std::string dock =
+      WriteFile(dir_, "dock.json",
+                absl::StrCat(R"({"level": "levels/dock", )", query, "}"));
+  const std::string unnamed =
+      WriteFile(dir_, "unnamed.json", absl::StrCat("{", query, "}"));
+  Outcome on_dock = Cli(absl::StrCat("run ", dock));
+  EXPECT_EQ(on_dock.exit_code, 0) << on_dock.out;
+  EXPECT_THAT(on_dock.out, HasSubstr("hit shape 1 (user_data 0)"));
+  Outcome flag = Cli(absl::StrCat("--level=dock run ", unnamed));
+  EXPECT_EQ(flag.exit_code, 0) << flag.out;
+  EXPECT_THAT(flag.out, HasSubstr("hit shape 1 (user_data 0)"));
+  Outcome arena = Cli(absl::StrCat("run ", unnamed));
+  EXPECT_EQ(arena.exit_code, 0) << arena.out;
+  EXPECT_THAT(arena.out, Not(HasSubstr("hit shape 1 ")));
+}
+
 TEST_F(CliE2eTest, RunFileAndRenderIt) {
   Outcome run = Cli(absl::StrCat("run ", COLLIDE_EXAMPLE_QUERIES));
   EXPECT_EQ(run.exit_code, 0) << run.out;

@@ -274,7 +274,7 @@ TEST(DrainTest, SigtermedReplicaUnderLoadLosesNoBatch) {
     servers[victim]->Signal(SIGTERM);
     const std::optional<int> exit_code = servers[victim]->Wait(10);
     EXPECT_EQ(exit_code, 0) << servers[victim]->log();
-    // Load goes on on the survivors.
+    // Load continues on the survivors.
     const int answered_at_exit = tally.answered.load();
     EXPECT_TRUE(WaitUntil(
         [&] { return tally.answered.load() >= answered_at_exit + 200; }));

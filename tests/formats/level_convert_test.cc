@@ -49,7 +49,7 @@ TEST(ParseLevelNameTest, MissingPrefixIsInvalidArgumentNamingTheField) {
 TEST(ParseLevelNameTest, EmptyIdIsInvalidArgument) {
   ExpectError(ParseLevelName("levels/", "level").status(),
               absl::StatusCode::kInvalidArgument,
-              "level level id must not be empty");
+              "level's {level_id} must not be empty");
 }
 
 TEST(ParseLevelNameTest, PathCharactersAreRefused) {

@@ -213,7 +213,7 @@ TEST(RayCastFromProtoTest, MagnitudesBelowTheLeastNameTheField) {
   ExpectError(RayCastFromProto(query, InputLimits{}, "q").status(),
               absl::StatusCode::kInvalidArgument,
               "q.origin.x must be 0 or at least 1e-60 in magnitude, got "
-              "4.94066e-324");
+              "5e-324");
 }
 
 TEST(CircleCastFromProtoTest, ATinyRadiusOrSkinNamesTheField) {

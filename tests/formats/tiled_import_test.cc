@@ -451,7 +451,7 @@ TEST(TiledImportErrorTest, DegenerateGeometryIsNamed) {
                   R"([{"id":3, "x":0, "y":0, "polygon":[
                                    {"x":0, "y":0}, {"x":10, "y":10},
                                    {"x":10, "y":0}, {"x":0, "y":20}]}])")),
-              AllOf(HasSubstr("object 3"), HasSubstr("not simple")));
+              AllOf(HasSubstr("object 3"), HasSubstr("self-intersecting")));
   EXPECT_THAT(ImportMessage(MapWithObjects(
                   R"([{"id":4, "x":0, "y":0,
                                    "polyline":[{"x":0, "y":0}]}])")),

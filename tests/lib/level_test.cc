@@ -168,12 +168,17 @@ TEST(LevelErrorTest, PolygonsMustBeSimpleWithArea) {
             "shapes[0].polygon.vertices must hold at least 3 vertices, got 2");
   const std::vector<Vec2> flat = {{0, 0}, {1, 0}, {2, 0}};
   EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{flat}}}),
-            "shapes[0].polygon: polygon has zero area");
+            "shapes[0].polygon: polygon doubles back on itself at vertex 0");
   const std::vector<Vec2> bow_tie = {{0, 0}, {4, 4}, {4, 0}, {0, 2}};
   const std::string error =
       BuildError({{.id = 1, .geometry = PolygonDesc{bow_tie}}});
   EXPECT_EQ(error.rfind("shapes[0].polygon: ", 0), 0u) << error;
-  EXPECT_NE(error.find("not simple"), std::string::npos) << error;
+  EXPECT_NE(error.find("self-intersecting"), std::string::npos) << error;
+  // A symmetric bow tie has zero area, but is named for its crossing.
+  const std::vector<Vec2> even_bow_tie = {{0, 0}, {2, 2}, {2, 0}, {0, 2}};
+  EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{even_bow_tie}}}),
+            "shapes[0].polygon: polygon is self-intersecting: edges 0 and 2 "
+            "intersect");
   const std::vector<Vec2> repeated = {{0, 0}, {1, 0}, {1, 0}, {0, 1}};
   EXPECT_EQ(BuildError({{.id = 1, .geometry = PolygonDesc{repeated}}})
                 .rfind("shapes[0].polygon: ", 0),
@@ -212,7 +217,7 @@ TEST(LevelErrorTest, CellSizeMustBePositiveAndFitTheLimits) {
       Level::Create(wide, {.cell_size = 0.01}).status();
   EXPECT_EQ(too_fine.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(too_fine.message(),
-            "options.cell_size 0.01 makes 1.00002e+10 cells over the level's "
+            "options.cell_size 0.01 makes 10000200001 cells over the level's "
             "extent, more than the limit 4 per shape part + 262144 = 262148");
   // A given size that fits the cell limit is used; the segment, covering
   // far more than its cells' share, is filed in a coarser tier.

@@ -164,33 +164,49 @@ TEST(MakeConvexPolygonTest, ReflexFirstVertexIsNamed) {
                 "polygon is not convex at vertex 0");
 }
 
-TEST(MakeConvexPolygonTest, PentagramIsRejectedAsSelfOverlapping) {
+TEST(MakeConvexPolygonTest, PentagramIsRejectedAsSelfIntersecting) {
   // Every turn is a left turn, but the outline goes around twice.
   std::vector<Vec2> star;
   for (int i = 0; i < 5; ++i) {
     const double angle = 2.0 * std::numbers::pi * (2 * i) / 5.0;
     star.push_back({std::cos(angle), std::sin(angle)});
   }
-  ExpectInvalid(MakeConvexPolygon(star).status(), "overlaps itself");
-  ExpectInvalid(MakeConvexPolygon(star).status(), "winds 2 times");
+  ExpectInvalid(MakeConvexPolygon(star).status(),
+                "polygon is self-intersecting: edges 0 and 2 intersect");
 }
 
-TEST(MakeConvexPolygonTest, ClockwisePentagramIsRejectedAsSelfOverlapping) {
+TEST(MakeConvexPolygonTest, SymmetricBowTieIsNamedSelfIntersecting) {
+  // Zero area: the two lobes cancel. Not "not convex at vertex 1".
+  const std::array<Vec2, 4> input = {{{0, 0}, {2, 2}, {2, 0}, {0, 2}}};
+  ExpectInvalid(MakeConvexPolygon(input).status(),
+                "polygon is self-intersecting: edges 0 and 2 intersect");
+}
+
+TEST(MakeConvexPolygonTest, UnevenBowTieIsNamedSelfIntersecting) {
+  // Non-zero area, with vertex 1 turning against it.
+  const std::array<Vec2, 4> input = {{{0, 0}, {2, 2}, {2, 0}, {0, 3}}};
+  ExpectInvalid(MakeConvexPolygon(input).status(),
+                "polygon is self-intersecting: edges 0 and 2 intersect");
+}
+
+TEST(MakeConvexPolygonTest, ClockwisePentagramIsRejectedAsSelfIntersecting) {
   std::vector<Vec2> star;
   for (int i = 0; i < 5; ++i) {
     const double angle = -2.0 * std::numbers::pi * (2 * i) / 5.0;
     star.push_back({std::cos(angle), std::sin(angle)});
   }
-  ExpectInvalid(MakeConvexPolygon(star).status(), "overlaps itself");
+  ExpectInvalid(MakeConvexPolygon(star).status(),
+                "polygon is self-intersecting");
 }
 
-TEST(MakeConvexPolygonTest, SevenPointStarIsRejectedAsSelfOverlapping) {
+TEST(MakeConvexPolygonTest, SevenPointStarIsRejectedAsSelfIntersecting) {
   std::vector<Vec2> star;
   for (int i = 0; i < 7; ++i) {
     const double angle = 2.0 * std::numbers::pi * (3 * i) / 7.0;
     star.push_back({std::cos(angle), std::sin(angle)});
   }
-  ExpectInvalid(MakeConvexPolygon(star).status(), "winds 3 times");
+  ExpectInvalid(MakeConvexPolygon(star).status(),
+                "polygon is self-intersecting");
 }
 
 // --- MakeBox --------------------------------------------------------------
@@ -323,30 +339,40 @@ TEST(MakeConcavePolygonTest, EqualConsecutiveVerticesAreNamed) {
                 "vertices 2 and 3 are equal");
 }
 
-TEST(MakeConcavePolygonTest, ZeroAreaIsRejected) {
+TEST(MakeConcavePolygonTest, FlatOutlineIsRejected) {
+  // Along the x axis and straight back: no area, and named where it turns.
   const std::array<Vec2, 3> input = {{{0, 0}, {1, 0}, {2, 0}}};
-  ExpectInvalid(MakeConcavePolygon(input).status(), "polygon has zero area");
+  ExpectInvalid(MakeConcavePolygon(input).status(),
+                "polygon doubles back on itself at vertex 0");
+}
+
+TEST(MakeConcavePolygonTest, SymmetricBowTieIsNamedSelfIntersecting) {
+  // Its lobes cancel to zero area; the crossing is what is wrong.
+  const std::array<Vec2, 4> input = {{{0, 0}, {2, 2}, {2, 0}, {0, 2}}};
+  ExpectInvalid(MakeConcavePolygon(input).status(),
+                "polygon is self-intersecting: edges 0 and 2 intersect");
 }
 
 TEST(MakeConcavePolygonTest, CrossingEdgesAreNamed) {
   // An uneven bow tie: edges 0 and 2 cross at (1.2, 1.2).
   const std::array<Vec2, 4> input = {{{0, 0}, {2, 2}, {2, 0}, {0, 3}}};
   ExpectInvalid(MakeConcavePolygon(input).status(),
-                "polygon is not simple: edges 0 and 2 intersect");
+                "polygon is self-intersecting: edges 0 and 2 intersect");
 }
 
 TEST(MakeConcavePolygonTest, VertexTouchingAnotherEdgeIsRejected) {
   // Vertex 3 pokes down onto edge 0 and pinches the interior in two.
   const std::array<Vec2, 5> input = {{{0, 0}, {4, 0}, {4, 2}, {2, 0}, {0, 2}}};
   ExpectInvalid(MakeConcavePolygon(input).status(),
-                "polygon is not simple: edges 0 and 2 intersect");
+                "polygon is self-intersecting: edges 0 and 2 intersect");
 }
 
 TEST(MakeConcavePolygonTest, RepeatedNonConsecutiveVertexIsRejected) {
   // Two triangles sharing vertex (1, 1): a figure eight through one point.
   const std::array<Vec2, 6> input = {
       {{0, 0}, {1, 1}, {2, 0}, {2, 2}, {1, 1}, {0, 2}}};
-  ExpectInvalid(MakeConcavePolygon(input).status(), "polygon is not simple");
+  ExpectInvalid(MakeConcavePolygon(input).status(),
+                "polygon is self-intersecting");
 }
 
 TEST(MakeConcavePolygonTest, AdjacentEdgesOverlappingCollinearlyAreNamed) {

@@ -281,8 +281,9 @@ TEST_F(RedisFleetTest, WhileRedisIsDownReplicasServeAndRefuseWrites) {
     EXPECT_EQ(HashOn(i, "new"), "");
   }
 
-  // Back, empty (no persistence): the replicas write what they serve back
-  // into it, so a put expecting the old content succeeds once they have.
+  // Back, empty (no persistence): the first replica to reconnect restores
+  // it from its copy, so a put expecting the old content succeeds once it
+  // has.
   const Clock::time_point restarted = Clock::now();
   ASSERT_TRUE(redis_.Start(redis_port_));
   grpc::Status status;

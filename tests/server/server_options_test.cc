@@ -119,6 +119,38 @@ TEST(ValidateServerOptionsTest, LevelStoreMustBeARedisUrlWithoutLevelDir) {
               StartsWith("--level_store \"http://"));
 }
 
+TEST(ValidateServerOptionsTest, ACopyDirectoryNeedsALevelStore) {
+  ServerOptions options;
+  options.level_store_copy_dir = "/var/lib/collide/fleet-copy";
+  const absl::Status status = ValidateServerOptions(options);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(),
+            "--level_store_copy_dir needs --level_store (it keeps a copy of "
+            "the fleet's store)");
+  options.level_store = "redis://127.0.0.1:6379/fleet";
+  EXPECT_TRUE(ValidateServerOptions(options).ok());
+}
+
+TEST(ValidateServerOptionsTest, MetricsThreadsAndTimeoutAreBounded) {
+  ServerOptions options;
+  options.metrics_threads = 0;
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--metrics_threads must be in [1, 1024], got 0");
+  options.metrics_threads = 1025;
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--metrics_threads must be in [1, 1024], got 1025");
+  options.metrics_threads = 1024;
+  EXPECT_TRUE(ValidateServerOptions(options).ok());
+  options.metrics_request_timeout = absl::ZeroDuration();
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--metrics_request_timeout must be in [1ms, 1m], got 0");
+  options.metrics_request_timeout = absl::Minutes(2);
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--metrics_request_timeout must be in [1ms, 1m], got 2m");
+  options.metrics_request_timeout = absl::Milliseconds(1);
+  EXPECT_TRUE(ValidateServerOptions(options).ok());
+}
+
 TEST(ValidateServerOptionsTest, TlsOptionsMustFitTogether) {
   ServerOptions options;
   options.tls.tls_cert_file = "server.pem";

@@ -13,6 +13,12 @@
 // metadata when one is given; queries go to --address. Both use TLS when
 // --tls_ca_file is given, plaintext otherwise.
 //
+// With --loop_seconds=S it instead queries --loop_level (the bundled
+// levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
+// through a unary loop and a stream, and prints how many calls were
+// answered and how many failed (query_loop.go): a caller that survives
+// server drains.
+//
 // Exits 0 when every result matches, 1 naming the query and the field of
 // every mismatch, 2 if a call fails (server unreachable, level refused,
 // deadline passed) or it cannot start (bad flags, unreadable files).
@@ -57,6 +63,12 @@ var (
 	tlsServerName = flag.String("tls_server_name", "",
 		"name to verify the server's certificate against (default: the "+
 			"host in the address)")
+	loopSeconds = flag.Float64("loop_seconds", 0,
+		"instead of the check, query --loop_level in a loop for this long "+
+			"(or until SIGINT/SIGTERM) and count failed calls "+
+			"(query_loop.go)")
+	loopLevel = flag.String("loop_level", "levels/arena",
+		"the level the loop queries")
 )
 
 // exitError carries the process exit status up to main.
@@ -87,6 +99,10 @@ func main() {
 	if *adminAddress == "" {
 		*adminAddress = *address
 	}
+	if err := enableRetries(); err != nil {
+		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
+		os.Exit(2)
+	}
 	code, err := run()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
@@ -106,15 +122,19 @@ func run() (int, error) {
 		return 2, err
 	}
 	// Dial does not wait for the server: an unreachable one fails the
-	// first call with UNAVAILABLE.
-	queryConn, err := grpc.Dial(*address, dialOption)
+	// first write with UNAVAILABLE (reads wait for it until their deadline).
+	config := grpc.WithDefaultServiceConfig(serviceConfig)
+	queryConn, err := grpc.Dial(*address, dialOption, config)
 	if err != nil {
 		return 2, cannotStart("%s: %v", *address, err)
 	}
 	defer queryConn.Close()
+	if *loopSeconds > 0 {
+		return runLoop(queryConn, *loopLevel, *loopSeconds), nil
+	}
 	adminConn := queryConn
 	if *adminAddress != *address {
-		if adminConn, err = grpc.Dial(*adminAddress, dialOption); err != nil {
+		if adminConn, err = grpc.Dial(*adminAddress, dialOption, config); err != nil {
 			return 2, cannotStart("%s: %v", *adminAddress, err)
 		}
 		defer adminConn.Close()

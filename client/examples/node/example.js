@@ -12,6 +12,11 @@
 // (and --tls_cert_file/--tls_key_file for mutual TLS, --tls_server_name when
 // the certificate does not name the address) both connections use TLS.
 //
+// With --loop_seconds=S it instead queries --loop_level (the bundled
+// levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
+// through a unary loop and a stream, and prints how many calls were answered
+// and how many failed (query_loop.js): a caller that survives server drains.
+//
 // The service definitions are loaded from proto/ at run time by
 // @grpc/proto-loader; nothing is generated. Exits 0 when every result
 // matches, 1 naming the query and field of every mismatch, 2 if a call fails
@@ -46,6 +51,36 @@ const DEADLINE_MS = 10000;
 // The known answers are exact in real numbers; the server computes in
 // double, so compare within a few rounding errors.
 const TOLERANCE = 1e-9;
+
+// The channels' service config. Read-only calls (every CollisionService
+// call, and the LevelService reads) are resent when they fail with
+// UNAVAILABLE (the server went away before answering) or CANCELLED (a
+// draining server cancelled it; this program cancels none of its calls), up
+// to 5 attempts in all, after a random backoff of up to 0.1 s, 0.2 s, 0.4 s,
+// 0.8 s; and they wait for a connection (up to their deadline) while no
+// server is reachable, instead of failing at once. gRPC does not retry a
+// stream once an answer has arrived on it: query_loop.js shows how to
+// resend its unanswered batches. Writes (PutLevel, PatchLevel, DeleteLevel)
+// are left out: a write whose answer was lost may have happened.
+// @grpc/grpc-js retries from 1.8 on (package.json pins a later one).
+const SERVICE_CONFIG = JSON.stringify({
+  methodConfig: [{
+    name: [
+      {service: 'collide.v1.CollisionService'},
+      {service: 'collide.v1.LevelService', method: 'ListLevels'},
+      {service: 'collide.v1.LevelService', method: 'DescribeLevel'},
+      {service: 'collide.v1.LevelService', method: 'GetLevel'},
+    ],
+    waitForReady: true,
+    retryPolicy: {
+      maxAttempts: 5,
+      initialBackoff: '0.1s',
+      maxBackoff: '1s',
+      backoffMultiplier: 2,
+      retryableStatusCodes: ['UNAVAILABLE', 'CANCELLED'],
+    },
+  }],
+});
 
 // keepCase: field names as in the .proto (request_id, not requestId), like
 // the other languages' stubs. longs: uint64/int64 come back as decimal
@@ -492,17 +527,20 @@ function readFlagFile(flag, file) {
 }
 
 // TLS credentials when any --tls_* flag is given, else plaintext; and the
-// channel options (the server name override).
+// channel options (the service config, the server name override).
 function channelSettings(flags) {
+  const options = {
+    'grpc.service_config': SERVICE_CONFIG,
+    'grpc.enable_retries': 1,
+  };
   const tls = flags.tls_ca_file || flags.tls_cert_file || flags.tls_key_file ||
       flags.tls_server_name;
-  if (!tls) return {credentials: grpc.credentials.createInsecure(), options: {}};
+  if (!tls) return {credentials: grpc.credentials.createInsecure(), options};
   if (Boolean(flags.tls_cert_file) !== Boolean(flags.tls_key_file)) {
     console.error('example.js: --tls_cert_file and --tls_key_file go together');
     process.exit(2);
   }
   const read = (flag) => flags[flag] ? readFlagFile(flag, flags[flag]) : null;
-  const options = {};
   if (flags.tls_server_name) {
     options['grpc.ssl_target_name_override'] = flags.tls_server_name;
   }
@@ -515,6 +553,17 @@ function channelSettings(flags) {
 
 async function run(flags) {
   const {credentials, options} = channelSettings(flags);
+  if (Number(flags.loop_seconds) > 0) {
+    const collisions =
+        new v1.CollisionService(flags.address, credentials, options);
+    try {
+      return await require('./query_loop').runLoop(
+          grpc, collisions, flags.loop_level, Number(flags.loop_seconds),
+          DEADLINE_MS);
+    } finally {
+      collisions.close();
+    }
+  }
   const admin = new v1.LevelService(flags.admin_address, credentials, options);
   const collisions =
       new v1.CollisionService(flags.address, credentials, options);
@@ -555,6 +604,10 @@ const FLAG_DEFAULTS = {
   tls_cert_file: '',
   tls_key_file: '',
   tls_server_name: '',
+  // Instead of the check, query loop_level in a loop for this long (or
+  // until SIGINT/SIGTERM) and count failed calls (query_loop.js).
+  loop_seconds: '0',
+  loop_level: 'levels/arena',
 };
 
 function parseFlags(argv) {
@@ -566,10 +619,16 @@ function parseFlags(argv) {
           'usage: node example.js [--address=HOST:PORT] ' +
           '[--admin_address=HOST:PORT] [--admin_token_file=FILE] ' +
           '[--tls_ca_file=FILE] [--tls_cert_file=FILE --tls_key_file=FILE] ' +
-          `[--tls_server_name=NAME] (unknown argument ${arg})`);
+          '[--tls_server_name=NAME] [--loop_seconds=S] ' +
+          `[--loop_level=LEVEL] (unknown argument ${arg})`);
       process.exit(2);
     }
     flags[match[1]] = match[2];
+  }
+  if (!(Number(flags.loop_seconds) >= 0)) {
+    console.error(`example.js: --loop_seconds must be a number of seconds, got ${
+        JSON.stringify(flags.loop_seconds)}`);
+    process.exit(2);
   }
   return flags;
 }

@@ -16,12 +16,18 @@ The level is put and deleted through the server's admin listener
 --tls_cert_file/--tls_key_file for mutual TLS, --tls_server_name when the
 certificate does not name the address) both connections use TLS.
 
+With --loop_seconds=S it instead queries --loop_level (the bundled
+levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
+through a unary loop and a stream, and prints how many calls were answered
+and how many failed (query_loop.py): a caller that survives server drains.
+
 Exits 0 when every result matches, 1 with a message naming the query and
 the field of every mismatch, 2 if a call fails (server unreachable, level
 refused, deadline passed) or it cannot start (no grpc module, no stubs).
 """
 
 import argparse
+import json
 import math
 import sys
 
@@ -56,6 +62,31 @@ DEADLINE_SECONDS = 10
 # The known answers are exact in real numbers; the server computes in
 # double, so compare within a few rounding errors.
 TOLERANCE = 1e-9
+
+# The channel's service config. Read-only calls (every CollisionService
+# call, and the LevelService reads) are resent when they fail with
+# UNAVAILABLE (the server went away before answering) or CANCELLED (a
+# draining server cancelled it; this program cancels none of its calls), up
+# to 5 attempts in all, after a random backoff of up to 0.1 s, 0.2 s, 0.4 s,
+# 0.8 s; and they wait for a connection (up to their deadline) while no
+# server is reachable, instead of failing at once. gRPC does not retry a
+# stream once an answer has arrived on it: query_loop.py shows how to resend
+# its unanswered batches. Writes (PutLevel, PatchLevel, DeleteLevel) are
+# left out: a write whose answer was lost may have happened.
+SERVICE_CONFIG = json.dumps({"methodConfig": [{
+    "name": [{"service": "collide.v1.CollisionService"},
+             {"service": "collide.v1.LevelService", "method": "ListLevels"},
+             {"service": "collide.v1.LevelService", "method": "DescribeLevel"},
+             {"service": "collide.v1.LevelService", "method": "GetLevel"}],
+    "waitForReady": True,
+    "retryPolicy": {
+        "maxAttempts": 5,
+        "initialBackoff": "0.1s",
+        "maxBackoff": "1s",
+        "backoffMultiplier": 2,
+        "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED"],
+    },
+}]})
 
 # ResultStatus.code holds gRPC status code numbers.
 STATUS_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
@@ -426,17 +457,19 @@ def read_file(flag, path):
 
 
 def open_channel(address, args):
-    """A TLS channel when any --tls_* flag is given, else a plaintext one."""
+    """A TLS channel when any --tls_* flag is given, else a plaintext one;
+    either with SERVICE_CONFIG."""
+    options = [("grpc.service_config", SERVICE_CONFIG),
+               ("grpc.enable_retries", 1)]
     if not (args.tls_ca_file or args.tls_cert_file or args.tls_key_file or
             args.tls_server_name):
-        return grpc.insecure_channel(address)
+        return grpc.insecure_channel(address, options=options)
     if bool(args.tls_cert_file) != bool(args.tls_key_file):
         cannot_start("--tls_cert_file and --tls_key_file go together")
     credentials = grpc.ssl_channel_credentials(
         root_certificates=read_file("tls_ca_file", args.tls_ca_file),
         private_key=read_file("tls_key_file", args.tls_key_file),
         certificate_chain=read_file("tls_cert_file", args.tls_cert_file))
-    options = []
     if args.tls_server_name:
         options.append(("grpc.ssl_target_name_override",
                         args.tls_server_name))
@@ -459,7 +492,18 @@ def main():
                         help="PEM key of --tls_cert_file")
     parser.add_argument("--tls_server_name", default="",
                         help="name the server's certificate carries")
+    parser.add_argument("--loop_seconds", type=float, default=0,
+                        help="instead of the check, query --loop_level in a "
+                        "loop for this long (or until SIGINT/SIGTERM) and "
+                        "count failed calls (query_loop.py)")
+    parser.add_argument("--loop_level", default="levels/arena",
+                        help="the level the loop queries")
     args = parser.parse_args()
+    if args.loop_seconds > 0:
+        import query_loop  # next to this file
+        with open_channel(args.address, args) as channel:
+            return query_loop.run_loop(channel, args.loop_level,
+                                       args.loop_seconds, DEADLINE_SECONDS)
     admin_metadata = []
     token = read_file("admin_token_file", args.admin_token_file)
     if token is not None:

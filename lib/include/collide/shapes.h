@@ -48,8 +48,9 @@ struct ConvexPolygon {
 // input is reversed, so vertex i of the result is vertex count-1-i of the
 // input). Errors name the problem: fewer than 3 or more than
 // kMaxPolygonVertices vertices, a non-finite coordinate, repeated or
-// collinear consecutive vertices, a reflex vertex (not convex), or a
-// self-overlapping outline.
+// collinear consecutive vertices, an outline whose edges cross (a bow tie:
+// "polygon is self-intersecting: edges 0 and 2 intersect", decided exactly
+// and named before convexity), or a reflex vertex (not convex).
 absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
     absl::Span<const Vec2> vertices);
 
@@ -69,9 +70,10 @@ struct ConcavePolygon {
 };
 
 // Validates and builds a concave polygon view: at least 3 finite vertices,
-// non-zero area, no repeated consecutive vertices, and no two edges that
-// cross or touch apart from neighbours sharing their common vertex (checked
-// in O(n^2), once, at build time).
+// no repeated consecutive vertices, no two edges that cross or touch apart
+// from neighbours sharing their common vertex ("polygon is
+// self-intersecting: edges i and j intersect", decided exactly, checked in
+// O(n^2), once, at build time), and non-zero area.
 absl::StatusOr<ConcavePolygon> MakeConcavePolygon(
     absl::Span<const Vec2> vertices);
 

@@ -153,9 +153,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCircleClearConvex(
   // and the time from any other is good to kTimePrecision.
   // The same for a rate from the rounded normal too rounded for the time
   // (a graze nearly parallel to the edge: kRateTimeShare).
-  if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + r) >
-          kTimePrecision * -clip.enter_rate ||
-      !(-clip.enter_rate > kRateTimeShare * (std::abs(d.x) + std::abs(d.y)))) {
+  // One compare against the larger of the two bounds.
+  constexpr double kGapShare = 4.0 * kRoundoff / kTimePrecision;
+  if (!(-clip.enter_rate >
+        std::max(kGapShare * (std::abs(m.x) + std::abs(m.y) + r),
+                 kRateTimeShare * (std::abs(d.x) + std::abs(d.y))))) {
     return general();
   }
   const double t = clip.t_enter;

@@ -62,6 +62,28 @@ absl::Status CheckNoEqualNeighbours(absl::Span<const Vec2> vertices) {
   return absl::OkStatus();
 }
 
+// The first two edges of the closed outline that are not neighbours and
+// still meet (cross, touch or overlap), as "polygon is self-intersecting:
+// edges i and j intersect"; OK when there are none. IntersectSegments decides
+// with exact orientation signs, so a near miss is never taken for a crossing
+// nor a touch for a miss. O(n^2) in the vertex count.
+absl::Status CheckNoCrossing(absl::Span<const Vec2> vertices) {
+  const size_t n = vertices.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Segment edge_i{vertices[i], vertices[(i + 1) % n]};
+    for (size_t j = i + 2; j < n; ++j) {
+      if (i == 0 && j == n - 1) continue;  // Neighbours through vertex 0.
+      const Segment edge_j{vertices[j], vertices[(j + 1) % n]};
+      if (IntersectSegments(edge_i, edge_j).has_value()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("polygon is self-intersecting: edges ", i, " and ", j,
+                         " intersect"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
@@ -97,11 +119,17 @@ absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
   // A convex outline turns the same way everywhere, and that way is the sign
   // of its area. Measuring against the area (rather than against vertex 0)
   // names the reflex vertex even when vertex 0 is the odd one out; a zero
-  // area (e.g. a symmetric bow tie) falls back to vertex 0's turn.
+  // area (e.g. a symmetric bow tie) falls back to vertex 0's turn. An
+  // outline that crosses itself (a bow tie) fails here too, and is named
+  // for that rather than for a vertex: the crossing check runs only on
+  // refusal, so a valid polygon costs nothing more.
   const double area2 = TwiceSignedArea(vertices);
   const int winding = area2 != 0.0 ? Sign(area2) : Sign(turn[0]);
   for (size_t i = 0; i < n; ++i) {
     if (Sign(turn[i]) != winding) {
+      if (absl::Status crossing = CheckNoCrossing(vertices); !crossing.ok()) {
+        return crossing;
+      }
       return absl::InvalidArgumentError(
           absl::StrCat("polygon is not convex at vertex ", i));
     }
@@ -121,6 +149,9 @@ absl::StatusOr<ConvexPolygon> MakeConvexPolygon(
     total_turning += std::atan2(Cross(in, out), Dot(in, out));
   }
   if (std::abs(total_turning) > 3.0 * std::numbers::pi) {
+    if (absl::Status crossing = CheckNoCrossing(vertices); !crossing.ok()) {
+      return crossing;
+    }
     const long winds =
         std::lround(std::abs(total_turning) / (2.0 * std::numbers::pi));
     return absl::InvalidArgumentError(
@@ -194,11 +225,6 @@ absl::StatusOr<ConcavePolygon> MakeConcavePolygon(
   if (absl::Status status = CheckNoEqualNeighbours(vertices); !status.ok()) {
     return status;
   }
-  const double area2 = TwiceSignedArea(vertices);
-  if (area2 == 0.0) {
-    return absl::InvalidArgumentError("polygon has zero area");
-  }
-
   // Neighbouring edges share a vertex, so they meet there by construction;
   // they overlap further only when the outline reverses along a line (the
   // turn is zero and the edges point in opposite directions).
@@ -213,17 +239,18 @@ absl::StatusOr<ConcavePolygon> MakeConcavePolygon(
     }
   }
   // Any contact between edges that are not neighbours, even a single shared
-  // point, splits or pinches the interior.
-  for (size_t i = 0; i < n; ++i) {
-    const Segment edge_i{vertices[i], vertices[(i + 1) % n]};
-    for (size_t j = i + 2; j < n; ++j) {
-      if (i == 0 && j == n - 1) continue;  // Neighbours through vertex 0.
-      const Segment edge_j{vertices[j], vertices[(j + 1) % n]};
-      if (IntersectSegments(edge_i, edge_j).has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "polygon is not simple: edges ", i, " and ", j, " intersect"));
-      }
-    }
+  // point, splits or pinches the interior. Checked before the area: a bow
+  // tie's lobes can cancel to zero area, and its crossing is what is wrong.
+  // (An outline that doubles back also meets itself; the check above names
+  // the vertex where it turns.)
+  if (absl::Status crossing = CheckNoCrossing(vertices); !crossing.ok()) {
+    return crossing;
+  }
+  // A simple outline encloses area; a zero here is one too small for the
+  // shoelace sum in doubles (a flat one doubles back, found above).
+  const double area2 = TwiceSignedArea(vertices);
+  if (area2 == 0.0) {
+    return absl::InvalidArgumentError("polygon has zero area");
   }
   return ConcavePolygon{.vertices = vertices,
                         .orientation = area2 > 0.0 ? 1.0 : -1.0};

@@ -364,22 +364,22 @@ SweepPointSegmentInline(Vec2 p, const Motion& motion, const Core& b,
   const auto general = [&] {
     return SweepPointSegmentGrown(p, motion, b, grow, max_fraction);
   };
-  // Nearly parallel (NearlyParallelRate's exact rate, parallel()), or a
+  // Nearly parallel (NearlyParallelRate's exact rate, parallel(); below
+  // kRateTimeShare the rounded rate is too coarse for a side contact's
+  // time, and one compare here keeps that off the common path), or a
   // start within rounding of the line (StartSide's exact side).
   const double m_size = std::abs(m.x) + std::abs(m.y);
-  if (!(std::abs(rate) > kFilterRoundings * speed) ||
+  if (!(std::abs(rate) > kRateTimeShare * speed) ||
       !SideCertain(distance, m_size)) {
     return general();
   }
   const double side = distance >= 0.0 ? 1.0 : -1.0;
   if (side * rate < 0.0) {
-    // A time whose distance's or rate's rounding could move it by more
-    // than kTimePrecision (a sweep short against the shapes, or nearly
-    // parallel to the segment) is the full version's, from the exact band
-    // gap and rate.
+    // A time whose distance's rounding could move it by more than
+    // kTimePrecision (a sweep short against the shapes) is the full
+    // version's, from the exact band gap.
     if (4.0 * kRoundoff * (m_size + grow.value) >
-            kTimePrecision * std::abs(rate) ||
-        !(std::abs(rate) > kRateTimeShare * speed)) {
+        kTimePrecision * std::abs(rate)) {
       return general();
     }
     const double t = (side * distance - grow.value) / (-side * rate);

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "collide/number_text.h"
 #include "collide/shapes.h"
 #include "collide/spatial_hash.h"
 #include "collide/vec2.h"
@@ -29,7 +30,7 @@ absl::Status CheckFinite(double value, const std::string& field) {
   }
   if (std::abs(value) > kMaxCoordinate) {
     return absl::InvalidArgumentError(
-        absl::StrCat(field, " must be within +-1e60, got ", value));
+        absl::StrCat(field, " must be within +-1e60, got ", NumberText(value)));
   }
   return absl::OkStatus();
 }
@@ -43,7 +44,7 @@ absl::Status CheckRadius(double radius, const std::string& field) {
   if (absl::Status s = CheckFinite(radius, field); !s.ok()) return s;
   if (radius >= 0.0) return absl::OkStatus();
   return absl::InvalidArgumentError(
-      absl::StrCat(field, " must be >= 0, got ", radius));
+      absl::StrCat(field, " must be >= 0, got ", NumberText(radius)));
 }
 
 absl::Status CheckVertices(absl::Span<const Vec2> vertices, size_t minimum,
@@ -200,12 +201,14 @@ class LevelBuilder {
         !s.ok())
       return s;
     if (!(box.half_extents.x > 0.0)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ".box.half_extents.x must be > 0, got ", box.half_extents.x));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".box.half_extents.x must be > 0, got ",
+                       NumberText(box.half_extents.x)));
     }
     if (!(box.half_extents.y > 0.0)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ".box.half_extents.y must be > 0, got ", box.half_extents.y));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".box.half_extents.y must be > 0, got ",
+                       NumberText(box.half_extents.y)));
     }
     if (absl::Status s = CheckFinite(box.angle, field + ".box.angle"); !s.ok())
       return s;

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "collide/number_text.h"
 #include "collide/vec2.h"
 #include "world/swept_cells.h"
 
@@ -200,7 +201,7 @@ absl::StatusOr<SpatialHash> SpatialHash::Build(absl::Span<const Aabb> items,
   if (given != 0.0 && !(std::isfinite(given) && given > 0.0)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "options.cell_size must be finite and > 0 (or 0 for automatic), got ",
-        given));
+        NumberText(given)));
   }
   SpatialHash hash;
   hash.rects_.resize(items.size());
@@ -233,11 +234,12 @@ absl::StatusOr<SpatialHash> SpatialHash::Build(absl::Span<const Aabb> items,
         given_here ? given : AutomaticCellSize(items, filed, region);
     while (Cells(region, cell_size) > max_cells) {
       if (given_here) {
-        return absl::ResourceExhaustedError(absl::StrCat(
-            "options.cell_size ", given, " makes ", Cells(region, cell_size),
-            " cells over the level's extent, more than the limit ",
-            kCellsPerItem, " per shape part + ", kGivenCellsBase, " = ",
-            max_cells));
+        return absl::ResourceExhaustedError(
+            absl::StrCat("options.cell_size ", NumberText(given), " makes ",
+                         NumberText(Cells(region, cell_size)),
+                         " cells over the level's extent, more than the limit ",
+                         kCellsPerItem, " per shape part + ", kGivenCellsBase,
+                         " = ", NumberText(max_cells)));
       }
       cell_size *= 2.0;
     }
