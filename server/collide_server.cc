@@ -260,7 +260,7 @@ void CollideServer::MakeServices() {
           : static_cast<int>(std::thread::hardware_concurrency());
   workers_ = std::make_unique<WorkerPool>(workers);
   collision_service_ = std::make_unique<CollisionServiceImpl>(
-      *store_, options_.limits, *workers_);
+      *store_, options_.limits, *workers_, options_.call_limits);
   level_service_ = std::make_unique<LevelServiceImpl>(
       *store_,
       AdminOnQueryPort(options_)

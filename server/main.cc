@@ -89,6 +89,23 @@ ABSL_FLAG(int32_t, max_levels, collide::server::StoreLimits{}.max_levels,
 ABSL_FLAG(int64_t, max_total_level_bytes,
           collide::server::StoreLimits{}.max_total_level_bytes,
           "Most memory all levels served may hold together (bytes).");
+ABSL_FLAG(int32_t, max_streams_per_connection,
+          collide::server::CallLimits{}.max_streams_per_connection,
+          "Query calls (streams and unary calls) open at once on one "
+          "connection; one more gets RESOURCE_EXHAUSTED naming this flag.");
+ABSL_FLAG(int32_t, max_streams, collide::server::CallLimits{}.max_streams,
+          "Query calls open at once on the whole server; one more gets "
+          "RESOURCE_EXHAUSTED naming this flag.");
+ABSL_FLAG(int64_t, max_queued_bytes_per_connection,
+          collide::server::CallLimits{}.max_queued_bytes_per_connection,
+          "Bytes of requests read and answers not yet written that one "
+          "connection's calls may hold; past it its streams read no more "
+          "until it reads (flow control holds the client), and a unary call "
+          "gets RESOURCE_EXHAUSTED.");
+ABSL_FLAG(int64_t, max_queued_bytes,
+          collide::server::CallLimits{}.max_queued_bytes,
+          "The same over all connections: past it no stream reads more until "
+          "callers read.");
 ABSL_FLAG(int32_t, worker_threads, 0,
           "Threads answering query batches (0: one per hardware thread).");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
@@ -231,6 +248,12 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.store_limits.max_levels = absl::GetFlag(FLAGS_max_levels);
   options.store_limits.max_total_level_bytes =
       absl::GetFlag(FLAGS_max_total_level_bytes);
+  options.call_limits.max_streams_per_connection =
+      absl::GetFlag(FLAGS_max_streams_per_connection);
+  options.call_limits.max_streams = absl::GetFlag(FLAGS_max_streams);
+  options.call_limits.max_queued_bytes_per_connection =
+      absl::GetFlag(FLAGS_max_queued_bytes_per_connection);
+  options.call_limits.max_queued_bytes = absl::GetFlag(FLAGS_max_queued_bytes);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   options.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
@@ -267,7 +290,8 @@ void LogStarting(const ServerOptions& options) {
       "max_slide_iterations %d, max_level_bytes %d, max_levels %d, "
       "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s, "
       "max_connection_age %s, max_connection_age_grace %s, "
-      "metrics_listen \"%s\"",
+      "metrics_listen \"%s\", max_streams_per_connection %d, max_streams "
+      "%d, max_queued_bytes_per_connection %d, max_queued_bytes %d",
       LogValue(options.listen),
       LogValue(absl::StrJoin(options.level_files, ","),
                16 * collide::server::kMaxLogValueBytes),
@@ -281,7 +305,11 @@ void LogStarting(const ServerOptions& options) {
       absl::FormatDuration(options.shutdown_grace),
       absl::FormatDuration(options.max_connection_age),
       absl::FormatDuration(options.max_connection_age_grace),
-      LogValue(options.metrics_listen));
+      LogValue(options.metrics_listen),
+      options.call_limits.max_streams_per_connection,
+      options.call_limits.max_streams,
+      options.call_limits.max_queued_bytes_per_connection,
+      options.call_limits.max_queued_bytes);
 }
 
 // Waits for SIGTERM or SIGINT, then drains `server` within `grace`.

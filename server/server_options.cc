@@ -37,6 +37,16 @@ absl::Status CheckLimits(const ServerOptions& options) {
         "1024), worker_threads, shutdown_grace, max_connection_age, "
         "max_connection_age_grace and level_dir_poll_interval >= 0");
   }
+  const CallLimits& calls = options.call_limits;
+  if (calls.max_streams_per_connection < 1 || calls.max_streams < 1 ||
+      calls.max_queued_bytes_per_connection < 1 || calls.max_queued_bytes < 1) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "max_streams_per_connection, max_streams, "
+        "max_queued_bytes_per_connection and max_queued_bytes must be >= 1, "
+        "got %d, %d, %d and %d",
+        calls.max_streams_per_connection, calls.max_streams,
+        calls.max_queued_bytes_per_connection, calls.max_queued_bytes));
+  }
   if (limits.max_shot_targets < 0 || limits.max_slide_iterations < 0 ||
       limits.max_slide_iterations > kMaxSlideIterations) {
     return absl::InvalidArgumentError(

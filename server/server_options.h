@@ -12,6 +12,7 @@
 #include "server/levels/level_store.h"
 #include "server/ops/admin_gate.h"
 #include "server/ops/tls_credentials.h"
+#include "server/rpc/call_budget.h"
 
 namespace collide::server {
 
@@ -52,6 +53,9 @@ struct ServerOptions {
   formats::InputLimits limits;
   // What the server holds at most over all levels.
   StoreLimits store_limits;
+  // Query calls open at once and bytes they may queue, per connection and
+  // in all (call_budget.h).
+  CallLimits call_limits;
   // Threads that answer query batches (gRPC's own event threads only move
   // messages); 0: one per hardware thread.
   int worker_threads = 0;
@@ -91,14 +95,14 @@ struct ServerOptions {
 // OK when `options` can work; otherwise INVALID_ARGUMENT with a message
 // for the command line ("--flag ..." where one flag is at fault): a limit
 // out of range (max_vertices >= 3, max_message_bytes >= 1024, the other
-// limits >= 1, max_shot_targets >= 0, max_slide_iterations in [0,
-// kMaxSlideIterations], durations and worker_threads >= 0, metrics_threads
-// in [1, 1024], metrics_request_timeout in [1ms, 1m]), a level_store
-// that is not a redis:// URL or is given with level_dir, TLS options that
-// do not fit together (CheckTlsOptions), or an admin listener open to the
-// network without credentials or client names without mutual TLS
-// (CheckAdminOptions). Reads no file: a TLS file that cannot be read fails
-// CollideServer::Start instead.
+// limits >= 1 (the call limits too), max_shot_targets >= 0,
+// max_slide_iterations in [0, kMaxSlideIterations], durations and
+// worker_threads >= 0, metrics_threads in [1, 1024], metrics_request_timeout in
+// [1ms, 1m]), a level_store that is not a redis:// URL or is given with
+// level_dir, TLS options that do not fit together (CheckTlsOptions), or an
+// admin listener open to the network without credentials or client names
+// without mutual TLS (CheckAdminOptions). Reads no file: a TLS file that cannot
+// be read fails CollideServer::Start instead.
 absl::Status ValidateServerOptions(const ServerOptions& options);
 
 }  // namespace collide::server

@@ -62,6 +62,28 @@ void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
                 "Batches parsed and not yet answered.");
   writer.Sample("collide_batches_in_flight", {},
                 static_cast<double>(metrics.batches_in_flight.value()));
+  writer.Family("collide_queued_bytes", "gauge",
+                "Bytes of requests read and answers not yet written that "
+                "query calls hold (bounded by --max_queued_bytes).");
+  writer.Sample("collide_queued_bytes", {},
+                static_cast<double>(metrics.queued_bytes.value()));
+  writer.Family("collide_calls_refused_total", "counter",
+                "Query calls refused with RESOURCE_EXHAUSTED, by the limit "
+                "(flag) reached.");
+  writer.Sample(
+      "collide_calls_refused_total", {{"limit", "max_streams_per_connection"}},
+      static_cast<double>(metrics.streams_refused_per_connection.value()));
+  writer.Sample("collide_calls_refused_total", {{"limit", "max_streams"}},
+                static_cast<double>(metrics.streams_refused_server.value()));
+  writer.Family("collide_read_pauses_total", "counter",
+                "Times a stream stopped reading because a byte budget (flag) "
+                "was spent.");
+  writer.Sample(
+      "collide_read_pauses_total",
+      {{"limit", "max_queued_bytes_per_connection"}},
+      static_cast<double>(metrics.budget_pauses_per_connection.value()));
+  writer.Sample("collide_read_pauses_total", {{"limit", "max_queued_bytes"}},
+                static_cast<double>(metrics.budget_pauses_server.value()));
 }
 
 void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,

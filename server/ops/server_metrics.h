@@ -67,6 +67,18 @@ struct ServerMetrics {
       1e9};
   // StreamQueries calls open now.
   Gauge streams_open;
+  // Bytes of requests read and answers not yet written that query calls
+  // hold (CallBudget).
+  Gauge queued_bytes;
+  // Query calls refused for --max_streams_per_connection and for
+  // --max_streams.
+  Counter streams_refused_per_connection;
+  Counter streams_refused_server;
+  // Times a stream stopped reading because its connection's
+  // (--max_queued_bytes_per_connection) or the server's (--max_queued_bytes)
+  // byte budget was spent.
+  Counter budget_pauses_per_connection;
+  Counter budget_pauses_server;
   // Batches parsed and not yet answered (queued for a worker or being
   // answered).
   Gauge batches_in_flight;

@@ -1,5 +1,7 @@
 #include "server/rpc/collision_service.h"
 
+#include <malloc.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include "server/levels/level_store.h"
 #include "server/ops/log.h"
 #include "server/ops/server_metrics.h"
+#include "server/rpc/call_budget.h"
 #include "server/rpc/message_bytes.h"
 #include "server/rpc/query_handler.h"
 #include "server/rpc/status_convert.h"
@@ -41,6 +44,28 @@ using StreamResponse = v1::StreamQueriesResponse;
 // keep the pipeline and the workers busy; past 2-4 per stream more only
 // add latency.
 constexpr size_t kMaxQueuedBatches = 8;
+
+// Emptied batches a stream keeps for its next reads, beside the one being
+// read into: each keeps at most StreamBatch::kMaxKeptBytes.
+constexpr size_t kMaxSpareBatches = 2;
+
+// Freed memory is given back to the system (NoteFreed) each time calls
+// that ended and big batches answered have freed this many bytes: glibc keeps
+// the freed pages of its heaps for reuse, and RSS would stay at the peak.
+constexpr int64_t kTrimAfterBytes = int64_t{16} << 20;
+
+// What a call costs gRPC beside the bytes it charges (its call arena,
+// metadata, stream state), counted towards kTrimAfterBytes when it ends.
+constexpr int64_t kCallOverheadBytes = int64_t{16} << 10;
+
+// What building an answer holds at its peak, in serialized answers: its
+// result messages on the batch's arena (about 3 times the bytes they
+// serialize to, measured on all-hits casts) and the serialized copy.
+constexpr double kAnswerBuildFactor = 4;
+
+// Queries a worker answers between two chances to run another waiting job
+// (WorkerPool::YieldSlice), counted in stop checks.
+constexpr int kStopChecksPerSlice = 64 / kQueriesPerStopCheck;
 
 // Batches of at most this many queries are answered in the reaction itself
 // (a few microseconds of geometry); bigger ones on the worker pool.
@@ -80,6 +105,30 @@ void LogIfInternal(const absl::Status& status, const char* what) {
   }
 }
 
+// Gives memory freed since back to the system, on a worker (malloc_trim
+// walks every heap, a few ms on a big one): at most one queued at a time.
+std::atomic<bool> trim_queued{false};
+std::atomic<int64_t> released_since_trim{0};
+
+// Counts `bytes` freed (a call ended, or a big batch's arena dropped) and
+// trims once kTrimAfterBytes have been freed since the last trim.
+void NoteFreed(int64_t bytes, WorkerPool& workers) {
+  if (released_since_trim.fetch_add(bytes) + bytes < kTrimAfterBytes) return;
+  released_since_trim.store(0);
+  if (trim_queued.exchange(true)) return;
+  workers.Submit([] {
+    trim_queued.store(false);
+    malloc_trim(0);
+  });
+}
+
+// Called as a call ends having held `peak_bytes` at most: a stream also
+// counts kCallOverheadBytes, a unary call (which many clients make by the
+// thousand) only its bytes.
+void NoteCallEnded(int64_t peak_bytes, bool stream, WorkerPool& workers) {
+  NoteFreed(peak_bytes + (stream ? kCallOverheadBytes : 0), workers);
+}
+
 // The level a stream batch runs on, looked up as the batch is read: batches
 // of one stream are answered in parallel, and taking each snapshot in read
 // order means a later batch never sees an older version than an earlier
@@ -89,12 +138,16 @@ using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 // Answers one stream batch into its response: the handler's results, or
 // the batch refused as a whole (the stream stays open either way). Then
 // records it, read at `read_at` and counted in flight since (metrics).
+// On a worker (`workers` not null) the batch gives way to other waiting
+// jobs every slice of kStopChecksPerSlice checks.
 void AnswerBatch(const SnapshotOrError& snapshot,
                  const formats::InputLimits& limits,
                  grpc::CallbackServerContext* context,
                  const std::atomic<bool>& server_stopping, StreamBatch& batch,
-                 std::chrono::steady_clock::time_point read_at) {
+                 std::chrono::steady_clock::time_point read_at,
+                 WorkerPool* workers) {
   const StreamRequest& request = *batch.request();
+  int checks = 0;
   // The snapshot pointer is held for the whole batch: a put meanwhile
   // swaps the store's entry, not the level these queries run on.
   if (!snapshot.ok()) {
@@ -102,6 +155,9 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   } else if (absl::Status s = AnswerStreamQueries(
                  **snapshot, request, limits, batch.response(),
                  [&, deadline = context->deadline()] {
+                   if (workers != nullptr &&
+                       ++checks % kStopChecksPerSlice == 0)
+                     workers->YieldSlice();
                    return CallStopStatus(context, deadline, server_stopping);
                  });
              !s.ok()) {
@@ -120,45 +176,76 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 // flags are guarded, and Start* / Finish calls are made after releasing the
 // lock (gRPC may run a reaction inline from them).
 //
-// Each batch is read into, answered in and written from a StreamBatch
-// (its own arena); written batches are kept for later reads, so a busy
-// stream reuses a few of them instead of allocating per message.
+// Each batch is read into and answered in a StreamBatch (its own arena),
+// then serialized into its slot's bytes where it was answered (a worker for
+// a big batch, so gRPC's event threads never serialize one), and the batch
+// is emptied for a later read. What waits to be written is the answer's
+// bytes only, charged to the call's CallBudget ticket from the read until
+// the write completes; the next read starts only while the budget has room
+// (and fewer than kMaxQueuedBatches are queued), so a caller that does not
+// read is held by flow control instead of growing the server's memory.
 //
 // The call is registered raw (bytes in, bytes out) and the reactor parses
 // and serializes the messages itself, exactly as gRPC would, for one
 // reason: a message that does not parse then ends the stream with
 // INVALID_ARGUMENT saying so, where gRPC's typed read reports it like the
 // client closing its side (and the stream would end OK).
+//
+// Owned by itself (self_) until OnDone, and by the budget's wake-ups while
+// they run, so a wake-up racing with the end of the call is harmless.
 class QueryStreamReactor final
-    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
+      public BudgetWaiter,
+      public std::enable_shared_from_this<QueryStreamReactor> {
  public:
-  // `context` is the call's; it lives until OnDone, and so outlives every
-  // batch the workers answer for it.
+  // Starts the call; returns the reactor gRPC drives. `context` is the
+  // call's; it lives until OnDone, and so outlives every batch the workers
+  // answer for it.
+  static QueryStreamReactor* Start(grpc::CallbackServerContext* context,
+                                   const LevelStore& store,
+                                   const formats::InputLimits& limits,
+                                   WorkerPool& workers,
+                                   const std::atomic<bool>& stopping,
+                                   const std::atomic<bool>& draining,
+                                   std::unique_ptr<CallBudget::Ticket> ticket) {
+    auto reactor = std::make_shared<QueryStreamReactor>(
+        context, store, limits, workers, stopping, draining, std::move(ticket));
+    reactor->self_ = reactor;
+    reactor->StartRead(&reactor->read_buffer_);
+    return reactor.get();
+  }
+
   QueryStreamReactor(grpc::CallbackServerContext* context,
                      const LevelStore& store,
                      const formats::InputLimits& limits, WorkerPool& workers,
                      const std::atomic<bool>& stopping,
-                     const std::atomic<bool>& draining)
+                     const std::atomic<bool>& draining,
+                     std::unique_ptr<CallBudget::Ticket> ticket)
       : context_(context),
         stopping_(stopping),
         draining_(draining),
         store_(store),
         limits_(limits),
         workers_(workers),
+        ticket_(std::move(ticket)),
         reading_(std::make_unique<StreamBatch>()) {
     Metrics().streams_open.Add(1);
-    StartRead(&read_buffer_);
   }
 
   void OnReadDone(bool ok) override {
     if (!ok) {
       // The client closed its side (or the call is gone): finish once
       // every queued response is written.
-      Step([this]()
-               ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { reads_done_ = true; });
+      Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+        reads_done_ = true;
+        read_paused_ = true;  // no read outstanding
+      });
       return;
     }
     ++messages_read_;
+    // The request's bytes count from now until its answer is written.
+    const int64_t request_bytes = static_cast<int64_t>(read_buffer_.Length());
+    ticket_->Charge(request_bytes);
     // As gRPC's own deserialization does (SerializationTraits), onto the
     // batch's arena.
     grpc::ProtoBufferReader reader(&read_buffer_);
@@ -168,19 +255,21 @@ class QueryStreamReactor final
       // Answers to the batches before it still go out, then the stream
       // ends with this status.
       reading_->Reset();
+      ticket_->Charge(-request_bytes);
       absl::Status refusal = absl::InvalidArgumentError(
           absl::StrCat("StreamQueries message ", messages_read_,
                        " does not parse as a collide.v1.StreamQueriesRequest "
                        "(protobuf binary); the stream is closed"));
       Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
         reads_done_ = true;
+        read_paused_ = true;
         end_status_ = std::move(refusal);
       });
       return;
     }
     // The batch just read; only this reaction touches reading_ until the
     // next read is started below (or by Step, under the lock).
-    StreamBatch* batch = reading_.get();
+    std::unique_ptr<StreamBatch> batch = std::move(reading_);
     const std::chrono::steady_clock::time_point read_at =
         std::chrono::steady_clock::now();
     Metrics().batches_in_flight.Add(1);
@@ -191,19 +280,48 @@ class QueryStreamReactor final
         BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
     SnapshotOrError snapshot =
         FindLevel(store_, batch->request()->level(), "level");
-    if (answer_here)
-      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at);
-    std::unique_ptr<StreamBatch> next = TakeSpare();
+    grpc::ByteBuffer answer;
+    if (answer_here) {
+      AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
+                  nullptr);
+      Serialize(*batch->response(), &answer);
+      ticket_->Charge(static_cast<int64_t>(answer.Length()) - request_bytes);
+    }
+    // What the slot charges until a worker has answered it.
+    int64_t charged_at_read = request_bytes;
+    // The change in the blocks kept by idle batches (KeptBytes).
+    int64_t kept_delta = 0;
     Slot* slot = nullptr;
     bool read_more = false;
+    bool wait_for_room = false;
     {
       absl::MutexLock lock(&mutex_);
       // After Finish nothing may touch the reactor from a worker.
       if (finished_) return;
-      queue_.push_back({.batch = std::move(reading_), .ready = answer_here});
+      queue_.push_back({.bytes = std::move(answer),
+                        .charge = answer_here ? 0 : request_bytes,
+                        .ready = answer_here});
       slot = &queue_.back();
-      if (!answer_here) ++pending_jobs_;
-      reading_ = std::move(next);
+      if (answer_here) {
+        slot->charge = static_cast<int64_t>(slot->bytes.Length());
+        NoteAnswer(request_bytes, slot->charge);
+        KeepSpare(std::move(batch));
+      } else {
+        // The answer is charged before it exists, at what building it
+        // costs (kAnswerBuildFactor times the size this stream's last
+        // answer suggests), so read-ahead stops while the budget still has
+        // room for what the batches read will need.
+        const int64_t estimate =
+            static_cast<int64_t>(static_cast<double>(request_bytes) *
+                                 answer_per_request_byte_ * kAnswerBuildFactor);
+        ticket_->Charge(estimate);  // positive: wakes no one
+        charged_at_read += estimate;
+        slot->charge = charged_at_read;
+        ++pending_jobs_;
+      }
+      reading_ = TakeSpare();
+      kept_delta = KeptBytes() - kept_charged_;
+      kept_charged_ += kept_delta;
       if (draining_.load(std::memory_order_relaxed) && !reads_done_) {
         // The server drains: this batch is the last one read; once the
         // batches read are answered, the stream ends with UNAVAILABLE and
@@ -214,73 +332,168 @@ class QueryStreamReactor final
             "the server is draining: batches not answered on this stream "
             "were not read; send them on a new stream");
       }
-      read_more = !failed_ && !reads_done_ && queue_.size() < kMaxQueuedBatches;
-      read_paused_ = !read_more;
+      read_paused_ = true;
+      read_more = MayResumeRead(wait_for_room);
     }
     if (answer_here) {
       Step([]() {});  // writes it if it is at the front
     } else {
       // The slot stays put until it is written, which waits for ready.
-      workers_.Submit([this, slot, snapshot = std::move(snapshot), read_at]() {
-        AnswerBatch(snapshot, limits_, context_, stopping_, *slot->batch,
-                    read_at);
+      workers_.Submit([this, slot, batch = std::move(batch),
+                       snapshot = std::move(snapshot), read_at, request_bytes,
+                       charged_at_read]() mutable {
+        AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
+                    &workers_);
+        grpc::ByteBuffer bytes;
+        Serialize(*batch->response(), &bytes);
+        const int64_t answer_bytes = static_cast<int64_t>(bytes.Length());
+        // The messages are done with; a big batch's arena is given back now
+        // rather than kept by the allocator while the answer waits.
+        const int64_t built = batch->space_allocated();
+        batch->Reset();
+        if (built >= kTrimAfterBytes / 4) NoteFreed(built, workers_);
+        ticket_->Charge(answer_bytes - charged_at_read);
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+          slot->bytes = std::move(bytes);
+          slot->charge = answer_bytes;
           slot->ready = true;
+          NoteAnswer(request_bytes, answer_bytes);
           --pending_jobs_;
+          KeepSpare(std::move(batch));
         });
       });
     }
+    ticket_->Charge(kept_delta);
+    if (wait_for_room) ticket_->WaitForRoom(weak_from_this());
     // The slot is queued above, so whatever is read next lands behind it.
     if (read_more) StartRead(&read_buffer_);
   }
 
   void OnWriteDone(bool ok) override {
+    int64_t written = 0;
     Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
       writing_ = false;
-      if (spare_.size() < kMaxQueuedBatches) {
-        spare_.push_back(std::move(queue_.front().batch));
-      }
+      written = queue_.front().charge;
       queue_.pop_front();
       // A failed write means the client is gone or cancelled: nothing more
       // can be sent, so stop reading and writing and finish once no worker
       // still holds a slot.
       if (!ok) failed_ = true;
     });
+    // After Step: releasing may wake other streams, and this one resumes
+    // through OnRoom.
+    ticket_->Charge(-written);
+  }
+
+  // The budget has room again (CallBudget::WaitForRoom).
+  void OnRoom() override {
+    Step([this]()
+             ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { waiting_room_ = false; });
   }
 
   void OnDone() override {
     Metrics().streams_open.Add(-1);
-    delete this;
+    // The last owner, unless a step or a wake-up still runs on another
+    // thread: the reactor, and its ticket, go when that one returns.
+    std::shared_ptr<QueryStreamReactor> self = std::move(self_);
+  }
+
+  // The ticket, a member, gives back its bytes and its stream slot after
+  // this.
+  ~QueryStreamReactor() override {
+    NoteCallEnded(ticket_->peak_charged(), /*stream=*/true, workers_);
   }
 
  private:
   struct Slot {
-    std::unique_ptr<StreamBatch> batch;
+    // The answer, serialized, once ready.
+    grpc::ByteBuffer bytes;
+    // What the slot has charged to the ticket: its request's bytes until
+    // it is answered, then its answer's.
+    int64_t charge = 0;
     bool ready = false;
   };
 
-  // A written batch emptied for reuse, or a new one.
-  std::unique_ptr<StreamBatch> TakeSpare() {
-    std::unique_ptr<StreamBatch> batch;
-    {
-      absl::MutexLock lock(&mutex_);
-      if (!spare_.empty()) {
-        batch = std::move(spare_.back());
-        spare_.pop_back();
-      }
+  // Serializes `response`; only one over 2 GiB fails: our bug.
+  static void Serialize(const StreamResponse& response,
+                        grpc::ByteBuffer* bytes) {
+    if (absl::Status s = SerializeToByteBuffer(response, bytes); !s.ok()) {
+      Log("StreamQueries response failed: %s", LogValue(s.message()));
     }
-    if (batch == nullptr) return std::make_unique<StreamBatch>();
+  }
+
+  // Learns the answer bytes per request byte from an answered batch.
+  void NoteAnswer(int64_t request_bytes, int64_t answer_bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    answer_per_request_byte_ =
+        static_cast<double>(answer_bytes) /
+        static_cast<double>(std::max<int64_t>(request_bytes, 1));
+    answered_any_ = true;
+  }
+
+  // Keeps an answered batch, emptied, for a later read.
+  void KeepSpare(std::unique_ptr<StreamBatch> batch)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (spare_.size() >= kMaxSpareBatches) return;
     batch->Reset();
+    spare_.push_back(std::move(batch));
+  }
+
+  // The blocks the idle batches keep for reuse (reading_ and spare_): real
+  // memory a stream holds between batches, charged to its ticket as of its
+  // last read.
+  int64_t KeptBytes() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    int64_t kept = static_cast<int64_t>(reading_->kept_bytes());
+    for (const std::unique_ptr<StreamBatch>& batch : spare_) {
+      kept += static_cast<int64_t>(batch->kept_bytes());
+    }
+    return kept;
+  }
+
+  // A kept batch, or a new one.
+  std::unique_ptr<StreamBatch> TakeSpare()
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    if (spare_.empty()) return std::make_unique<StreamBatch>();
+    std::unique_ptr<StreamBatch> batch = std::move(spare_.back());
+    spare_.pop_back();
     return batch;
+  }
+
+  // Whether a paused read may start now (it then clears read_paused_): not
+  // done, not failed, fewer than kMaxQueuedBatches queued, no batch being
+  // answered before the first answer, and the budget has room. Sets
+  // `wait_for_room` when only the budget is in the way and no wake-up is asked
+  // for yet (the caller asks, after the lock).
+  bool MayResumeRead(bool& wait_for_room)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    // Until one answer shows how big answers get, one batch at a time.
+    if (!read_paused_ || reads_done_ || failed_ ||
+        queue_.size() >= kMaxQueuedBatches || waiting_room_ ||
+        (!answered_any_ && pending_jobs_ > 0)) {
+      return false;
+    }
+    if (!ticket_->HasRoom()) {
+      waiting_room_ = wait_for_room = true;
+      return false;
+    }
+    read_paused_ = false;
+    return true;
   }
 
   // Applies `change` under the lock, then does what the new state calls
   // for: write the front slot if it is ready, resume a paused read, or
   // finish the call.
+  //
+  // Start* calls are made after the lock is released, so the call must
+  // not finish meanwhile: a failed stream finishes only with no read, no
+  // write and no job outstanding. The reactor itself is held for the step:
+  // a finish on another thread may run OnDone before this one returns.
   template <typename Change>
   void Step(Change&& change) {
-    const StreamResponse* write = nullptr;
+    const std::shared_ptr<QueryStreamReactor> keep = shared_from_this();
+    grpc::ByteBuffer* write = nullptr;
     bool read_more = false;
+    bool wait_for_room = false;
     bool finish = false;
     absl::Status status;
     {
@@ -288,37 +501,27 @@ class QueryStreamReactor final
       change();
       if (finished_) return;
       if (failed_) {
-        // Workers still write into slots; only finish once they are done.
-        if (pending_jobs_ == 0 && !writing_) {
+        // Workers still write into slots, and a read started by another
+        // step still completes: only finish once they are done.
+        if (pending_jobs_ == 0 && !writing_ && read_paused_) {
           finished_ = finish = true;
           status = absl::CancelledError("stream write failed");
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
           writing_ = true;
-          write = queue_.front().batch->response();
+          write = &queue_.front().bytes;
         }
-        if (read_paused_ && !reads_done_ && queue_.size() < kMaxQueuedBatches) {
-          read_paused_ = false;
-          read_more = true;
-        }
+        read_more = MayResumeRead(wait_for_room);
         if (reads_done_ && !writing_ && queue_.empty()) {
           finished_ = finish = true;
           status = end_status_;
         }
       }
     }
-    if (write != nullptr) {
-      // One write is outstanding at a time, so write_buffer_ is free.
-      const absl::Status serialized =
-          SerializeToByteBuffer(*write, &write_buffer_);
-      if (!serialized.ok()) {
-        // Only a response over 2 GiB fails here: our bug.
-        Log("StreamQueries response failed: %s",
-            LogValue(serialized.message()));
-      }
-      StartWrite(&write_buffer_);
-    }
+    // One write is outstanding at a time; the slot stays until it is done.
+    if (write != nullptr) StartWrite(write);
+    if (wait_for_room) ticket_->WaitForRoom(weak_from_this());
     if (read_more) StartRead(&read_buffer_);
     if (finish) Finish(ToGrpcStatus(status));
   }
@@ -330,12 +533,13 @@ class QueryStreamReactor final
   const LevelStore& store_;
   const formats::InputLimits& limits_;
   WorkerPool& workers_;
+  std::unique_ptr<CallBudget::Ticket> ticket_;
+  std::shared_ptr<QueryStreamReactor> self_;
 
   // The outstanding read's bytes, parsed in OnReadDone (only it and the
-  // constructor touch them), and the outstanding write's.
+  // start touch them).
   grpc::ByteBuffer read_buffer_;
   int64_t messages_read_ = 0;
-  grpc::ByteBuffer write_buffer_;
 
   absl::Mutex mutex_;
   // The batch the outstanding read fills. Replaced (under the lock) only in
@@ -344,17 +548,38 @@ class QueryStreamReactor final
   // Batches in request order; the front is being written while writing_.
   // A deque, so adding slots at the back moves none of the others.
   std::deque<Slot> queue_ ABSL_GUARDED_BY(mutex_);
-  // Written batches kept for later reads (at most kMaxQueuedBatches).
+  // Answered batches kept for later reads (at most kMaxSpareBatches).
   std::vector<std::unique_ptr<StreamBatch>> spare_ ABSL_GUARDED_BY(mutex_);
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
+  // KeptBytes() as last charged.
+  int64_t kept_charged_ ABSL_GUARDED_BY(mutex_) = 0;
+  // The last answer's bytes per request byte (NoteAnswer), and whether any
+  // batch was answered yet.
+  double answer_per_request_byte_ ABSL_GUARDED_BY(mutex_) = 0;
+  bool answered_any_ ABSL_GUARDED_BY(mutex_) = false;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
+  // No read outstanding: the last one completed and the next is not
+  // started (queue full, budget spent, reads done, or not yet got to).
   bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
+  // A budget wake-up is asked for and has not come.
+  bool waiting_room_ ABSL_GUARDED_BY(mutex_) = false;
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
   bool failed_ ABSL_GUARDED_BY(mutex_) = false;
   bool finished_ ABSL_GUARDED_BY(mutex_) = false;
   // What the stream ends with once every response is written: OK, or why
   // reading stopped early.
   absl::Status end_status_ ABSL_GUARDED_BY(mutex_);
+};
+
+// A StreamQueries call refused at once (a stream limit reached): it ends
+// with `status` and reads nothing.
+class RefusedStreamReactor final
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+ public:
+  explicit RefusedStreamReactor(const absl::Status& status) {
+    Finish(ToGrpcStatus(status));
+  }
+  void OnDone() override { delete this; }
 };
 
 // One RunQueries call, registered raw like StreamQueries (and for the same
@@ -366,8 +591,10 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
  public:
   RunQueriesReactor(grpc::CallbackServerContext* context,
                     const LevelStore& store, const formats::InputLimits& limits,
-                    WorkerPool& workers, const std::atomic<bool>& stopping)
-      : context_(context),
+                    WorkerPool& workers, const std::atomic<bool>& stopping,
+                    std::unique_ptr<CallBudget::Ticket> ticket)
+      : ticket_(std::move(ticket)),
+        context_(context),
         stopping_(stopping),
         store_(store),
         limits_(limits),
@@ -384,6 +611,13 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
   void Start(const grpc::ByteBuffer& request_bytes,
              grpc::ByteBuffer* response_bytes) {
     response_bytes_ = response_bytes;
+    // The request's bytes count until the call ends. gRPC has read them
+    // already, so a call over the budget is refused rather than held.
+    ticket_->Charge(static_cast<int64_t>(request_bytes.Length()));
+    if (absl::Status room = ticket_->CheckRoom(); !room.ok()) {
+      Finish(ToGrpcStatus(room));
+      return;
+    }
     // A copy shares the slices; the reader needs a mutable buffer.
     grpc::ByteBuffer bytes(request_bytes);
     grpc::ProtoBufferReader reader(&bytes);
@@ -402,7 +636,12 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     }
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    const int64_t peak = ticket_->peak_charged();
+    ticket_.reset();
+    NoteCallEnded(peak, /*stream=*/false, workers_);
+    delete this;
+  }
 
  private:
   // As the typed call's arena had: a small first block for small calls,
@@ -419,11 +658,15 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
         FindLevel(store_, request_->level(), "level");
     absl::Status status = snapshot.status();
     if (status.ok()) {
-      status = AnswerRunQueries(**snapshot, *request_, limits_, response_,
-                                [this, deadline = context_->deadline()] {
-                                  return CallStopStatus(context_, deadline,
-                                                        stopping_);
-                                });
+      const bool on_worker = BatchQueryCount(*request_) > kMaxInlineQueries;
+      int checks = 0;
+      status = AnswerRunQueries(
+          **snapshot, *request_, limits_, response_,
+          [&, deadline = context_->deadline()] {
+            if (on_worker && ++checks % kStopChecksPerSlice == 0)
+              workers_.YieldSlice();
+            return CallStopStatus(context_, deadline, stopping_);
+          });
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left
@@ -434,9 +677,14 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
       Finish(ToGrpcStatus(status));
       return;
     }
-    Finish(ToGrpcStatus(SerializeToByteBuffer(*response_, response_bytes_)));
+    const absl::Status serialized =
+        SerializeToByteBuffer(*response_, response_bytes_);
+    ticket_->Charge(static_cast<int64_t>(response_bytes_->Length()));
+    Finish(ToGrpcStatus(serialized));
   }
 
+  // The call's stream slot and bytes (request and response) until OnDone.
+  std::unique_ptr<CallBudget::Ticket> ticket_;
   grpc::CallbackServerContext* const context_;
   // The service's StopBatches flag.
   const std::atomic<bool>& stopping_;
@@ -455,15 +703,25 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
-  return new QueryStreamReactor(context, store_, limits_, workers_, stopping_,
-                                draining_);
+  absl::StatusOr<std::unique_ptr<CallBudget::Ticket>> ticket =
+      budget_.Admit(context->peer());
+  if (!ticket.ok()) return new RefusedStreamReactor(ticket.status());
+  return QueryStreamReactor::Start(context, store_, limits_, workers_,
+                                   stopping_, draining_, *std::move(ticket));
 }
 
 grpc::ServerUnaryReactor* CollisionServiceImpl::RunQueries(
     grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
     grpc::ByteBuffer* response) {
-  auto* reactor =
-      new RunQueriesReactor(context, store_, limits_, workers_, stopping_);
+  absl::StatusOr<std::unique_ptr<CallBudget::Ticket>> ticket =
+      budget_.Admit(context->peer());
+  if (!ticket.ok()) {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(ToGrpcStatus(ticket.status()));
+    return reactor;
+  }
+  auto* reactor = new RunQueriesReactor(context, store_, limits_, workers_,
+                                        stopping_, *std::move(ticket));
   reactor->Start(*request, response);
   return reactor;
 }

@@ -12,6 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "proto/formats/input_limits.h"
 #include "server/levels/level_store.h"
+#include "server/rpc/call_budget.h"
 #include "server/rpc/worker_pool.h"
 
 namespace collide::server {
@@ -26,9 +27,16 @@ class CollisionServiceImpl final
  public:
   // `store` and `workers` must outlive the service (and so the grpc::Server
   // using it). Batches are answered on `workers`, not in gRPC's reactions.
+  // Calls are admitted and their queued bytes bounded by `call_limits`
+  // (call_budget.h): a call past a stream limit gets RESOURCE_EXHAUSTED
+  // naming the flag, a unary call while its byte budget is spent too.
   CollisionServiceImpl(const LevelStore& store,
-                       const formats::InputLimits& limits, WorkerPool& workers)
-      : store_(store), limits_(limits), workers_(workers) {}
+                       const formats::InputLimits& limits, WorkerPool& workers,
+                       const CallLimits& call_limits = {})
+      : store_(store),
+        limits_(limits),
+        workers_(workers),
+        budget_(call_limits) {}
 
   // Answers each batch against the snapshot its level has when the batch
   // is read, writing responses in request order. A batch answered after the
@@ -69,6 +77,7 @@ class CollisionServiceImpl final
   const LevelStore& store_;
   const formats::InputLimits limits_;
   WorkerPool& workers_;
+  CallBudget budget_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> draining_{false};
 };

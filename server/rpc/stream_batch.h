@@ -8,6 +8,7 @@
 #define COLLIDE_SERVER_RPC_STREAM_BATCH_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -31,6 +32,14 @@ class StreamBatch {
   // is as big as everything this batch allocated (up to kMaxKeptBytes), so
   // a batch of the same size fits it without a heap allocation.
   void Reset();
+
+  // What the arena holds now: the messages' blocks, the kept one included.
+  int64_t space_allocated() const {
+    return static_cast<int64_t>(arena_->SpaceAllocated());
+  }
+
+  // The block kept for the next use (0 before the first Reset).
+  size_t kept_bytes() const { return block_size_; }
 
   // What one batch keeps between uses at most: a rare huge batch (the
   // limit is max_batch_size queries) is not pinned for the stream's life.

@@ -1,9 +1,19 @@
 #include "server/rpc/worker_pool.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <utility>
 
 namespace collide::server {
+namespace {
+
+// This thread's depth of jobs run by YieldSlice; -1 off the pool's threads.
+thread_local int yield_depth = -1;
+
+}  // namespace
 
 WorkerPool::WorkerPool(int threads) {
   threads = std::max(threads, 1);
@@ -16,7 +26,7 @@ WorkerPool::~WorkerPool() {
     absl::MutexLock lock(&mutex_);
     stopping_ = true;
   }
-  for (std::thread& thread : threads_) thread.join();
+  for (std::thread &thread : threads_) thread.join();
 }
 
 void WorkerPool::Submit(absl::AnyInvocable<void() &&> job) {
@@ -24,7 +34,29 @@ void WorkerPool::Submit(absl::AnyInvocable<void() &&> job) {
   jobs_.push_back(std::move(job));
 }
 
+absl::AnyInvocable<void() &&> WorkerPool::TakeJob() {
+  absl::MutexLock lock(&mutex_);
+  if (jobs_.empty()) return nullptr;
+  absl::AnyInvocable<void() &&> job = std::move(jobs_.front());
+  jobs_.pop_front();
+  return job;
+}
+
+void WorkerPool::YieldSlice() {
+  if (yield_depth < 0 || yield_depth >= kMaxYieldDepth) return;
+  absl::AnyInvocable<void() &&> job = TakeJob();
+  if (job == nullptr) return;
+  ++yield_depth;
+  std::move(job)();
+  --yield_depth;
+}
+
 void WorkerPool::Run() {
+  // Linux applies nice per thread (setpriority on a thread id); failing
+  // (a seccomp profile, say) only leaves the default priority.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)),
+              kWorkerNice);
+  yield_depth = 0;
   while (true) {
     absl::AnyInvocable<void() &&> job;
     {

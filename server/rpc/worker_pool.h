@@ -4,6 +4,13 @@
 // and non-blocking (it holds one of those threads); a batch of 256 casts
 // is ~100 us of geometry. So reactions hand batches here and return, and
 // batches from many streams (and several from one stream) use every core.
+//
+// Fairness: a long job (a big batch) calls YieldSlice between slices of its
+// work, which runs a waiting job first, so a job waits for at most one
+// slice of a running one, not for all of it, while every worker is busy.
+// The threads run at a lower priority (nice kWorkerNice) than gRPC's event
+// threads, which answer small batches themselves: a 1-query batch is not
+// queued behind the workers' big batches for a CPU either.
 #ifndef COLLIDE_SERVER_RPC_WORKER_POOL_H_
 #define COLLIDE_SERVER_RPC_WORKER_POOL_H_
 
@@ -32,8 +39,20 @@ class WorkerPool {
 
   int size() const { return static_cast<int>(threads_.size()); }
 
+  // Called by a job between slices of its work, on a worker thread: runs
+  // the oldest waiting job, if any, on this thread before returning. Jobs
+  // nest at most kMaxYieldDepth deep (a job run here may yield in turn);
+  // deeper, or off a worker, it returns at once.
+  void YieldSlice();
+
+  // The nice value of the worker threads (gRPC's threads keep 0).
+  static constexpr int kWorkerNice = 5;
+  static constexpr int kMaxYieldDepth = 2;
+
  private:
   void Run();
+  // The oldest job, if any (and taken off the queue).
+  absl::AnyInvocable<void() &&> TakeJob();
 
   absl::Mutex mutex_;
   std::deque<absl::AnyInvocable<void() &&>> jobs_ ABSL_GUARDED_BY(mutex_);

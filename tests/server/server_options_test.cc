@@ -49,6 +49,26 @@ TEST(ValidateServerOptionsTest, LimitsOutOfRangeAreRefused) {
   }
 }
 
+TEST(ValidateServerOptionsTest, CallLimitsBelowOneAreRefusedNamingThem) {
+  const std::vector<std::function<void(ServerOptions&)>> breaks = {
+      [](ServerOptions& o) { o.call_limits.max_streams_per_connection = 0; },
+      [](ServerOptions& o) { o.call_limits.max_streams = 0; },
+      [](ServerOptions& o) {
+        o.call_limits.max_queued_bytes_per_connection = 0;
+      },
+      [](ServerOptions& o) { o.call_limits.max_queued_bytes = -1; },
+  };
+  for (size_t i = 0; i < breaks.size(); ++i) {
+    SCOPED_TRACE(i);
+    ServerOptions options;
+    breaks[i](options);
+    const absl::Status status = ValidateServerOptions(options);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(status.message()),
+                StartsWith("max_streams_per_connection, max_streams, "));
+  }
+}
+
 TEST(ValidateServerOptionsTest, LimitsAtTheirBoundsAreValid) {
   ServerOptions options;
   options.limits.max_batch_size = 1;

@@ -128,6 +128,8 @@ class ServerProcess {
     return std::nullopt;
   }
 
+  // Its process id (-1 when not running).
+  pid_t pid() const { return pid_; }
   // The port it listens on, from its log (0 before Start succeeded).
   int port() const { return port_; }
   // Its admin listener's port, from its log (0 when it has none).
