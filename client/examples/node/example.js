@@ -57,10 +57,11 @@ const TOLERANCE = 1e-9;
 // UNAVAILABLE (the server went away before answering) or CANCELLED (a
 // draining server cancelled it; this program cancels none of its calls), up
 // to 5 attempts in all, after a random backoff of up to 0.1 s, 0.2 s, 0.4 s,
-// 0.8 s; and they wait for a connection (up to their deadline) while no
-// server is reachable, instead of failing at once. gRPC does not retry a
-// stream once an answer has arrived on it: query_loop.js shows how to
-// resend its unanswered batches. Writes (PutLevel, PatchLevel, DeleteLevel)
+// 0.8 s. The config's waitForReady (wait for a connection, up to the
+// deadline, while no server is reachable) is parsed but not applied by
+// grpc-js: query_loop.js sets it in each call's metadata. gRPC does not
+// retry a stream once an answer has arrived on it: query_loop.js shows how
+// to resend its unanswered batches. Writes (PutLevel, PatchLevel, DeleteLevel)
 // are left out: a write whose answer was lost may have happened.
 // @grpc/grpc-js retries from 1.8 on (package.json pins a later one).
 const SERVICE_CONFIG = JSON.stringify({

@@ -13,8 +13,9 @@
 // grace runs out):
 // - Unary calls: the channel's retry policy (SERVICE_CONFIG in example.js)
 //   resends a call that failed with UNAVAILABLE or CANCELLED, and
-//   waitForReady makes a call wait for a connection (up to its deadline)
-//   while no server is listening.
+//   waitForReady (in each call's metadata: waitForReady below) makes a
+//   call wait for a connection (up to its deadline) while no server is
+//   listening.
 // - Streams: gRPC does not retry a stream once an answer has arrived on it,
 //   so the loop keeps every batch until its answer arrives; when the stream
 //   ends with UNAVAILABLE or CANCELLED it opens a new one and resends the
@@ -77,6 +78,14 @@ class Tally {
   }
 }
 
+// Call metadata that makes a call wait for a connection (up to its
+// deadline) instead of failing while no server is listening. grpc-js reads
+// waitForReady only from a call's metadata options, not from the service
+// config's methodConfig (it parses that field and ignores it).
+function waitForReady(grpc) {
+  return new grpc.Metadata({waitForReady: true});
+}
+
 function describeError(grpc, error) {
   return `${grpc.status[error.code]}: ${error.details}`;
 }
@@ -87,7 +96,7 @@ async function unaryLoop(grpc, collisions, level, state, tally, timeoutMs) {
     try {
       const response = await new Promise((resolve, reject) => {
         collisions.RunQueries(
-            request, {deadline: Date.now() + timeoutMs},
+            request, waitForReady(grpc), {deadline: Date.now() + timeoutMs},
             (error, answer) => error ? reject(error) : resolve(answer));
       });
       if (tally.check('RunQueries', response.results)) ++tally.unaryAnswered;
@@ -103,9 +112,10 @@ async function unaryLoop(grpc, collisions, level, state, tally, timeoutMs) {
 // flight until the loop stops, and resolves with null once everything sent
 // is answered, or with the status ({code, details}) that ended the call.
 function oneStream(
-    grpcStatus, collisions, level, state, tally, unanswered, timeoutMs) {
+    grpc, collisions, level, state, tally, unanswered, timeoutMs) {
   return new Promise((resolve) => {
-    const stream = collisions.StreamQueries({deadline: Date.now() + timeoutMs});
+    const stream = collisions.StreamQueries(
+        waitForReady(grpc), {deadline: Date.now() + timeoutMs});
     let settled = false;
     const settle = (error) => {
       if (settled) return;
@@ -144,7 +154,7 @@ function oneStream(
     // A failed call emits 'error' and then 'status'; the status says why.
     stream.on('error', () => {});
     stream.on('status', (status) => {
-      if (status.code !== grpcStatus.OK) settle(status);
+      if (status.code !== grpc.status.OK) settle(status);
     });
     stream.on('end', () => {
       if (settled) return;  // after a failure
@@ -169,7 +179,7 @@ async function streamLoop(grpc, collisions, level, state, tally, timeoutMs) {
   const resendable = [grpc.status.UNAVAILABLE, grpc.status.CANCELLED];
   while (!(state.stopping && unanswered.length === 0)) {
     const error = await oneStream(
-        grpc.status, collisions, level, state, tally, unanswered, timeoutMs);
+        grpc, collisions, level, state, tally, unanswered, timeoutMs);
     if (error === null) return;
     if (unanswered.length === 0 && state.stopping) return;
     if (resendable.includes(error.code) && state.reopensInARow < MAX_REOPENS) {
