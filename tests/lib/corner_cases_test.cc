@@ -235,5 +235,41 @@ TEST(CornerCasesTest,
   EXPECT_EQ(hit->kind, ShotHitKind::kTarget);
   EXPECT_EQ(hit->hit.status, HitStatus::kInitialOverlap);
 }
+
+// A circle sliding nearly parallel to a polygon's edge over a 2^32 sweep
+// touches it at exactly t = 1/2 (the centre passes at exactly the radius).
+// The edge's rounded rate (15 per unit of fraction against |d| ~ 5.4e9)
+// is too coarse to rank its line against the neighbouring one, entered
+// 1.2e-8 of the sweep earlier: ranked on it, the cast took the wrong line
+// and missed.
+TEST(CornerCasesTest, ANearParallelGrazeOfAPolygonEdgeIsAHitOnThatEdge) {
+  const ConvexPolygon quad = Polygon(
+      {{1000000022, 46}, {999999962, -34}, {999999987, -34}, {1000000029, 22}});
+  const CircleCast cast{{{-610612763, -2147483646.5}, 5},
+                        {3221225484, 4294967287}};
+  const std::optional<Hit> hit = CastCircle(cast, quad);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 0.5, 1e-9);
+  EXPECT_EQ(hit->feature.type, FeatureType::kEdge);
+  EXPECT_EQ(hit->feature.index, 0);
+}
+
+// A circle grazing a polygon's vertex at the end of a 2^28 sweep: the
+// exact normal is perpendicular to the motion, and the rounded time
+// (one ulp past 1/2) carries the offset 3e-8 along it. The normal must
+// still not face along the motion.
+TEST(CornerCasesTest, AVertexGrazeAfterALongSweepHasANormalAgainstTheMotion) {
+  const ConvexPolygon diamond = Polygon(
+      {{1000000004, 0}, {1000000000, 7}, {999999996, 0}, {1000000000, -7}});
+  const CircleCast cast{{{865782272, 9.5}, 2}, {268435456, -1}};
+  const std::optional<Hit> hit = CastCircle(cast, diamond);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->status, HitStatus::kHit);
+  EXPECT_NEAR(hit->fraction, 0.5, 1e-9);
+  EXPECT_NEAR(Length(hit->normal), 1.0, 1e-15);
+  EXPECT_LE(Dot(hit->normal, cast.translation), 0.0);
+  EXPECT_NEAR(hit->normal.y, 1.0, 1e-12);
+}
 }  // namespace
 }  // namespace collide

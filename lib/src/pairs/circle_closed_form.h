@@ -39,7 +39,7 @@ ABSL_ATTRIBUTE_NOINLINE inline std::optional<Hit> CastCircleAtVertex(
   if (t == kNoContact) return std::nullopt;
   // An offset that rounds to zero (a radius near the underflow) has no
   // direction: CastCore's fallback.
-  const Vec2 normal = Normalize((p - c) + t * d);
+  const Vec2 normal = RoundContactNormal((p - c) + t * d, d, t);
   return Hit{.fraction = t,
              .point = c,
              .normal = normal != Vec2{} ? normal : DegenerateContactNormal(d),
@@ -58,6 +58,10 @@ struct GrownLineClip {
   double max_fraction;
   bool at_exact_limit;  // max_fraction is the sweep's own end
   double rate_slack;
+  // kRateTimeShare of the speed: a closing rate below it (a graze nearly
+  // parallel to the line) gives a time too rounded to rank the line
+  // against the others or to place the contact along the edge.
+  double rate_time_slack;
   double grow_slack;
   // The last of the moved lines the point starts outside of to be crossed,
   // the lowest index on a tie, so that the order the lines come in does not
@@ -79,8 +83,9 @@ struct GrownLineClip {
     // Within rounding of the moved line: a start in or next to contact.
     if (distance <= distance_slack) return ClipVerdict::kGeneral;
     const double rate = Dot(d, n);
-    if (rate >= -rate_slack) {
-      // Outside, and moving away (a miss) or nearly along the line.
+    if (rate >= -rate_time_slack) {
+      // Outside, and moving away (a miss), or along the line or so nearly
+      // that its rounded time cannot be ranked (the general machinery).
       return rate > rate_slack ? ClipVerdict::kMiss : ClipVerdict::kGeneral;
     }
     // Where it is against the line at max_fraction: > 0 not yet reached.
@@ -128,6 +133,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCircleClearConvex(
       .max_fraction = max_fraction,
       .at_exact_limit = max_fraction >= exact_limit,
       .rate_slack = kFilterRoundings * (std::abs(d.x) + std::abs(d.y)),
+      .rate_time_slack = kRateTimeShare * (std::abs(d.x) + std::abs(d.y)),
       .grow_slack = kFilterRoundings * r,
   };
   switch (ClipEdges(polygon, clip)) {
@@ -151,13 +157,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastCircleClearConvex(
   // near-start rule, for a start within rounding of contact): a start
   // within rounding of the moved line went to the general machinery above,
   // and the time from any other is good to kTimePrecision.
-  // The same for a rate from the rounded normal too rounded for the time
-  // (a graze nearly parallel to the edge: kRateTimeShare).
-  // One compare against the larger of the two bounds.
-  constexpr double kGapShare = 4.0 * kRoundoff / kTimePrecision;
-  if (!(-clip.enter_rate >
-        std::max(kGapShare * (std::abs(m.x) + std::abs(m.y) + r),
-                 kRateTimeShare * (std::abs(d.x) + std::abs(d.y))))) {
+  // (A rate too rounded for the time, a graze nearly parallel to the edge,
+  // went to the general machinery in the clip: rate_time_slack.)
+  if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + r) >
+      kTimePrecision * -clip.enter_rate) {
     return general();
   }
   const double t = clip.t_enter;

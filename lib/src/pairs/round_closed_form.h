@@ -65,8 +65,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline std::optional<Hit> CastPointClearCircle(
   const Motion motion = Motion::Of(d);
   const double t = SweepPointCircle(p, motion, c, grow, exact_limit);
   if (t == kNoContact) return std::nullopt;
-  return HitOf(PointHit{t, Normalize((p - c) + t * d), c, feature},
-               target_radius, d);
+  return HitOf(
+      PointHit{t, RoundContactNormal((p - c) + t * d, d, t), c, feature},
+      target_radius, d);
 }
 
 // Whether p is certainly farther than grow from `segment` (a two-vertex

@@ -15,6 +15,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "exact/fallback_normal.h"
 #include "exact/sign.h"
 #include "sweep/core.h"
 
@@ -137,7 +138,8 @@ inline PointHit VertexContact(Vec2 p, Vec2 d, const Core& b, int vertex,
   const Vec2 c = b.vertex(vertex);
   const Vec2 offset = (p - c) + t * d;
   // A zero grow meets the vertex itself: face the mover.
-  const Vec2 normal = grow.value > 0.0 ? Normalize(offset) : Normalize(-d);
+  const Vec2 normal =
+      grow.value > 0.0 ? RoundContactNormal(offset, d, t) : Normalize(-d);
   return PointHit{t, normal, c, b.VertexFeature(vertex)};
 }
 
@@ -528,6 +530,11 @@ inline std::optional<PointHit> SweepPointPolygonGrown(
   // one) goes to the exact answer.
   const double speed = std::abs(d.x) + std::abs(d.y);
   const double rate_slack = kFilterRoundings * speed;
+  // A closing rate below this share of the speed (a graze nearly parallel
+  // to the line, kRateTimeShare) gives a time too rounded to rank the line
+  // against the others, or to place the contact along its edge: such a
+  // sweep goes to the exact answer, which takes the rate exactly.
+  const double rate_time_slack = kRateTimeShare * speed;
   const double grow_slack = kFilterRoundings * grow.value;
   double t_enter = -std::numeric_limits<double>::infinity();
   int enter = -1;
@@ -544,9 +551,10 @@ inline std::optional<PointHit> SweepPointPolygonGrown(
     if (distance <= distance_slack) {
       return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
-    if (rate >= -rate_slack) {
+    if (rate >= -rate_time_slack) {
       if (rate > rate_slack) return std::nullopt;  // outside, moving away
-      // Along the line, or nearly: a slide at exactly grow.
+      // Along the line, or nearly: a slide at exactly grow, or a graze
+      // whose rounded time cannot be ranked.
       return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
     }
     // Where it is against the line at max_fraction: > 0 not yet reached.
@@ -577,14 +585,10 @@ inline std::optional<PointHit> SweepPointPolygonGrown(
   const Vec2 e = b.vertex(next) - a;
   // t_enter is BandGap's rounded time; where that may be off by more than
   // kTimePrecision, the exact one (rare: a sweep short against the shapes).
-  // A rate from the rounded normal too rounded for the time (a graze nearly
-  // parallel to the edge, kRateTimeShare) is the edges' own sweeps', which
-  // take it from the exact cross product.
+  // Its rate is above rate_time_slack (the loop sent nearer-parallel ones
+  // to the exact answer).
   const Vec2 m = p - a;
   const double rate = lines.rate[enter];
-  if (!(-rate > kRateTimeShare * speed)) {
-    return SweepPointPolygonGrownExact(p, motion, b, grow, max_fraction);
-  }
   double t = t_enter;
   if (4.0 * kRoundoff * (std::abs(m.x) + std::abs(m.y) + grow.value) >
       kTimePrecision * std::abs(rate)) {
