@@ -84,7 +84,8 @@ bool IsHit(const B2Result& r) { return r.hit; }
 // The timed loop: cycle through the pre-made cases, one call each. Not
 // inlined, so that callgrind can collect in it alone (one call per run).
 template <typename C, typename Fn>
-__attribute__((noinline)) void TimeCases(benchmark::State& state, const std::vector<C>& cases, Fn fn) {
+__attribute__((noinline)) void TimeCases(benchmark::State& state,
+                                         const std::vector<C>& cases, Fn fn) {
   const std::size_t mask = cases.size() - 1;
   std::size_t i = 0;
   for (auto _ : state) {
