@@ -79,6 +79,41 @@ TEST(CornerCasesTest, AnOverlapBesideAShapeTouchedUlpsLaterIsAnInitialOverlap) {
   EXPECT_EQ(hits[1].shape_id, 1u);
 }
 
+// The triangle meets segment 3 and segment 6 at one exact time, t =
+// 2242860919729856/3192736722357535, along different paths (a vertex on one
+// segment, the other's end on an edge): the tie goes to the smaller id
+// whichever way the ids run, and the list reports that one time as one
+// double, its correct rounding 0x1.67ac9389665d0p-1.
+TEST(CornerCasesTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
+  const Segment upper{{-6, -6.5}, {2, -6.5}};
+  const Segment lower{{-4, -7.5}, {-5.5, -7.5}};
+  const PolygonCast cast{Polygon({{-6.640453163446034, -7.211154340400764},
+                                  {-8.640453163446034, -9.211154340400764},
+                                  {-8.640453163446034, -3.211154340400764}}),
+                         {2.89537565033603, -2.955031444089987}};
+  const double exact = 0x1.67ac9389665d0p-1;
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const uint64_t upper_id = swapped ? 6 : 3;
+    const uint64_t lower_id = swapped ? 3 : 6;
+    const Level level = MakeLevel({{.id = upper_id, .geometry = upper},
+                                   {.id = lower_id, .geometry = lower}});
+    const std::optional<WorldHit> hit = CastPolygon(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.status, HitStatus::kHit);
+    EXPECT_EQ(hit->hit.fraction, exact);
+
+    WorldHit hits[4];
+    const ListResult all = CastPolygonAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[1].shape_id, 6u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
 // At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex
 // (999999993, 1000000002) first, at t = 492581209243648/991167454832775;
 // the contact is that vertex with normal (0, -1).

@@ -12,6 +12,7 @@
 #include "collide/toi.h"
 #include "world/body_cast.h"
 #include "world/caster.h"
+#include "world/exact_ties.h"
 #include "world/query_common.h"
 
 namespace collide {
@@ -22,17 +23,29 @@ using internal::Caster;
 using internal::Rank;
 
 // The closest hit among one layer's shapes: a level's own, or (with
-// `removed`) its base's less the removed ones.
+// `removed`) its base's less the removed ones. A candidate within kNearTie
+// of the best so far is ranked on exact times where they are decided
+// (world/exact_ties.h); the reach stays kNearTie past the best, so that such
+// a candidate is still cast.
 template <bool kEnteringOnly, typename Cast>
-std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
-                                      const uint64_t* removed,
-                                      const QueryFilter& filter,
-                                      const CastOptions& options) {
+std::optional<Candidate> CastClosestIn(const Cast& cast, const Level& level,
+                                       const uint64_t* removed,
+                                       const QueryFilter& filter,
+                                       const CastOptions& options) {
   const Caster<Cast, kEnteringOnly> caster(level, removed, cast, filter,
                                            options);
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
+    if (found && internal::NearTie(candidate.hit.fraction, best.hit.fraction)) {
+      Candidate tied = candidate;
+      const std::optional<bool> before =
+          internal::SettleNearTie(cast, options, level, tied, level, best);
+      if (before) {
+        if (*before) best = tied;
+        return;
+      }
+    }
     if (!found || internal::RanksBefore(level, candidate, best)) {
       best = candidate;
       found = true;
@@ -40,10 +53,15 @@ std::optional<WorldHit> CastClosestIn(const Cast& cast, const Level& level,
     }
   };
   caster.StartsInside(offer);
-  caster.Sweep([&] { return found ? best.hit.fraction : options.max_fraction; },
-               offer);
+  caster.Sweep(
+      [&] {
+        return found
+                   ? internal::TieReach(best.hit.fraction, options.max_fraction)
+                   : options.max_fraction;
+      },
+      offer);
   if (!found) return std::nullopt;
-  return WorldHit{best.hit, level.id(best.shape), level.user_data(best.shape)};
+  return best;
 }
 
 // kEnteringOnly: see Caster.
@@ -52,14 +70,35 @@ std::optional<WorldHit> CastClosest(const Cast& cast, const Level& level,
                                     const QueryFilter& filter,
                                     const CastOptions& options) {
   COLLIDE_DCHECK(IsValid(cast) && IsValid(options));
-  std::optional<WorldHit> hit =
+  std::optional<Candidate> hit =
       CastClosestIn<kEnteringOnly>(cast, level, nullptr, filter, options);
+  const Level* layer = &level;
   if (const Level* base = level.base()) {
-    const std::optional<WorldHit> below = CastClosestIn<kEnteringOnly>(
+    std::optional<Candidate> below = CastClosestIn<kEnteringOnly>(
         cast, *base, level.removed_from_base().data(), filter, options);
-    if (below && (!hit || internal::RanksBefore(*below, *hit))) hit = below;
+    if (below) {
+      std::optional<bool> before;
+      if (hit && internal::NearTie(below->hit.fraction, hit->hit.fraction)) {
+        before =
+            internal::SettleNearTie(cast, options, *base, *below, level, *hit);
+      }
+      if (!before) {
+        before =
+            !hit ||
+            internal::Rank{below->hit.fraction, base->id(below->shape), 0,
+                           below->hit.status == HitStatus::kInitialOverlap} <
+                internal::Rank{hit->hit.fraction, level.id(hit->shape), 0,
+                               hit->hit.status == HitStatus::kInitialOverlap};
+      }
+      if (*before) {
+        hit = below;
+        layer = base;
+      }
+    }
   }
-  return hit;
+  if (!hit) return std::nullopt;
+  return WorldHit{hit->hit, layer->id(hit->shape),
+                  layer->user_data(hit->shape)};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // caller's span, through the same walk as the closest hit (caster.h).
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "absl/types/span.h"
 #include "collide/dcheck.h"
@@ -9,6 +10,7 @@
 #include "collide/query.h"
 #include "collide/toi.h"
 #include "world/caster.h"
+#include "world/exact_ties.h"
 #include "world/query_common.h"
 
 namespace collide {
@@ -16,7 +18,9 @@ namespace {
 
 using internal::Candidate;
 using internal::Caster;
+using internal::NearTie;
 using internal::Rank;
+using internal::TieReach;
 
 // The sorted list of an all-hits cast, kept in the caller's span. While
 // collecting, each entry's user_data holds its shape index (high half) and
@@ -28,34 +32,54 @@ class HitList {
  public:
   explicit HitList(absl::Span<WorldHit> hits) : hits_(hits) {}
 
-  // `in_base`: c.shape indexes the base of a patched level.
-  void Offer(const Candidate& c, const Rank& rank, bool in_base) {
+  // `in_base`: c.shape indexes the base of a patched level. settle(a,
+  // a_in_base, b, b_in_base) decides a near tie on exact times (see
+  // SettleNearTie), rewriting both fractions, or returns nullopt.
+  template <typename Settle>
+  void Offer(Candidate c, uint64_t id, bool in_base, Settle&& settle) {
+    bool refracted = false;
+    const auto before = [&](int32_t i) {
+      if (NearTie(c.hit.fraction, hits_[i].hit.fraction)) {
+        Candidate entry = EntryCandidate(i);
+        const std::optional<bool> first =
+            settle(c, in_base, entry, (hits_[i].user_data & kInBase) != 0);
+        if (first) {
+          if (hits_[i].hit.fraction != entry.hit.fraction) {
+            hits_[i].hit.fraction = entry.hit.fraction;
+            refracted = true;
+          }
+          return *first;
+        }
+      }
+      return RankOfCandidate(c, id) < RankOf(i);
+    };
     for (int32_t i = 0; i < count_; ++i) {
-      if (hits_[i].shape_id != rank.id) continue;
-      if (!(rank < RankOf(i))) return;
+      if (hits_[i].shape_id != id) continue;
+      if (!before(i)) return;
       Erase(i);  // the shape's better answer goes in below
       break;
     }
     const int32_t capacity = static_cast<int32_t>(hits_.size());
     if (count_ == capacity) {
       truncated_ = true;
-      if (capacity == 0 || !(rank < RankOf(count_ - 1))) return;
+      if (capacity == 0 || !before(count_ - 1)) return;
       --count_;
     }
     int32_t at = count_;
-    while (at > 0 && rank < RankOf(at - 1)) {
+    while (at > 0 && before(at - 1)) {
       hits_[at] = hits_[at - 1];
       --at;
     }
-    hits_[at] = WorldHit{c.hit, rank.id, Pack(c.shape, rank.part, in_base)};
+    hits_[at] = WorldHit{c.hit, id, Pack(c.shape, c.part, in_base)};
     ++count_;
+    if (refracted) Reorder();
   }
 
   // Once full with hits dropped, later hits only matter if they rank before
-  // the last entry: casts can stop at its fraction.
+  // the last entry (or tie with it): casts can stop just past its fraction.
   double Limit(double max_fraction) const {
     if (!truncated_ || count_ == 0) return max_fraction;
-    return hits_[count_ - 1].hit.fraction;
+    return TieReach(hits_[count_ - 1].hit.fraction, max_fraction);
   }
 
   ListResult Finish(const Level& level) {
@@ -74,6 +98,27 @@ class HitList {
   static uint64_t Pack(int32_t shape, int32_t part, bool in_base) {
     return (uint64_t{static_cast<uint32_t>(shape)} << 32) |
            static_cast<uint32_t>(part) | (in_base ? kInBase : 0);
+  }
+  static Rank RankOfCandidate(const Candidate& c, uint64_t id) {
+    return {c.hit.fraction, id, c.part,
+            c.hit.status == HitStatus::kInitialOverlap};
+  }
+  Candidate EntryCandidate(int32_t i) const {
+    const uint64_t packed = hits_[i].user_data;
+    return Candidate{hits_[i].hit,
+                     static_cast<int32_t>((packed & ~kInBase) >> 32),
+                     static_cast<int32_t>(static_cast<uint32_t>(packed))};
+  }
+  // Entries whose fraction a settled tie rewrote (to their exact time's
+  // rounding, a few ulps at most) moved back into fraction order; equal
+  // fractions keep their order, which their ties decided.
+  void Reorder() {
+    for (int32_t i = 1; i < count_; ++i) {
+      for (int32_t j = i;
+           j > 0 && hits_[j].hit.fraction < hits_[j - 1].hit.fraction; --j) {
+        std::swap(hits_[j], hits_[j - 1]);
+      }
+    }
   }
   Rank RankOf(int32_t i) const {
     return {hits_[i].hit.fraction, hits_[i].shape_id,
@@ -99,8 +144,14 @@ ListResult CastAll(const Cast& cast, const Level& level,
   const auto collect = [&](const Level& layer, const uint64_t* removed) {
     const Caster<Cast> caster(layer, removed, cast, filter, options);
     const bool in_base = removed != nullptr;
+    const auto settle = [&](Candidate& a, bool a_in_base, Candidate& b,
+                            bool b_in_base) {
+      return internal::SettleNearTie(cast, options,
+                                     a_in_base ? *level.base() : level, a,
+                                     b_in_base ? *level.base() : level, b);
+    };
     const auto offer = [&](const Candidate& c) {
-      list.Offer(c, c.RankIn(layer), in_base);
+      list.Offer(c, layer.id(c.shape), in_base, settle);
     };
     caster.StartsInside(offer);
     caster.Sweep([&] { return list.Limit(options.max_fraction); }, offer);

@@ -1,0 +1,63 @@
+// Internal: the exact time at which a translating convex set of points
+// (a ray's origin, a zero-radius capsule's ends, a polygon's vertices) first
+// touches another (a segment, a polygon), as a ratio of exact expansions,
+// and the comparisons and rounding that world queries use to break their
+// ties on exact values (world/exact_ties.h).
+//
+// Both shapes are zero-radius, so the first contact is where the ray t * d
+// enters the Minkowski difference M = obstacle - mover, a convex polygon
+// whose edges are parallel to the two shapes' edges: for each outward
+// normal n of M, the ray stays outside until n . (t d) = h(n), the support
+// of M along n, so the entry is t = max over n with n . d < 0 of
+// h(n) / (n . d), a ratio of polynomials of degree 2 in the inputs. The
+// normals are perpendiculars of exact edge differences, so nothing is
+// rounded. Costs a few hundred expansion operations: asked only for
+// candidates whose rounded times are within kNearTie of each other.
+#ifndef COLLIDE_LIB_SRC_EXACT_EXACT_TIME_H_
+#define COLLIDE_LIB_SRC_EXACT_EXACT_TIME_H_
+
+#include <optional>
+
+#include "collide/shapes.h"
+#include "collide/vec2.h"
+#include "exact/sign.h"
+
+namespace collide::internal {
+
+// Rounded times (fractions of the sweep) this close are a near tie: their
+// order, and whether they are equal, is decided on exact values. Wider than
+// the rounding of any zero-radius time (the contract allows 1e-9 of the
+// sweep; measured below 1e-11), so two contacts at one exact time are always
+// within it.
+inline constexpr double kNearTie = 0x1p-28;
+
+// The time numerator / denominator, denominator > 0.
+struct ExactTime {
+  Expansion numerator;
+  Expansion denominator;
+};
+
+// The points of a convex zero-radius shape: 1 (a point), 2 (a segment,
+// possibly of zero length) or up to kMaxPolygonVertices (a convex polygon,
+// in order around it).
+struct Corners {
+  Vec2 points[kMaxPolygonVertices];
+  int count = 0;
+};
+
+// The exact first contact of `mover` translating by `d` with `obstacle`,
+// when it comes after the start (> 0); nullopt when they touch or overlap
+// at the start, never meet, or both are single points.
+std::optional<ExactTime> FirstContactTime(const Corners& mover,
+                                          const Corners& obstacle, Vec2 d);
+
+// The sign of a - b.
+int CompareTimes(const ExactTime& a, const ExactTime& b);
+
+// The time correctly rounded to double (to nearest, ties to even), for a
+// time in (0, 1e300): one exact value is always reported as one double.
+double RoundTime(const ExactTime& t);
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_EXACT_EXACT_TIME_H_

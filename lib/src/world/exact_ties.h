@@ -1,0 +1,163 @@
+// Internal: world casts' ties decided on exact times. Two candidates whose
+// rounded fractions are within kNearTie (exact/exact_time.h) may meet at
+// one exact time along different paths (a mover's vertex on one shape's
+// edge, another shape's vertex on a mover's edge), which rounding can
+// report an ulp apart, or at exact times that differ by less than an ulp.
+// So a near tie between two zero-radius contacts is decided on their exact
+// times: the exactly earlier ranks first, equal ones go on to the Rank
+// order (the id), and both report their time correctly rounded, so that
+// one exact time is one double in a list too.
+//
+// Undecided here (the rounded order stands): contacts of round shapes (a
+// circle, a capsule of positive radius, a skin), whose times are roots of
+// quadratics; contacts at the start (fraction 0, or an initial overlap),
+// which their own rules rank; a hit whose exact time this cannot place
+// within kNearTie of its fraction.
+#ifndef COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
+#define COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+#include "absl/base/attributes.h"
+#include "collide/level.h"
+#include "collide/toi.h"
+#include "exact/exact_time.h"
+#include "world/caster.h"
+#include "world/query_common.h"
+
+namespace collide::internal {
+
+// Whether two rounded fractions are a near tie. One subtraction on the
+// common path.
+inline bool NearTie(double a, double b) { return std::abs(a - b) <= kNearTie; }
+
+// The reach a cast must keep past its best fraction so far, so that a
+// candidate tied with it is still cast and offered.
+inline double TieReach(double best, double max_fraction) {
+  return std::min(best + kNearTie, max_fraction);
+}
+
+template <typename Cast>
+bool MoverCorners(const Cast& cast, Corners* c) {
+  if constexpr (std::is_same_v<Cast, RayInput>) {
+    c->points[0] = cast.origin;
+    c->count = 1;
+  } else if constexpr (std::is_same_v<Cast, CircleCast>) {
+    if (cast.circle.radius != 0.0) return false;
+    c->points[0] = cast.circle.center;
+    c->count = 1;
+  } else if constexpr (std::is_same_v<Cast, CapsuleCast>) {
+    if (cast.capsule.radius != 0.0) return false;
+    c->points[0] = cast.capsule.p1;
+    c->points[1] = cast.capsule.p2;
+    c->count = cast.capsule.p1 == cast.capsule.p2 ? 1 : 2;
+  } else {
+    const ConvexPolygon& p = cast.polygon;
+    for (int i = 0; i < p.count; ++i) c->points[i] = p.vertices[i];
+    c->count = p.count;
+  }
+  return true;
+}
+
+inline void SegmentCorners(Vec2 a, Vec2 b, Corners* c) {
+  c->points[0] = a;
+  c->points[1] = b;
+  c->count = a == b ? 1 : 2;
+}
+
+// The exact time of a candidate's contact (see the file comment for what
+// is left undecided), out of line: asked only at near ties.
+template <typename Cast>
+ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
+    const Cast& cast, const CastOptions& options, const Level& level,
+    const Candidate& c) {
+  if (options.target_distance != 0.0 || c.hit.status != HitStatus::kHit ||
+      !(c.hit.fraction > 0.0)) {
+    return std::nullopt;
+  }
+  Corners mover;
+  if (!MoverCorners(cast, &mover)) return std::nullopt;
+  Corners obstacle;
+  std::optional<ExactTime> t;
+  switch (level.kind(c.shape)) {
+    case ShapeKind::kSegment: {
+      const Segment s = level.segment(c.shape);
+      SegmentCorners(s.p1, s.p2, &obstacle);
+      break;
+    }
+    case ShapeKind::kPolyline: {
+      const PolylineDesc p = level.polyline(c.shape);
+      const int32_t n = static_cast<int32_t>(p.vertices.size());
+      SegmentCorners(p.vertices[c.part], p.vertices[(c.part + 1) % n],
+                     &obstacle);
+      break;
+    }
+    case ShapeKind::kConvexPolygon: {
+      const ConvexPolygon& p = level.convex_polygon(c.shape);
+      for (int i = 0; i < p.count; ++i) obstacle.points[i] = p.vertices[i];
+      obstacle.count = p.count;
+      break;
+    }
+    case ShapeKind::kCircle: {
+      const Circle circle = level.circle(c.shape);
+      if (circle.radius != 0.0) return std::nullopt;
+      obstacle.points[0] = circle.center;
+      obstacle.count = 1;
+      break;
+    }
+    case ShapeKind::kCapsule: {
+      const Capsule capsule = level.capsule(c.shape);
+      if (capsule.radius != 0.0) return std::nullopt;
+      SegmentCorners(capsule.p1, capsule.p2, &obstacle);
+      break;
+    }
+    case ShapeKind::kConcavePolygon: {
+      // The first contact with the solid's boundary: the earliest over its
+      // edges (a start touching one edge gives none for it).
+      const absl::Span<const Vec2> v = level.concave_polygon(c.shape).vertices;
+      const size_t n = v.size();
+      for (size_t i = 0; i < n; ++i) {
+        SegmentCorners(v[i], v[(i + 1) % n], &obstacle);
+        const std::optional<ExactTime> edge =
+            FirstContactTime(mover, obstacle, cast.translation);
+        if (edge && (!t || CompareTimes(*edge, *t) < 0)) t = edge;
+      }
+      obstacle.count = 0;
+      break;
+    }
+  }
+  if (obstacle.count > 0) {
+    t = FirstContactTime(mover, obstacle, cast.translation);
+  }
+  // A contact the per-shape cast placed elsewhere (a rule of its own) is
+  // not this one.
+  if (t && !NearTie(RoundTime(*t), c.hit.fraction)) return std::nullopt;
+  return t;
+}
+
+// Decides a near tie between a (of layer level_a) and b (of level_b) on
+// exact times: whether a ranks before b, with both fractions rewritten to
+// their exact times correctly rounded; nullopt, with neither rewritten,
+// when either time is not decided here.
+template <typename Cast>
+ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
+    const Cast& cast, const CastOptions& options, const Level& level_a,
+    Candidate& a, const Level& level_b, Candidate& b) {
+  const std::optional<ExactTime> ta = CandidateTime(cast, options, level_a, a);
+  if (!ta) return std::nullopt;
+  const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
+  if (!tb) return std::nullopt;
+  a.hit.fraction = RoundTime(*ta);
+  b.hit.fraction = RoundTime(*tb);
+  const int order = CompareTimes(*ta, *tb);
+  if (order != 0) return order < 0;
+  return a.RankIn(level_a) < b.RankIn(level_b);
+}
+
+}  // namespace collide::internal
+
+#endif  // COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
