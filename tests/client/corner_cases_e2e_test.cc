@@ -163,5 +163,36 @@ TEST_F(CornerCasesE2eTest, AVertexFirstPolygonContactAt1e9NamesTheVertexMet) {
   EXPECT_NEAR(hit.normal().y(), -1.0, 1e-12);
 }
 
+// The triangle meets segments 3 and 6 at one exact time, t =
+// 2242860919729856/3192736722357535, along different paths: shape 3 (the
+// smaller id) in both modes, and the list gives both hits that one time as
+// one double, its correct rounding 0x1.67ac9389665d0p-1.
+TEST_F(CornerCasesE2eTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
+  v1::Level level;
+  AddSegment(level, 3, {-6, -6.5}, {2, -6.5});
+  AddSegment(level, 6, {-4, -7.5}, {-5.5, -7.5});
+  ASSERT_TRUE(client_->PutLevel("tie", level).ok());
+  const Vec2 mover[] = {{-6.640453163446034, -7.211154340400764},
+                        {-8.640453163446034, -9.211154340400764},
+                        {-8.640453163446034, -3.211154340400764}};
+  const Vec2 translation{2.89537565033603, -2.955031444089987};
+  const double exact = 0x1.67ac9389665d0p-1;
+  const v1::QueryResult closest = Run("tie", PolygonCast(mover, translation));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(closest.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  EXPECT_EQ(closest.cast().hits(0).fraction(), exact);
+
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("tie", PolygonCast(mover, translation, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
+  EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
+  EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+}
+
 }  // namespace
 }  // namespace collide::client

@@ -76,6 +76,10 @@ enum class Query {
   // ClosestPoint() from points a few ulps off a round obstacle's surface,
   // either side.
   kClosestUlps,
+  // A world cast of a zero-radius mover in a level of two shapes first met
+  // at one exact time along different paths, or at exact times less than
+  // an ulp apart (degenerate_same_time.cc).
+  kSameTime,
 };
 
 struct DegenerateFamily {
@@ -185,6 +189,18 @@ Disagreement CompareMove(const DegenerateCase& c, int pose, bool* expected,
 // the segment not overlapped).
 Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
                            bool* touching, std::string* why);
+
+// A same-time family's question (pose 0: both shapes met at one exact time
+// t* = p / q; 1: one shape's edge turned so that its time moves by far
+// less than an ulp). *expected: the exact times are equal; *touching: they
+// round to one double. Kinds: kHitMiss (a hit missing), kStatus (the wrong
+// shape first: the exactly earlier, then the smaller id), kFraction (a
+// fraction not its exact time correctly rounded), kOracleError (the
+// oracle's bracket excludes the exact time), kSkipped (a draw that does not
+// fit the construction).
+Disagreement CompareSameTime(const DegenerateFamily& family,
+                             const DegenerateCase& c, int pose, bool* expected,
+                             bool* touching, std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.
 absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);

@@ -144,6 +144,8 @@ const char* PoseName(Query query, int pose) {
       return pose == 0 ? "ulps back-off" : "2^-40 back-off";
     case Query::kClosestUlps:
       return pose == 0 ? "ulps outside" : "ulps either side";
+    case Query::kSameTime:
+      return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";
   }

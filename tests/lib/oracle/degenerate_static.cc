@@ -59,6 +59,11 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       for (const char* o : {"circle", "capsule"}) {
         n.push_back(std::string("closest-ulps-") + o);
       }
+      for (const char* m : {"ray", "capsule", "polygon"}) {
+        for (const char* o : {"segment", "polygon"}) {
+          n.push_back(std::string("same-time-") + m + "-" + o);
+        }
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -109,6 +114,13 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       f.push_back({names[i].c_str(), M::kCircle, o, false, false,
                    0xde9100u + static_cast<uint64_t>(i), Query::kClosestUlps});
       ++i;
+    }
+    for (M m : {M::kRay, M::kCapsule, M::kPolygon}) {
+      for (O o : {O::kSegment, O::kPolygon}) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kSameTime});
+        ++i;
+      }
     }
     return f;
   }();
@@ -407,6 +419,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kBeside) {
     return CompareBeside(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kSameTime) {
+    return CompareSameTime(family, c, pose, expected, touching, why);
   }
   if (family.query == Query::kClosestUlps) {
     Scene s = c.scene;
