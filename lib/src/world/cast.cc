@@ -37,7 +37,10 @@ std::optional<Candidate> CastClosestIn(const Cast& cast, const Level& level,
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
-    if (found && internal::NearTie(candidate.hit.fraction, best.hit.fraction)) {
+    // The same primitive met again through another cell gives the same
+    // answer: no tie to settle.
+    if (found && internal::NearTie(candidate.hit.fraction, best.hit.fraction) &&
+        (candidate.shape != best.shape || candidate.part != best.part)) {
       Candidate tied = candidate;
       const std::optional<bool> before =
           internal::SettleNearTie(cast, options, level, tied, level, best);

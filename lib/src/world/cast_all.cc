@@ -39,8 +39,10 @@ class HitList {
   void Offer(Candidate c, uint64_t id, bool in_base, Settle&& settle) {
     bool refracted = false;
     const auto before = [&](int32_t i) {
-      if (NearTie(c.hit.fraction, hits_[i].hit.fraction)) {
-        Candidate entry = EntryCandidate(i);
+      Candidate entry = EntryCandidate(i);
+      // The same primitive met again gives the same answer: no tie.
+      const bool same = hits_[i].shape_id == id && entry.part == c.part;
+      if (!same && NearTie(c.hit.fraction, hits_[i].hit.fraction)) {
         const std::optional<bool> first =
             settle(c, in_base, entry, (hits_[i].user_data & kInBase) != 0);
         if (first) {
