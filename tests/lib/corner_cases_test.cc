@@ -114,6 +114,38 @@ TEST(CornerCasesTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
   }
 }
 
+// A point equidistant from two segments along different paths: one's
+// inside (the foot of the perpendicular) and the other's end, both at
+// sqrt(m^2 + n^2). The tie goes to the smaller id whichever way the ids
+// run, with the distance correctly rounded.
+TEST(CornerCasesTest, PointsEquidistantAlongDifferentPathsTieOnTheId) {
+  int checked = 0;
+  for (int m = 1; m <= 12; ++m) {
+    for (int n = 1; n <= 12; ++n) {
+      const Vec2 origin{1000.0, -3000.0};
+      const Vec2 foot = origin + Vec2{double(m), double(n)};
+      const Vec2 along{double(-n), double(m)};
+      const Segment inside{foot + 2.0 * along, foot - 1.0 * along};
+      const Segment end{foot, foot + Vec2{double(m), double(n)}};
+      const double exact = std::sqrt(double(m * m + n * n));
+      for (const bool swapped : {false, true}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "m " << m << " n " << n << (swapped ? " swapped" : ""));
+        const Level level =
+            MakeLevel({{.id = swapped ? 2u : 1u, .geometry = inside},
+                       {.id = swapped ? 1u : 2u, .geometry = end}});
+        const std::optional<WorldClosestPoint> closest =
+            ClosestPoint(origin, level, 100.0);
+        ASSERT_TRUE(closest.has_value());
+        EXPECT_EQ(closest->shape_id, 1u);
+        EXPECT_EQ(closest->distance, exact);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 288);
+}
+
 // At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex
 // (999999993, 1000000002) first, at t = 492581209243648/991167454832775;
 // the contact is that vertex with normal (0, -1).

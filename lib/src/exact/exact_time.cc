@@ -109,4 +109,49 @@ double RoundTime(const ExactTime& t) {
   return r;
 }
 
+ExactTime SquaredDistanceToSegment(Vec2 p, Vec2 a, Vec2 b) {
+  const Expansion one(1.0);
+  const ExactVec e = Difference(b, a);
+  const ExactVec from_a = Difference(p, a);
+  const auto square = [](const ExactVec& v) { return v.x * v.x + v.y * v.y; };
+  if ((e.x.sign() == 0 && e.y.sign() == 0) ||
+      (from_a.x * e.x + from_a.y * e.y).sign() <= 0) {
+    return {square(from_a), one};
+  }
+  const ExactVec from_b = Difference(p, b);
+  if ((from_b.x * e.x + from_b.y * e.y).sign() >= 0) {
+    return {square(from_b), one};
+  }
+  const Expansion cross = e.x * from_a.y - e.y * from_a.x;
+  return {cross * cross, square(e)};
+}
+
+double RoundSquareRoot(const ExactTime& square) {
+  double r = RoundToDouble(std::sqrt(square.numerator.WideEstimate() /
+                                     square.denominator.WideEstimate()));
+  const Expansion four_n = Expansion(4.0) * square.numerator;
+  // The sign of sqrt(square) - (lo + hi) / 2: of 4 N - (lo + hi)^2 D.
+  const auto side = [&](double lo, double hi) {
+    const Expansion sum = Expansion::Sum(lo, hi);
+    return (four_n - sum * sum * square.denominator).sign();
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (int step = 0; step < 8; ++step) {
+    const double up = std::nextafter(r, kInf);
+    const int above = side(r, up);
+    if (above > 0 || (above == 0 && OddSignificand(r))) {
+      r = up;
+      continue;
+    }
+    const double down = std::nextafter(r, -kInf);
+    const int below = side(down, r);
+    if (below < 0 || (below == 0 && OddSignificand(r))) {
+      r = down;
+      continue;
+    }
+    break;
+  }
+  return r;
+}
+
 }  // namespace collide::internal

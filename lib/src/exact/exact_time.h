@@ -58,6 +58,15 @@ int CompareTimes(const ExactTime& a, const ExactTime& b);
 // time in (0, 1e300): one exact value is always reported as one double.
 double RoundTime(const ExactTime& t);
 
+// Distances, for closest-point ties: the squared distance from p to the
+// segment [a, b] (a point when a == b), exactly, as a ratio (to an end:
+// |p - end|^2 / 1; to the inside: Cross(b - a, p - a)^2 / |b - a|^2).
+ExactTime SquaredDistanceToSegment(Vec2 p, Vec2 a, Vec2 b);
+
+// The square root of a positive ratio, correctly rounded to double (to
+// nearest, ties to even): one exact distance is always one double.
+double RoundSquareRoot(const ExactTime& square);
+
 }  // namespace collide::internal
 
 #endif  // COLLIDE_LIB_SRC_EXACT_EXACT_TIME_H_

@@ -4,18 +4,86 @@
 #include "pairs/closest_point.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 
+#include "absl/base/attributes.h"
 #include "collide/dcheck.h"
 #include "collide/intersect.h"
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/shapes.h"
+#include "exact/exact_time.h"
 #include "world/query_common.h"
 
 namespace collide {
 namespace {
+
+// Distances this close (relative) are a near tie, decided on exact squared
+// distances: far wider than a distance's rounding.
+constexpr double kNearTieShare = 0x1p-40;
+
+// The exact squared distance from `point` to primitive p, when neither is
+// round (see PrimitiveTie); the point is outside it (distance > 0).
+std::optional<internal::ExactTime> SquaredDistance(const Level& level,
+                                                   const Level::Primitive& p,
+                                                   Vec2 point) {
+  using internal::SquaredDistanceToSegment;
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+    case Level::PrimitiveKind::kConcaveEdge:
+      return SquaredDistanceToSegment(point, p.a, p.b);
+    case Level::PrimitiveKind::kCircle:
+      if (p.radius != 0.0) return std::nullopt;
+      return SquaredDistanceToSegment(point, p.a, p.a);
+    case Level::PrimitiveKind::kCapsule:
+      if (p.radius != 0.0) return std::nullopt;
+      return SquaredDistanceToSegment(point, p.a, p.b);
+    case Level::PrimitiveKind::kConvexPolygon: {
+      const ConvexPolygon& polygon = level.convex_polygon(p.shape);
+      std::optional<internal::ExactTime> best;
+      for (int i = 0; i < polygon.count; ++i) {
+        const internal::ExactTime d =
+            SquaredDistanceToSegment(point, polygon.vertices[i],
+                                     polygon.vertices[(i + 1) % polygon.count]);
+        if (!best || internal::CompareTimes(d, *best) < 0) best = d;
+      }
+      return best;
+    }
+  }
+  return std::nullopt;
+}
+
+// A near tie between two positive distances to primitives a and b, decided
+// on exact squared distances, out of line (rare): whether a ranks before b,
+// with both distances rewritten to their exact values correctly rounded
+// (equal exact distances reported as one double); nullopt when either is
+// round (a circle or capsule of positive radius: the difference of a
+// square root and the radius) and the rounded order stands.
+ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
+    const Level& level, Vec2 point, int32_t item_a, internal::Rank& a,
+    int32_t item_b, internal::Rank& b) {
+  const std::optional<internal::ExactTime> da =
+      SquaredDistance(level, level.primitive(item_a), point);
+  if (!da) return std::nullopt;
+  const std::optional<internal::ExactTime> db =
+      SquaredDistance(level, level.primitive(item_b), point);
+  if (!db) return std::nullopt;
+  const double ra = internal::RoundSquareRoot(*da);
+  const double rb = internal::RoundSquareRoot(*db);
+  // A distance its own function placed elsewhere is not this one.
+  if (std::abs(ra - a.measure) > kNearTieShare * a.measure ||
+      std::abs(rb - b.measure) > kNearTieShare * b.measure) {
+    return std::nullopt;
+  }
+  a.measure = ra;
+  b.measure = rb;
+  const int order = internal::CompareTimes(*da, *db);
+  if (order != 0) return order < 0;
+  return a < b;
+}
 
 // The closest point among one layer's shapes: a level's own, or (with
 // `removed`) its base's less the removed ones.
@@ -29,13 +97,34 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
   Rank best;
   PointDistance best_distance;
   int32_t best_shape = 0;
-  const auto offer = [&](const Rank& rank, const PointDistance& d,
-                         int32_t shape) {
+  int32_t best_item = -1;  // its primitive; -1 inside a concave polygon
+  // `item`: the primitive measured, -1 for a point inside a concave polygon.
+  const auto offer = [&](Rank rank, const PointDistance& d, int32_t shape,
+                         int32_t item) {
+    if (found && item >= 0 && best_item >= 0 && best.measure > 0.0 &&
+        rank.measure > 0.0 &&
+        std::abs(rank.measure - best.measure) <=
+            kNearTieShare * std::max(rank.measure, best.measure) &&
+        (shape != best_shape || rank.part != best.part)) {
+      const std::optional<bool> before =
+          SettleDistanceTie(level, point, item, rank, best_item, best);
+      if (before) {
+        best_distance.distance = best.measure;
+        if (!*before) return;
+        best = rank;
+        best_distance = d;
+        best_distance.distance = rank.measure;
+        best_shape = shape;
+        best_item = item;
+        return;
+      }
+    }
     if (found && !(rank < best)) return;
     found = true;
     best = rank;
     best_distance = d;
     best_shape = shape;
+    best_item = item;
   };
   // Inside a solid concave polygon: distance 0 wherever its edges are.
   level.solids().VisitBox(Aabb{point, point}, [&](int32_t item) {
@@ -44,7 +133,7 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
         ContainsPoint(level.concave_polygon(shape), point)) {
       offer(Rank{0.0, level.id(shape), -1},
             PointDistance{0.0, point, {FeatureType::kSurface, 0}, false, {}},
-            shape);
+            shape, -1);
     }
     return true;
   });
@@ -91,10 +180,14 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
         // Within max_distance exactly; its rounded distance may lie a hair
         // beyond it, which the exact answer rules out.
         d.distance = std::min(d.distance, max_distance);
-        offer(Rank{d.distance, level.id(p.shape), part}, d, p.shape);
+        offer(Rank{d.distance, level.id(p.shape), part}, d, p.shape, item);
       }
     }
-    return found ? best.measure : max_distance;
+    // A little past the best, so that a primitive tied with it is still
+    // measured.
+    return found ? std::min(max_distance,
+                            best.measure * (1.0 + 2.0 * kNearTieShare))
+                 : max_distance;
   });
   if (!found) return std::nullopt;
   WorldClosestPoint result;
