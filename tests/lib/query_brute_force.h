@@ -1,7 +1,11 @@
 // The reference every world query is checked against: a plain loop over all
 // shapes of a level calling the per-shape functions of toi.h and
 // intersect.h, with the rules query.h states (polylines segment by segment,
-// ties by fraction, then id, then segment index).
+// ties by fraction, then id, then segment index). Near ties of zero-radius
+// contacts are decided on exact times, with both fractions reported
+// correctly rounded, through the library's own exact times
+// (world/exact_ties.h): this reference checks the walk, and the same-time
+// oracle families check those times against GMP.
 #ifndef COLLIDE_TESTS_LIB_QUERY_BRUTE_FORCE_H_
 #define COLLIDE_TESTS_LIB_QUERY_BRUTE_FORCE_H_
 
@@ -17,6 +21,8 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "collide/vec2.h"
+#include "exact/exact_time.h"
+#include "world/exact_ties.h"
 
 namespace collide::testing {
 
@@ -94,10 +100,23 @@ bool BruteSlidesOntoBend(const Cast& cast, const PolylineDesc& polyline,
   return side != 0.0 && (side > 0.0 ? bend <= 0.0 : bend >= 0.0);
 }
 
-// One shape's answer to a cast.
+// The exact time of a hit on `shape` (segment `part` of a polyline), when
+// the world queries decide its near ties exactly.
+template <typename Cast>
+std::optional<internal::ExactTime> BruteTime(const Cast& cast,
+                                             const CastOptions& options,
+                                             const Level& level, int shape,
+                                             int part, const Hit& hit) {
+  return internal::CandidateTime(cast, options, level,
+                                 internal::Candidate{hit, shape, part});
+}
+
+// One shape's answer to a cast; *part_out (optional): the polyline segment.
 template <typename Cast>
 std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
-                                  int shape, const CastOptions& options) {
+                                  int shape, const CastOptions& options,
+                                  int* part_out = nullptr) {
+  if (part_out != nullptr) *part_out = 0;
   switch (level.kind(shape)) {
     case ShapeKind::kSegment:
       return AnyCast(cast, level.segment(shape), options);
@@ -114,6 +133,7 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
       const int n = static_cast<int>(polyline.vertices.size());
       const int segments = polyline.closed ? n : n - 1;
       std::optional<Hit> best;
+      int best_part = 0;
       for (int i = 0; i < segments; ++i) {
         std::optional<Hit> hit = AnyCast(
             cast, Segment{polyline.vertices[i], polyline.vertices[(i + 1) % n]},
@@ -126,8 +146,30 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
           hit->feature.index = i;
         }
         if (BruteSlidesOntoBend(cast, polyline, i, *hit)) continue;
-        if (!best || RanksBefore(*hit, *best)) best = hit;
+        if (best && internal::NearTie(hit->fraction, best->fraction)) {
+          const auto t = BruteTime(cast, options, level, shape, i, *hit);
+          const auto b =
+              BruteTime(cast, options, level, shape, best_part, *best);
+          if (t && b) {
+            const int order = internal::CompareTimes(*t, *b);
+            if (internal::RoundingContradicts(order, hit->fraction,
+                                              best->fraction)) {
+              hit->fraction = internal::RoundTime(*t);
+              best->fraction = internal::RoundTime(*b);
+            }
+            if (order < 0) {
+              best = hit;
+              best_part = i;
+            }
+            continue;
+          }
+        }
+        if (!best || RanksBefore(*hit, *best)) {
+          best = hit;
+          best_part = i;
+        }
       }
+      if (part_out != nullptr) *part_out = best_part;
       return best;
     }
   }
@@ -135,25 +177,63 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
 }
 
 // Every matching shape's hit, sorted by (fraction, initial overlap before
-// hit, id).
+// hit, id); near ties decided on exact times where the world queries do,
+// and the fractions of a tie whose rounding contradicts the exact order
+// rewritten to their exact times correctly rounded.
 template <typename Cast>
 std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
                                    const QueryFilter& filter,
                                    const CastOptions& options) {
-  std::vector<WorldHit> hits;
+  struct Entry {
+    WorldHit hit;
+    int part = 0;
+    std::optional<internal::ExactTime> time;
+  };
+  std::vector<Entry> entries;
   for (int i = 0; i < level.shape_count(); ++i) {
     if (!BrutePasses(level, i, filter)) continue;
-    if (std::optional<Hit> hit = BruteShapeCast(cast, level, i, options)) {
-      hits.push_back({*hit, level.id(i), level.user_data(i)});
+    int part = 0;
+    if (std::optional<Hit> hit =
+            BruteShapeCast(cast, level, i, options, &part)) {
+      entries.push_back({{*hit, level.id(i), level.user_data(i)},
+                         part,
+                         BruteTime(cast, options, level, i, part, *hit)});
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const WorldHit& a, const WorldHit& b) {
-    if (a.hit.fraction != b.hit.fraction) {
-      return a.hit.fraction < b.hit.fraction;
+  const auto exact_tie = [](const Entry& a, const Entry& b) {
+    return a.time && b.time &&
+           internal::NearTie(a.hit.hit.fraction, b.hit.hit.fraction);
+  };
+  std::sort(entries.begin(), entries.end(),
+            [&](const Entry& a, const Entry& b) {
+              if (exact_tie(a, b)) {
+                const int order = internal::CompareTimes(*a.time, *b.time);
+                if (order != 0) return order < 0;
+                return a.hit.shape_id < b.hit.shape_id;
+              }
+              if (a.hit.hit.fraction != b.hit.hit.fraction) {
+                return a.hit.hit.fraction < b.hit.hit.fraction;
+              }
+              if (a.hit.hit.status != b.hit.hit.status) {
+                return RanksBefore(a.hit.hit, b.hit.hit);
+              }
+              return a.hit.shape_id < b.hit.shape_id;
+            });
+  std::vector<WorldHit> hits;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    WorldHit h = entries[i].hit;
+    for (size_t j = 0; j < entries.size(); ++j) {
+      if (j == i || !exact_tie(entries[i], entries[j])) continue;
+      const int order =
+          internal::CompareTimes(*entries[i].time, *entries[j].time);
+      if (internal::RoundingContradicts(order, entries[i].hit.hit.fraction,
+                                        entries[j].hit.hit.fraction)) {
+        h.hit.fraction = internal::RoundTime(*entries[i].time);
+        break;
+      }
     }
-    if (a.hit.status != b.hit.status) return RanksBefore(a.hit, b.hit);
-    return a.shape_id < b.shape_id;
-  });
+    hits.push_back(h);
+  }
   return hits;
 }
 

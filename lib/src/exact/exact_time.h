@@ -58,6 +58,15 @@ int CompareTimes(const ExactTime& a, const ExactTime& b);
 // time in (0, 1e300): one exact value is always reported as one double.
 double RoundTime(const ExactTime& t);
 
+// Whether two rounded values contradict the exact order of what they round
+// (order: the sign of exact a - exact b): equal exact values reported as
+// two doubles, or the exactly smaller reported as the larger. Only then are
+// both rewritten to their correct roundings, so that the common tie (one
+// computation, one double) keeps its per-shape value.
+inline bool RoundingContradicts(int order, double a, double b) {
+  return order == 0 ? a != b : (order < 0 ? a > b : a < b);
+}
+
 // Distances, for closest-point ties: the squared distance from p to the
 // segment [a, b] (a point when a == b), exactly, as a ratio (to an end:
 // |p - end|^2 / 1; to the inside: Cross(b - a, p - a)^2 / |b - a|^2).

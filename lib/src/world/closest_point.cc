@@ -59,7 +59,8 @@ std::optional<internal::ExactTime> SquaredDistance(const Level& level,
 // A near tie between two positive distances to primitives a and b, decided
 // on exact squared distances, out of line (rare): whether a ranks before b,
 // with both distances rewritten to their exact values correctly rounded
-// (equal exact distances reported as one double); nullopt when either is
+// where their rounding contradicts the exact order (RoundingContradicts:
+// equal exact distances are then one double); nullopt when either is
 // round (a circle or capsule of positive radius: the difference of a
 // square root and the radius) and the rounded order stands.
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
@@ -71,16 +72,18 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
   const std::optional<internal::ExactTime> db =
       SquaredDistance(level, level.primitive(item_b), point);
   if (!db) return std::nullopt;
-  const double ra = internal::RoundSquareRoot(*da);
-  const double rb = internal::RoundSquareRoot(*db);
-  // A distance its own function placed elsewhere is not this one.
-  if (std::abs(ra - a.measure) > kNearTieShare * a.measure ||
-      std::abs(rb - b.measure) > kNearTieShare * b.measure) {
-    return std::nullopt;
-  }
-  a.measure = ra;
-  b.measure = rb;
   const int order = internal::CompareTimes(*da, *db);
+  if (internal::RoundingContradicts(order, a.measure, b.measure)) {
+    const double ra = internal::RoundSquareRoot(*da);
+    const double rb = internal::RoundSquareRoot(*db);
+    // A distance its own function placed elsewhere is not this one.
+    if (std::abs(ra - a.measure) > kNearTieShare * a.measure ||
+        std::abs(rb - b.measure) > kNearTieShare * b.measure) {
+      return std::nullopt;
+    }
+    a.measure = ra;
+    b.measure = rb;
+  }
   if (order != 0) return order < 0;
   return a < b;
 }

@@ -5,8 +5,10 @@
 // report an ulp apart, or at exact times that differ by less than an ulp.
 // So a near tie between two zero-radius contacts is decided on their exact
 // times: the exactly earlier ranks first, equal ones go on to the Rank
-// order (the id), and both report their time correctly rounded, so that
-// one exact time is one double in a list too.
+// order (the id), and where their rounded times contradict that (one
+// exact time as two doubles, or the earlier as the larger) both report
+// their time correctly rounded, so that one exact time is one double in
+// an answer and a list's fractions never decrease.
 //
 // Undecided here (the rounded order stands): contacts of round shapes (a
 // circle, a capsule of positive radius, a skin), whose times are roots of
@@ -141,7 +143,8 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
 
 // Decides a near tie between a (of layer level_a) and b (of level_b) on
 // exact times: whether a ranks before b, with both fractions rewritten to
-// their exact times correctly rounded; nullopt, with neither rewritten,
+// their exact times correctly rounded where their rounding contradicts
+// the exact order (RoundingContradicts); nullopt, with neither rewritten,
 // when either time is not decided here.
 template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
@@ -151,9 +154,11 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
   if (!ta) return std::nullopt;
   const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
   if (!tb) return std::nullopt;
-  a.hit.fraction = RoundTime(*ta);
-  b.hit.fraction = RoundTime(*tb);
   const int order = CompareTimes(*ta, *tb);
+  if (RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
+    a.hit.fraction = RoundTime(*ta);
+    b.hit.fraction = RoundTime(*tb);
+  }
   if (order != 0) return order < 0;
   return a.RankIn(level_a) < b.RankIn(level_b);
 }

@@ -194,8 +194,9 @@ Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
 // t* = p / q; 1: one shape's edge turned so that its time moves by far
 // less than an ulp). *expected: the exact times are equal; *touching: they
 // round to one double. Kinds: kHitMiss (a hit missing), kStatus (the wrong
-// shape first: the exactly earlier, then the smaller id), kFraction (a
-// fraction not its exact time correctly rounded), kOracleError (the
+// shape first: the exactly earlier, then the smaller id), kFraction (one
+// exact time as two doubles, fractions out of the exact order, or one off
+// its exact time by more than 1e-9 of the sweep), kOracleError (the
 // oracle's bracket excludes the exact time), kSkipped (a draw that does not
 // fit the construction).
 Disagreement CompareSameTime(const DegenerateFamily& family,

@@ -15,7 +15,10 @@
 // shape's first contact as the entry of the motion into the Minkowski
 // difference), checked against the oracle's bracket: the exactly earlier
 // shape first, equal times by the smaller id (3 or 6, either way round),
-// and each fraction the correct rounding of its exact time.
+// one exact time reported as one double, the list's fractions in the exact
+// order, each within 1e-9 of the sweep of its exact time (a tie whose
+// rounding contradicts the exact order is rewritten to the correct
+// roundings: world/exact_ties.h).
 #include <gmp.h>
 #include <gmpxx.h>
 
@@ -454,9 +457,20 @@ Disagreement CompareSameTime(const DegenerateFamily& family,
     *why = got + std::string(exact);
     return Disagreement::kStatus;
   }
-  if (closest->hit.fraction != first_t || hits[0].hit.fraction != first_t ||
-      hits[1].hit.fraction != second_t) {
-    *why = std::string("not the correct rounding: ") + got + exact;
+  // One exact time is one double; the list's fractions follow the exact
+  // order; each within the promise (1e-9 of the sweep) of its exact time.
+  const bool one_double =
+      order != 0 || hits[0].hit.fraction == hits[1].hit.fraction;
+  const bool in_order = hits[0].hit.fraction <= hits[1].hit.fraction;
+  const bool close = std::abs(closest->hit.fraction - first_t) <= 1e-9 &&
+                     std::abs(hits[0].hit.fraction - first_t) <= 1e-9 &&
+                     std::abs(hits[1].hit.fraction - second_t) <= 1e-9 &&
+                     closest->hit.fraction == hits[0].hit.fraction;
+  if (!one_double || !in_order || !close) {
+    *why = std::string(!one_double ? "one exact time as two doubles: "
+                       : !in_order ? "fractions out of the exact order: "
+                                   : "a fraction off its exact time: ") +
+           got + exact;
     return Disagreement::kFraction;
   }
   return Disagreement::kNone;
