@@ -41,7 +41,9 @@ inline bool Passes(const Level& level, int32_t shape, const QueryFilter& filter,
 // shape id, then the part of the shape (segment index of a polyline, edge
 // index of a concave polygon for a closest point, -1 for a point inside a
 // concave polygon, 0 otherwise). It is total over a query's candidates, so
-// the winner does not depend on the order they are met.
+// the winner does not depend on the order they are met. A near tie of two
+// zero-radius candidates is decided on their exact values first
+// (world/exact_ties.h, closest_point.cc's SettleDistanceTie).
 //
 // Overlap before hit: both have fraction 0 only when the hit's contact is
 // exactly after the start but within rounding of it (toi.h), or the hit is
@@ -60,15 +62,6 @@ inline bool operator<(const Rank& a, const Rank& b) {
   if (a.overlap != b.overlap) return a.overlap;
   if (a.id != b.id) return a.id < b.id;
   return a.part < b.part;
-}
-
-// The same order between two world hits of one cast (a shape lives in one
-// layer of a patched level, so no part is needed).
-inline bool RanksBefore(const WorldHit& a, const WorldHit& b) {
-  return Rank{a.hit.fraction, a.shape_id, 0,
-              a.hit.status == HitStatus::kInitialOverlap} <
-         Rank{b.hit.fraction, b.shape_id, 0,
-              b.hit.status == HitStatus::kInitialOverlap};
 }
 
 // A segment's features (edge 0, vertex 0 / 1) renumbered as those of edge
