@@ -28,6 +28,8 @@ build_packages=(
   # the callers in other languages (client/examples/); the Node example's
   # own packages come from npm (scripts/test.sh runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
+  # the Python package (client/python), installed offline into a venv
+  python3-venv python3-setuptools python3-wheel
   # the Go example, built offline from Debian's Go sources; gRPC 1.33
   # marshals through github.com/golang/protobuf, which must be 1.5 (1.3
   # crashes on today's generated code)
