@@ -157,7 +157,9 @@ func (s *QueryStream) Query(ctx context.Context,
 }
 
 // Close waits for every batch in flight, then ends the call. It returns the
-// error that failed the stream, if one did.
+// error that failed the stream, if one did. With batches in flight, no
+// server reachable and no StreamOptions.Timeout, it waits until a server
+// answers them.
 func (s *QueryStream) Close() error {
 	s.mu.Lock()
 	s.closing = true

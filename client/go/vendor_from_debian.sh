@@ -37,7 +37,7 @@ rm -rf "${work}/gopath/src/${module}/vendor"
 
 # Every package outside the standard library and the module, with its
 # directory (test variants, "p [p.test]" and "p.test", are left out).
-GO111MODULE=off GOPATH="${work}/gopath:${gocode}" GOFLAGS= GOPROXY=off \
+GO111MODULE=off GOPATH="${work}/gopath:${gocode}" GOFLAGS='' GOPROXY=off \
   GOCACHE="${work}/gocache" go list -deps -test \
   -f '{{if not .Standard}}{{.ImportPath}}	{{.Dir}}{{end}}' "${module}/..." |
   grep -v -e ' \[' -e '\.test	' | sort -u >"${work}/packages"
@@ -64,7 +64,7 @@ while IFS=$'\t' read -r package dir; do
   fi
   mkdir -p "${vendor}/${package}"
   find "${dir}" -maxdepth 1 -type f ! -name '*_test.go' \
-    -exec cp {} "${vendor}/${package}/" \;
+    -exec cp -t "${vendor}/${package}/" {} +
   printf '%s %s %s\n' "${owner}" "${package}" "${root}" >>"${work}/owned"
 done <"${work}/packages"
 

@@ -31,7 +31,7 @@ rm -rf "${work}"
 mkdir -p "${work}/bin"
 export GOCACHE
 GOCACHE="$(cd "${work}/.." && pwd)/gocache"
-export GOPROXY=off GOFLAGS= CGO_ENABLED=0 COLLIDE_PROJECT_VERSION="${version}"
+export GOPROXY=off GOFLAGS='' CGO_ENABLED=0 COLLIDE_PROJECT_VERSION="${version}"
 case "${mode}" in
   gopath)
     copy="${work}/gopath/src/${module}"
