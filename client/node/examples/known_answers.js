@@ -37,7 +37,9 @@ function exampleLevel() {
 function knownAnswers() {
   return [
     [
-      'ray hits the wall', collide.ray([0, 0], [20, 0]), {
+      'ray hits the wall',
+      collide.ray([0, 0], [20, 0]),
+      {
         fraction: 0.5,
         point: [10, 0],
         normal: [-1, 0],
@@ -46,7 +48,9 @@ function knownAnswers() {
       },
     ],
     [
-      'circle hits the pillar', collide.circleCast([[0, 0], 1], [0, 20]), {
+      'circle hits the pillar',
+      collide.circleCast([[0, 0], 1], [0, 20]),
+      {
         fraction: 0.85,
         point: [0, 18],
         normal: [0, -1],
@@ -56,7 +60,8 @@ function knownAnswers() {
     ],
     [
       'triangle hits the crate',
-      collide.polygonCast([[-1, 0], [0, -1], [0, 1]], [-20, 0]), {
+      collide.polygonCast([[-1, 0], [0, -1], [0, 1]], [-20, 0]),
+      {
         fraction: 0.4,
         point: [-9, 0],
         normal: [1, 0],
@@ -65,7 +70,8 @@ function knownAnswers() {
       },
     ],
     [
-      'disc overlaps wall and crate', collide.overlap({circle: [[5, 0], 15]}),
+      'disc overlaps wall and crate',
+      collide.overlap({circle: [[5, 0], 15]}),
       {overlap: [1, 3]},
     ],
     [
@@ -104,8 +110,9 @@ function differences(result, answer) {
         nearPoint(found.point, answer.closest) &&
         near(found.distance, answer.distance) &&
         Number(found.shape_id) === answer.shapeId;
-    return ok ? [] : [`got ${JSON.stringify(found)}, expected ${
-        JSON.stringify(answer)}`];
+    return ok ?
+        [] :
+        [`got ${JSON.stringify(found)}, expected ${JSON.stringify(answer)}`];
   }
   const hits = result.cast ? result.cast.hits : [];
   if (answer.miss) {
@@ -119,8 +126,9 @@ function differences(result, answer) {
       Number(hit.shape_id) === answer.shapeId && hit.feature !== null &&
       hit.feature.type === answer.feature[0] &&
       hit.feature.index === answer.feature[1];
-  return ok ? [] : [`got ${JSON.stringify(hit)}, expected ${
-      JSON.stringify(answer)}`];
+  return ok ?
+      [] :
+      [`got ${JSON.stringify(hit)}, expected ${JSON.stringify(answer)}`];
 }
 
 function compare(how, results, cases) {
@@ -144,8 +152,13 @@ function compare(how, results, cases) {
 }
 
 const FLAGS = [
-  'address', 'admin_address', 'admin_token_file', 'tls_ca_file',
-  'tls_cert_file', 'tls_key_file', 'tls_server_name',
+  'address',
+  'admin_address',
+  'admin_token_file',
+  'tls_ca_file',
+  'tls_cert_file',
+  'tls_key_file',
+  'tls_server_name',
 ];
 
 // --name=value flags; exits 2 on anything else.

@@ -110,8 +110,9 @@ function parseFlags(argv) {
     const match = /^--([a-z_]+)=(.*)$/.exec(arg);
     if (!match || !(match[1] in flags) ||
         (match[1] === 'loop_seconds' && !(Number(match[2]) > 0))) {
-      console.error(`query_loop: bad argument ${arg} (flags: --address= ` +
-                    '--level= --loop_seconds=S with S > 0)');
+      console.error(
+          `query_loop: bad argument ${arg} (flags: --address= ` +
+          '--level= --loop_seconds=S with S > 0)');
       process.exit(2);
     }
     flags[match[1]] = match[2];

@@ -57,8 +57,9 @@ class Client {
   }
 
   _write(method, request) {
-    return this._unary(this.admin, method, request,
-                       connection.tokenMetadata(this._adminToken));
+    return this._unary(
+        this.admin, method, request,
+        connection.tokenMetadata(this._adminToken));
   }
 
   _read(stub, method, request) {

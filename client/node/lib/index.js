@@ -11,30 +11,31 @@
 // declares them, with the collide.v1 messages generated from the protos.
 'use strict';
 
-const connection = require('./connection');
-const errors = require('./errors');
-const names = require('./names');
-const proto = require('./proto');
+const {SERVICE_CONFIG} = require('./connection');
+const {QueryRefused, BatchRefused, StreamClosed, check, statusName} =
+    require('./errors');
+const {levelName} = require('./names');
+const {LOADER_OPTIONS, PROTO_DIR, v1} = require('./proto');
 const queries = require('./queries');
 const shapes = require('./shapes');
 const {Client} = require('./client');
 const {QueryStream, MAX_REOPENS} = require('./stream');
+const {version} = require('../package.json');
 
 module.exports = {
-  version: require('../package.json').version,
+  version,
   Client,
   QueryStream,
   MAX_REOPENS,
-  SERVICE_CONFIG: connection.SERVICE_CONFIG,
-  LOADER_OPTIONS: proto.LOADER_OPTIONS,
-  PROTO_DIR: proto.PROTO_DIR,
-  v1: proto.v1,
-  levelName: names.levelName,
-  QueryRefused: errors.QueryRefused,
-  BatchRefused: errors.BatchRefused,
-  StreamClosed: errors.StreamClosed,
-  check: errors.check,
-  statusName: errors.statusName,
-  ...shapes,
-  ...queries,
+  SERVICE_CONFIG,
+  LOADER_OPTIONS,
+  PROTO_DIR,
+  v1,
+  levelName,
+  QueryRefused,
+  BatchRefused,
+  StreamClosed,
+  check,
+  statusName,
 };
+Object.assign(module.exports, shapes, queries);

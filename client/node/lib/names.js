@@ -6,8 +6,8 @@ const LEVEL_PREFIX = 'levels/';
 // "arena" and "levels/arena" both name the level levels/arena.
 function levelName(level) {
   if (typeof level !== 'string' || level === '') {
-    throw new TypeError(`a level name is a non-empty string, got ${
-        JSON.stringify(level)}`);
+    throw new TypeError(
+        `a level name is a non-empty string, got ${JSON.stringify(level)}`);
   }
   return level.startsWith(LEVEL_PREFIX) ? level : LEVEL_PREFIX + level;
 }
@@ -22,4 +22,8 @@ function numbered(queries) {
   return list.map((query, index) => ({...query, request_id: index + 1}));
 }
 
-module.exports = {LEVEL_PREFIX, levelName, numbered};
+module.exports = {
+  LEVEL_PREFIX,
+  levelName,
+  numbered
+};

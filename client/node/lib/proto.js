@@ -32,4 +32,8 @@ const definition = protoLoader.loadSync(
 // client constructors (address, credentials, options).
 const v1 = grpc.loadPackageDefinition(definition).collide.v1;
 
-module.exports = {PROTO_DIR, LOADER_OPTIONS, v1};
+module.exports = {
+  PROTO_DIR,
+  LOADER_OPTIONS,
+  v1
+};

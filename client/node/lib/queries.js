@@ -56,7 +56,8 @@ function oneShape(what, options) {
   const given = ['circle', 'capsule', 'polygon'].filter(
       (name) => options[name] !== undefined && options[name] !== null);
   if (given.length !== 1) {
-    throw new TypeError(`${what}: give exactly one of circle, capsule, ` +
+    throw new TypeError(
+        `${what}: give exactly one of circle, capsule, ` +
         `polygon (got ${given.length})`);
   }
   const name = given[0];

@@ -44,8 +44,7 @@ function segment(id, p1, p2, options = {}) {
 // A chain of segments through `vertices` (no inside, even when closed).
 function polyline(id, vertices, options = {}) {
   return shape(
-      id,
-      {
+      id, {
         polyline: {
           vertices: Array.from(vertices, vec),
           closed: Boolean(options.closed),

@@ -166,8 +166,7 @@ class QueryStream {
       this._maybeFinish();  // reopened by the next submit()
       return;
     }
-    if (RESENDABLE.includes(error.code) &&
-        this._reopensInARow < MAX_REOPENS) {
+    if (RESENDABLE.includes(error.code) && this._reopensInARow < MAX_REOPENS) {
       ++this._reopensInARow;
       ++this.reopens;
       this._open();
@@ -203,4 +202,7 @@ class QueryStream {
   }
 }
 
-module.exports = {QueryStream, MAX_REOPENS};
+module.exports = {
+  QueryStream,
+  MAX_REOPENS
+};

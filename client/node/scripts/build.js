@@ -14,8 +14,8 @@
 //    types/index.d.ts, written by hand, declares the helpers in terms of
 //    them.
 //
-// proto/, generated/ and LICENSE are build outputs (git-ignored). Exits non-zero,
-// saying why, when a step fails.
+// proto/, generated/ and LICENSE are build outputs (git-ignored). Exits
+// non-zero, saying why, when a step fails.
 'use strict';
 
 const childProcess = require('child_process');
@@ -23,8 +23,8 @@ const fs = require('fs');
 const path = require('path');
 
 const packageDir = path.join(__dirname, '..');
-const sourceDir = process.env.COLLIDE_SOURCE_DIR ||
-    path.join(packageDir, '..', '..');
+const sourceDir =
+    process.env.COLLIDE_SOURCE_DIR || path.join(packageDir, '..', '..');
 const protoSource = path.join(sourceDir, 'proto', 'collide', 'v1');
 const protoDir = path.join(packageDir, 'proto');
 const generatedDir = path.join(packageDir, 'generated');
@@ -44,16 +44,20 @@ function run(script, args) {
 }
 
 if (!fs.existsSync(protoSource)) {
-  fail(`no ${protoSource}: build from a collide checkout or set ` +
-       'COLLIDE_SOURCE_DIR to one');
+  fail(
+      `no ${protoSource}: build from a collide checkout or set ` +
+      'COLLIDE_SOURCE_DIR to one');
 }
 const cmakeLists = path.join(sourceDir, 'CMakeLists.txt');
-const projectVersion = (/project\(\s*collide\s+VERSION\s+([0-9.]+)/.exec(
-    fs.readFileSync(cmakeLists, 'utf8')) || [])[1];
+const projectVersion =
+    (/project\(\s*collide\s+VERSION\s+([0-9.]+)/.exec(
+         fs.readFileSync(cmakeLists, 'utf8')) ||
+     [])[1];
 const packageVersion = require('../package.json').version;
 if (projectVersion !== packageVersion) {
-  fail(`package.json's version ${packageVersion} is not the project ` +
-       `version ${projectVersion} (${cmakeLists})`);
+  fail(
+      `package.json's version ${packageVersion} is not the project ` +
+      `version ${projectVersion} (${cmakeLists})`);
 }
 
 for (const dir of [protoDir, generatedDir, scratchDir]) {
@@ -62,26 +66,42 @@ for (const dir of [protoDir, generatedDir, scratchDir]) {
 const protoFiles =
     fs.readdirSync(protoSource).filter((name) => name.endsWith('.proto'));
 fs.mkdirSync(path.join(protoDir, 'collide', 'v1'), {recursive: true});
-fs.copyFileSync(path.join(sourceDir, 'LICENSE'),
-                path.join(packageDir, 'LICENSE'));
+fs.copyFileSync(
+    path.join(sourceDir, 'LICENSE'), path.join(packageDir, 'LICENSE'));
 for (const name of protoFiles) {
-  fs.copyFileSync(path.join(protoSource, name),
-                  path.join(protoDir, 'collide', 'v1', name));
+  fs.copyFileSync(
+      path.join(protoSource, name), path.join(protoDir, 'collide', 'v1', name));
 }
 
 // Scratch .ts lives inside the package so that tsc finds @grpc/grpc-js in
 // node_modules.
-run(require.resolve('@grpc/proto-loader/build/bin/proto-loader-gen-types.js'),
-    [
-      '--keepCase', '--longs=String', '--enums=String', '--defaults',
-      '--oneofs', '--includeComments', '--grpcLib=@grpc/grpc-js',
-      `--includeDirs=${protoDir}`, `--outDir=${scratchDir}`,
-      ...protoFiles.map((name) => `collide/v1/${name}`),
-    ]);
+run(require.resolve('@grpc/proto-loader/build/bin/proto-loader-gen-types.js'), [
+  '--keepCase',
+  '--longs=String',
+  '--enums=String',
+  '--defaults',
+  '--oneofs',
+  '--includeComments',
+  '--grpcLib=@grpc/grpc-js',
+  `--includeDirs=${protoDir}`,
+  `--outDir=${scratchDir}`,
+  ...protoFiles.map((name) => `collide/v1/${name}`),
+]);
 run(require.resolve('typescript/bin/tsc'), [
-  '--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck',
-  '--target', 'es2020', '--module', 'commonjs', '--moduleResolution', 'node',
-  '--rootDir', scratchDir, '--outDir', generatedDir,
+  '--declaration',
+  '--emitDeclarationOnly',
+  '--strict',
+  '--skipLibCheck',
+  '--target',
+  'es2020',
+  '--module',
+  'commonjs',
+  '--moduleResolution',
+  'node',
+  '--rootDir',
+  scratchDir,
+  '--outDir',
+  generatedDir,
   ...listTs(scratchDir),
 ]);
 fs.rmSync(scratchDir, {recursive: true, force: true});

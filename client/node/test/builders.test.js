@@ -25,8 +25,9 @@ test('a level holds the shapes as given', () => {
   assert.equal(level.shapes[2].polygon.vertices.length, 3);
   assert.deepEqual(level.shapes[3].polyline.vertices[1], {x: 1, y: 1});
   assert.equal(level.shapes[3].polyline.closed, true);
-  assert.throws(() => collide.level('arena', collide.circle(1, [0, 0], 1)),
-                /shapes is an array/);
+  assert.throws(
+      () => collide.level('arena', collide.circle(1, [0, 0], 1)),
+      /shapes is an array/);
 });
 
 test('vec takes arrays and {x, y}', () => {
@@ -62,8 +63,9 @@ test('cast options as given', () => {
 
 test('capsule and polygon casts take arrays or messages', () => {
   const capsule = collide.capsuleCast([[0, 3], [2, 3], 0.5], [20, 0]);
-  assert.deepEqual(capsule.capsule_cast.capsule,
-                   {p1: {x: 0, y: 3}, p2: {x: 2, y: 3}, radius: 0.5});
+  assert.deepEqual(
+      capsule.capsule_cast.capsule,
+      {p1: {x: 0, y: 3}, p2: {x: 2, y: 3}, radius: 0.5});
   const polygon = collide.polygonCast(
       collide.polygonOf([[-1, 0], [0, -1], [0, 1]]), [-20, 0]);
   assert.equal(polygon.polygon_cast.polygon.vertices.length, 3);
@@ -72,7 +74,8 @@ test('capsule and polygon casts take arrays or messages', () => {
 test('overlap and move need exactly one shape', () => {
   assert.throws(() => collide.overlap({}), /exactly one/);
   assert.throws(
-      () => collide.overlap({circle: [[0, 0], 1], capsule: [[0, 0], [1, 0], 1]}),
+      () =>
+          collide.overlap({circle: [[0, 0], 1], capsule: [[0, 0], [1, 0], 1]}),
       /exactly one/);
   assert.throws(() => collide.validateMove([1, 0], {}), /exactly one/);
   const query = collide.overlap({capsule: [[0, 0], [1, 0], 0.5]});
@@ -86,8 +89,8 @@ test('closest point keeps max distance unset unless given', () => {
   assert.equal(
       'max_distance' in collide.closestPoint([0, 25]).closest_point, false);
   assert.equal(
-      collide.closestPoint([0, 25], {maxDistance: 10}).closest_point
-          .max_distance,
+      collide.closestPoint([0, 25], {maxDistance: 10})
+          .closest_point.max_distance,
       10);
 });
 
@@ -114,7 +117,8 @@ test('check passes an OK result and refuses another', () => {
   assert.equal(collide.check(ok), ok);
   const refused = {
     request_id: '2',
-    status: {code: 3, message: 'queries[1].ray_cast.translation.x must be finite'},
+    status:
+        {code: 3, message: 'queries[1].ray_cast.translation.x must be finite'},
   };
   assert.throws(() => collide.check(refused), (error) => {
     assert.ok(error instanceof collide.QueryRefused);
@@ -143,11 +147,14 @@ test('a stream window below 1 is refused', () => {
 test('the service config retries reads, not writes', () => {
   const config = JSON.parse(collide.SERVICE_CONFIG);
   const [method] = config.methodConfig;
-  assert.deepEqual(method.retryPolicy.retryableStatusCodes,
-                   ['UNAVAILABLE', 'CANCELLED']);
+  assert.deepEqual(
+      method.retryPolicy.retryableStatusCodes, ['UNAVAILABLE', 'CANCELLED']);
   const names = method.name.map((name) => name.method || name.service);
   assert.deepEqual(names, [
-    'collide.v1.CollisionService', 'ListLevels', 'DescribeLevel', 'GetLevel',
+    'collide.v1.CollisionService',
+    'ListLevels',
+    'DescribeLevel',
+    'GetLevel',
   ]);
 });
 
