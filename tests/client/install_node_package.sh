@@ -4,7 +4,7 @@
 # declarations; the copy keeps the source tree clean, COLLIDE_SOURCE_DIR
 # points the build at the protos and the project version, and the copy uses
 # the package's own node_modules, which `npm ci` in client/node installs),
-# then `npm install` of the tarball into a fresh project PROJECT (its
+# then `npm install` of the tarball into PROJECT, a fresh project (its
 # dependencies from the npm cache or registry, as the host's npm config
 # says). Checks the installed version is VERSION and that the protos and
 # declarations are there, type-checks test/consumer.ts against the installed
