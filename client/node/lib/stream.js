@@ -63,14 +63,19 @@ class QueryStream {
       batch_id: this._nextId++,
       queries: numbered(queries),
     };
-    return new Promise((resolve, reject) => {
+    const promise = new Promise((resolve, reject) => {
       this._pending.set(request.batch_id, {request, resolve, reject});
-      if (this._call) {
-        this._fill();
-      } else {
-        this._open();
-      }
     });
+    // A failing stream rejects every batch at once; one whose promise the
+    // caller has not awaited yet (or dropped) must not end the process as
+    // an unhandled rejection. Awaiting it still throws.
+    promise.catch(() => {});
+    if (this._call) {
+      this._fill();
+    } else {
+      this._open();
+    }
+    return promise;
   }
 
   // submit() and wait: the batch's results; rejects with BatchRefused when
