@@ -25,8 +25,9 @@ build_packages=(
   libtinyxml2-dev
   # the gRPC service and its clients
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  # the callers in other languages (client/examples/); the Node example's
-  # own packages come from npm (scripts/test.sh runs npm ci)
+  # the callers in other languages (client/examples/) and the Node package
+  # (client/node); their own npm packages come from npm (scripts/test.sh
+  # runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
   # the Python package (client/python), installed offline into a venv
   python3-venv python3-setuptools python3-wheel
