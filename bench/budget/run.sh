@@ -6,6 +6,9 @@
 # CASES=2 runs one case only. PIN=1 runs the server on CPU 0 and the
 # clients on CPU 1 (taskset), so that the clients do not take the server's
 # core; PIN=SERVER_CPUS:CLIENT_CPUS picks others (taskset -c lists).
+# Case 2 takes PHASE (each phase's length, default 10s) and HEAVY_NICE (a
+# nice increment for the heavy client, so that on a small machine it takes
+# less of the small client's core).
 set -euo pipefail
 build=${1:?build directory}
 shift
@@ -89,8 +92,9 @@ limits_hit
 stop_server
 fi
 [[ ${CASES:-12} == *2* ]] || exit 0
-echo "== case 2: 8 streams of 4096-query batches beside 1 query every 5 ms"
+echo "== case 2: 8 streams of 4096-query batches beside 1 query every 5 ms${HEAVY_NICE:+ (heavy client nice +$HEAVY_NICE)}"
 start_server "$@"
-"${bench_cmd[@]}" --mode=fair --target=127.0.0.1:$port --phase=10s
+"${bench_cmd[@]}" --mode=fair --target=127.0.0.1:$port --phase="${PHASE:-10s}" \
+  --heavy_nice="${HEAVY_NICE:-0}"
 stop_server
 grep -E 'max_|reached' "$work/server.log" | head -5 || true
