@@ -430,6 +430,13 @@ class QueryStreamReactor final
     ticket_->Charge(-written);
   }
 
+  // The client went away or the server is past its grace. A stream paused
+  // for the budget has no read or write outstanding to fail, so it ends
+  // here instead of holding its stream slot until the budget has room.
+  void OnCancel() override {
+    Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { failed_ = true; });
+  }
+
   // The budget has room again (CallBudget::WaitForRoom).
   void OnRoom() override {
     Step([this]()
@@ -559,7 +566,7 @@ class QueryStreamReactor final
         // step still completes: only finish once they are done.
         if (pending_jobs_ == 0 && !writing_ && read_paused_) {
           finished_ = finish = true;
-          status = absl::CancelledError("stream write failed");
+          status = absl::CancelledError("stream cancelled or a write failed");
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
