@@ -290,7 +290,8 @@ int64_t AnswerBytes(int port, const v1::StreamQueriesRequest& batch) {
 // batches short (their other queries answered RESOURCE_EXHAUSTED) instead
 // of the server holding 64 answers of 10 MB and their arenas. A small
 // caller on a fifth connection is answered all along: the server's budget
-// is larger than the four connections' together.
+// is larger than the four connections' together with what their batches
+// under way can add (ByteBound).
 TEST(CallBudgetProcessTest,
      ManyStreamsBuildingBigAnswersAtOnceStayWithinTheBoundAndOthersAreServed) {
   if (kAddressSanitizer) {
