@@ -309,14 +309,14 @@ class QueryStreamReactor final
     const std::chrono::steady_clock::time_point read_at =
         std::chrono::steady_clock::now();
     Metrics().batches_in_flight.Add(1);
-    // A small batch costs less than the hand-off to a worker (a wake-up
-    // and a context switch on a busy machine), so it is answered right
-    // here; only big batches go to the workers.
     // The parsed request is charged with the answer (it is on the same
     // arena); a budget spent by then refuses the batch as a whole, so no
     // parsed batch waits for a worker uncharged.
     AnswerCharge charge(*ticket_, spare_reserve);
     const absl::Status room = charge.Update(batch->space_allocated());
+    // A small batch costs less than the hand-off to a worker (a wake-up
+    // and a context switch on a busy machine), so it is answered right
+    // here, as is a refused one; only big batches go to the workers.
     const bool answer_here =
         !room.ok() || BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
     SnapshotOrError snapshot =
