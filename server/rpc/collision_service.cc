@@ -399,10 +399,10 @@ class QueryStreamReactor final
           slot->ready = true;
           NoteAnswer(building.needed());
           --pending_jobs_;
-          KeepSpare(std::move(batch));
           // The block the batch keeps, charged before the call may finish
-          // (positive: wakes no one, so safe under the lock).
-          const int64_t kept = KeptBytes() - kept_charged_;
+          // (positive: wakes no one, so safe under the lock). Not from
+          // KeptBytes(): a read may be under way, reading_ moved out.
+          const int64_t kept = KeepSpare(std::move(batch));
           kept_charged_ += kept;
           ticket_->Charge(kept);
         });
@@ -482,16 +482,20 @@ class QueryStreamReactor final
   }
 
   // Keeps an answered batch, emptied, for a later read.
-  void KeepSpare(std::unique_ptr<StreamBatch> batch)
+  // Returns the bytes of the block it keeps (0 when it drops the batch).
+  int64_t KeepSpare(std::unique_ptr<StreamBatch> batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    if (spare_.size() >= kMaxSpareBatches) return;
+    if (spare_.size() >= kMaxSpareBatches) return 0;
     batch->Reset();
+    const auto kept = static_cast<int64_t>(batch->kept_bytes());
     spare_.push_back(std::move(batch));
+    return kept;
   }
 
   // The blocks the idle batches keep for reuse (reading_ and spare_): real
-  // memory a stream holds between batches, charged to its ticket as of its
-  // last read.
+  // memory a stream holds between batches, charged to its ticket
+  // (kept_charged_) as batches are kept and at each read. Only the read
+  // path calls it: reading_ is moved out while a read is handled.
   int64_t KeptBytes() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     int64_t kept = static_cast<int64_t>(reading_->kept_bytes());
     for (const std::unique_ptr<StreamBatch>& batch : spare_) {
