@@ -93,6 +93,13 @@ std::optional<Hit> Translate(const Turning<Mover>& mover,
   }
 }
 
+// t + kTurnBracketWidth rounded down, and at most max_fraction.
+double BracketEnd(double t, double max_fraction) {
+  double end = t + kTurnBracketWidth;
+  if (end - t > kTurnBracketWidth) end = std::nextafter(end, t);
+  return std::fmin(end, max_fraction);
+}
+
 TurnResult FromTranslation(const std::optional<Hit>& hit) {
   TurnResult result;
   if (!hit) return result;
@@ -204,8 +211,7 @@ TurnResult Advance::Run(double max_fraction) {
       return r;
     }
     if (step < 0.25 * kTurnBracketWidth) {
-      const State end =
-          Evaluate(std::fmin(s.t + kTurnBracketWidth, max_fraction));
+      const State end = Evaluate(BracketEnd(s.t, max_fraction));
       if (ContactBy(s, end)) {
         return Result(TurnStatus::kHit, s.t, end.t, s.gap);
       }
@@ -222,7 +228,7 @@ TurnResult Advance::Run(double max_fraction) {
       continue;
     }
     // Disjoint on [0, next_t); the gap there is within rounding of 0.
-    const double hi = std::fmin(next_t + kTurnBracketWidth, max_fraction);
+    const double hi = BracketEnd(next_t, max_fraction);
     if (internal::CertainlyInContact(next.a, next.b, next.gap)) {
       return Result(TurnStatus::kHit, next_t, next_t, s.gap);
     }

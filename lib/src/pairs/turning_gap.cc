@@ -49,14 +49,18 @@ inline void NearestVertexEdge(const TurnPose& from, const TurnPose& to,
   for (int32_t i = 0; i < from.count; ++i) {
     const Vec2 x = from.vertices[i];
     for (int32_t e = 0; e < edges; ++e) {
-      const Nearest nearest =
-          NearestOnSegment(x, to.vertices[e], EdgeEnd(to, e));
+      const Vec2 p = to.vertices[e];
+      const Vec2 q = EdgeEnd(to, e);
+      const Nearest nearest = NearestOnSegment(x, p, q);
       const double d2 = LengthSquared(x - nearest.point);
       if (d2 < *best) {
         *best = d2;
+        const double sign = from_is_a ? 1.0 : -1.0;
         gap->on_a = from_is_a ? x : nearest.point;
         gap->on_b = from_is_a ? nearest.point : x;
-        gap->axis = from_is_a ? nearest.towards : -nearest.towards;
+        gap->axis = sign * nearest.towards;
+        gap->end_axes[0] = sign * (p - x);
+        gap->end_axes[1] = sign * (q - x);
       }
     }
   }
@@ -148,6 +152,47 @@ int SideWithin(Vec2 x, double error_x, Vec2 p, Vec2 q, double error_pq,
   return 0;
 }
 
+// The projections of a and b on `axis` (from a towards b) apart by more
+// than `errors`: each dot product rounds by at most a few u times the
+// pose's size, which `errors` covers with room to spare.
+bool Separates(const TurnPose& a, const TurnPose& b, Vec2 direction,
+               double errors) {
+  const Vec2 axis = Normalize(direction);
+  if (axis == Vec2{}) return false;
+  double a_max = -std::numeric_limits<double>::infinity();
+  double b_min = std::numeric_limits<double>::infinity();
+  for (int32_t i = 0; i < a.count; ++i) {
+    a_max = std::fmax(a_max, Dot(axis, a.vertices[i]));
+  }
+  for (int32_t i = 0; i < b.count; ++i) {
+    b_min = std::fmin(b_min, Dot(axis, b.vertices[i]));
+  }
+  return b_min - a_max > errors;
+}
+
+// Some edge normal of either hull separates them (the separating axis
+// test, for nearest pairs chosen within rounding of a tie between a vertex
+// and an edge next to it).
+bool EdgeNormalSeparates(const TurnPose& a, const TurnPose& b, double errors) {
+  if (a.count >= 2) {
+    for (int32_t e = 0; e < EdgeCount(a); ++e) {
+      const Vec2 normal = RightPerp(EdgeEnd(a, e) - a.vertices[e]);
+      if (Separates(a, b, normal, errors) || Separates(a, b, -normal, errors)) {
+        return true;
+      }
+    }
+  }
+  if (b.count >= 2) {
+    for (int32_t e = 0; e < EdgeCount(b); ++e) {
+      const Vec2 normal = RightPerp(EdgeEnd(b, e) - b.vertices[e]);
+      if (Separates(a, b, normal, errors) || Separates(a, b, -normal, errors)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 TurnGap GapBetween(const TurnPose& a, const TurnPose& b) {
@@ -163,18 +208,17 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b) {
   gap.upper = d * (1.0 + 4.0 * u) + errors - radii;
   gap.lower = -1.0;
   if (!(d > errors)) return gap;
-  // The hulls are disjoint if their projections on the direction between
-  // the nearest points are apart by more than the errors.
-  const Vec2 axis = Normalize(gap.axis);
-  double a_max = -std::numeric_limits<double>::infinity();
-  double b_min = std::numeric_limits<double>::infinity();
-  for (int32_t i = 0; i < a.count; ++i) {
-    a_max = std::fmax(a_max, Dot(axis, a.vertices[i]));
+  // The hulls are disjoint if their projections on the nearest pair's
+  // axis are apart by more than the errors. Where the nearest point is
+  // within rounding of an edge's end, the edge's normal may not separate
+  // (the other hull's corner reaches past the end): the directions to the
+  // edge's ends are tried next.
+  if (!Separates(a, b, gap.axis, errors) &&
+      !Separates(a, b, gap.end_axes[0], errors) &&
+      !Separates(a, b, gap.end_axes[1], errors) &&
+      !EdgeNormalSeparates(a, b, errors)) {
+    return gap;
   }
-  for (int32_t i = 0; i < b.count; ++i) {
-    b_min = std::fmin(b_min, Dot(axis, b.vertices[i]));
-  }
-  if (!(b_min - a_max > errors)) return gap;
   // Disjoint hulls: their distance is the smallest vertex-to-edge distance.
   gap.lower = d * (1.0 - 4.0 * u) - errors - radii;
   return gap;

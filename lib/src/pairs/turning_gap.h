@@ -26,6 +26,9 @@ struct TurnGap {
   // From a towards b: the normal of the edge holding the nearest point, or
   // the difference of two nearest vertices.
   Vec2 axis;
+  // From the nearest pair's vertex towards its edge's two ends (oriented
+  // from a towards b).
+  Vec2 end_axes[2];
 };
 
 // The hull distance is the smallest distance from a vertex of one hull to
