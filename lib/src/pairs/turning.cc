@@ -204,7 +204,9 @@ TurnResult Advance::Run(double max_fraction) {
   }
   // Invariant: the shapes are disjoint on [0, s.t] and s.gap.lower > 0.
   while (iterations_ < kMaxTurnIterations) {
-    const double step = s.gap.lower / speed_ * (1.0 - 0x1p-20);
+    const double step =
+        std::fmax(s.gap.lower / speed_ * (1.0 - 0x1p-20),
+                  internal::SeparatedFor(s.a, a_, s.b, b_, s.gap));
     if ((max_fraction - s.t) * (1.0 + 0x1p-40) < step) {
       TurnResult r;
       r.iterations = iterations_;

@@ -156,8 +156,9 @@ int SideWithin(Vec2 x, double error_x, Vec2 p, Vec2 q, double error_pq,
 // than `errors`: each dot product rounds by at most a few u times the
 // pose's size, which `errors` covers with room to spare.
 bool Separates(const TurnPose& a, const TurnPose& b, Vec2 direction,
-               double errors) {
+               double errors, Vec2* separating) {
   const Vec2 axis = Normalize(direction);
+  *separating = axis;
   if (axis == Vec2{}) return false;
   double a_max = -std::numeric_limits<double>::infinity();
   double b_min = std::numeric_limits<double>::infinity();
@@ -173,11 +174,13 @@ bool Separates(const TurnPose& a, const TurnPose& b, Vec2 direction,
 // Some edge normal of either hull separates them (the separating axis
 // test, for nearest pairs chosen within rounding of a tie between a vertex
 // and an edge next to it).
-bool EdgeNormalSeparates(const TurnPose& a, const TurnPose& b, double errors) {
+bool EdgeNormalSeparates(const TurnPose& a, const TurnPose& b, double errors,
+                         Vec2* separating) {
   if (a.count >= 2) {
     for (int32_t e = 0; e < EdgeCount(a); ++e) {
       const Vec2 normal = RightPerp(EdgeEnd(a, e) - a.vertices[e]);
-      if (Separates(a, b, normal, errors) || Separates(a, b, -normal, errors)) {
+      if (Separates(a, b, normal, errors, separating) ||
+          Separates(a, b, -normal, errors, separating)) {
         return true;
       }
     }
@@ -185,7 +188,8 @@ bool EdgeNormalSeparates(const TurnPose& a, const TurnPose& b, double errors) {
   if (b.count >= 2) {
     for (int32_t e = 0; e < EdgeCount(b); ++e) {
       const Vec2 normal = RightPerp(EdgeEnd(b, e) - b.vertices[e]);
-      if (Separates(a, b, normal, errors) || Separates(a, b, -normal, errors)) {
+      if (Separates(a, b, normal, errors, separating) ||
+          Separates(a, b, -normal, errors, separating)) {
         return true;
       }
     }
@@ -213,15 +217,66 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b) {
   // within rounding of an edge's end, the edge's normal may not separate
   // (the other hull's corner reaches past the end): the directions to the
   // edge's ends are tried next.
-  if (!Separates(a, b, gap.axis, errors) &&
-      !Separates(a, b, gap.end_axes[0], errors) &&
-      !Separates(a, b, gap.end_axes[1], errors) &&
-      !EdgeNormalSeparates(a, b, errors)) {
+  Vec2* const separating = &gap.separating;
+  if (!Separates(a, b, gap.axis, errors, separating) &&
+      !Separates(a, b, gap.end_axes[0], errors, separating) &&
+      !Separates(a, b, gap.end_axes[1], errors, separating) &&
+      !EdgeNormalSeparates(a, b, errors, separating)) {
     return gap;
   }
+  gap.errors = errors;
   // Disjoint hulls: their distance is the smallest vertex-to-edge distance.
   gap.lower = d * (1.0 - 4.0 * u) - errors - radii;
   return gap;
+}
+
+double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
+                    const TurnPose& b, const TurnBody& body_b,
+                    const TurnGap& gap) {
+  const Vec2 n = gap.separating;
+  // Along a fixed axis n, a vertex's projection n . x(t) has derivative
+  // n . T + angle * Cross(x - pivot, n) and second derivative at most
+  // angle^2 * reach in magnitude, so each vertex pair's projected gap h
+  // satisfies h(t + s) >= h + v s - K s^2 / 2 with K the two bounds'
+  // sum. Values and derivatives are computed from the poses, so both are
+  // lowered by their error bounds first.
+  const double k = (body_a.angle * body_a.angle * body_a.reach +
+                    body_b.angle * body_b.angle * body_b.reach) *
+                   (1.0 + 0x1p-40);
+  const double size = std::fmax(a.largest_l1, b.largest_l1);
+  const double speed_size =
+      L1(body_a.translation) + L1(body_b.translation) +
+      std::fabs(body_a.angle) * (body_a.reach + 2.0 * size) +
+      std::fabs(body_b.angle) * (body_b.reach + 2.0 * size);
+  const double value_error = gap.errors + a.radius + b.radius;
+  const double rate_error = 2.0 * (std::fabs(body_a.angle) * a.error +
+                                   std::fabs(body_b.angle) * b.error) +
+                            32.0 * u * speed_size;
+  const double a_speed = Dot(n, body_a.translation);
+  const double b_speed = Dot(n, body_b.translation);
+  double shortest = std::numeric_limits<double>::infinity();
+  for (int32_t j = 0; j < b.count; ++j) {
+    const Vec2 y = b.vertices[j];
+    const double y_along = Dot(n, y);
+    const double y_rate = b_speed + body_b.angle * Cross(y - b.pivot, n);
+    for (int32_t i = 0; i < a.count; ++i) {
+      const Vec2 x = a.vertices[i];
+      // n is unit to within rounding: 2^-40 of the gap covers dividing by
+      // its length.
+      const double h = (y_along - Dot(n, x)) * (1.0 - 0x1p-40) - value_error;
+      if (!(h > 0.0)) return 0.0;
+      const double v = y_rate -
+                       (a_speed + body_a.angle * Cross(x - a.pivot, n)) -
+                       rate_error;
+      // The first root of h + v s - k s^2 / 2, rationalized: 2h / (sqrt(v^2 +
+      // 2kh) - v), which stays accurate when v > 0.
+      const double denominator = std::sqrt(v * v + 2.0 * k * h) - v;
+      if (denominator > 0.0) {
+        shortest = std::fmin(shortest, 2.0 * h / denominator);
+      }
+    }
+  }
+  return shortest * (1.0 - 0x1p-40);
 }
 
 bool CertainlyInContact(const TurnPose& a, const TurnPose& b,

@@ -29,6 +29,10 @@ struct TurnGap {
   // From the nearest pair's vertex towards its edge's two ends (oriented
   // from a towards b).
   Vec2 end_axes[2];
+  // When lower > 0: a unit axis (from a towards b) on which the hulls'
+  // projections are apart, and the error bound that test allowed.
+  Vec2 separating;
+  double errors = 0.0;
 };
 
 // The hull distance is the smallest distance from a vertex of one hull to
@@ -36,6 +40,15 @@ struct TurnGap {
 // proved disjoint by the gap between their projections on the axis of
 // those nearest points.
 TurnGap GapBetween(const TurnPose& a, const TurnPose& b);
+
+// For a gap with lower > 0: a share of the step s such that the shapes
+// stay disjoint on [t, t + s] (0 when none is proved): the projected gap
+// on gap.separating, bounded below by its first-order motion and a bound on
+// its curvature (the rotations' centripetal terms). Near a contact it
+// advances like Newton's method on that gap rather than by lower / L.
+double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
+                    const TurnPose& b, const TurnBody& body_b,
+                    const TurnGap& gap);
 
 // True when the true shapes touch or overlap: gap.upper <= 0, a vertex of
 // one strictly inside the other polygon, or an edge of one properly

@@ -74,6 +74,7 @@ struct TurnPose {
   double radius = 0.0;
   double error = 0.0;
   double largest_l1 = 0.0;  // max over vertices of |x| + |y|
+  Vec2 pivot;               // where the pivot is at this fraction
 };
 
 // The pose of `body` at fraction t whose pivot started at `base` in the
@@ -89,6 +90,7 @@ inline TurnPose PoseAt(const TurnBody& body, Vec2 base, double base_error,
   const double trig_error = 0x1p-51 + 0x1p-52 * std::fabs(phi);
   const Vec2 moved = body.translation * t;
   const Vec2 pivot = base + moved;
+  pose.pivot = pivot;
   double largest = 0.0;
   for (int32_t i = 0; i < body.count; ++i) {
     const Vec2 o = body.offsets[i];

@@ -4,6 +4,7 @@
 #include "turning_families.h"
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 #include "collide/shapes.h"
@@ -329,6 +330,18 @@ TurnResult RunService(const TurnCase& c) {
     return WithShape(c.b_kind, c.b,
                      [&](const auto& b) { return CastTurning(a, b, options); });
   });
+}
+
+std::function<TurnResult()> BindService(const TurnCase& c) {
+  const TurnOptions options{.max_fraction = c.max_fraction};
+  std::function<TurnResult()> bound;
+  WithShape(c.a_kind, c.a, [&](const auto& a) {
+    return WithShape(c.b_kind, c.b, [&](const auto& b) {
+      bound = [a, b, options] { return CastTurning(a, b, options); };
+      return TurnResult{};
+    });
+  });
+  return bound;
 }
 
 Verdict Compare(const TurnResult& s, const OracleAnswer& o) {

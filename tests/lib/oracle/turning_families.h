@@ -5,6 +5,7 @@
 #define COLLIDE_TESTS_LIB_ORACLE_TURNING_FAMILIES_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ bool MakeTurningCase(const std::string& family, uint64_t index, TurnCase* out);
 
 // collide's answer (CastTurning on the typed shapes).
 TurnResult RunService(const TurnCase& c);
+
+// The same call with its typed shapes built once (for timing).
+std::function<TurnResult()> BindService(const TurnCase& c);
 
 // How the service's answer compares with the oracle's.
 struct Verdict {
