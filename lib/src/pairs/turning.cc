@@ -157,7 +157,10 @@ class Advance {
   // Contact certified at `end`, or a point crossing a segment between
   // `from` and `end`.
   bool ContactBy(const State& from, const State& end) const {
-    if (internal::CertainlyInContact(end.a, end.b, end.gap)) return true;
+    if (!(end.gap.lower > 0.0) &&
+        internal::CertainlyInContact(end.a, end.b, end.gap)) {
+      return true;
+    }
     const double motion = absolute_speed_ * (end.t - from.t) * (1.0 + 0x1p-40);
     return internal::CertainlyCrossed(from.a, from.b, end.a, end.b, motion);
   }
@@ -186,12 +189,12 @@ class Advance {
 
 TurnResult Advance::Run(double max_fraction) {
   State s = Evaluate(0.0);
-  if (internal::CertainlyInContact(s.a, s.b, s.gap)) {
-    TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s.gap);
-    r.depth = std::fmax(0.0, -s.gap.upper);
-    return r;
-  }
   if (!(s.gap.lower > 0.0)) {
+    if (internal::CertainlyInContact(s.a, s.b, s.gap)) {
+      TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s.gap);
+      r.depth = std::fmax(0.0, -s.gap.upper);
+      return r;
+    }
     // Within rounding of contact at the start: a hit at 0 only if contact
     // is certified within the first bracket width (turning or moving in).
     const double end = std::fmin(kTurnBracketWidth, max_fraction);

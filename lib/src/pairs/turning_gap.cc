@@ -163,10 +163,12 @@ bool Separates(const TurnPose& a, const TurnPose& b, Vec2 direction,
   double a_max = -std::numeric_limits<double>::infinity();
   double b_min = std::numeric_limits<double>::infinity();
   for (int32_t i = 0; i < a.count; ++i) {
-    a_max = std::fmax(a_max, Dot(axis, a.vertices[i]));
+    const double d = Dot(axis, a.vertices[i]);
+    a_max = d > a_max ? d : a_max;
   }
   for (int32_t i = 0; i < b.count; ++i) {
-    b_min = std::fmin(b_min, Dot(axis, b.vertices[i]));
+    const double d = Dot(axis, b.vertices[i]);
+    b_min = d < b_min ? d : b_min;
   }
   return b_min - a_max > errors;
 }
@@ -272,7 +274,8 @@ double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
       // 2kh) - v), which stays accurate when v > 0.
       const double denominator = std::sqrt(v * v + 2.0 * k * h) - v;
       if (denominator > 0.0) {
-        shortest = std::fmin(shortest, 2.0 * h / denominator);
+        const double root = 2.0 * h / denominator;
+        shortest = root < shortest ? root : shortest;
       }
     }
   }

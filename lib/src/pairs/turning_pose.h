@@ -58,8 +58,11 @@ inline TurnBody MakeTurnBody(const Vec2* vertices, int32_t count, double radius,
   for (int32_t i = 0; i < count; ++i) {
     const Vec2 offset = vertices[i] - pivot;
     body.offsets[i] = offset;
-    largest_squared = std::fmax(largest_squared, LengthSquared(offset));
-    body.largest_offset_l1 = std::fmax(body.largest_offset_l1, L1(offset));
+    const double squared = LengthSquared(offset);
+    const double l1 = L1(offset);
+    largest_squared = squared > largest_squared ? squared : largest_squared;
+    body.largest_offset_l1 =
+        l1 > body.largest_offset_l1 ? l1 : body.largest_offset_l1;
   }
   body.offset_error = kUnitRoundoff * body.largest_offset_l1;
   body.reach = std::sqrt(largest_squared) * (1.0 + 0x1p-45) + body.offset_error;
@@ -84,10 +87,16 @@ inline TurnPose PoseAt(const TurnBody& body, Vec2 base, double base_error,
   TurnPose pose;
   pose.count = body.count;
   pose.radius = body.radius;
+  // A shape that does not turn keeps cos 1 and sin 0 exactly.
   const double phi = body.angle * t;
-  const double c = std::cos(phi);
-  const double s = std::sin(phi);
-  const double trig_error = 0x1p-51 + 0x1p-52 * std::fabs(phi);
+  double c = 1.0;
+  double s = 0.0;
+  double trig_error = 0.0;
+  if (phi != 0.0) {
+    c = std::cos(phi);
+    s = std::sin(phi);
+    trig_error = 0x1p-51 + 0x1p-52 * std::fabs(phi);
+  }
   const Vec2 moved = body.translation * t;
   const Vec2 pivot = base + moved;
   pose.pivot = pivot;
@@ -96,7 +105,8 @@ inline TurnPose PoseAt(const TurnBody& body, Vec2 base, double base_error,
     const Vec2 o = body.offsets[i];
     const Vec2 v{pivot.x + (c * o.x - s * o.y), pivot.y + (s * o.x + c * o.y)};
     pose.vertices[i] = v;
-    largest = std::fmax(largest, L1(v));
+    const double l1 = L1(v);
+    largest = l1 > largest ? l1 : largest;
   }
   pose.largest_l1 = largest;
   // Per coordinate: the trigonometric error times |o.x| + |o.y|, four

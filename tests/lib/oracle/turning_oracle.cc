@@ -114,7 +114,7 @@ struct Pose {
   double radius = 0.0;
 };
 
-// The pose at fraction t: pivot + t T + R(angle t) (vertex - pivot), with
+// The pose at fraction t: pivot + t * T + R(angle t) (vertex - pivot), with
 // angle * t exact at 256 bits and its sine and cosine rounded outwards, in
 // a frame whose origin is `origin` (so that the approximate positions that
 // choose the nearest pair keep their digits far from the level's origin).
