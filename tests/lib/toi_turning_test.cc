@@ -145,6 +145,38 @@ TEST(CastTurningTest, OffsetByABillionKeepsTheBracket) {
   EXPECT_NEAR(r.fraction_lo, expected, 1e-6);
 }
 
+// A blade tip on the circle of radius 5 passes exactly through the
+// vertex (4, 3) of a triangle lying outside that circle: an exact touch
+// that never goes in. It is not a miss, and nothing is claimed to touch
+// before the tip gets there (atan2(3, 4) of the quarter turn).
+TEST(CastTurningTest, BladeTipThroughAVertexIsANearContactNotAMiss) {
+  const Turning<Segment> blade{{{0, 0}, {5, 0}}, {0, 0}, pi / 2, {0, 0}};
+  const Vec2 v{4, 3};
+  const Turning<ConvexPolygon> wedge{
+      testing::Polygon({v, v + Vec2{1, 7}, v + Vec2{7, -1}}), {}, 0.0, {}};
+  const TurnResult r = CastTurning(blade, wedge);
+  EXPECT_EQ(r.status, TurnStatus::kNearContact);
+  const double touch = std::atan2(3.0, 4.0) / (pi / 2);
+  EXPECT_LE(r.fraction_lo, touch + kAnalytic);
+  EXPECT_NEAR(r.fraction_lo, touch, 1e-9);
+  EXPECT_LE(r.gap_bound, 1e-12);
+}
+
+// A circle orbiting a hub at a constant gap over a full turn: a gap of
+// 2^-10 is a certified miss; a gap of 2^-20 needs more steps than the
+// budget (each is bounded by the gap's curvature), so the answer is
+// kUndecided with the shapes certified apart up to fraction_lo.
+TEST(CastTurningTest, OrbitAtAConstantGapIsAMissOrUndecidedNeverAHit) {
+  const Turning<Circle> orbit{{{5, 0}, 1}, {0, 0}, 2 * pi, {0, 0}};
+  const Turning<Circle> hub{{{0, 0}, 4 - 0x1p-10}, {}, 0.0, {}};
+  EXPECT_EQ(CastTurning(orbit, hub).status, TurnStatus::kMiss);
+  const Turning<Circle> closer{{{0, 0}, 4 - 0x1p-20}, {}, 0.0, {}};
+  const TurnResult r = CastTurning(orbit, closer);
+  EXPECT_EQ(r.status, TurnStatus::kUndecided);
+  EXPECT_GT(r.fraction_lo, 0.0);
+  EXPECT_GE(r.iterations, kMaxTurnIterations);
+}
+
 template <typename M, typename T>
 void ExpectSameAsTranslation(const Turning<M>& m, const Turning<T>& t,
                              const std::optional<Hit>& translated) {
