@@ -116,6 +116,25 @@ TEST(CastTurningTest, TouchingStartTurningInIsAHitAtZero) {
   EXPECT_EQ(r.fraction_lo, 0.0);
 }
 
+// A box resting exactly on a floor, turning about a pivot below and to
+// the right of it: clockwise lifts both bottom corners (a miss: the
+// start's first-order motion is decided exactly for shapes without
+// radius), counter-clockwise drives the left corner into the floor (a hit
+// at 0). Turning about a bottom corner keeps that corner on the floor
+// throughout, which is not proved apart (kNearContact at 0).
+TEST(CastTurningTest, BoxOnAFloorTurningAwayIsAMissAndIntoItAHit) {
+  const ConvexPolygon box = testing::Polygon({{0, 0}, {2, 0}, {2, 1}, {0, 1}});
+  const Turning<Segment> floor{{{-5, 0}, {5, 0}}, {}, 0.0, {}};
+  const Turning<ConvexPolygon> lift{box, {}, -0.3, {3, -1}};
+  EXPECT_EQ(CastTurning(lift, floor).status, TurnStatus::kMiss);
+  const Turning<ConvexPolygon> dig{box, {}, 0.3, {3, -1}};
+  EXPECT_EQ(CastTurning(dig, floor).status, TurnStatus::kInitialOverlap);
+  const Turning<ConvexPolygon> tip{box, {}, 0.5, {0, 0}};
+  const TurnResult r = CastTurning(tip, floor);
+  EXPECT_EQ(r.status, TurnStatus::kNearContact);
+  EXPECT_EQ(r.fraction_lo, 0.0);
+}
+
 TEST(CastTurningTest, ContactAfterMaxFractionIsAMiss) {
   const Turning<Vec2> tip{{3, 0}, {0, 0}, pi / 2, {0, 0}};
   const Turning<Segment> ledge{{{0, 1.5}, {10, 1.5}}, {}, 0.0, {}};

@@ -29,8 +29,10 @@
 //   double precision: an exact touch that does not go in (a graze, a tip
 //   passing exactly through a vertex, contact exactly at max_fraction), or
 //   a miss by less than gap_bound. Also reported for a start within
-//   rounding of contact that does not go in (turning away or along). A
-//   caller that must never miss a contact treats it as a hit.
+//   rounding of contact that does not go in, unless both shapes lack a
+//   radius and every touching vertex moves apart at first order (decided
+//   exactly: the advancement then resumes, and the touch at 0 is not a
+//   hit). A caller that must never miss a contact treats it as a hit.
 // - kUndecided: the iteration bound (kMaxTurnIterations evaluations) was
 //   reached: disjoint on [0, fraction_lo) is certified, nothing after it.
 //   Happens for approaches much slower than the motion bound (a contact

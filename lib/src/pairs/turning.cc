@@ -23,6 +23,7 @@
 #include "collide/toi.h"
 #include "pairs/turning_gap.h"
 #include "pairs/turning_pose.h"
+#include "pairs/turning_start.h"
 
 namespace collide {
 namespace {
@@ -59,6 +60,26 @@ Vec2 FirstVertex(Segment segment) { return segment.p1; }
 Vec2 FirstVertex(Circle circle) { return circle.center; }
 Vec2 FirstVertex(const Capsule& capsule) { return capsule.p1; }
 Vec2 FirstVertex(const ConvexPolygon& polygon) { return polygon.vertices[0]; }
+
+int32_t VerticesOf(Vec2 point, Vec2* out) {
+  out[0] = point;
+  return 1;
+}
+int32_t VerticesOf(Segment segment, Vec2* out) {
+  out[0] = segment.p1;
+  out[1] = segment.p2;
+  return 2;
+}
+int32_t VerticesOf(Circle circle, Vec2* out) {
+  return VerticesOf(circle.center, out);
+}
+int32_t VerticesOf(const Capsule& capsule, Vec2* out) {
+  return VerticesOf(Segment{capsule.p1, capsule.p2}, out);
+}
+int32_t VerticesOf(const ConvexPolygon& polygon, Vec2* out) {
+  for (int32_t i = 0; i < polygon.count; ++i) out[i] = polygon.vertices[i];
+  return polygon.count;
+}
 
 // The translation casts of toi.h for the same pair: a point mover is a
 // ray, a segment mover a capsule of radius 0, a point target under a ray a
@@ -118,8 +139,12 @@ TurnResult FromTranslation(const std::optional<Hit>& hit) {
 // the mover's pivot at fraction 0 (`origin` in world coordinates).
 class Advance {
  public:
-  Advance(const TurnBody& a, const TurnBody& b, Vec2 origin, Vec2 b_pivot)
-      : a_(a), b_(b), origin_(origin) {
+  // start_a and start_b: the shapes at fraction 0 when neither has a
+  // radius (count 0 otherwise).
+  Advance(const TurnBody& a, const TurnBody& b, Vec2 origin, Vec2 b_pivot,
+          const internal::StartShape& start_a,
+          const internal::StartShape& start_b)
+      : a_(a), b_(b), origin_(origin), start_a_(start_a), start_b_(start_b) {
     b_base_ = b_pivot - origin;
     b_base_error_ = kUnitRoundoff * internal::L1(b_base_);
     const Vec2 relative = a.translation - b.translation;
@@ -180,6 +205,8 @@ class Advance {
   const TurnBody& a_;
   const TurnBody& b_;
   Vec2 origin_;
+  internal::StartShape start_a_;
+  internal::StartShape start_b_;
   Vec2 b_base_;
   double b_base_error_ = 0.0;
   double speed_ = 0.0;
@@ -201,11 +228,32 @@ TurnResult Advance::Run(double max_fraction) {
     if (end > 0.0 && ContactBy(s, Evaluate(end))) {
       return Result(TurnStatus::kInitialOverlap, 0.0, end, s.gap);
     }
-    TurnResult r = Result(TurnStatus::kNearContact, 0.0, 0.0, s.gap);
-    r.gap_bound = std::fmax(0.0, s.gap.upper);
-    return r;
+    // Turning or moving apart from a touch, proved exactly for shapes
+    // without radius: not a hit; the advancement resumes where the gap
+    // is proved positive again. Touching at 0 itself is excluded by the
+    // touching-start rule.
+    const double apart = start_a_.count > 0
+                             ? internal::LeavesContactFor(start_a_, start_b_)
+                             : 0.0;
+    if (!(apart > 0.0)) {
+      TurnResult r = Result(TurnStatus::kNearContact, 0.0, 0.0, s.gap);
+      r.gap_bound = std::fmax(0.0, s.gap.upper);
+      return r;
+    }
+    if (apart >= max_fraction) {
+      TurnResult r;
+      r.iterations = iterations_;
+      return r;
+    }
+    s = Evaluate(apart);
+    if (!(s.gap.lower > 0.0)) {
+      TurnResult r = Result(TurnStatus::kNearContact, apart, apart, s.gap);
+      r.gap_bound = std::fmax(0.0, s.gap.upper);
+      return r;
+    }
   }
-  // Invariant: the shapes are disjoint on [0, s.t] and s.gap.lower > 0.
+  // Invariant: the shapes are disjoint on [0, s.t] (on (0, s.t] after a
+  // touching start that moves apart) and s.gap.lower > 0.
   while (iterations_ < kMaxTurnIterations) {
     const double step =
         std::fmax(s.gap.lower / speed_ * (1.0 - 0x1p-20),
@@ -285,7 +333,19 @@ TurnResult CastTurning(const Turning<Mover>& mover,
   if (t.angle == 0.0) t.pivot = FirstVertex(t.shape);
   const TurnBody a = BodyOf(m);
   const TurnBody b = BodyOf(t);
-  Advance advance(a, b, m.pivot, t.pivot);
+  Vec2 a_vertices[kMaxPolygonVertices];
+  Vec2 b_vertices[kMaxPolygonVertices];
+  internal::StartShape start_a;
+  internal::StartShape start_b;
+  if (a.radius == 0.0 && b.radius == 0.0) {
+    start_a = {a_vertices, VerticesOf(m.shape, a_vertices),
+               m.pivot,    m.translation,
+               m.angle,    a.reach};
+    start_b = {b_vertices, VerticesOf(t.shape, b_vertices),
+               t.pivot,    t.translation,
+               t.angle,    b.reach};
+  }
+  Advance advance(a, b, m.pivot, t.pivot, start_a, start_b);
   return advance.Run(options.max_fraction);
 }
 

@@ -200,10 +200,29 @@ bool TouchingStart(SplitMix64& rng, TurnCase* c) {
           &c->a)) {
     return false;
   }
-  const bool left = rng.Chance(0.5);
-  c->a.pivot = left ? base : base + Vec2{w, 0};
+  // A bottom corner (which stays on the floor), or a point off the box
+  // (both corners lift, or one digs in).
+  switch (rng.Below(3)) {
+    case 0:
+      c->a.pivot = base;
+      break;
+    case 1:
+      c->a.pivot = base + Vec2{w, 0};
+      break;
+    default:
+      c->a.pivot = base + IntegerPoint(rng, -4, 6);
+  }
   c->a.angle = Sign(rng) * rng.Uniform(0.01, 1.0);
-  if (rng.Chance(0.25)) c->a.translation = {Sign(rng) * Integer(rng, 1, 4), 0};
+  switch (rng.Below(4)) {
+    case 0:
+      c->a.translation = {Sign(rng) * Integer(rng, 1, 4), 0};  // along
+      break;
+    case 1:
+      c->a.translation = {0, Sign(rng) * Integer(rng, 1, 4)};  // away, in
+      break;
+    default:
+      break;
+  }
   const double x0 = base.x - Integer(rng, 0, 5);
   const double x1 = base.x + w + Integer(rng, 0, 5);
   if (rng.Chance(0.5)) {
@@ -346,6 +365,12 @@ std::function<TurnResult()> BindService(const TurnCase& c) {
 
 Verdict Compare(const TurnResult& s, const OracleAnswer& o) {
   Verdict v;
+  if (o.judged_from > 0.0 && s.fraction_hi < o.judged_from &&
+      s.status != TurnStatus::kMiss) {
+    // A contact the service places before the oracle's window.
+    v.oracle_certain = false;
+    return v;
+  }
   v.oracle_certain = o.kind == OracleKind::kHit || o.kind == OracleKind::kMiss;
   switch (s.status) {
     case TurnStatus::kMiss:

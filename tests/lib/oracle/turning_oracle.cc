@@ -405,7 +405,16 @@ OracleAnswer TurningOracle(const TurnShape& a, const TurnShape& b,
     if (end > 0.0 && contact_by(s, evaluate(end))) {
       return finish(OracleKind::kHit, 0.0, end);
     }
-    return finish(OracleKind::kNear, 0.0, 0.0);
+    // A touching start that does not go in: judged from kOracleSkip on.
+    if (max_fraction <= kOracleSkip) return finish(OracleKind::kNear, 0.0, 0.0);
+    s = evaluate(kOracleSkip);
+    answer.judged_from = kOracleSkip;
+    if (InContact(s.a, s.b)) {
+      return finish(OracleKind::kHit, kOracleSkip, kOracleSkip);
+    }
+    if (!(s.lower > 0.0)) {
+      return finish(OracleKind::kNear, kOracleSkip, kOracleSkip);
+    }
   }
   mpfr_t sum;
   mpfr_init2(sum, kBits);

@@ -46,7 +46,14 @@ struct OracleAnswer {
   double lo = 0.0;
   double hi = 0.0;
   int evaluations = 0;
+  // 0, or kOracleSkip after a touching start that does not go in: the
+  // answer then speaks of [kOracleSkip, max_fraction] only (whether the
+  // shapes separate at once is the service's exact decision at fraction 0,
+  // which the unit tests check).
+  double judged_from = 0.0;
 };
+
+inline constexpr double kOracleSkip = 0x1p-30;
 
 OracleAnswer TurningOracle(const TurnShape& a, const TurnShape& b,
                            double max_fraction, int max_evaluations = 20000);
