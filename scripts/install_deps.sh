@@ -20,7 +20,7 @@ build_packages=(
   # the fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime
   clang-14 libclang-rt-14-dev
   # lib/ and tests
-  libabsl-dev libgtest-dev libgmock-dev libgmp-dev
+  libabsl-dev libgtest-dev libgmock-dev libgmp-dev libmpfr-dev
   # tests of the SVG renderer parse its output (test-only)
   libtinyxml2-dev
   # the gRPC service and its clients
