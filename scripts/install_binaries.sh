@@ -15,4 +15,4 @@ if [ "$#" -lt 1 ]; then
 fi
 prefix="$1"
 build_dir="${2:-build}"
-cmake --install "${build_dir}" --prefix "${prefix}" --strip
+cmake --install "${build_dir}" --prefix "${prefix}" --strip --component runtime

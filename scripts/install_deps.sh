@@ -20,14 +20,17 @@ build_packages=(
   # the fuzz targets (scripts/fuzz.sh): clang and its libFuzzer runtime
   clang-14 libclang-rt-14-dev
   # lib/ and tests
-  libabsl-dev libgtest-dev libgmock-dev libgmp-dev
+  libabsl-dev libgtest-dev libgmock-dev libgmp-dev libmpfr-dev
   # tests of the SVG renderer parse its output (test-only)
   libtinyxml2-dev
   # the gRPC service and its clients
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  # the callers in other languages (client/examples/); the Node example's
-  # own packages come from npm (scripts/test.sh runs npm ci)
+  # the callers in other languages (client/examples/) and the Node package
+  # (client/node); their own npm packages come from npm (scripts/test.sh
+  # runs npm ci)
   python3-grpcio python3-protobuf nodejs npm
+  # the Python package (client/python), installed offline into a venv
+  python3-venv python3-setuptools python3-wheel
   # the Go example, built offline from Debian's Go sources; gRPC 1.33
   # marshals through github.com/golang/protobuf, which must be 1.5 (1.3
   # crashes on today's generated code)

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -63,6 +64,10 @@ ABSL_FLAG(absl::Duration, small_interval, absl::Milliseconds(5),
           "fair: time between the small client's batches.");
 ABSL_FLAG(absl::Duration, phase, absl::Seconds(10),
           "fair: length of each phase.");
+ABSL_FLAG(int, heavy_nice, 0,
+          "fair: nice increment of the heavy client's process (on a small "
+          "machine, so that the heavy client takes less of the small "
+          "client's core, as if it ran on another machine).");
 
 namespace {
 
@@ -336,6 +341,10 @@ int Fair(const char* self) {
   argv.push_back(nullptr);
   const pid_t child = fork();
   if (child == 0) {
+    if (const int increment = absl::GetFlag(FLAGS_heavy_nice); increment != 0) {
+      errno = 0;
+      if (nice(increment) == -1 && errno != 0) std::perror("nice");
+    }
     execv(argv[0], argv.data());
     _exit(127);
   }

@@ -3,7 +3,12 @@
 # (cases 1 and 2 of docs/operations.md's bound section):
 #   bench/budget/run.sh BUILD_DIR [SERVER_BINARY] [-- extra server flags]
 # SERVER_BINARY defaults to BUILD_DIR/server/collide_server. CASES=1 or
-# CASES=2 runs one case only.
+# CASES=2 runs one case only. PIN=1 runs the server on CPU 0 and the
+# clients on CPU 1 (taskset), so that the clients do not take the server's
+# core; PIN=SERVER_CPUS:CLIENT_CPUS picks others (taskset -c lists).
+# Case 2 takes PHASE (each phase's length, default 10s) and HEAVY_NICE (a
+# nice increment for the heavy client, so that on a small machine it takes
+# less of the small client's core).
 set -euo pipefail
 build=${1:?build directory}
 shift
@@ -11,6 +16,18 @@ server=${build}/server/collide_server
 if [[ $# -gt 0 && $1 != -- ]]; then server=$1; shift; fi
 [[ ${1:-} == -- ]] && shift
 bench=${build}/bench/budget/collide_budget_bench
+server_cpus= client_cpus=
+case ${PIN:-} in
+  '' | 0) ;;
+  1) server_cpus=0 client_cpus=1 ;;
+  *:*) server_cpus=${PIN%%:*} client_cpus=${PIN#*:} ;;
+  *) echo "PIN must be 1 or SERVER_CPUS:CLIENT_CPUS, got $PIN" >&2; exit 2 ;;
+esac
+server_cmd=("$server") bench_cmd=("$bench")
+if [[ -n $server_cpus ]]; then
+  server_cmd=(taskset -c "$server_cpus" "$server")
+  bench_cmd=(taskset -c "$client_cpus" "$bench")
+fi
 work=$(mktemp -d)
 trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -24,7 +41,7 @@ json.dump({"id": "walls", "shapes": shapes}, open(sys.argv[1], "w"))
 PY
 
 start_server() {
-  "$server" --listen=127.0.0.1:0 --admin_listen=none \
+  "${server_cmd[@]}" --listen=127.0.0.1:0 --admin_listen=none \
     --metrics_listen=127.0.0.1:0 \
     --level_files="$work/walls.json" "$@" >"$work/server.log" 2>&1 &
   pid=$!
@@ -39,7 +56,7 @@ start_server() {
 # The limits the server counted hitting (none before they existed).
 limits_hit() {
   curl -s "127.0.0.1:$mport/metrics" |
-    grep -E '^collide_(calls_refused|read_pauses)_total' | tr '\n' ' ' || true
+    grep -E '^collide_(calls_refused|read_pauses|batches_cut)_total' | tr '\n' ' ' || true
   echo
 }
 # A server that died (the kernel's OOM killer, say) is reported, not fatal.
@@ -49,27 +66,35 @@ stop_server() {
   pid=
 }
 
-echo "== server: $server $*"
+echo "== server: $server $*${server_cpus:+ (server on CPUs $server_cpus, clients on CPUs $client_cpus)}"
 if [[ ${CASES:-12} == *1* ]]; then
 echo "== case 1a: 4 streams on one connection, 8 batches of 1024 CAST_MODE_ALL rays each, never read"
 start_server "$@"
-"$bench" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+"${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
   --streams=4 --connections=1 --batches=8 --batch=1024 --all_hits --rounds=2 || echo "(bench exited $?)"
 limits_hit
 stop_server
 echo "== case 1b: 2000 streams of one 16-query batch, never read"
 for conns in 1 20; do
   start_server "$@"
-  "$bench" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+  "${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
     --streams=2000 --connections=$conns --batches=1 --batch=16 --all_hits \
     --rounds=2 || echo "(bench exited $?)"
   limits_hit
   stop_server
 done
+echo "== case 1c: 64 streams on 4 connections, 4 batches of 1024 CAST_MODE_ALL rays each at once, never read"
+start_server "$@"
+"${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+  --streams=64 --connections=4 --batches=4 --batch=1024 --all_hits \
+  --rounds=2 || echo "(bench exited $?)"
+limits_hit
+stop_server
 fi
 [[ ${CASES:-12} == *2* ]] || exit 0
-echo "== case 2: 8 streams of 4096-query batches beside 1 query every 5 ms"
+echo "== case 2: 8 streams of 4096-query batches beside 1 query every 5 ms${HEAVY_NICE:+ (heavy client nice +$HEAVY_NICE)}"
 start_server "$@"
-"$bench" --mode=fair --target=127.0.0.1:$port --phase=10s
+"${bench_cmd[@]}" --mode=fair --target=127.0.0.1:$port --phase="${PHASE:-10s}" \
+  --heavy_nice="${HEAVY_NICE:-0}"
 stop_server
 grep -E 'max_|reached' "$work/server.log" | head -5 || true

@@ -84,6 +84,16 @@ void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
       static_cast<double>(metrics.budget_pauses_per_connection.value()));
   writer.Sample("collide_read_pauses_total", {{"limit", "max_queued_bytes"}},
                 static_cast<double>(metrics.budget_pauses_server.value()));
+  writer.Family("collide_batches_cut_total", "counter",
+                "Batches cut short because the answer being built found a "
+                "byte budget (flag) spent; their other queries got "
+                "RESOURCE_EXHAUSTED.");
+  writer.Sample(
+      "collide_batches_cut_total",
+      {{"limit", "max_queued_bytes_per_connection"}},
+      static_cast<double>(metrics.budget_cuts_per_connection.value()));
+  writer.Sample("collide_batches_cut_total", {{"limit", "max_queued_bytes"}},
+                static_cast<double>(metrics.budget_cuts_server.value()));
 }
 
 void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,

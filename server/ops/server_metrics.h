@@ -79,6 +79,11 @@ struct ServerMetrics {
   // byte budget was spent.
   Counter budget_pauses_per_connection;
   Counter budget_pauses_server;
+  // Batches whose answer, growing past what was charged for it, found the
+  // connection's or the server's byte budget spent: the rest of the batch
+  // is answered RESOURCE_EXHAUSTED.
+  Counter budget_cuts_per_connection;
+  Counter budget_cuts_server;
   // Batches parsed and not yet answered (queued for a worker or being
   // answered).
   Gauge batches_in_flight;

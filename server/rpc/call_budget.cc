@@ -44,6 +44,8 @@ std::atomic<int64_t> last_stream_log{0};
 std::atomic<int64_t> streams_since_log{0};
 std::atomic<int64_t> last_bytes_log{0};
 std::atomic<int64_t> bytes_since_log{0};
+std::atomic<int64_t> last_cut_log{0};
+std::atomic<int64_t> cuts_since_log{0};
 
 }  // namespace
 
@@ -145,27 +147,92 @@ absl::Status CallBudget::Ticket::CheckRoom() {
     connection_bytes = connection_.bytes;
     server_bytes = budget_.bytes_;
   }
-  const CallLimits& limits = budget_.limits_;
-  const bool connection_full =
-      connection_bytes >= limits.max_queued_bytes_per_connection;
-  (connection_full ? Metrics().budget_pauses_per_connection
-                   : Metrics().budget_pauses_server)
+  return budget_.Refusal(connection_, connection_bytes, server_bytes, 0,
+                         /*cut=*/false);
+}
+
+CallBudget::Ticket::Reservation CallBudget::Ticket::Reserve(int64_t want,
+                                                            bool partial) {
+  int64_t connection_bytes = 0;
+  int64_t server_bytes = 0;
+  bool spent = false;
+  {
+    absl::MutexLock lock(&budget_.mutex_);
+    const CallLimits& limits = budget_.limits_;
+    const int64_t room =
+        std::min(limits.max_queued_bytes_per_connection - connection_.bytes,
+                 limits.max_queued_bytes - budget_.bytes_);
+    if (room > 0 && (room >= want || partial)) {
+      const int64_t bytes = std::min(want, room);
+      charged_ += bytes;
+      peak_charged_ = std::max(peak_charged_, charged_);
+      connection_.bytes += bytes;
+      budget_.bytes_ += bytes;
+      Metrics().queued_bytes.Add(bytes);
+      return {.bytes = bytes};
+    }
+    spent = room <= 0;
+    connection_bytes = connection_.bytes;
+    server_bytes = budget_.bytes_;
+  }
+  budget_
+      .Refusal(connection_, connection_bytes, server_bytes, want,
+               /*cut=*/false)
+      .IgnoreError();
+  return {.spent = spent};
+}
+
+absl::Status CallBudget::Ticket::ChargeToGrow(int64_t delta) {
+  Charge(delta);
+  int64_t connection_bytes = 0;
+  int64_t server_bytes = 0;
+  {
+    absl::MutexLock lock(&budget_.mutex_);
+    if (budget_.HasRoomLocked(connection_)) return absl::OkStatus();
+    connection_bytes = connection_.bytes;
+    server_bytes = budget_.bytes_;
+  }
+  return budget_.Refusal(connection_, connection_bytes, server_bytes, 0,
+                         /*cut=*/true);
+}
+
+absl::Status CallBudget::Refusal(const Ticket::Connection& connection,
+                                 int64_t connection_bytes, int64_t server_bytes,
+                                 int64_t want, bool cut) const {
+  // The budget with the least room is the one in the way.
+  const int64_t connection_room =
+      limits_.max_queued_bytes_per_connection - connection_bytes;
+  const int64_t server_room = limits_.max_queued_bytes - server_bytes;
+  const bool connection_full = connection_room <= server_room;
+  ServerMetrics& metrics = Metrics();
+  (cut ? (connection_full ? metrics.budget_cuts_per_connection
+                          : metrics.budget_cuts_server)
+       : (connection_full ? metrics.budget_pauses_per_connection
+                          : metrics.budget_pauses_server))
       .Add();
+  const int64_t room = connection_full ? connection_room : server_room;
+  const std::string spent =
+      room > 0 ? absl::StrCat(" leaves ", room, " bytes, too few for the ",
+                              want, " bytes the next batch reserves")
+               : " reached";
   const std::string message =
       connection_full
           ? absl::StrCat("this connection's calls hold ", connection_bytes,
                          " bytes of requests and answers not yet read: "
                          "--max_queued_bytes_per_connection=",
-                         limits.max_queued_bytes_per_connection, " reached")
+                         limits_.max_queued_bytes_per_connection, spent)
           : absl::StrCat("the server's calls hold ", server_bytes,
                          " bytes of requests and answers not yet read: "
                          "--max_queued_bytes=",
-                         limits.max_queued_bytes, " reached");
+                         limits_.max_queued_bytes, spent);
   LogRateLimited(
-      last_bytes_log, bytes_since_log,
+      cut ? last_cut_log : last_bytes_log,
+      cut ? cuts_since_log : bytes_since_log,
       connection_full ? "max_queued_bytes_per_connection" : "max_queued_bytes",
-      absl::StrCat(message, " (peer ", connection_.peer,
-                   "); streams read no more until callers read"));
+      absl::StrCat(message, " (peer ", connection.peer,
+                   cut ? "); answers being built are cut short, their other "
+                         "queries answered RESOURCE_EXHAUSTED"
+                       : "); streams read no more until callers read"));
   return absl::ResourceExhaustedError(message);
 }
 
@@ -180,6 +247,25 @@ void CallBudget::Ticket::WaitForRoom(std::weak_ptr<BudgetWaiter> waiter) {
   }
   // Room appeared since the caller asked.
   Wake({std::move(waiter)});
+}
+
+bool AnswerCharge::Grow(int64_t arena_bytes, int64_t& delta) {
+  needed_ = kArenaFactor * arena_bytes;
+  if (needed_ <= advance_) return false;
+  delta = std::max<int64_t>(needed_ - charged_, 0);
+  charged_ += delta;
+  return true;
+}
+
+absl::Status AnswerCharge::Update(int64_t arena_bytes) {
+  int64_t delta = 0;
+  if (!Grow(arena_bytes, delta)) return absl::OkStatus();
+  return ticket_.ChargeToGrow(delta);
+}
+
+void AnswerCharge::Finish(int64_t arena_bytes) {
+  int64_t delta = 0;
+  if (Grow(arena_bytes, delta)) ticket_.Charge(delta);
 }
 
 int64_t CallBudget::queued_bytes() const {

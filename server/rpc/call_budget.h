@@ -11,12 +11,13 @@
 //   released. A caller that never reads its answers stops the reads of its
 //   own connection, not the server.
 //
-// The stream reactor charges a batch read with what building its answer
-// will cost, from the stream's last answer; what a stream can put past the
-// budget is one batch and its answer (its first, or the read in flight
-// when the budget filled), so the bytes held are at most max_queued_bytes
-// plus, per open stream, one request and 4 answers' worth (docs/server.md
-// has the formula).
+// The stream reactor reserves a read's bytes before it starts the read,
+// in one step with the room check (TryCharge), so streams that find room
+// at once cannot all pass the check and then all allocate; and it charges
+// the answer it builds as it grows, slice by slice (ChargeToGrow), so a
+// batch whose answer would pass the budget is cut short: the rest of it is
+// answered RESOURCE_EXHAUSTED naming the flag. docs/server.md has the
+// resulting bound as a formula of the flags.
 #ifndef COLLIDE_SERVER_RPC_CALL_BUDGET_H_
 #define COLLIDE_SERVER_RPC_CALL_BUDGET_H_
 
@@ -73,6 +74,26 @@ class CallBudget {
     // connection's and the server's queued bytes. Releasing wakes the
     // waiters once there is room.
     void Charge(int64_t delta);
+    // What Reserve did: charged `bytes` (0: nothing); when nothing, whether
+    // a budget is spent (WaitForRoom then tells when it is not) or only
+    // has too little room for all of `want`.
+    struct Reservation {
+      int64_t bytes = 0;
+      bool spent = false;
+    };
+    // Reserves `want` bytes in one step with the room check: charged if
+    // the connection's and the server's budgets both have room for all of
+    // it, or, when `partial` (the caller holds nothing else in flight, so
+    // it must not wait for its own bytes), for part of it: then what room
+    // is left. A refusal is counted as a read pause and logged, naming the
+    // flag in the way, as CheckRoom's.
+    Reservation Reserve(int64_t want, bool partial);
+    // Charges `delta` (memory that exists already: an answer being built)
+    // and says whether the budget still has room. RESOURCE_EXHAUSTED naming
+    // the flag spent when not: the caller stops growing (a batch answers
+    // the rest of its queries with that status), counted in the metrics as
+    // a batch cut and logged (at most every 10 s).
+    absl::Status ChargeToGrow(int64_t delta);
     // OK while the connection and the server are both under their byte
     // budget; else RESOURCE_EXHAUSTED naming the flag spent and its value,
     // counted in the metrics and logged (at most every 10 s).
@@ -110,6 +131,12 @@ class CallBudget {
  private:
   bool HasRoomLocked(const Ticket::Connection& connection) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The refusal for a spent budget, from the bytes held when it was found
+  // spent: counted (a read pause, or a batch cut when `cut`) and logged.
+  // `want`: the bytes a reservation asked for (0: none).
+  absl::Status Refusal(const Ticket::Connection& connection,
+                       int64_t connection_bytes, int64_t server_bytes,
+                       int64_t want, bool cut) const;
   // Waiters whose connection now has room, taken off the lists.
   std::vector<std::weak_ptr<BudgetWaiter>> TakeWaitersWithRoom()
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
@@ -123,6 +150,44 @@ class CallBudget {
   int64_t bytes_ ABSL_GUARDED_BY(mutex_) = 0;
   // Connections with a waiter, so a release looks only at those.
   int32_t connections_waiting_ ABSL_GUARDED_BY(mutex_) = 0;
+};
+
+// What building one answer holds, charged to its call's ticket as it grows:
+// twice the bytes of the arena it is built on (the messages, and room for
+// their serialized copy, which is never bigger), and at least `advance`,
+// the bytes the caller charged for it beforehand. While it stays within
+// the advance it asks nothing; past it each Update asks the budget for
+// room, so a spent budget stops the answer within one slice of work.
+class AnswerCharge {
+ public:
+  // Twice the arena: the messages, and room for their serialized copy.
+  static constexpr int64_t kArenaFactor = 2;
+
+  AnswerCharge(CallBudget::Ticket& ticket, int64_t advance)
+      : ticket_(ticket), advance_(advance), charged_(advance) {}
+  AnswerCharge(const AnswerCharge&) = delete;
+  AnswerCharge& operator=(const AnswerCharge&) = delete;
+
+  // `arena_bytes`: what the answer's arena holds now (it only grows).
+  // OK, or RESOURCE_EXHAUSTED naming the flag once the answer has grown
+  // past its advance and the budget is spent (Ticket::ChargeToGrow).
+  absl::Status Update(int64_t arena_bytes);
+  // The same once the answer is complete: charges it, asks nothing.
+  void Finish(int64_t arena_bytes);
+
+  // Bytes charged for it (the advance included).
+  int64_t charged() const { return charged_; }
+  // kArenaFactor times its arena's bytes at the last Update or Finish.
+  int64_t needed() const { return needed_; }
+
+ private:
+  // Raises the charge to cover `arena_bytes`; false while within advance.
+  bool Grow(int64_t arena_bytes, int64_t& delta);
+
+  CallBudget::Ticket& ticket_;
+  const int64_t advance_;
+  int64_t charged_;
+  int64_t needed_ = 0;
 };
 
 struct CallBudget::Ticket::Connection {

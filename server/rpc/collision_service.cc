@@ -58,10 +58,14 @@ constexpr int64_t kTrimAfterBytes = int64_t{16} << 20;
 // metadata, stream state), counted towards kTrimAfterBytes when it ends.
 constexpr int64_t kCallOverheadBytes = int64_t{16} << 10;
 
-// What building an answer holds at its peak, in serialized answers: its
-// result messages on the batch's arena (about 3 times the bytes they
-// serialize to, measured on all-hits casts) and the serialized copy.
-constexpr double kAnswerBuildFactor = 4;
+// What a stream reserves before each read at least, in one step with the
+// budget's room check (CallBudget::Ticket::Reserve), beside what building
+// its last answer cost: the request's bytes, and what is left of it the
+// answer's first bytes (AnswerCharge's advance). A request bigger than the
+// reservation is charged the difference once it has been read. Small
+// enough that --max_streams idle streams, each with a read outstanding,
+// hold far less than the default budgets.
+constexpr int64_t kReadReserveBytes = int64_t{64} << 10;
 
 // Queries a worker answers between two chances to run another waiting job
 // (WorkerPool::YieldSlice), counted in stop checks.
@@ -135,17 +139,38 @@ void NoteCallEnded(int64_t peak_bytes, bool stream, WorkerPool& workers) {
 // one.
 using SnapshotOrError = absl::StatusOr<std::shared_ptr<const LevelSnapshot>>;
 
+// The StopCheck of a batch answered on `arena`: before the first query and
+// then every slice of kStopChecksPerSlice checks, the answer's growth is
+// charged to `charge` (a spent budget stops the batch: its other queries
+// get RESOURCE_EXHAUSTED naming the flag) and, on a worker (`workers` not
+// null), the batch gives way to other waiting jobs; every check asks
+// CallStopStatus.
+template <typename ArenaBytes>
+absl::Status SliceCheck(int& checks, ArenaBytes arena_bytes,
+                        AnswerCharge& charge, WorkerPool* workers,
+                        grpc::CallbackServerContext* context,
+                        std::chrono::system_clock::time_point deadline,
+                        const std::atomic<bool>& server_stopping) {
+  if (checks++ % kStopChecksPerSlice == 0) {
+    if (workers != nullptr && checks > 1) workers->YieldSlice();
+    if (absl::Status room = charge.Update(arena_bytes()); !room.ok()) {
+      return room;
+    }
+  }
+  return CallStopStatus(context, deadline, server_stopping);
+}
+
 // Answers one stream batch into its response: the handler's results, or
-// the batch refused as a whole (the stream stays open either way). Then
-// records it, read at `read_at` and counted in flight since (metrics).
-// On a worker (`workers` not null) the batch gives way to other waiting
-// jobs every slice of kStopChecksPerSlice checks.
+// the batch refused as a whole (the stream stays open either way), its
+// growth charged to `charge` (SliceCheck) and the whole of it once done.
+// Then records it, read at `read_at` and counted in flight since
+// (metrics).
 void AnswerBatch(const SnapshotOrError& snapshot,
                  const formats::InputLimits& limits,
                  grpc::CallbackServerContext* context,
                  const std::atomic<bool>& server_stopping, StreamBatch& batch,
                  std::chrono::steady_clock::time_point read_at,
-                 WorkerPool* workers) {
+                 AnswerCharge& charge, WorkerPool* workers) {
   const StreamRequest& request = *batch.request();
   int checks = 0;
   // The snapshot pointer is held for the whole batch: a put meanwhile
@@ -155,15 +180,15 @@ void AnswerBatch(const SnapshotOrError& snapshot,
   } else if (absl::Status s = AnswerStreamQueries(
                  **snapshot, request, limits, batch.response(),
                  [&, deadline = context->deadline()] {
-                   if (workers != nullptr &&
-                       ++checks % kStopChecksPerSlice == 0)
-                     workers->YieldSlice();
-                   return CallStopStatus(context, deadline, server_stopping);
+                   return SliceCheck(
+                       checks, [&] { return batch.space_allocated(); }, charge,
+                       workers, context, deadline, server_stopping);
                  });
              !s.ok()) {
     LogIfInternal(s, "StreamQueries batch");
     RefuseBatch(request, s, batch.response());
   }
+  charge.Finish(batch.space_allocated());
   RecordBatch(request, *batch.response(), read_at);
   Metrics().batches_in_flight.Add(-1);
 }
@@ -180,10 +205,12 @@ void AnswerBatch(const SnapshotOrError& snapshot,
 // then serialized into its slot's bytes where it was answered (a worker for
 // a big batch, so gRPC's event threads never serialize one), and the batch
 // is emptied for a later read. What waits to be written is the answer's
-// bytes only, charged to the call's CallBudget ticket from the read until
-// the write completes; the next read starts only while the budget has room
-// (and fewer than kMaxQueuedBatches are queued), so a caller that does not
-// read is held by flow control instead of growing the server's memory.
+// bytes only. Everything is charged to the call's CallBudget ticket: each
+// read reserves kReadReserveBytes before it starts, and starts only if the
+// budget has room (and fewer than kMaxQueuedBatches are queued), so a
+// caller that does not read is held by flow control instead of growing the
+// server's memory; the request from the read until its answer is written;
+// the answer as it is built (AnswerCharge), then its bytes until written.
 //
 // The call is registered raw (bytes in, bytes out) and the reactor parses
 // and serializes the messages itself, exactly as gRPC would, for one
@@ -211,7 +238,8 @@ class QueryStreamReactor final
     auto reactor = std::make_shared<QueryStreamReactor>(
         context, store, limits, workers, stopping, draining, std::move(ticket));
     reactor->self_ = reactor;
-    reactor->StartRead(&reactor->read_buffer_);
+    // The first read, once its reservation fits the budget.
+    reactor->Step([]() {});
     return reactor.get();
   }
 
@@ -233,9 +261,14 @@ class QueryStreamReactor final
   }
 
   void OnReadDone(bool ok) override {
+    // What was reserved before this read (MayResumeRead); only the read
+    // path touches it, one read at a time.
+    const int64_t reserved = read_reserved_;
+    read_reserved_ = 0;
     if (!ok) {
       // The client closed its side (or the call is gone): finish once
       // every queued response is written.
+      ticket_->Charge(-reserved);
       Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
         reads_done_ = true;
         read_paused_ = true;  // no read outstanding
@@ -243,9 +276,12 @@ class QueryStreamReactor final
       return;
     }
     ++messages_read_;
-    // The request's bytes count from now until its answer is written.
+    // The request's bytes count from now until its answer is written; what
+    // the reservation holds beyond them is the answer's advance.
     const int64_t request_bytes = static_cast<int64_t>(read_buffer_.Length());
-    ticket_->Charge(request_bytes);
+    ticket_->Charge(std::max<int64_t>(request_bytes - reserved, 0));
+    const int64_t spare_reserve =
+        std::max<int64_t>(reserved - request_bytes, 0);
     // As gRPC's own deserialization does (SerializationTraits), onto the
     // batch's arena.
     grpc::ProtoBufferReader reader(&read_buffer_);
@@ -255,7 +291,7 @@ class QueryStreamReactor final
       // Answers to the batches before it still go out, then the stream
       // ends with this status.
       reading_->Reset();
-      ticket_->Charge(-request_bytes);
+      ticket_->Charge(-request_bytes - spare_reserve);
       absl::Status refusal = absl::InvalidArgumentError(
           absl::StrCat("StreamQueries message ", messages_read_,
                        " does not parse as a collide.v1.StreamQueriesRequest "
@@ -273,22 +309,34 @@ class QueryStreamReactor final
     const std::chrono::steady_clock::time_point read_at =
         std::chrono::steady_clock::now();
     Metrics().batches_in_flight.Add(1);
+    // The parsed request is charged with the answer (it is on the same
+    // arena); a budget spent by then refuses the batch as a whole, so no
+    // parsed batch waits for a worker uncharged.
+    AnswerCharge charge(*ticket_, spare_reserve);
+    const absl::Status room = charge.Update(batch->space_allocated());
     // A small batch costs less than the hand-off to a worker (a wake-up
     // and a context switch on a busy machine), so it is answered right
-    // here; only big batches go to the workers.
+    // here, as is a refused one; only big batches go to the workers.
     const bool answer_here =
-        BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
+        !room.ok() || BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
     SnapshotOrError snapshot =
-        FindLevel(store_, batch->request()->level(), "level");
+        room.ok() ? FindLevel(store_, batch->request()->level(), "level")
+                  : SnapshotOrError(room);
     grpc::ByteBuffer answer;
+    int64_t answer_needed = 0;
     if (answer_here) {
       AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
-                  nullptr);
+                  charge, nullptr);
       Serialize(*batch->response(), &answer);
-      ticket_->Charge(static_cast<int64_t>(answer.Length()) - request_bytes);
+      answer_needed = charge.needed();
+      // The answer replaces the request and what building it was charged;
+      // the batch's arena goes as it is kept for a later read (below).
+      ticket_->Charge(static_cast<int64_t>(answer.Length()) - request_bytes -
+                      charge.charged());
     }
-    // What the slot charges until a worker has answered it.
-    int64_t charged_at_read = request_bytes;
+    // What the slot charges until a worker has answered it: the request,
+    // and its parsed form and the answer's advance.
+    const int64_t charged_at_read = request_bytes + charge.charged();
     // The change in the blocks kept by idle batches (KeptBytes).
     int64_t kept_delta = 0;
     Slot* slot = nullptr;
@@ -304,18 +352,9 @@ class QueryStreamReactor final
       slot = &queue_.back();
       if (answer_here) {
         slot->charge = static_cast<int64_t>(slot->bytes.Length());
-        NoteAnswer(request_bytes, slot->charge);
+        NoteAnswer(answer_needed);
         KeepSpare(std::move(batch));
       } else {
-        // The answer is charged before it exists, at what building it
-        // costs (kAnswerBuildFactor times the size this stream's last
-        // answer suggests), so read-ahead stops while the budget still has
-        // room for what the batches read will need.
-        const int64_t estimate =
-            static_cast<int64_t>(static_cast<double>(request_bytes) *
-                                 answer_per_request_byte_ * kAnswerBuildFactor);
-        ticket_->Charge(estimate);  // positive: wakes no one
-        charged_at_read += estimate;
         slot->charge = charged_at_read;
         ++pending_jobs_;
       }
@@ -342,8 +381,9 @@ class QueryStreamReactor final
       workers_.Submit([this, slot, batch = std::move(batch),
                        snapshot = std::move(snapshot), read_at, request_bytes,
                        charged_at_read]() mutable {
+        AnswerCharge building(*ticket_, charged_at_read - request_bytes);
         AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
-                    &workers_);
+                    building, &workers_);
         grpc::ByteBuffer bytes;
         Serialize(*batch->response(), &bytes);
         const int64_t answer_bytes = static_cast<int64_t>(bytes.Length());
@@ -352,14 +392,19 @@ class QueryStreamReactor final
         const int64_t built = batch->space_allocated();
         batch->Reset();
         if (built >= kTrimAfterBytes / 4) NoteFreed(built, workers_);
-        ticket_->Charge(answer_bytes - charged_at_read);
+        ticket_->Charge(answer_bytes - request_bytes - building.charged());
         Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
           slot->bytes = std::move(bytes);
           slot->charge = answer_bytes;
           slot->ready = true;
-          NoteAnswer(request_bytes, answer_bytes);
+          NoteAnswer(building.needed());
           --pending_jobs_;
-          KeepSpare(std::move(batch));
+          // The block the batch keeps, charged before the call may finish
+          // (positive: wakes no one, so safe under the lock). Not from
+          // KeptBytes(): a read may be under way, reading_ moved out.
+          const int64_t kept = KeepSpare(std::move(batch));
+          kept_charged_ += kept;
+          ticket_->Charge(kept);
         });
       });
     }
@@ -383,6 +428,13 @@ class QueryStreamReactor final
     // After Step: releasing may wake other streams, and this one resumes
     // through OnRoom.
     ticket_->Charge(-written);
+  }
+
+  // The client went away or the server is past its grace. A stream paused
+  // for the budget has no read or write outstanding to fail, so it ends
+  // here instead of holding its stream slot until the budget has room.
+  void OnCancel() override {
+    Step([this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { failed_ = true; });
   }
 
   // The budget has room again (CallBudget::WaitForRoom).
@@ -422,26 +474,28 @@ class QueryStreamReactor final
     }
   }
 
-  // Learns the answer bytes per request byte from an answered batch.
-  void NoteAnswer(int64_t request_bytes, int64_t answer_bytes)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    answer_per_request_byte_ =
-        static_cast<double>(answer_bytes) /
-        static_cast<double>(std::max<int64_t>(request_bytes, 1));
+  // Learns what building an answer costs (AnswerCharge::needed) from an
+  // answered batch: the next read reserves as much.
+  void NoteAnswer(int64_t build_bytes) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    last_build_bytes_ = build_bytes;
     answered_any_ = true;
   }
 
   // Keeps an answered batch, emptied, for a later read.
-  void KeepSpare(std::unique_ptr<StreamBatch> batch)
+  // Returns the bytes of the block it keeps (0 when it drops the batch).
+  int64_t KeepSpare(std::unique_ptr<StreamBatch> batch)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    if (spare_.size() >= kMaxSpareBatches) return;
+    if (spare_.size() >= kMaxSpareBatches) return 0;
     batch->Reset();
+    const auto kept = static_cast<int64_t>(batch->kept_bytes());
     spare_.push_back(std::move(batch));
+    return kept;
   }
 
   // The blocks the idle batches keep for reuse (reading_ and spare_): real
-  // memory a stream holds between batches, charged to its ticket as of its
-  // last read.
+  // memory a stream holds between batches, charged to its ticket
+  // (kept_charged_) as batches are kept and at each read. Only the read
+  // path calls it: reading_ is moved out while a read is handled.
   int64_t KeptBytes() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     int64_t kept = static_cast<int64_t>(reading_->kept_bytes());
     for (const std::unique_ptr<StreamBatch>& batch : spare_) {
@@ -461,9 +515,13 @@ class QueryStreamReactor final
 
   // Whether a paused read may start now (it then clears read_paused_): not
   // done, not failed, fewer than kMaxQueuedBatches queued, no batch being
-  // answered before the first answer, and the budget has room. Sets
-  // `wait_for_room` when only the budget is in the way and no wake-up is asked
-  // for yet (the caller asks, after the lock).
+  // answered before the first answer, and the budget has room for
+  // kReadReserveBytes and what the last answer cost to build, reserved
+  // for the read (read_reserved_); a stream with nothing else in flight
+  // takes what room there is, so a batch bigger than the budget still
+  // runs (and is cut short as it outgrows it). Sets `wait_for_room` when
+  // a spent budget is in the way and no wake-up is asked for yet (the
+  // caller asks, after the lock).
   bool MayResumeRead(bool& wait_for_room)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
     // Until one answer shows how big answers get, one batch at a time.
@@ -472,10 +530,17 @@ class QueryStreamReactor final
         (!answered_any_ && pending_jobs_ > 0)) {
       return false;
     }
-    if (!ticket_->HasRoom()) {
-      waiting_room_ = wait_for_room = true;
+    const CallBudget::Ticket::Reservation reserved =
+        ticket_->Reserve(kReadReserveBytes + last_build_bytes_,
+                         /*partial=*/queue_.empty() && pending_jobs_ == 0);
+    if (reserved.bytes == 0) {
+      // A spent budget wakes the stream when it has room again; too little
+      // room for a stream with work in flight waits for that work, whose
+      // end (a job done, a write done) steps the stream again.
+      if (reserved.spent) waiting_room_ = wait_for_room = true;
       return false;
     }
+    read_reserved_ = reserved.bytes;
     read_paused_ = false;
     return true;
   }
@@ -505,7 +570,7 @@ class QueryStreamReactor final
         // step still completes: only finish once they are done.
         if (pending_jobs_ == 0 && !writing_ && read_paused_) {
           finished_ = finish = true;
-          status = absl::CancelledError("stream write failed");
+          status = absl::CancelledError("stream cancelled or a write failed");
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
@@ -540,6 +605,9 @@ class QueryStreamReactor final
   // start touch them).
   grpc::ByteBuffer read_buffer_;
   int64_t messages_read_ = 0;
+  // What the outstanding read reserved: set (under the lock) before the
+  // read starts, taken by its OnReadDone.
+  int64_t read_reserved_ = 0;
 
   absl::Mutex mutex_;
   // The batch the outstanding read fills. Replaced (under the lock) only in
@@ -553,14 +621,15 @@ class QueryStreamReactor final
   int pending_jobs_ ABSL_GUARDED_BY(mutex_) = 0;
   // KeptBytes() as last charged.
   int64_t kept_charged_ ABSL_GUARDED_BY(mutex_) = 0;
-  // The last answer's bytes per request byte (NoteAnswer), and whether any
-  // batch was answered yet.
-  double answer_per_request_byte_ ABSL_GUARDED_BY(mutex_) = 0;
+  // What building the last answer cost (NoteAnswer), and whether any batch
+  // was answered yet.
+  int64_t last_build_bytes_ ABSL_GUARDED_BY(mutex_) = 0;
   bool answered_any_ ABSL_GUARDED_BY(mutex_) = false;
   bool writing_ ABSL_GUARDED_BY(mutex_) = false;
   // No read outstanding: the last one completed and the next is not
-  // started (queue full, budget spent, reads done, or not yet got to).
-  bool read_paused_ ABSL_GUARDED_BY(mutex_) = false;
+  // started (queue full, budget spent, reads done, or not yet got to); so
+  // before the first.
+  bool read_paused_ ABSL_GUARDED_BY(mutex_) = true;
   // A budget wake-up is asked for and has not come.
   bool waiting_room_ ABSL_GUARDED_BY(mutex_) = false;
   bool reads_done_ ABSL_GUARDED_BY(mutex_) = false;
@@ -572,14 +641,23 @@ class QueryStreamReactor final
 };
 
 // A StreamQueries call refused at once (a stream limit reached): it ends
-// with `status` and reads nothing.
+// with `status` and reads nothing. What gRPC held for it counts towards
+// the next trim: a caller opening streams past the limit by the thousand
+// otherwise leaves their memory with the allocator.
 class RefusedStreamReactor final
     : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
-  explicit RefusedStreamReactor(const absl::Status& status) {
+  RefusedStreamReactor(const absl::Status& status, WorkerPool& workers)
+      : workers_(workers) {
     Finish(ToGrpcStatus(status));
   }
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    NoteCallEnded(0, /*stream=*/true, workers_);
+    delete this;
+  }
+
+ private:
+  WorkerPool& workers_;
 };
 
 // One RunQueries call, registered raw like StreamQueries (and for the same
@@ -660,13 +738,20 @@ class RunQueriesReactor final : public grpc::ServerUnaryReactor {
     if (status.ok()) {
       const bool on_worker = BatchQueryCount(*request_) > kMaxInlineQueries;
       int checks = 0;
+      // The answer's arena is the call's: charged until the call ends.
+      AnswerCharge charge(*ticket_, 0);
       status = AnswerRunQueries(
           **snapshot, *request_, limits_, response_,
           [&, deadline = context_->deadline()] {
-            if (on_worker && ++checks % kStopChecksPerSlice == 0)
-              workers_.YieldSlice();
-            return CallStopStatus(context_, deadline, stopping_);
+            return SliceCheck(
+                checks,
+                [this] {
+                  return static_cast<int64_t>(arena_.SpaceAllocated());
+                },
+                charge, on_worker ? &workers_ : nullptr, context_, deadline,
+                stopping_);
           });
+      charge.Finish(static_cast<int64_t>(arena_.SpaceAllocated()));
       LogIfInternal(status, "RunQueries");
     }
     // Before Finish, which may delete the reactor. A refused batch left
@@ -705,7 +790,7 @@ grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>*
 CollisionServiceImpl::StreamQueries(grpc::CallbackServerContext* context) {
   absl::StatusOr<std::unique_ptr<CallBudget::Ticket>> ticket =
       budget_.Admit(context->peer());
-  if (!ticket.ok()) return new RefusedStreamReactor(ticket.status());
+  if (!ticket.ok()) return new RefusedStreamReactor(ticket.status(), workers_);
   return QueryStreamReactor::Start(context, store_, limits_, workers_,
                                    stopping_, draining_, *std::move(ticket));
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <utility>
 
 namespace collide::server {
@@ -52,10 +53,15 @@ void WorkerPool::YieldSlice() {
 }
 
 void WorkerPool::Run() {
-  // Linux applies nice per thread (setpriority on a thread id); failing
-  // (a seccomp profile, say) only leaves the default priority.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)),
-              kWorkerNice);
+  // Linux applies nice per thread (setpriority on a thread id), and a new
+  // thread starts with its creator's; relative, so a server started with
+  // `nice -n -10` keeps its workers below its gRPC threads and above other
+  // processes. Failing (a seccomp profile, say) only leaves the creator's
+  // priority.
+  const id_t tid = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, tid);  // -1 is a valid value
+  if (errno == 0) setpriority(PRIO_PROCESS, tid, nice + kWorkerNice);
   yield_depth = 0;
   while (true) {
     absl::AnyInvocable<void() &&> job;

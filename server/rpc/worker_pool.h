@@ -8,7 +8,7 @@
 // Fairness: a long job (a big batch) calls YieldSlice between slices of its
 // work, which runs a waiting job first, so a job waits for at most one
 // slice of a running one, not for all of it, while every worker is busy.
-// The threads run at a lower priority (nice kWorkerNice) than gRPC's event
+// The threads run at a lower priority (kWorkerNice more nice) than gRPC's event
 // threads, which answer small batches themselves: a 1-query batch is not
 // queued behind the workers' big batches for a CPU either.
 #ifndef COLLIDE_SERVER_RPC_WORKER_POOL_H_
@@ -45,7 +45,9 @@ class WorkerPool {
   // deeper, or off a worker, it returns at once.
   void YieldSlice();
 
-  // The nice value of the worker threads (gRPC's threads keep 0).
+  // How much nicer the worker threads are than the thread that made the
+  // pool (gRPC's threads keep the process's nice value, 0 unless the
+  // server was started with `nice`).
   static constexpr int kWorkerNice = 5;
   static constexpr int kMaxYieldDepth = 2;
 

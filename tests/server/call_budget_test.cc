@@ -97,5 +97,50 @@ TEST(CallBudgetTest, AWaiterGoneBeforeTheWakeUpIsSkipped) {
   EXPECT_EQ(budget.queued_bytes(), 0);
 }
 
+TEST(CallBudgetTest, AReservationIsWholeOrPartOnlyForACallerWithNothingElse) {
+  CallBudget budget(SmallLimits());
+  auto ticket = *budget.Admit("a");
+  ticket->Charge(70);  // 30 left on the connection
+  // All of 40 does not fit: nothing charged, the budget not spent.
+  CallBudget::Ticket::Reservation whole = ticket->Reserve(40, false);
+  EXPECT_EQ(whole.bytes, 0);
+  EXPECT_FALSE(whole.spent);
+  EXPECT_EQ(budget.queued_bytes(), 70);
+  // A caller with nothing else in flight takes what is left.
+  CallBudget::Ticket::Reservation part = ticket->Reserve(40, true);
+  EXPECT_EQ(part.bytes, 30);
+  EXPECT_EQ(budget.queued_bytes(), 100);
+  // Now spent, for either kind.
+  EXPECT_TRUE(ticket->Reserve(1, true).spent);
+  EXPECT_EQ(ticket->Reserve(1, true).bytes, 0);
+  EXPECT_EQ(budget.queued_bytes(), 100);
+}
+
+TEST(CallBudgetTest,
+     AnAnswerGrowingPastItsAdvanceIsStoppedOnceTheBudgetIsSpent) {
+  CallBudget budget(SmallLimits());
+  auto ticket = *budget.Admit("a");
+  {
+    AnswerCharge charge(*ticket, 20);
+    ticket->Charge(20);  // the advance, charged by the caller
+    // Within the advance (2 x 10 bytes of arena): nothing more charged.
+    EXPECT_TRUE(charge.Update(10).ok());
+    EXPECT_EQ(budget.queued_bytes(), 20);
+    // Past it: charged twice the arena, and asked for room.
+    EXPECT_TRUE(charge.Update(30).ok());
+    EXPECT_EQ(budget.queued_bytes(), 60);
+    const absl::Status cut = charge.Update(55);  // 110 > 100
+    EXPECT_EQ(cut.code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_THAT(cut.message(),
+                HasSubstr("--max_queued_bytes_per_connection=100"));
+    EXPECT_EQ(charge.charged(), 110);
+    // Finishing charges what the answer holds and asks nothing.
+    charge.Finish(60);
+    EXPECT_EQ(charge.charged(), 120);
+    EXPECT_EQ(charge.needed(), 120);
+    EXPECT_EQ(budget.queued_bytes(), 120);
+  }
+}
+
 }  // namespace
 }  // namespace collide::server

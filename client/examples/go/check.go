@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	collidev1 "collide.example/gen/collide/v1"
+	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
 	"google.golang.org/grpc/codes"
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"math"
 
-	collidev1 "collide.example/gen/collide/v1"
+	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )

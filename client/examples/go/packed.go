@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	collidev1 "collide.example/gen/collide/v1"
+	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
 )
 
 // packedRay is one ray of the packed batch and its known answer (hit false:

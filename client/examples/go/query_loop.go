@@ -37,7 +37,7 @@ import (
 	"syscall"
 	"time"
 
-	collidev1 "collide.example/gen/collide/v1"
+	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"

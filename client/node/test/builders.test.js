@@ -1,0 +1,165 @@
+// Unit tests of the package's builders and helpers (no server), with node's
+// test runner: `npm test` here (after `npm run build`), or `node --test` on a
+// copy next to an installed collide-client, as the suite runs it.
+'use strict';
+
+const assert = require('node:assert/strict');
+const {test} = require('node:test');
+const collide = require('collide-client');
+
+test('a level holds the shapes as given', () => {
+  const level = collide.level('arena', [
+    collide.segment(1, [10, -5], [10, 5], {userData: 7}),
+    collide.box(3, [-10, 0], [1, 2], {angleRadians: 0.5}),
+    collide.polygon(4, [[0, 0], [1, 0], [0, 1]], {categoryBits: 2}),
+    collide.polyline(5, [[0, 0], {x: 1, y: 1}], {closed: true}),
+  ]);
+  assert.equal(level.id, 'arena');
+  assert.deepEqual(level.shapes.map((shape) => shape.id), [1, 3, 4, 5]);
+  assert.deepEqual(level.shapes[0].segment.p2, {x: 10, y: 5});
+  assert.equal(level.shapes[0].user_data, 7);
+  assert.equal(level.shapes[1].box.half_extents.y, 2);
+  assert.equal(level.shapes[1].box.angle_radians, 0.5);
+  assert.equal('category_bits' in level.shapes[0], false);
+  assert.equal(level.shapes[2].category_bits, 2);
+  assert.equal(level.shapes[2].polygon.vertices.length, 3);
+  assert.deepEqual(level.shapes[3].polyline.vertices[1], {x: 1, y: 1});
+  assert.equal(level.shapes[3].polyline.closed, true);
+  assert.throws(
+      () => collide.level('arena', collide.circle(1, [0, 0], 1)),
+      /shapes is an array/);
+});
+
+test('vec takes arrays and {x, y}', () => {
+  assert.deepEqual(collide.vec([1.5, -2]), {x: 1.5, y: -2});
+  const given = {x: 3, y: 4};
+  assert.equal(collide.vec(given), given);
+  assert.throws(() => collide.vec([1, 2, 3]), /a point is \[x, y\]/);
+  assert.throws(() => collide.vec('1,2'), TypeError);
+});
+
+test('cast options default to the closest hit', () => {
+  const query = collide.circleCast([[0, 0], 1], [0, 20]);
+  assert.equal(query.circle_cast.circle.radius, 1);
+  assert.deepEqual(query.circle_cast.circle.center, {x: 0, y: 0});
+  assert.equal(query.circle_cast.options.mode, 'CAST_MODE_CLOSEST');
+  assert.equal('max_fraction' in query.circle_cast.options, false);
+  assert.equal('mask_bits' in query.circle_cast.options.filter, false);
+});
+
+test('cast options as given', () => {
+  const query = collide.ray([0, 0], [1, 0], {
+    maxFraction: 0.5,
+    allHits: true,
+    maskBits: 6,
+    ignoreIds: [3, 4],
+  });
+  const options = query.ray_cast.options;
+  assert.equal(options.mode, 'CAST_MODE_ALL');
+  assert.equal(options.max_fraction, 0.5);
+  assert.equal(options.filter.mask_bits, 6);
+  assert.deepEqual(options.filter.ignore_ids, [3, 4]);
+});
+
+test('capsule and polygon casts take arrays or messages', () => {
+  const capsule = collide.capsuleCast([[0, 3], [2, 3], 0.5], [20, 0]);
+  assert.deepEqual(
+      capsule.capsule_cast.capsule,
+      {p1: {x: 0, y: 3}, p2: {x: 2, y: 3}, radius: 0.5});
+  const polygon = collide.polygonCast(
+      collide.polygonOf([[-1, 0], [0, -1], [0, 1]]), [-20, 0]);
+  assert.equal(polygon.polygon_cast.polygon.vertices.length, 3);
+});
+
+test('overlap and move need exactly one shape', () => {
+  assert.throws(() => collide.overlap({}), /exactly one/);
+  assert.throws(
+      () =>
+          collide.overlap({circle: [[0, 0], 1], capsule: [[0, 0], [1, 0], 1]}),
+      /exactly one/);
+  assert.throws(() => collide.validateMove([1, 0], {}), /exactly one/);
+  const query = collide.overlap({capsule: [[0, 0], [1, 0], 0.5]});
+  assert.deepEqual(Object.keys(query.overlap).includes('capsule'), true);
+  const move = collide.validateMove([1, 0], {circle: [[0, 0], 1], skin: 0.01});
+  assert.equal(move.move_validation.circle.radius, 1);
+  assert.equal(move.move_validation.skin, 0.01);
+});
+
+test('closest point keeps max distance unset unless given', () => {
+  assert.equal(
+      'max_distance' in collide.closestPoint([0, 25]).closest_point, false);
+  assert.equal(
+      collide.closestPoint([0, 25], {maxDistance: 10})
+          .closest_point.max_distance,
+      10);
+});
+
+test('a shot with targets', () => {
+  const query = collide.validateShot(
+      [0, 0], [10, 0],
+      [collide.target(9, {circle: [[5, 1], 1], translation: [0, -2]})],
+      {radius: 0.1});
+  const shot = query.hit_validation;
+  assert.equal(shot.radius, 0.1);
+  assert.equal(shot.targets[0].id, 9);
+  assert.equal(shot.targets[0].translation.y, -2);
+  assert.throws(() => collide.target(5, {}), /target 5/);
+});
+
+test('level names', () => {
+  assert.equal(collide.levelName('arena'), 'levels/arena');
+  assert.equal(collide.levelName('levels/arena'), 'levels/arena');
+  assert.throws(() => collide.levelName(''), TypeError);
+});
+
+test('check passes an OK result and refuses another', () => {
+  const ok = {request_id: '1', status: null};
+  assert.equal(collide.check(ok), ok);
+  const refused = {
+    request_id: '2',
+    status:
+        {code: 3, message: 'queries[1].ray_cast.translation.x must be finite'},
+  };
+  assert.throws(() => collide.check(refused), (error) => {
+    assert.ok(error instanceof collide.QueryRefused);
+    assert.equal(error.result, refused);
+    assert.match(error.message, /query 2: status 3: queries\[1\]/);
+    return true;
+  });
+  assert.equal(collide.statusName(14), 'UNAVAILABLE');
+});
+
+test('half a client certificate is refused', () => {
+  assert.throws(
+      () => new collide.Client('127.0.0.1:1', {tls: {certFile: 'client.pem'}}),
+      /certFile and keyFile go together/);
+});
+
+test('a stream window below 1 is refused', () => {
+  const client = new collide.Client('127.0.0.1:1');
+  try {
+    assert.throws(() => client.stream('arena', {window: 0}), RangeError);
+  } finally {
+    client.close();
+  }
+});
+
+test('the service config retries reads, not writes', () => {
+  const config = JSON.parse(collide.SERVICE_CONFIG);
+  const [method] = config.methodConfig;
+  assert.deepEqual(
+      method.retryPolicy.retryableStatusCodes, ['UNAVAILABLE', 'CANCELLED']);
+  const names = method.name.map((name) => name.method || name.service);
+  assert.deepEqual(names, [
+    'collide.v1.CollisionService',
+    'ListLevels',
+    'DescribeLevel',
+    'GetLevel',
+  ]);
+});
+
+test('the package carries its protos and version', () => {
+  assert.match(collide.version, /^\d+\.\d+\.\d+$/);
+  assert.equal(typeof collide.v1.CollisionService, 'function');
+  assert.equal(typeof collide.v1.LevelService, 'function');
+});

@@ -1,0 +1,103 @@
+"""Unit tests of the package's builders and helpers (no server): run with
+the installed package, `VENV/bin/python -m unittest discover -s
+client/python/tests`."""
+
+import unittest
+
+import collide
+from collide.names import numbered
+from collide.v1 import collision_service_pb2 as cs
+from collide.v1 import geometry_pb2 as geo
+
+
+class ShapesTest(unittest.TestCase):
+    def test_level_holds_the_shapes_as_given(self):
+        level = collide.level(
+            "arena", collide.segment(1, (10, -5), (10, 5), user_data=7),
+            collide.box(3, (-10, 0), (1, 2), angle_radians=0.5),
+            collide.polygon(4, [(0, 0), (1, 0), (0, 1)], category_bits=2))
+        self.assertEqual(level.id, "arena")
+        self.assertEqual([s.id for s in level.shapes], [1, 3, 4])
+        self.assertEqual(level.shapes[0].segment.p2, geo.Vec2(x=10, y=5))
+        self.assertEqual(level.shapes[0].user_data, 7)
+        self.assertEqual(level.shapes[1].box.half_extents.y, 2)
+        self.assertEqual(level.shapes[1].box.angle_radians, 0.5)
+        self.assertFalse(level.shapes[0].HasField("category_bits"))
+        self.assertEqual(level.shapes[2].category_bits, 2)
+        self.assertEqual(len(level.shapes[2].polygon.vertices), 3)
+
+    def test_vec_takes_tuples_lists_and_vec2(self):
+        self.assertEqual(collide.vec([1.5, -2]), geo.Vec2(x=1.5, y=-2))
+        given = geo.Vec2(x=3, y=4)
+        self.assertIs(collide.vec(given), given)
+        with self.assertRaises(ValueError):
+            collide.vec((1, 2, 3))
+
+
+class QueriesTest(unittest.TestCase):
+    def test_cast_options_default_to_the_closest_hit(self):
+        query = collide.circle_cast(((0, 0), 1), (0, 20))
+        self.assertEqual(query.circle_cast.circle.radius, 1)
+        self.assertEqual(query.circle_cast.options.mode, cs.CAST_MODE_CLOSEST)
+        self.assertFalse(query.circle_cast.options.HasField("max_fraction"))
+        self.assertFalse(query.circle_cast.options.filter.HasField("mask_bits"))
+
+    def test_cast_options_as_given(self):
+        query = collide.ray((0, 0), (1, 0), max_fraction=0.5, all_hits=True,
+                            mask_bits=6, ignore_ids=[3, 4])
+        options = query.ray_cast.options
+        self.assertEqual(options.mode, cs.CAST_MODE_ALL)
+        self.assertEqual(options.max_fraction, 0.5)
+        self.assertEqual(options.filter.mask_bits, 6)
+        self.assertEqual(list(options.filter.ignore_ids), [3, 4])
+
+    def test_overlap_and_move_need_exactly_one_shape(self):
+        with self.assertRaisesRegex(ValueError, "exactly one"):
+            collide.overlap()
+        with self.assertRaisesRegex(ValueError, "exactly one"):
+            collide.overlap(circle=((0, 0), 1), capsule=((0, 0), (1, 0), 1))
+        with self.assertRaisesRegex(ValueError, "exactly one"):
+            collide.validate_move((1, 0))
+        query = collide.overlap(capsule=((0, 0), (1, 0), 0.5))
+        self.assertEqual(query.overlap.WhichOneof("shape"), "capsule")
+
+    def test_shot_with_targets(self):
+        query = collide.validate_shot(
+            (0, 0), (10, 0), [collide.target(9, circle=((5, 1), 1),
+                                             translation=(0, -2))],
+            radius=0.1)
+        shot = query.hit_validation
+        self.assertEqual(shot.radius, 0.1)
+        self.assertEqual(shot.targets[0].id, 9)
+        self.assertEqual(shot.targets[0].translation.y, -2)
+        with self.assertRaisesRegex(ValueError, "target 5"):
+            collide.target(5)
+
+    def test_request_ids_numbered_only_when_none_is_set(self):
+        queries = numbered([collide.ray((0, 0), (1, 0)) for _ in range(3)])
+        self.assertEqual([q.request_id for q in queries], [1, 2, 3])
+        mine = collide.ray((0, 0), (1, 0))
+        mine.request_id = 40
+        self.assertEqual([q.request_id for q in numbered([mine])], [40])
+
+    def test_level_names(self):
+        self.assertEqual(collide.level_name("arena"), "levels/arena")
+        self.assertEqual(collide.level_name("levels/arena"), "levels/arena")
+
+
+class ConnectionTest(unittest.TestCase):
+    def test_token_metadata(self):
+        self.assertEqual(collide.connection.token_metadata("abc"),
+                         (("authorization", "Bearer abc"),))
+        self.assertEqual(collide.connection.token_metadata(None), ())
+
+    def test_half_a_client_certificate_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "go together"):
+            collide.Tls(cert_file="client.pem").credentials()
+
+    def test_version_is_the_installed_one(self):
+        self.assertRegex(collide.__version__, r"^\d+\.\d+\.\d+$")
+
+
+if __name__ == "__main__":
+    unittest.main()
