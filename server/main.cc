@@ -10,12 +10,8 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -24,6 +20,7 @@
 #include "grpc/grpc.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
+#include "proto/formats/tool_command_line.h"
 #include "server/collide_server.h"
 #include "server/levels/level_store.h"
 #include "server/ops/log.h"
@@ -193,22 +190,18 @@ constexpr int kBadCommandLine = 2;
 constexpr int kStartFailed = 1;
 
 void ParseFlags(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  // --help lists this file's flags and exits 0, --version prints the
+  // project version, a bad flag exits 2 (docs/tools.md).
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
       "The collide collision query service (docs/server.md).\n"
       "  collide_server [--listen=0.0.0.0:50051] [--level_dir=DIR] "
       "[--admin_listen=127.0.0.1:50052] [--tls_cert_file=C "
       "--tls_key_file=K] ...\n"
       "With no flags it serves the bundled level \"levels/arena\" on "
       "0.0.0.0:50051 (CollisionService, LevelService reads, grpc.health.v1 "
-      "health and server reflection), and level changes on 127.0.0.1:50052.");
-  // --help lists the flags of this file (Abseil matches files by program
-  // name by default, and "collide_server" names none).
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = [](absl::string_view f) {
-    return absl::EndsWith(f, "server/main.cc");
-  };
-  absl::SetFlagsUsageConfig(usage_config);
-  absl::ParseCommandLine(argc, argv);
+      "health and server reflection), and level changes on 127.0.0.1:50052.",
+      __FILE__, "collide_server");
   // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
   // lock (gRPC's included) also runs the debug deadlock detector: a
   // process-wide lock graph behind one global lock, ~5x the cost of the
