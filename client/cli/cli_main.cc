@@ -40,6 +40,7 @@
 #include "client/cli/result_text.h"
 #include "client/lib/collide_client.h"
 #include "client/lib/level_choice.h"
+#include "client/lib/reflection_client.h"
 #include "client/svg/svg_render.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/formats/file_io.h"
@@ -198,7 +199,8 @@ absl::StatusOr<std::string> ReadText(const std::string& path) {
   return contents.str();
 }
 
-absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
+// The connection the flags describe; reads --admin_token_file.
+absl::StatusOr<collide::client::ClientOptions> OptionsFromFlags() {
   collide::client::ClientOptions options;
   options.target = absl::GetFlag(FLAGS_address);
   options.call_timeout = absl::GetFlag(FLAGS_timeout);
@@ -218,7 +220,13 @@ absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
     if (!token.ok()) return token.status();
     options.admin_token = *std::move(token);
   }
-  return CollideClient::Connect(options);
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return options.status();
+  return CollideClient::Connect(*options);
 }
 
 cli::CastArgs CastArgsFromFlags(const std::string& kind) {
@@ -489,7 +497,47 @@ int LevelsCommand(const Invocation& call) {
   return 0;
 }
 
+// A fully qualified proto name ("collide.v1.CollisionService"): level ids
+// have no dots, so a dot names a symbol for server reflection.
+bool IsSymbol(absl::string_view name) {
+  return absl::StrContains(name, '.') && !absl::StartsWith(name, "levels/");
+}
+
+// grpcurl's list: the services, or with SERVICE its methods, through
+// server reflection (grpc.reflection.v1, else v1alpha).
+int ListCommand(const Invocation& call) {
+  if (call.args.size() > 1) return Usage("list takes at most one SERVICE");
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<collide::client::ReflectionClient> reflection =
+      collide::client::ReflectionClient::Connect(*options);
+  if (!reflection.ok()) return Fail(reflection.status());
+  absl::StatusOr<std::vector<std::string>> names =
+      call.args.empty() ? reflection->ListServices()
+                        : reflection->ListMethods(call.args[0]);
+  if (!names.ok()) return Fail(names.status());
+  for (const std::string& name : *names) std::printf("%s\n", name.c_str());
+  return 0;
+}
+
+// grpcurl's describe: a service, method, message, enum or field in .proto
+// syntax, through server reflection.
+int DescribeSymbol(absl::string_view symbol) {
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<collide::client::ReflectionClient> reflection =
+      collide::client::ReflectionClient::Connect(*options);
+  if (!reflection.ok()) return Fail(reflection.status());
+  absl::StatusOr<std::string> text = reflection->Describe(symbol);
+  if (!text.ok()) return Fail(text.status());
+  std::printf("%s", text->c_str());
+  return 0;
+}
+
 int DescribeCommand(const Invocation& call) {
+  if (!call.args.empty() && IsSymbol(call.args[0])) {
+    return DescribeSymbol(call.args[0]);
+  }
   absl::StatusOr<v1::LevelSummary> level =
       call.client->DescribeLevel(LevelArg(call));
   if (!level.ok()) return Fail(level.status());
@@ -566,8 +614,17 @@ constexpr Command kCommands[] = {
      "", true, HealthCommand},
     {"levels", "  levels                      list the levels\n", "", true,
      LevelsCommand},
-    {"describe", "  describe [LEVEL]            one level's summary\n", "",
-     true, DescribeCommand},
+    {"describe",
+     "  describe [LEVEL]            one level's summary\n"
+     "  describe SYMBOL             a service, method or message the server\n"
+     "                              serves, e.g. collide.v1.CollisionService\n"
+     "                              (server reflection, as grpcurl describe)\n",
+     "", true, DescribeCommand},
+    {"list",
+     "  list [SERVICE]              the services served, or SERVICE's "
+     "methods\n"
+     "                              (server reflection, as grpcurl list)\n",
+     "", true, ListCommand},
     {"get",
      "  get [LEVEL] [-o F]          a level's content as protobuf JSON\n", "",
      true, GetCommand},

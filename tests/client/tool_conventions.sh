@@ -157,6 +157,16 @@ for example in "${examples[@]}"; do
     --address="${address}" --admin_address="${admin_address}"
 done
 
+# list and describe through server reflection (v1), as grpcurl's; the
+# admin port describes LevelService only.
+expect_exit 0 "list" "${cli}" list --address="${address}" &&
+  expect_in out "grpc.reflection.v1.ServerReflection" "list"
+expect_exit 0 "describe a service" "${cli}" describe \
+  collide.v1.CollisionService --address="${address}" &&
+  expect_in out "rpc RunQueries" "describe collide.v1.CollisionService"
+expect_exit 1 "describe CollisionService on the admin port" "${cli}" \
+  describe collide.v1.CollisionService --address="${admin_address}"
+
 # "-": a batch from standard input, a level to standard output.
 cd "${workdir}" || exit 1
 printf '{"queries": [{"rayCast": {"origin": {"x": 0, "y": 0}, %s}}]}' \
