@@ -385,6 +385,8 @@ absl::Status CollideServer::StartLevelStore() {
   if (options_.level_store.empty()) return absl::OkStatus();
   absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
   if (!address.ok()) return address.status();
+  address->username = options_.level_store_user;
+  address->password = options_.level_store_password;
   redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address),
                                                  base_sources_,
                                                  options_.level_store_copy_dir);

@@ -51,6 +51,13 @@ ABSL_FLAG(std::string, level_store_copy_dir, "",
           "of what it last held from the fleet's Redis (levels and deletes), "
           "to restore a Redis that lost its data even after this replica "
           "restarts; empty: the copy is kept in memory only.");
+ABSL_FLAG(std::string, level_store_user, "",
+          "With --level_store: the Redis ACL user to authenticate as (with "
+          "--level_store_password_file); empty: Redis' default user.");
+ABSL_FLAG(std::string, level_store_password_file, "",
+          "With --level_store: a file holding the Redis password (a "
+          "Kubernetes Secret mounted as a file), read at start (unreadable: "
+          "exit 1) and sent with AUTH on every connection; empty: no AUTH.");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "
@@ -228,6 +235,17 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.strict_level_dir = absl::GetFlag(FLAGS_strict_level_dir);
   options.level_store = absl::GetFlag(FLAGS_level_store);
   options.level_store_copy_dir = absl::GetFlag(FLAGS_level_store_copy_dir);
+  options.level_store_user = absl::GetFlag(FLAGS_level_store_user);
+  if (const std::string path = absl::GetFlag(FLAGS_level_store_password_file);
+      !path.empty()) {
+    absl::StatusOr<std::string> password =
+        collide::formats::ReadTokenFile(path, "level_store_password_file");
+    if (!password.ok()) {
+      return absl::Status(password.status().code(),
+                          absl::StrCat("--", password.status().message()));
+    }
+    options.level_store_password = *std::move(password);
+  }
   options.level_dir_poll_interval =
       absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
