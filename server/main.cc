@@ -145,6 +145,13 @@ ABSL_FLAG(std::string, log_format, "text",
           "fields such as level_id, version, peer, status); gRPC core's own "
           "lines come out in the same format.");
 
+ABSL_FLAG(std::string, log_json_fields, "collide",
+          "With --log_format=json, the names of each line's time, level, "
+          "logger and message: collide (time, level, logger, message), "
+          "cloud_logging (severity in upper case, as Google Cloud Logging "
+          "reads it) or ecs (@timestamp, log.level, log.logger, message: "
+          "Elastic Common Schema).");
+
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain to serve TLS with on both listeners (with "
           "--tls_key_file); re-read every --tls_refresh_interval, so rotated "
@@ -214,6 +221,18 @@ void ParseFlags(int argc, char** argv) {
   // process-wide lock graph behind one global lock, ~5x the cost of the
   // lock itself on the query path. Our lock order is fixed by design.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
+
+absl::StatusOr<collide::server::LogJsonFields> LogJsonFieldsFromFlag() {
+  using collide::server::LogJsonFields;
+  const std::string fields = absl::GetFlag(FLAGS_log_json_fields);
+  if (fields == "collide") return LogJsonFields::kCollide;
+  if (fields == "cloud_logging") return LogJsonFields::kCloudLogging;
+  if (fields == "ecs") return LogJsonFields::kEcs;
+  return absl::InvalidArgumentError(
+      absl::StrCat("log_json_fields must be collide, cloud_logging or ecs, "
+                   "not \"",
+                   LogValue(fields), "\""));
 }
 
 absl::StatusOr<LogFormat> LogFormatFromFlag() {
@@ -359,6 +378,10 @@ int main(int argc, char** argv) {
   ParseFlags(argc, argv);
   const absl::StatusOr<LogFormat> log_format = LogFormatFromFlag();
   if (!log_format.ok()) return Refuse(log_format.status(), kBadCommandLine);
+  const absl::StatusOr<collide::server::LogJsonFields> json_fields =
+      LogJsonFieldsFromFlag();
+  if (!json_fields.ok()) return Refuse(json_fields.status(), kBadCommandLine);
+  collide::server::SetLogJsonFields(*json_fields);
   collide::server::SetLogFormat(*log_format);
   collide::server::RouteGrpcLogs();
   const absl::StatusOr<ServerOptions> options = OptionsFromFlags();
