@@ -4,13 +4,31 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <utility>
+
+#include "collide/version.h"
 
 namespace collide_bench {
 
 ArgParser::ArgParser(int argc, char** argv, std::string usage)
     : program_(argc > 0 ? argv[0] : "benchmark"), usage_(std::move(usage)) {
   for (int i = 1; i < argc; ++i) args_.emplace_back(argv[i]);
+  // --help and --version answer on stdout and exit 0, as every collide
+  // program does (docs/tools.md).
+  for (const std::string& arg : args_) {
+    if (arg == "--help" || arg == "-h") {
+      std::printf("usage: %s %s\n", program_.c_str(), usage_.c_str());
+      std::exit(0);
+    }
+    if (arg == "--version") {
+      const std::string_view path = program_;
+      std::printf("%s %s\n",
+                  std::string(path.substr(path.rfind('/') + 1)).c_str(),
+                  collide::kVersion);
+      std::exit(0);
+    }
+  }
   taken_.assign(args_.size(), false);
   values_.resize(args_.size());
 }

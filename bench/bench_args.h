@@ -2,7 +2,8 @@
 // most one positional argument. Anything a program does not know (an
 // unknown flag, a number that does not parse whole or is out of range, a
 // value outside a flag's choices, "--scene=S9") exits 2 with a line naming
-// it and the usage, instead of silently running something else.
+// it and the usage, instead of silently running something else; --help
+// prints the usage and --version the project version, both exiting 0.
 //
 //   ArgParser args(argc, argv, "[--scene=S1|S2|S3] [--queries=N]");
 //   args.Choice("scene", &scene, {"S1", "S2", "S3"});

@@ -28,7 +28,7 @@ if ! build/client/collide-cli health --address="${target}" --wait=30s; then
   exit 1
 fi
 
-build/client/collide_sample_workload --target="${target}"
+build/client/collide_sample_workload --address="${target}"
 
 kill -TERM "${server_pid}"
 status=0

@@ -54,6 +54,9 @@ build_packages=(
   libbenchmark-dev libbox2d-dev libchipmunk-dev
   # instruction counts per call (scripts/bench_instructions.sh)
   valgrind
+  # the deployment checks: the Kubernetes manifests rendered by kubectl
+  # kustomize, yamllint over docker/, shellcheck over scripts/ (test-only)
+  kubernetes-client yamllint shellcheck python3-yaml
 )
 
 # What collide_server and the client tools load at run time (ldd), by

@@ -22,7 +22,6 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "grpc/grpc.h"
-#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "proto/formats/level_file.h"
@@ -271,7 +270,10 @@ void CollideServer::MakeServices() {
       std::make_unique<UnknownMethodService>(std::vector<std::string>{
           v1::CollisionService::service_full_name(),
           v1::LevelService::service_full_name(), "grpc.health.v1.Health",
-          "grpc.reflection.v1alpha.ServerReflection"});
+          ReflectionServices::kV1Name, ReflectionServices::kV1AlphaName});
+  reflection_ = std::make_unique<ReflectionServices>(std::vector<std::string>{
+      v1::CollisionService::service_full_name(),
+      v1::LevelService::service_full_name(), "grpc.health.v1.Health"});
 }
 
 absl::Status CollideServer::StartMetrics() {
@@ -297,15 +299,17 @@ absl::Status CollideServer::StartMetrics() {
 
 absl::Status CollideServer::StartQueryPort(
     const std::shared_ptr<grpc::ServerCredentials>& credentials) {
-  // Process-wide switches, read when the builder builds: both are no-ops
-  // when repeated (tests start several servers).
+  // A process-wide switch, read when the builder builds: a no-op when
+  // repeated (tests start several servers). Reflection is registered per
+  // port (ReflectionServices), so each port describes only its services.
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options_.listen, credentials, &port_);
   builder.RegisterService(collision_service_.get());
   builder.RegisterService(level_service_.get());
+  builder.RegisterService(reflection_->v1());
+  builder.RegisterService(reflection_->v1alpha());
   // Every method no service above has: UNIMPLEMENTED naming it and them.
   builder.RegisterCallbackGenericService(unknown_methods_.get());
   // gRPC binds with SO_REUSEPORT by default, so a second server on the
@@ -381,6 +385,8 @@ absl::Status CollideServer::StartLevelStore() {
   if (options_.level_store.empty()) return absl::OkStatus();
   absl::StatusOr<RedisAddress> address = ParseRedisUrl(options_.level_store);
   if (!address.ok()) return address.status();
+  address->username = options_.level_store_user;
+  address->password = options_.level_store_password;
   redis_sync_ = std::make_unique<RedisLevelSync>(*store_, *std::move(address),
                                                  base_sources_,
                                                  options_.level_store_copy_dir);
@@ -421,10 +427,15 @@ absl::Status CollideServer::StartAdmin(
   admin_unknown_methods_ =
       std::make_unique<UnknownMethodService>(std::vector<std::string>{
           v1::LevelService::service_full_name(), "grpc.health.v1.Health",
-          "grpc.reflection.v1alpha.ServerReflection"});
+          ReflectionServices::kV1Name, ReflectionServices::kV1AlphaName});
+  admin_reflection_ =
+      std::make_unique<ReflectionServices>(std::vector<std::string>{
+          v1::LevelService::service_full_name(), "grpc.health.v1.Health"});
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options_.admin_listen, credentials, &admin_port_);
   builder.RegisterService(admin_level_service_.get());
+  builder.RegisterService(admin_reflection_->v1());
+  builder.RegisterService(admin_reflection_->v1alpha());
   builder.RegisterCallbackGenericService(admin_unknown_methods_.get());
   // Admin calls are counted with the query port's.
   CountCalls(builder);

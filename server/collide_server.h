@@ -32,6 +32,7 @@
 #include "server/ops/tls_credentials.h"
 #include "server/rpc/collision_service.h"
 #include "server/rpc/level_service_impl.h"
+#include "server/rpc/reflection_service.h"
 #include "server/rpc/unknown_method_service.h"
 #include "server/rpc/worker_pool.h"
 #include "server/server_options.h"
@@ -128,6 +129,8 @@ class CollideServer {
   std::unique_ptr<CollisionServiceImpl> collision_service_;
   std::unique_ptr<LevelServiceImpl> level_service_;
   std::unique_ptr<UnknownMethodService> unknown_methods_;
+  // grpc.reflection.v1 and v1alpha over the query port's services.
+  std::unique_ptr<ReflectionServices> reflection_;
   std::unique_ptr<grpc::Server> server_;
   // Last, so it stops first: it reads the store at each scrape. It keeps
   // answering while calls drain.
@@ -137,6 +140,8 @@ class CollideServer {
   // and its server; null when admin_listen is empty or equals listen.
   std::unique_ptr<LevelServiceImpl> admin_level_service_;
   std::unique_ptr<UnknownMethodService> admin_unknown_methods_;
+  // Reflection over LevelService only.
+  std::unique_ptr<ReflectionServices> admin_reflection_;
   std::unique_ptr<grpc::Server> admin_server_;
   int admin_port_ = 0;
   bool shut_down_ = false;

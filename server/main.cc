@@ -10,12 +10,8 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -24,6 +20,7 @@
 #include "grpc/grpc.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/input_limits.h"
+#include "proto/formats/tool_command_line.h"
 #include "server/collide_server.h"
 #include "server/levels/level_store.h"
 #include "server/ops/log.h"
@@ -54,6 +51,13 @@ ABSL_FLAG(std::string, level_store_copy_dir, "",
           "of what it last held from the fleet's Redis (levels and deletes), "
           "to restore a Redis that lost its data even after this replica "
           "restarts; empty: the copy is kept in memory only.");
+ABSL_FLAG(std::string, level_store_user, "",
+          "With --level_store: the Redis ACL user to authenticate as (with "
+          "--level_store_password_file); empty: Redis' default user.");
+ABSL_FLAG(std::string, level_store_password_file, "",
+          "With --level_store: a file holding the Redis password (a "
+          "Kubernetes Secret mounted as a file), read at start (unreadable: "
+          "exit 1) and sent with AUTH on every connection; empty: no AUTH.");
 ABSL_FLAG(bool, strict_level_dir, false,
           "Refuse to start when a level file in --level_dir cannot be loaded "
           "(unreadable, empty, truncated, corrupted or invalid); by default "
@@ -141,6 +145,13 @@ ABSL_FLAG(std::string, log_format, "text",
           "fields such as level_id, version, peer, status); gRPC core's own "
           "lines come out in the same format.");
 
+ABSL_FLAG(std::string, log_json_fields, "collide",
+          "With --log_format=json, the names of each line's time, level, "
+          "logger and message: collide (time, level, logger, message), "
+          "cloud_logging (severity in upper case, as Google Cloud Logging "
+          "reads it) or ecs (@timestamp, log.level, log.logger, message: "
+          "Elastic Common Schema).");
+
 ABSL_FLAG(std::string, tls_cert_file, "",
           "PEM certificate chain to serve TLS with on both listeners (with "
           "--tls_key_file); re-read every --tls_refresh_interval, so rotated "
@@ -193,27 +204,35 @@ constexpr int kBadCommandLine = 2;
 constexpr int kStartFailed = 1;
 
 void ParseFlags(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  // --help lists this file's flags and exits 0, --version prints the
+  // project version, a bad flag exits 2 (docs/tools.md).
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
       "The collide collision query service (docs/server.md).\n"
       "  collide_server [--listen=0.0.0.0:50051] [--level_dir=DIR] "
       "[--admin_listen=127.0.0.1:50052] [--tls_cert_file=C "
       "--tls_key_file=K] ...\n"
       "With no flags it serves the bundled level \"levels/arena\" on "
       "0.0.0.0:50051 (CollisionService, LevelService reads, grpc.health.v1 "
-      "health and server reflection), and level changes on 127.0.0.1:50052.");
-  // --help lists the flags of this file (Abseil matches files by program
-  // name by default, and "collide_server" names none).
-  absl::FlagsUsageConfig usage_config;
-  usage_config.contains_help_flags = [](absl::string_view f) {
-    return absl::EndsWith(f, "server/main.cc");
-  };
-  absl::SetFlagsUsageConfig(usage_config);
-  absl::ParseCommandLine(argc, argv);
+      "health and server reflection), and level changes on 127.0.0.1:50052.",
+      __FILE__, "collide_server");
   // Debian builds Abseil without NDEBUG, so by default every absl::Mutex
   // lock (gRPC's included) also runs the debug deadlock detector: a
   // process-wide lock graph behind one global lock, ~5x the cost of the
   // lock itself on the query path. Our lock order is fixed by design.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
+
+absl::StatusOr<collide::server::LogJsonFields> LogJsonFieldsFromFlag() {
+  using collide::server::LogJsonFields;
+  const std::string fields = absl::GetFlag(FLAGS_log_json_fields);
+  if (fields == "collide") return LogJsonFields::kCollide;
+  if (fields == "cloud_logging") return LogJsonFields::kCloudLogging;
+  if (fields == "ecs") return LogJsonFields::kEcs;
+  return absl::InvalidArgumentError(
+      absl::StrCat("log_json_fields must be collide, cloud_logging or ecs, "
+                   "not \"",
+                   LogValue(fields), "\""));
 }
 
 absl::StatusOr<LogFormat> LogFormatFromFlag() {
@@ -235,6 +254,17 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.strict_level_dir = absl::GetFlag(FLAGS_strict_level_dir);
   options.level_store = absl::GetFlag(FLAGS_level_store);
   options.level_store_copy_dir = absl::GetFlag(FLAGS_level_store_copy_dir);
+  options.level_store_user = absl::GetFlag(FLAGS_level_store_user);
+  if (const std::string path = absl::GetFlag(FLAGS_level_store_password_file);
+      !path.empty()) {
+    absl::StatusOr<std::string> password =
+        collide::formats::ReadTokenFile(path, "level_store_password_file");
+    if (!password.ok()) {
+      return absl::Status(password.status().code(),
+                          absl::StrCat("--", password.status().message()));
+    }
+    options.level_store_password = *std::move(password);
+  }
   options.level_dir_poll_interval =
       absl::GetFlag(FLAGS_level_dir_poll_interval);
   options.limits.max_batch_size = absl::GetFlag(FLAGS_max_batch_size);
@@ -348,6 +378,10 @@ int main(int argc, char** argv) {
   ParseFlags(argc, argv);
   const absl::StatusOr<LogFormat> log_format = LogFormatFromFlag();
   if (!log_format.ok()) return Refuse(log_format.status(), kBadCommandLine);
+  const absl::StatusOr<collide::server::LogJsonFields> json_fields =
+      LogJsonFieldsFromFlag();
+  if (!json_fields.ok()) return Refuse(json_fields.status(), kBadCommandLine);
+  collide::server::SetLogJsonFields(*json_fields);
   collide::server::SetLogFormat(*log_format);
   collide::server::RouteGrpcLogs();
   const absl::StatusOr<ServerOptions> options = OptionsFromFlags();

@@ -79,6 +79,12 @@ absl::Status CheckLevelStore(const ServerOptions& options) {
           "--level_store_copy_dir needs --level_store (it keeps a copy of "
           "the fleet's store)");
     }
+    if (!options.level_store_user.empty() ||
+        !options.level_store_password.empty()) {
+      return absl::InvalidArgumentError(
+          "--level_store_user and --level_store_password_file need "
+          "--level_store (they are its Redis credentials)");
+    }
     return absl::OkStatus();
   }
   if (absl::StatusOr<RedisAddress> address = ParseRedisUrl(options.level_store);
@@ -89,6 +95,12 @@ absl::Status CheckLevelStore(const ServerOptions& options) {
     return absl::InvalidArgumentError(
         "--level_store names Redis: leave --level_dir empty (levels live in "
         "one place)");
+  }
+  if (!options.level_store_user.empty() &&
+      options.level_store_password.empty()) {
+    return absl::InvalidArgumentError(
+        "--level_store_user needs --level_store_password_file (AUTH sends "
+        "both)");
   }
   return absl::OkStatus();
 }

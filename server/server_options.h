@@ -50,6 +50,11 @@ struct ServerOptions {
   // Redis that lost its data is restored with deletes kept even after
   // this replica restarts. Empty: the copy is kept in memory only.
   std::string level_store_copy_dir;
+  // With level_store: the Redis ACL user and password sent with AUTH
+  // (RedisAddress); empty password: none. main.cc reads the password from
+  // --level_store_password_file.
+  std::string level_store_user;
+  std::string level_store_password;
   formats::InputLimits limits;
   // What the server holds at most over all levels.
   StoreLimits store_limits;

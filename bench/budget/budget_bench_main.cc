@@ -34,14 +34,14 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "client/lib/query_builders.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/tool_command_line.h"
 
-ABSL_FLAG(std::string, target, "127.0.0.1:50051", "The server's query port.");
+ABSL_FLAG(std::string, address, "127.0.0.1:50051", "The server's query port.");
 ABSL_FLAG(int, server_pid, 0,
           "The server's pid (hold: RSS is read from /proc).");
 ABSL_FLAG(std::string, level, "levels/walls", "The level queried.");
@@ -135,7 +135,7 @@ int Hold() {
     const int64_t before = RssKib(pid);
     std::vector<std::shared_ptr<grpc::Channel>> channels;
     for (int c = 0; c < connections; ++c) {
-      channels.push_back(NewConnection(absl::GetFlag(FLAGS_target)));
+      channels.push_back(NewConnection(absl::GetFlag(FLAGS_address)));
     }
     std::vector<std::unique_ptr<HeldStream>> held(streams);
     std::mutex held_mutex;
@@ -243,7 +243,7 @@ double Percentile(std::vector<double> v, double p) {
 // each keeping two --heavy_batch-query batches in flight, for --phase;
 // prints their queries per second.
 int Heavy() {
-  const std::string target = absl::GetFlag(FLAGS_target);
+  const std::string target = absl::GetFlag(FLAGS_address);
   const int heavy = absl::GetFlag(FLAGS_heavy_streams);
   const StreamQueriesRequest big =
       Batch(absl::GetFlag(FLAGS_heavy_batch), false, 1);
@@ -282,7 +282,7 @@ int Heavy() {
 // The small client for --phase: one 1-query batch every --small_interval
 // on a stream of its own connection; prints its latencies.
 void Small(const char* label) {
-  CollisionService::Stub stub(NewConnection(absl::GetFlag(FLAGS_target)));
+  CollisionService::Stub stub(NewConnection(absl::GetFlag(FLAGS_address)));
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        absl::ToChronoNanoseconds(absl::GetFlag(FLAGS_phase)) +
@@ -331,7 +331,7 @@ int Fair(const char* self) {
   std::vector<std::string> args = {
       self,
       "--mode=heavy",
-      absl::StrCat("--target=", absl::GetFlag(FLAGS_target)),
+      absl::StrCat("--address=", absl::GetFlag(FLAGS_address)),
       absl::StrCat("--level=", absl::GetFlag(FLAGS_level)),
       absl::StrCat("--heavy_streams=", absl::GetFlag(FLAGS_heavy_streams)),
       absl::StrCat("--heavy_batch=", absl::GetFlag(FLAGS_heavy_batch)),
@@ -359,7 +359,12 @@ int Fair(const char* self) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
+      "What callers that never read and callers that send huge batches do to a "
+      "running collide_server.\n  collide_budget_bench --server_pid=PID "
+      "[--mode=hold|fair] [--address=127.0.0.1:50051]",
+      __FILE__, "collide_budget_bench");
   const std::string mode = absl::GetFlag(FLAGS_mode);
   if (mode == "hold") return Hold();
   if (mode == "fair") return Fair(argv[0]);

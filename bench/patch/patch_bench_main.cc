@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "collide/level.h"
 #include "collide/v1/level_service.pb.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
+#include "proto/formats/tool_command_line.h"
 #include "scenes.h"
 #include "server/levels/level_patch.h"
 #include "server/levels/level_snapshot.h"
@@ -96,7 +96,11 @@ collide::v1::PatchLevelRequest MakePatch(const collide_bench::Scene& scene,
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
+      "What PatchLevel costs on an S2-sized level.\n  collide_patch_bench "
+      "[--repeats=5] [--level_dir=/tmp/x]",
+      __FILE__, "collide_patch_bench");
   const int repeats = std::max(1, absl::GetFlag(FLAGS_repeats));
   std::string dir = absl::GetFlag(FLAGS_level_dir);
   if (dir.empty()) {

@@ -31,7 +31,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "collide/query.h"
 #include "collide/v1/collision_service.pb.h"
 #include "google/protobuf/arena.h"
@@ -39,6 +38,7 @@
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/packed_convert.h"
+#include "proto/formats/tool_command_line.h"
 #include "scenes.h"
 #include "server/levels/level_snapshot.h"
 #include "server/rpc/message_bytes.h"
@@ -293,6 +293,10 @@ int Main() {
 }  // namespace collide_bench
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
+      "Where the CPU time of one StreamQueries batch goes, phase by phase.\n  "
+      "collide_batch_cost [--batch=256] [--form=per_query]",
+      __FILE__, "collide_batch_cost");
   return collide_bench::Main();
 }

@@ -29,7 +29,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -40,6 +39,7 @@
 #include "echo.grpc.pb.h"
 #include "echo_service.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/tool_command_line.h"
 #include "scenes.h"
 #include "server/collide_server.h"
 #include "stream_driver.h"
@@ -403,7 +403,11 @@ int Main() {
 }  // namespace collide_bench
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
+      "Queries per second through CollisionService's stream on loopback.\n  "
+      "collide_service_bench [--seconds=2]",
+      __FILE__, "collide_service_bench");
   // As collide_server's main does (see there): no debug deadlock detector
   // on every absl::Mutex lock.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);

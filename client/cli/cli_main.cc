@@ -9,11 +9,13 @@
 // `levels` prints them). A command that reads a request file (run, patch,
 // render --queries) acts on the level the file names; --level may repeat
 // it but never override it (a disagreement exits 2 naming both), and fills
-// in for a file that names none. `-o FILE` is short for --out=FILE.
+// in for a file that names none. `-o FILE` is short for --out=FILE; a file
+// named "-" is standard input (run -, patch -, --queries=-) or standard
+// output (-o -).
 //
-// Exit status: 0 done, 1 the server or a file said no (the message says
-// why), 2 bad command line (an unknown flag, a value that does not parse, a
-// missing argument: the message names it).
+// Exit status (docs/tools.md): 0 done, 1 the server or a file said no (the
+// message says why), 2 bad command line (an unknown flag, a value that does
+// not parse, a missing argument: the message names it).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -38,17 +40,23 @@
 #include "client/cli/result_text.h"
 #include "client/lib/collide_client.h"
 #include "client/lib/level_choice.h"
-#include "client/lib/tool_command_line.h"
+#include "client/lib/reflection_client.h"
 #include "client/svg/svg_render.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/formats/file_io.h"
 #include "proto/formats/level_file.h"
 #include "proto/formats/tiled_import.h"
+#include "proto/formats/tool_command_line.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "Server: host:port, a comma list of IP:port (round_robin), or a "
           "gRPC target such as dns:///name:port.");
-ABSL_FLAG(absl::Duration, timeout, absl::Seconds(10), "Deadline of each call.");
+ABSL_FLAG(absl::Duration, timeout, absl::Seconds(10),
+          "Deadline of each unary call.");
+ABSL_FLAG(std::vector<std::string>, metadata, {},
+          "key:value sent as metadata with every call; repeat the flag for "
+          "more, e.g. --metadata=\"authorization:Bearer TOKEN\" "
+          "--metadata=x-tenant:blue. Keys are lower case.");
 ABSL_FLAG(bool, tls, false,
           "Connect with TLS (implied by the other --tls_* flags); without "
           "--tls_ca_file the system's CAs verify the server.");
@@ -129,7 +137,8 @@ LEVEL is an id (arena) or a full name (levels/arena). -o FILE is --out=FILE.
 A file naming a level (run, patch, render --queries) wins over the default;
 a --level naming another level than the file exits 2.
 Common flags: --address=host:port (or ip:port,ip:port / dns:///name:port),
---level=ID, --json, --timeout=10s.
+--level=ID, --json, --timeout=10s, --metadata=key:value (repeatable).
+A FILE of "-" is standard input; -o - is standard output.
 Exit status: 0 done, 1 refused by the server or a file, 2 bad command line.
 Security: --tls (or any of --tls_ca_file=CA.pem, --tls_cert_file=C.pem
 --tls_key_file=K.pem for mutual TLS, --tls_server_name=NAME); put and
@@ -165,7 +174,7 @@ std::string ResultsJson(const v1::RunQueriesResponse& response) {
 
 absl::Status WriteOutput(const std::string& contents) {
   const std::string path = absl::GetFlag(FLAGS_out);
-  if (path.empty()) {
+  if (path.empty() || path == "-") {
     std::fwrite(contents.data(), 1, contents.size(), stdout);
     return absl::OkStatus();
   }
@@ -176,7 +185,13 @@ absl::Status WriteOutput(const std::string& contents) {
   return absl::OkStatus();
 }
 
+// The contents of `path`, or of standard input for "-".
 absl::StatusOr<std::string> ReadText(const std::string& path) {
+  if (path == "-") {
+    std::stringstream contents;
+    contents << std::cin.rdbuf();
+    return contents.str();
+  }
   std::ifstream file(path, std::ios::binary);
   if (!file) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   std::stringstream contents;
@@ -184,7 +199,8 @@ absl::StatusOr<std::string> ReadText(const std::string& path) {
   return contents.str();
 }
 
-absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
+// The connection the flags describe; reads --admin_token_file.
+absl::StatusOr<collide::client::ClientOptions> OptionsFromFlags() {
   collide::client::ClientOptions options;
   options.target = absl::GetFlag(FLAGS_address);
   options.call_timeout = absl::GetFlag(FLAGS_timeout);
@@ -194,13 +210,23 @@ absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
   options.tls_server_name = absl::GetFlag(FLAGS_tls_server_name);
   options.admin_target = absl::GetFlag(FLAGS_admin_address);
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> metadata =
+      collide::client::ParseMetadata(absl::GetFlag(FLAGS_metadata));
+  if (!metadata.ok()) return metadata.status();
+  options.metadata = *std::move(metadata);
   if (const std::string path = absl::GetFlag(FLAGS_admin_token_file);
       !path.empty()) {
     absl::StatusOr<std::string> token = collide::formats::ReadTokenFile(path);
     if (!token.ok()) return token.status();
     options.admin_token = *std::move(token);
   }
-  return CollideClient::Connect(options);
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<CollideClient>> Connect() {
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return options.status();
+  return CollideClient::Connect(*options);
 }
 
 cli::CastArgs CastArgsFromFlags(const std::string& kind) {
@@ -239,17 +265,20 @@ std::string LevelArg(const Invocation& call) {
 
 int HealthCommand(const Invocation& call) {
   CollideClient& client = *call.client;
+  // The server as a whole (""), or the one service named.
+  const std::string service = call.args.empty() ? "" : call.args[0];
   // Bounded: each attempt has the call deadline, and the loop ends once
   // --wait has passed.
   const absl::Time give_up = absl::Now() + absl::GetFlag(FLAGS_wait);
   absl::Status status;
   while (true) {
-    status = client.CheckHealth();
+    status = client.CheckHealth(service);
     if (status.ok() || absl::Now() >= give_up) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (!status.ok()) return Fail(status);
-  std::printf("%s: SERVING\n", client.options().target.c_str());
+  std::printf("%s%s%s: SERVING\n", client.options().target.c_str(),
+              service.empty() ? "" : " ", service.c_str());
   return 0;
 }
 
@@ -402,15 +431,11 @@ int PutCommand(const Invocation& call) {
 // (else --level, else arena; a file and a --level that disagree exit 2).
 int PatchCommand(const Invocation& call) {
   const std::string path = call.args[0];
-  std::ifstream file(path);
-  if (!file) {
-    return Fail(absl::NotFoundError(absl::StrCat("cannot read ", path)));
-  }
-  std::stringstream text;
-  text << file.rdbuf();
+  absl::StatusOr<std::string> text = ReadText(path);
+  if (!text.ok()) return Fail(text.status());
   v1::PatchLevelRequest patch;
   if (const auto parsed =
-          google::protobuf::util::JsonStringToMessage(text.str(), &patch);
+          google::protobuf::util::JsonStringToMessage(*text, &patch);
       !parsed.ok()) {
     return Fail(absl::InvalidArgumentError(
         absl::StrCat(path, ": not a PatchLevelRequest: ", parsed.ToString())));
@@ -448,7 +473,7 @@ int ImportTiledCommand(const Invocation& call) {
     const absl::Status written = WriteOutput(*json);
     if (!written.ok()) return Fail(written);
   }
-  if (!out.empty()) {
+  if (!out.empty() && out != "-") {
     std::printf("level %s: %d shapes -> %s\n", level->id().c_str(),
                 level->shapes_size(), out.c_str());
   }
@@ -472,7 +497,47 @@ int LevelsCommand(const Invocation& call) {
   return 0;
 }
 
+// A fully qualified proto name ("collide.v1.CollisionService"): level ids
+// have no dots, so a dot names a symbol for server reflection.
+bool IsSymbol(absl::string_view name) {
+  return absl::StrContains(name, '.') && !absl::StartsWith(name, "levels/");
+}
+
+// grpcurl's list: the services, or with SERVICE its methods, through
+// server reflection (grpc.reflection.v1, else v1alpha).
+int ListCommand(const Invocation& call) {
+  if (call.args.size() > 1) return Usage("list takes at most one SERVICE");
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<collide::client::ReflectionClient> reflection =
+      collide::client::ReflectionClient::Connect(*options);
+  if (!reflection.ok()) return Fail(reflection.status());
+  absl::StatusOr<std::vector<std::string>> names =
+      call.args.empty() ? reflection->ListServices()
+                        : reflection->ListMethods(call.args[0]);
+  if (!names.ok()) return Fail(names.status());
+  for (const std::string& name : *names) std::printf("%s\n", name.c_str());
+  return 0;
+}
+
+// grpcurl's describe: a service, method, message, enum or field in .proto
+// syntax, through server reflection.
+int DescribeSymbol(absl::string_view symbol) {
+  absl::StatusOr<collide::client::ClientOptions> options = OptionsFromFlags();
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<collide::client::ReflectionClient> reflection =
+      collide::client::ReflectionClient::Connect(*options);
+  if (!reflection.ok()) return Fail(reflection.status());
+  absl::StatusOr<std::string> text = reflection->Describe(symbol);
+  if (!text.ok()) return Fail(text.status());
+  std::printf("%s", text->c_str());
+  return 0;
+}
+
 int DescribeCommand(const Invocation& call) {
+  if (!call.args.empty() && IsSymbol(call.args[0])) {
+    return DescribeSymbol(call.args[0]);
+  }
   absl::StatusOr<v1::LevelSummary> level =
       call.client->DescribeLevel(LevelArg(call));
   if (!level.ok()) return Fail(level.status());
@@ -543,13 +608,23 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"health",
-     "  health                      is the server SERVING? (--wait=5s to "
-     "retry)\n",
+     "  health [SERVICE]            is the server (or SERVICE, e.g.\n"
+     "                              collide.v1.CollisionService) SERVING?\n"
+     "                              (--wait=5s to retry)\n",
      "", true, HealthCommand},
     {"levels", "  levels                      list the levels\n", "", true,
      LevelsCommand},
-    {"describe", "  describe [LEVEL]            one level's summary\n", "",
-     true, DescribeCommand},
+    {"describe",
+     "  describe [LEVEL]            one level's summary\n"
+     "  describe SYMBOL             a service, method or message the server\n"
+     "                              serves, e.g. collide.v1.CollisionService\n"
+     "                              (server reflection, as grpcurl describe)\n",
+     "", true, DescribeCommand},
+    {"list",
+     "  list [SERVICE]              the services served, or SERVICE's "
+     "methods\n"
+     "                              (server reflection, as grpcurl list)\n",
+     "", true, ListCommand},
     {"get",
      "  get [LEVEL] [-o F]          a level's content as protobuf JSON\n", "",
      true, GetCommand},
@@ -685,14 +760,16 @@ std::vector<char*> ExpandShortOptions(int argc, char** argv,
 
 int main(int argc, char** argv) {
   const std::string usage = UsageText();
-  collide::client::tools::SetToolUsage(usage, __FILE__);
+  collide::tools::SetToolUsage(usage, __FILE__, "collide-cli");
   std::vector<std::string> storage;
   std::vector<char*> args = ExpandShortOptions(argc, argv, storage);
+  // Every --metadata counts (Abseil keeps only a flag's last value).
+  absl::SetFlag(&FLAGS_metadata,
+                collide::tools::TakeRepeatedFlag(args, "metadata"));
   // Checked first: Abseil's parser exits 1 on a bad flag; a bad command line
   // exits 2.
-  if (absl::Status flags = collide::client::tools::CheckFlags(args);
-      !flags.ok()) {
+  if (absl::Status flags = collide::tools::CheckFlags(args); !flags.ok()) {
     return Usage(std::string(flags.message()));
   }
-  return Dispatch(collide::client::tools::ParseToolCommandLine(args));
+  return Dispatch(collide::tools::ParseToolCommandLine(args));
 }

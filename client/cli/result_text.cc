@@ -9,6 +9,11 @@ namespace collide::client::cli {
 
 namespace {
 
+// "1 cast", "2 casts": `count` and `noun`, plural unless the count is 1.
+std::string Counted(int64_t count, absl::string_view noun) {
+  return absl::StrCat(count, " ", noun, count == 1 ? "" : "s");
+}
+
 // + 0.0 turns -0 into 0, which reads better.
 std::string Num(double value) { return absl::StrFormat("%.6g", value + 0.0); }
 
@@ -87,8 +92,9 @@ std::string MoveText(const v1::MoveValidationResult& move) {
     const v1::SlideResult& slide = move.slide();
     absl::StrAppend(
         &text, "  slide: ends at translation ", Point(slide.translation()),
-        " after ", slide.iteration_count(), " casts, ", slide.contacts_size(),
-        " contacts", slide.out_of_iterations() ? " (out of iterations)" : "",
+        " after ", Counted(slide.iteration_count(), "cast"), ", ",
+        Counted(slide.contacts_size(), "contact"),
+        slide.out_of_iterations() ? " (out of iterations)" : "",
         "; claimed end ",
         move.claimed_end_reachable() ? "reachable" : "not reachable", "\n");
   }
@@ -283,7 +289,7 @@ std::string ResultText(const v1::Query& query, const v1::QueryResult& result) {
 
 std::string SummaryText(const v1::LevelSummary& summary) {
   return absl::StrCat(summary.level(), "  version ", summary.version(), "  ",
-                      summary.shape_count(), " shapes  bounds ",
+                      Counted(summary.shape_count(), "shape"), "  bounds ",
                       Point(summary.bounds().lower()), "..",
                       Point(summary.bounds().upper()), "  cell ",
                       Num(summary.cell_size()), "  ", summary.memory_bytes(),

@@ -5,7 +5,7 @@
 // bidirectional stream and print what each hit. Exits 0 when every call
 // succeeded and every query was answered.
 //
-// Usage: collide_sample_workload [--target=127.0.0.1:50051]
+// Usage: collide_sample_workload [--address=127.0.0.1:50051]
 //        [--level=levels/arena]
 #include <chrono>
 #include <cstdint>
@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "client/lib/tool_command_line.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/tool_command_line.h"
 
-ABSL_FLAG(std::string, target, "127.0.0.1:50051", "Server address, host:port.");
+ABSL_FLAG(std::string, address, "127.0.0.1:50051",
+          "Server address, host:port.");
 ABSL_FLAG(std::string, level, "levels/arena", "Level to query.");
 
 namespace {
@@ -218,15 +218,15 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  collide::client::tools::SetToolUsage(
+  collide::tools::ParseCommandLineOrExit(
+      argc, argv,
       "A short game-server workload against a running collide_server: "
       "describe the level, send one tick's queries through the stream, "
       "print what they hit.\n"
-      "  collide_sample_workload [--target=127.0.0.1:50051] "
+      "  collide_sample_workload [--address=127.0.0.1:50051] "
       "[--level=levels/arena]",
-      __FILE__);
-  absl::ParseCommandLine(argc, argv);
-  const std::string target = absl::GetFlag(FLAGS_target);
+      __FILE__, "collide_sample_workload");
+  const std::string target = absl::GetFlag(FLAGS_address);
   const std::string level = absl::GetFlag(FLAGS_level);
   const auto channel =
       grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
@@ -248,13 +248,13 @@ int main(int argc, char** argv) {
     }
     const v1::LevelSummary& summary = response.summary();
     std::printf(
-        "%s version %lld: %d shapes in (%.1f, %.1f)-(%.1f, %.1f), "
+        "%s version %lld: %d shape%s in (%.1f, %.1f)-(%.1f, %.1f), "
         "cell %.3f, %lld bytes\n",
         summary.level().c_str(), static_cast<long long>(summary.version()),
-        summary.shape_count(), summary.bounds().lower().x(),
-        summary.bounds().lower().y(), summary.bounds().upper().x(),
-        summary.bounds().upper().y(), summary.cell_size(),
-        static_cast<long long>(summary.memory_bytes()));
+        summary.shape_count(), summary.shape_count() == 1 ? "" : "s",
+        summary.bounds().lower().x(), summary.bounds().lower().y(),
+        summary.bounds().upper().x(), summary.bounds().upper().y(),
+        summary.cell_size(), static_cast<long long>(summary.memory_bytes()));
   }
 
   // 2. One tick's queries as a batch through the stream.

@@ -115,6 +115,30 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeCredentials(
 
 }  // namespace
 
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseMetadata(
+    const std::vector<std::string>& pairs) {
+  std::vector<std::pair<std::string, std::string>> metadata;
+  for (const std::string& pair : pairs) {
+    const size_t colon = pair.find(':');
+    const std::string key = pair.substr(0, colon);
+    const bool valid_key = !key.empty() && !absl::StartsWith(key, "grpc-") &&
+                           std::all_of(key.begin(), key.end(), [](char c) {
+                             return absl::ascii_islower(c) ||
+                                    absl::ascii_isdigit(c) || c == '-' ||
+                                    c == '_' || c == '.';
+                           });
+    if (colon == std::string::npos || !valid_key) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "metadata \"", pair,
+          "\" must be key:value with a key of lower case letters, digits, "
+          "'-', '_' or '.' (not grpc-...)"));
+    }
+    metadata.emplace_back(key, absl::StripLeadingAsciiWhitespace(
+                                   absl::string_view(pair).substr(colon + 1)));
+  }
+  return metadata;
+}
+
 bool UsesTls(const ClientOptions& options) {
   return options.tls || !options.tls_ca_file.empty() ||
          !options.tls_cert_file.empty() || !options.tls_key_file.empty() ||

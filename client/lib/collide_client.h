@@ -92,6 +92,12 @@ struct ClientOptions {
   std::vector<std::pair<std::string, std::string>> metadata = {};
 };
 
+// "key:value" pairs of the tools' --metadata flags, the value's leading
+// spaces dropped: INVALID_ARGUMENT naming the flag for one without a colon
+// or with a key gRPC cannot send (upper case, "grpc-...", other characters).
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseMetadata(
+    const std::vector<std::string>& pairs);
+
 // True when `options` asks for TLS (tls, or any tls_* file or name).
 bool UsesTls(const ClientOptions& options);
 

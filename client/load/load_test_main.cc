@@ -28,10 +28,11 @@
 // Ctrl-C (SIGINT) or SIGTERM stops sending, waits for the answers in
 // flight, and reports the run so far.
 //
-// Exit status: 0 when every measured batch and query was answered without
-// error; 2 when the run finished with errors (counted in the summary); 1 for
-// a bad flag (unknown, or a value that does not parse, named in the
-// message) or when the server or level cannot be reached.
+// Exit status (docs/tools.md): 0 when every measured batch and query was
+// answered without error; 1 when the run finished with errors (counted in
+// the summary) or the server or level cannot be reached; 2 for a bad
+// command line (a flag unknown, a value that does not parse or does not fit
+// the others, named in the message).
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -42,11 +43,12 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "client/lib/tool_command_line.h"
 #include "client/load/load_tool.h"
 #include "client/load/load_tool_options.h"
+#include "proto/formats/tool_command_line.h"
 
 namespace {
 
@@ -150,8 +152,9 @@ ABSL_FLAG(std::vector<std::string>, metadata, Defaults().metadata,
           "key:value sent as metadata with every call and stream; repeat "
           "the flag for more, e.g. --metadata=\"authorization:Bearer "
           "TOKEN\" --metadata=x-tenant:blue. Keys are lower case.");
-ABSL_FLAG(absl::Duration, call_timeout, Defaults().call_timeout,
-          "Deadline of the initial DescribeLevel call.");
+ABSL_FLAG(absl::Duration, timeout, Defaults().call_timeout,
+          "Deadline of each unary call (the initial DescribeLevel); streams "
+          "run for the whole run.");
 
 namespace {
 
@@ -166,10 +169,14 @@ extern "C" void RequestStop(int signal_number) {
   std::signal(signal_number, SIG_DFL);
 }
 
-int Fail(absl::string_view what, const absl::Status& status) {
+// Exit statuses: the server or a file said no; the command line is bad.
+constexpr int kRefused = 1;
+constexpr int kBadCommandLine = 2;
+
+int Fail(absl::string_view what, const absl::Status& status, int exit_code) {
   std::fprintf(stderr, "collide-load: %s%s\n", std::string(what).c_str(),
                std::string(status.message()).c_str());
-  return 1;
+  return exit_code;
 }
 
 load::LoadToolFlags FlagsFromCommandLine() {
@@ -208,14 +215,14 @@ load::LoadToolFlags FlagsFromCommandLine() {
   flags.tls_key_file = absl::GetFlag(FLAGS_tls_key_file);
   flags.tls_server_name = absl::GetFlag(FLAGS_tls_server_name);
   flags.metadata = absl::GetFlag(FLAGS_metadata);
-  flags.call_timeout = absl::GetFlag(FLAGS_call_timeout);
+  flags.call_timeout = absl::GetFlag(FLAGS_timeout);
   return flags;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  collide::client::tools::SetToolUsage(
+  collide::tools::SetToolUsage(
       "Load-tests a collide server: closed or open loop (with a step or "
       "linear ramp), a seeded query mix or queries replayed from a file, "
       "latency percentiles, errors by status code, JSON, CSV and a plot.\n"
@@ -223,32 +230,40 @@ int main(int argc, char** argv) {
       "[--duration=30s] [--plot=load.html]\n"
       "  collide-load --rate=500 --ramp=linear --ramp_to=5000 --duration=60s "
       "--csv=ramp.csv\n"
-      "Exit status: 0 no errors, 2 the run had errors, 1 a bad flag or no "
-      "server or level.",
-      __FILE__);
+      "Exit status: 0 no errors, 1 the run had errors or the server or "
+      "level cannot be reached, 2 a bad command line.",
+      __FILE__, "collide-load");
   std::vector<char*> args(argv, argv + argc);
   // Every --metadata counts (Abseil keeps only a flag's last value).
   absl::SetFlag(&FLAGS_metadata,
-                collide::client::tools::TakeRepeatedFlag(args, "metadata"));
-  if (absl::Status flags = collide::client::tools::CheckFlags(args);
-      !flags.ok()) {
-    return Fail("bad flag ", flags);
+                collide::tools::TakeRepeatedFlag(args, "metadata"));
+  if (absl::Status flags = collide::tools::CheckFlags(args); !flags.ok()) {
+    return Fail("bad flag ", flags, kBadCommandLine);
   }
   const std::vector<char*> positional =
-      collide::client::tools::ParseToolCommandLine(args);
+      collide::tools::ParseToolCommandLine(args);
   if (positional.size() > 1) {
     std::fprintf(stderr,
                  "collide-load: unexpected argument \"%s\" (flags only; see "
                  "--help)\n",
                  positional[1]);
-    return 1;
+    return kBadCommandLine;
   }
   absl::StatusOr<load::LoadToolOptions> options =
       load::ParseLoadToolOptions(FlagsFromCommandLine());
-  if (!options.ok()) return Fail("bad flag --", options.status());
+  if (!options.ok()) {
+    return Fail("bad flag --", options.status(), kBadCommandLine);
+  }
   absl::StatusOr<load::LoadTool> tool =
       load::LoadTool::Connect(*std::move(options));
-  if (!tool.ok()) return Fail("", tool.status());
+  if (!tool.ok()) {
+    // Flags that do not fit the level (a --packed mix of two kinds) are a
+    // bad command line; a server that cannot describe the level refused.
+    const bool refused =
+        !absl::IsInvalidArgument(tool.status()) ||
+        absl::StartsWith(tool.status().message(), "cannot describe");
+    return Fail("", tool.status(), refused ? kRefused : kBadCommandLine);
+  }
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   return tool->Run(&g_stop_requested);

@@ -153,7 +153,12 @@ int LoadTool::Run(const std::atomic<bool>* stop_requested) {
   std::vector<CollideClient*> connections;
   for (const auto& client : clients_) connections.push_back(client.get());
   absl::StatusOr<LoadResult> result = RunLoad(connections, mix_, load);
-  if (!result.ok()) return Fail("bad flag --", result.status());
+  // RunLoad refuses only options that do not fit together: a bad command
+  // line (exit status 2, docs/tools.md).
+  if (!result.ok()) {
+    Fail("bad flag --", result.status());
+    return 2;
+  }
 
   const std::string text = SummaryText(run_, *result);
   const std::string out = options_.json ? SummaryJson(run_, *result) : text;
@@ -167,7 +172,7 @@ int LoadTool::Run(const std::atomic<bool>* stop_requested) {
       result->batches_answered < result->batches_sent) {
     std::fprintf(stderr, "collide-load: %lld errors (see the summary)\n",
                  static_cast<long long>(result->error_count()));
-    return 2;
+    return 1;
   }
   return 0;
 }

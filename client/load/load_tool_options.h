@@ -89,12 +89,6 @@ struct LoadToolOptions {
 absl::StatusOr<LoadToolOptions> ParseLoadToolOptions(
     const LoadToolFlags& flags);
 
-// "key:value" pairs of --metadata, the value's leading spaces dropped:
-// INVALID_ARGUMENT naming the flag for one without a colon or with a key
-// gRPC cannot send (upper case, "grpc-...", other characters).
-absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseMetadata(
-    const std::vector<std::string>& pairs);
-
 // The time series' interval when --interval is 0: one second with a count,
 // else the first 1-2-5 step (10 ms to 10 s) giving at most about 60
 // intervals over `duration`.

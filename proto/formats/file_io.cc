@@ -132,22 +132,23 @@ absl::Status WriteFileAtomically(const std::string& path,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
+absl::StatusOr<std::string> ReadTokenFile(const std::string& path,
+                                          absl::string_view flag) {
   absl::StatusOr<std::string> contents =
       ReadFileContents(path, /*max_bytes=*/64 << 10);
   if (!contents.ok()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", contents.status().message()));
+        absl::StrCat(flag, ": ", contents.status().message()));
   }
   const absl::string_view token = absl::StripAsciiWhitespace(*contents);
   if (token.empty()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("admin_token_file: ", path, " is empty"));
+        absl::StrCat(flag, ": ", path, " is empty"));
   }
   for (const char c : token) {
     if (!absl::ascii_isgraph(static_cast<unsigned char>(c))) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "admin_token_file: ", path,
+          flag, ": ", path,
           " must hold one token of printable ASCII without spaces"));
     }
   }

@@ -22,9 +22,10 @@ absl::StatusOr<std::string> ReadFileContents(const std::string& path,
 
 // The secret in a token file (an admin bearer token): its contents without
 // surrounding whitespace, one token of printable ASCII, at most 64 KiB.
-// FAILED_PRECONDITION, the message starting "admin_token_file: ", when it
-// cannot be read, is empty, or holds spaces or control characters.
-absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
+// FAILED_PRECONDITION, the message starting "{flag}: ", when it cannot be
+// read, is empty, or holds spaces or control characters.
+absl::StatusOr<std::string> ReadTokenFile(
+    const std::string& path, absl::string_view flag = "admin_token_file");
 
 // Replaces the file at `path` with `bytes` atomically: a temporary file in
 // the same directory ("{path}.tmp.{pid}"), fsync, rename over `path`, fsync

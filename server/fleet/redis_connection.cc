@@ -85,7 +85,22 @@ absl::StatusOr<std::unique_ptr<RedisConnection>> RedisConnection::Connect(
     return absl::UnavailableError(
         absl::StrCat("cannot connect to redis at ", where, ": ", why));
   }
-  return std::unique_ptr<RedisConnection>(new RedisConnection(context, where));
+  auto connection =
+      std::unique_ptr<RedisConnection>(new RedisConnection(context, where));
+  if (address.password.empty()) return connection;
+  std::vector<std::string> auth = {"AUTH"};
+  if (!address.username.empty()) auth.push_back(address.username);
+  auth.push_back(address.password);
+  absl::StatusOr<RedisReply> reply = connection->Command(auth);
+  if (!reply.ok()) {
+    // Command's text names the command and Redis' reply (WRONGPASS...),
+    // never the arguments. UNAVAILABLE as for a Redis that cannot be
+    // reached: the store is out of this replica's reach until the password
+    // is fixed, and writes fail as they do then (not PERMISSION_DENIED,
+    // which would blame the caller's admin credentials).
+    return absl::UnavailableError(reply.status().message());
+  }
+  return connection;
 }
 
 absl::Status RedisConnection::IoError() const {

@@ -30,6 +30,13 @@ struct RedisAddress {
   // Start of every key and channel name ("{prefix}:index", ...), so
   // several fleets can share one Redis.
   std::string prefix;
+  // Credentials sent with AUTH on every new connection, before any other
+  // command (--level_store_user, --level_store_password_file): an ACL user
+  // and its password, or the password alone (Redis' default user,
+  // requirepass). Empty password: no AUTH. Never in the URL, so never in a
+  // log line.
+  std::string username;
+  std::string password;
 };
 
 // Parses "redis://host:port/prefix" (port optional, 6379; prefix optional,
@@ -44,8 +51,10 @@ using RedisReply = std::unique_ptr<redisReply, RedisReplyDeleter>;
 
 class RedisConnection {
  public:
-  // Connects within `timeout`; each command then waits at most `timeout`
-  // for its reply. UNAVAILABLE naming the address when it cannot connect.
+  // Connects within `timeout` and authenticates with address.password when
+  // set; each command then waits at most `timeout` for its reply.
+  // UNAVAILABLE naming the address when it cannot connect, or with Redis'
+  // reply (not the password) when AUTH is refused.
   static absl::StatusOr<std::unique_ptr<RedisConnection>> Connect(
       const RedisAddress& address, absl::Duration timeout);
 

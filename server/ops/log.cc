@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -25,6 +26,29 @@ namespace {
 constexpr size_t kMaxGrpcMessageBytes = 16 * kMaxLogValueBytes;
 
 std::atomic<LogFormat> g_format{LogFormat::kText};
+std::atomic<LogJsonFields> g_json_fields{LogJsonFields::kCollide};
+
+// The keys of a JSON line's own four members, and whether the level is
+// upper case (Cloud Logging's severity), per LogJsonFields.
+struct JsonKeys {
+  const char* time;
+  const char* level;
+  const char* logger;
+  const char* message;
+  bool upper_case_level;
+};
+
+JsonKeys KeysFor(LogJsonFields fields) {
+  switch (fields) {
+    case LogJsonFields::kCloudLogging:
+      return {"time", "severity", "logger", "message", true};
+    case LogJsonFields::kEcs:
+      return {"@timestamp", "log.level", "log.logger", "message", false};
+    case LogJsonFields::kCollide:
+      break;
+  }
+  return {"time", "level", "logger", "message", false};
+}
 
 std::string Now() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
@@ -79,11 +103,14 @@ void WriteJson(LogSeverity severity, absl::string_view logger,
                absl::string_view message,
                std::initializer_list<LogField> fields) {
   // Insertion order, so every line starts time, level, logger, message.
+  const JsonKeys keys = KeysFor(g_json_fields.load(std::memory_order_relaxed));
   nlohmann::ordered_json line;
-  line["time"] = Now();
-  line["level"] = SeverityName(severity);
-  line["logger"] = logger;
-  line["message"] = message;
+  line[keys.time] = Now();
+  line[keys.level] = keys.upper_case_level
+                         ? absl::AsciiStrToUpper(SeverityName(severity))
+                         : std::string(SeverityName(severity));
+  line[keys.logger] = logger;
+  line[keys.message] = message;
   for (const LogField& field : fields) {
     const std::string key(field.key);
     if (const auto* text = std::get_if<absl::string_view>(&field.value)) {
@@ -145,6 +172,11 @@ void LogGrpcLine(gpr_log_func_args* args) {
 }  // namespace
 
 std::string LogValue(absl::string_view value, size_t max_bytes) {
+  // JSON escapes every string itself: escaping here too would leave a
+  // literal backslash-n in the decoded message.
+  if (g_format.load(std::memory_order_relaxed) == LogFormat::kJson) {
+    return Cut(value, max_bytes);
+  }
   if (value.size() <= max_bytes) return absl::CHexEscape(value);
   return absl::StrCat(absl::CHexEscape(value.substr(0, max_bytes)), "...(",
                       value.size(), " bytes)");
@@ -156,6 +188,10 @@ std::string LogValue(const absl::Status& status) {
 
 void SetLogFormat(LogFormat format) {
   g_format.store(format, std::memory_order_relaxed);
+}
+
+void SetLogJsonFields(LogJsonFields fields) {
+  g_json_fields.store(fields, std::memory_order_relaxed);
 }
 
 void LogEvent(LogSeverity severity, absl::string_view message,

@@ -10,11 +10,16 @@
 // formatted line and nlohmann-json (for JSON's escaping) are all it needs.
 // gRPC core's own lines go through the same writer (RouteGrpcLogs).
 //
+// The JSON keys of those four are Cloud Logging's (severity, in upper case)
+// or Elastic Common Schema's (@timestamp, log.level, log.logger) with
+// SetLogJsonFields (--log_json_fields).
+//
 // Values that callers or files control (level ids and names, paths, status
 // messages, peers) go through LogValue before they reach a message: a
 // newline in a level id must not forge a log line, and a 32 MiB id must not
-// write a 32 MiB line. Fields (LogField) are cut the same way and escaped
-// by the JSON writer itself, so they keep their raw text.
+// write a 32 MiB line. In JSON the writer escapes them itself, so a decoded
+// line holds the value as it was. Fields (LogField) are cut the same way
+// and keep their raw text.
 #ifndef COLLIDE_SERVER_OPS_LOG_H_
 #define COLLIDE_SERVER_OPS_LOG_H_
 
@@ -34,11 +39,13 @@ namespace collide::server {
 // The most bytes of a value LogValue keeps (before escaping).
 inline constexpr size_t kMaxLogValueBytes = 256;
 
-// `value` made safe for one log line: its first `max_bytes` bytes with
+// `value` made safe for one log line: its first `max_bytes` bytes, then,
+// if it was longer, "...(N bytes)" with N its full length. In text lines
 // control characters, quotes, backslashes and bytes >= 0x80 (so non-UTF-8
-// too) C-escaped (absl::CHexEscape: "\n", "\"", "\x80"), then, if it was
-// longer, "...(N bytes)" with N its full length. Printable ASCII is kept
-// as is, so ordinary ids and paths read unchanged.
+// too) are C-escaped (absl::CHexEscape: "\n", "\"", "\x80"); printable
+// ASCII is kept as is, so ordinary ids and paths read unchanged. In JSON
+// lines (SetLogFormat(kJson)) nothing is escaped here: the JSON writer
+// escapes the whole message once.
 std::string LogValue(absl::string_view value,
                      size_t max_bytes = kMaxLogValueBytes);
 
@@ -50,6 +57,16 @@ enum class LogFormat { kText, kJson };
 // How lines are written from now on; process-wide. main() sets it once,
 // before the server starts. Text until then.
 void SetLogFormat(LogFormat format);
+
+// The names of a JSON line's time, level, logger and message:
+//   kCollide       time, level (debug/info/warning/error), logger, message;
+//   kCloudLogging  time, severity (DEBUG/INFO/WARNING/ERROR), logger,
+//                  message: what Google Cloud Logging's agents read;
+//   kEcs           @timestamp, log.level, log.logger, message: Elastic
+//                  Common Schema.
+// Process-wide, like SetLogFormat; kCollide until set.
+enum class LogJsonFields { kCollide, kCloudLogging, kEcs };
+void SetLogJsonFields(LogJsonFields fields);
 
 // The JSON "level" of a line. Text lines do not show it.
 enum class LogSeverity { kDebug, kInfo, kWarning, kError };

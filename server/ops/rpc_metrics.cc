@@ -139,6 +139,8 @@ RpcMetrics& ServerRpcMetrics() {
     paths.push_back("/grpc.health.v1.Health/Check");
     paths.push_back("/grpc.health.v1.Health/Watch");
     paths.push_back(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo");
+    paths.push_back(
         "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo");
     return new RpcMetrics(paths);
   }();

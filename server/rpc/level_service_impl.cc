@@ -101,8 +101,13 @@ absl::Status LevelServiceImpl::AdmitWrite(
   if (!admitted.ok() && admitted.code() != absl::StatusCode::kUnimplemented) {
     // Refusals on the query port are not logged: they are a wrong port,
     // not an attempt at the admin listener.
-    Log("%s from %s refused: %s", method, LogValue(context.peer()),
-        LogValue(admitted));
+    LogAt(LogSeverity::kWarning,
+          {{"method", method},
+           {"peer", context.peer()},
+           {"status", admitted},
+           {"code", absl::StatusCodeToString(admitted.code())}},
+          "%s from %s refused: %s", method, LogValue(context.peer()),
+          LogValue(admitted));
   }
   return admitted;
 }

@@ -126,7 +126,7 @@ TEST_F(LoadCliE2eTest, PackedRaysAreAnsweredAndCounted) {
   EXPECT_EQ(json["queries_answered"], 320);
 
   Outcome mixed = Load("--packed --mix=ray=1,polygon=1 --count=1 2>&1");
-  EXPECT_EQ(mixed.exit_code, 1) << mixed.out;
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
   EXPECT_THAT(mixed.out, HasSubstr("packed"));
 }
 
@@ -144,11 +144,11 @@ TEST_F(LoadCliE2eTest, FixedWidthPackedResultsAreCounted) {
   EXPECT_EQ(json["queries_answered"], 320);
 
   Outcome unpacked = Load("--fixed_width --mix=ray --count=1 2>&1");
-  EXPECT_EQ(unpacked.exit_code, 1) << unpacked.out;
+  EXPECT_EQ(unpacked.exit_code, 2) << unpacked.out;
   EXPECT_THAT(unpacked.out, HasSubstr("fixed_width"));
 }
 
-// A bad flag is exit status 1 with the flag named (2 is for a run with
+// A bad flag is exit status 2 with the flag named (1 is for a run with
 // errors), never a run of something else.
 TEST_F(LoadCliE2eTest, BadFlagsAreRefusedByName) {
   struct Case {
@@ -173,7 +173,7 @@ TEST_F(LoadCliE2eTest, BadFlagsAreRefusedByName) {
       out.append(buffer.data(), n);
     }
     const int status = pclose(pipe);
-    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 1)
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2)
         << c.args << ": " << out;
     EXPECT_THAT(out, HasSubstr(c.named)) << c.args;
     EXPECT_THAT(out, ::testing::Not(HasSubstr("measured"))) << c.args;

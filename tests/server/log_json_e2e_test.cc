@@ -6,7 +6,9 @@
 // ones are cut. Loopback only; every wait is bounded.
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <optional>
 #include <regex>
 #include <string>
@@ -127,8 +129,11 @@ TEST(LogJsonE2eTest, EveryLineIsAJsonObjectGrpcCoreLinesIncluded) {
       EXPECT_TRUE(line.contains("status") && line.contains("peer")) << line;
       const std::string name = line.value("level_name", "");
       if (name == forged_name) {
-        // The raw name, newline and quotes intact, inside its string.
+        // The raw name, newline and quotes intact, inside its string; the
+        // message holds it decoded the same (escaped once, by JSON).
         forged_refusal = true;
+        EXPECT_NE(message.find(forged_name), std::string::npos) << line;
+        EXPECT_EQ(message.find("\\n"), std::string::npos) << line;
       } else if (name.rfind("levels/xxxx", 0) == 0) {
         huge_refusal = true;
         EXPECT_LT(name.size(), kMaxLogValueBytes + 32) << name.size();
@@ -149,6 +154,59 @@ TEST(LogJsonE2eTest, EveryLineIsAJsonObjectGrpcCoreLinesIncluded) {
   EXPECT_TRUE(huge_refusal) << log;
   EXPECT_TRUE(put_line) << log;
   EXPECT_TRUE(listening) << log;
+}
+
+// --log_json_fields=ecs: Elastic's keys on every line; an admin call
+// without the token is a warning naming the peer, the status and its code.
+TEST(LogJsonE2eTest, EcsFieldsAndRefusedAdminCallsAtWarning) {
+  char dir[] = "/tmp/collide_log_ecs_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string token_file = std::string(dir) + "/token";
+  FILE* file = fopen(token_file.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  fputs("ecs-token\n", file);
+  fclose(file);
+  ServerProcess server;
+  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0", "--log_format=json",
+                            "--log_json_fields=ecs",
+                            "--admin_token_file=" + token_file}))
+      << server.log();
+  {
+    const auto levels =
+        v1::LevelService::NewStub(testing::Connect(server.admin_port()));
+    v1::PutLevelResponse put;
+    EXPECT_EQ(testing::PutLevel(*levels, testing::WallLevel("wall", 5, 7), &put)
+                  .error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  server.Signal(SIGTERM);
+  ASSERT_EQ(server.Wait(15), std::optional<int>(0)) << server.log();
+  unlink(token_file.c_str());
+  rmdir(dir);
+  bool refusal = false;
+  for (const absl::string_view text : absl::StrSplit(server.log(), '\n')) {
+    if (text.empty()) continue;
+    const nlohmann::json line =
+        nlohmann::json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(line.is_object()) << text;
+    for (const char* key :
+         {"@timestamp", "log.level", "log.logger", "message"}) {
+      EXPECT_TRUE(line.contains(key)) << key << " missing: " << text;
+    }
+    EXPECT_FALSE(line.contains("time") || line.contains("level")) << text;
+    if (line.value("message", "").rfind("PutLevel from", 0) == 0) {
+      refusal = true;
+      EXPECT_EQ(line.value("log.level", ""), "warning") << text;
+      EXPECT_EQ(line.value("code", ""), "UNAUTHENTICATED") << text;
+      EXPECT_EQ(line.value("method", ""), "PutLevel") << text;
+      EXPECT_NE(line.value("peer", "").find("127.0.0.1"), std::string::npos)
+          << text;
+      EXPECT_NE(line.value("status", "").find("UNAUTHENTICATED"),
+                std::string::npos)
+          << text;
+    }
+  }
+  EXPECT_TRUE(refusal) << server.log();
 }
 
 TEST(LogJsonE2eTest, TextStaysTheDefault) {

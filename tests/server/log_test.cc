@@ -151,6 +151,40 @@ TEST_F(JsonLogTest, FieldsKeepTheirRawTextEscapedByJsonAndAreCut) {
   EXPECT_EQ(line["status"], "NOT_FOUND: gone\n");
 }
 
+// A value through LogValue is escaped once, by JSON: the decoded message
+// holds it as it was (no literal backslash-n or backslash-quote).
+TEST_F(JsonLogTest, AMessageDecodesToTheValuesLogged) {
+  const std::string forged = "a\n{\"level\":\"error\"}\t\\";
+  const nlohmann::ordered_json line = OneLine([&] {
+    Log("level %s refused: %s", LogValue(forged),
+        LogValue(absl::NotFoundError("gone\n")));
+  });
+  ASSERT_TRUE(line.is_object());
+  EXPECT_EQ(line["message"], "level " + forged + " refused: NOT_FOUND: gone\n");
+  // Cut as in text, without the escaping.
+  EXPECT_EQ(LogValue("abcdef", 3), "abc...(6 bytes)");
+}
+
+TEST_F(JsonLogTest, CloudLoggingAndEcsNamesAreChosenByFlag) {
+  SetLogJsonFields(LogJsonFields::kCloudLogging);
+  nlohmann::ordered_json line = OneLine([] {
+    LogEvent(LogSeverity::kWarning, "w", {{"peer", "p"}});
+  });
+  SetLogJsonFields(LogJsonFields::kEcs);
+  nlohmann::ordered_json ecs =
+      OneLine([] { LogEvent(LogSeverity::kError, "e"); });
+  SetLogJsonFields(LogJsonFields::kCollide);
+  ASSERT_TRUE(line.is_object() && ecs.is_object());
+  EXPECT_EQ(line["severity"], "WARNING");
+  EXPECT_EQ(line["message"], "w");
+  EXPECT_EQ(line["peer"], "p");
+  EXPECT_FALSE(line.contains("level"));
+  EXPECT_EQ(ecs.begin().key(), "@timestamp");
+  EXPECT_EQ(ecs["log.level"], "error");
+  EXPECT_EQ(ecs["log.logger"], "collide_server");
+  EXPECT_EQ(ecs["message"], "e");
+}
+
 TEST_F(JsonLogTest, BytesThatAreNotUtf8BecomeReplacementCharacters) {
   const nlohmann::ordered_json line = OneLine([] {
     LogEvent(LogSeverity::kError, "x", {{"path", "\xff\xfe/a"}});

@@ -1,11 +1,13 @@
-// --level_store URLs, and a connection to a Redis that is not there
-// failing fast with UNAVAILABLE (the shared store's writes rely on it).
+// --level_store URLs, a connection to a Redis that is not there failing
+// fast with UNAVAILABLE (the shared store's writes rely on it), and AUTH
+// against a real redis-server with an ACL user.
 #include "server/fleet/redis_connection.h"
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "tests/support/redis_process.h"
+#include "tests/support/temp_dir.h"
 
 namespace collide::server {
 namespace {
@@ -56,6 +58,43 @@ TEST(RedisConnectionTest, NoRedisIsUnavailable) {
   ASSERT_FALSE(connection.ok());
   EXPECT_EQ(connection.status().code(), absl::StatusCode::kUnavailable)
       << connection.status();
+}
+
+// A Redis whose default user is off and whose one user, "collide", has a
+// password: only a connection that authenticates as it may run commands;
+// a wrong password is UNAVAILABLE without the password in the text.
+TEST(RedisConnectionTest, AuthenticatesAsAnAclUser) {
+  collide::testing::TempDir dir;
+  collide::testing::RedisProcess redis(dir.path());
+  redis.set_cli_auth("--user collide --pass s3cret-pw --no-auth-warning");
+  ASSERT_TRUE(redis.Start(collide::testing::FreeLoopbackPort(),
+                          {"--user", "default", "off", "--user", "collide",
+                           "on", ">s3cret-pw", "~*", "&*", "+@all"}));
+  RedisAddress address = {.host = "127.0.0.1", .port = redis.port()};
+  address.username = "collide";
+  address.password = "s3cret-pw";
+  absl::StatusOr<std::unique_ptr<RedisConnection>> connection =
+      RedisConnection::Connect(address, absl::Seconds(5));
+  ASSERT_TRUE(connection.ok()) << connection.status();
+  absl::StatusOr<RedisReply> pong = (*connection)->Command({"PING"});
+  ASSERT_TRUE(pong.ok()) << pong.status();
+
+  address.password = "wrong-pw";
+  absl::StatusOr<std::unique_ptr<RedisConnection>> refused =
+      RedisConnection::Connect(address, absl::Seconds(5));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnavailable)
+      << refused.status();
+  EXPECT_EQ(refused.status().message().find("wrong-pw"), std::string::npos)
+      << refused.status();
+
+  // No credentials: connected, but every command is refused.
+  address.username.clear();
+  address.password.clear();
+  absl::StatusOr<std::unique_ptr<RedisConnection>> anonymous =
+      RedisConnection::Connect(address, absl::Seconds(5));
+  ASSERT_TRUE(anonymous.ok()) << anonymous.status();
+  EXPECT_FALSE((*anonymous)->Command({"PING"}).ok());
 }
 
 }  // namespace

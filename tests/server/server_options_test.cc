@@ -131,6 +131,21 @@ TEST(ValidateServerOptionsTest, ACopyDirectoryNeedsALevelStore) {
   EXPECT_TRUE(ValidateServerOptions(options).ok());
 }
 
+TEST(ValidateServerOptionsTest, RedisCredentialsNeedALevelStoreAndAPassword) {
+  ServerOptions options;
+  options.level_store_password = "secret";
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--level_store_user and --level_store_password_file need "
+            "--level_store (they are its Redis credentials)");
+  options.level_store = "redis://127.0.0.1:6379/fleet";
+  EXPECT_TRUE(ValidateServerOptions(options).ok());
+  options.level_store_password.clear();
+  options.level_store_user = "collide";
+  EXPECT_EQ(ValidateServerOptions(options).message(),
+            "--level_store_user needs --level_store_password_file (AUTH sends "
+            "both)");
+}
+
 TEST(ValidateServerOptionsTest, MetricsThreadsAndTimeoutAreBounded) {
   ServerOptions options;
   options.metrics_threads = 0;

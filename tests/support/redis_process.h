@@ -50,9 +50,11 @@ class RedisProcess {
   RedisProcess(const RedisProcess&) = delete;
   RedisProcess& operator=(const RedisProcess&) = delete;
 
-  // Starts redis-server (from PATH) on 127.0.0.1:`port` and waits up to
-  // 10 s until it answers PING (through redis-cli). False if it did not.
-  bool Start(int port) {
+  // Starts redis-server (from PATH) on 127.0.0.1:`port`, with `extra_args`
+  // after the usual ones (ACL users: {"--user", "name", "on", ">password",
+  // ...}), and waits up to 10 s until it answers PING (through redis-cli,
+  // with cli_auth). False if it did not.
+  bool Start(int port, const std::vector<std::string>& extra_args = {}) {
     port_ = port;
     std::vector<std::string> args = {"redis-server",
                                      "--port",
@@ -67,6 +69,7 @@ class RedisProcess {
                                      dir_,
                                      "--logfile",
                                      dir_ + "/redis.log"};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -104,8 +107,8 @@ class RedisProcess {
   // command's words are passed through the shell as they are.
   std::string Cli(const std::string& command) const {
     const std::string line = "redis-cli -h 127.0.0.1 -p " +
-                             std::to_string(port_) + " " + command +
-                             " 2>/dev/null";
+                             std::to_string(port_) + " " + cli_auth_ + " " +
+                             command + " 2>/dev/null";
     std::string out;
     if (FILE* pipe = popen(line.c_str(), "r")) {
       char buffer[4096];
@@ -120,7 +123,12 @@ class RedisProcess {
 
   int port() const { return port_; }
 
+  // redis-cli options that authenticate Cli()'s commands, e.g.
+  // "--user collide --pass secret --no-auth-warning".
+  void set_cli_auth(std::string auth) { cli_auth_ = std::move(auth); }
+
  private:
+  std::string cli_auth_;
   const std::string dir_;
   int port_ = 0;
   pid_t pid_ = -1;

@@ -88,11 +88,11 @@ func transportOption() (grpc.DialOption, error) {
 	}
 	pem, err := os.ReadFile(*tlsCAFile)
 	if err != nil {
-		return nil, cannotStart("--tls_ca_file: %v", err)
+		return nil, cannotRead("--tls_ca_file: %v", err)
 	}
 	roots := x509.NewCertPool()
 	if !roots.AppendCertsFromPEM(pem) {
-		return nil, cannotStart("--tls_ca_file: no PEM certificate in %s",
+		return nil, cannotRead("--tls_ca_file: no PEM certificate in %s",
 			*tlsCAFile)
 	}
 	config := &tls.Config{
@@ -107,7 +107,7 @@ func transportOption() (grpc.DialOption, error) {
 	if *tlsCertFile != "" {
 		pair, err := tls.LoadX509KeyPair(*tlsCertFile, *tlsKeyFile)
 		if err != nil {
-			return nil, cannotStart("--tls_cert_file, --tls_key_file: %v", err)
+			return nil, cannotRead("--tls_cert_file, --tls_key_file: %v", err)
 		}
 		config.Certificates = []tls.Certificate{pair}
 	}

@@ -19,9 +19,11 @@
 // answered and how many failed (query_loop.go): a caller that survives
 // server drains.
 //
-// Exits 0 when every result matches, 1 naming the query and the field of
-// every mismatch, 2 if a call fails (server unreachable, level refused,
-// deadline passed) or it cannot start (bad flags, unreadable files).
+// Exit status (docs/tools.md): 0 when every result matches; 1 naming the
+// query and the field of every mismatch, or when a call fails (server
+// unreachable, level refused, deadline passed) or a file cannot be read;
+// 2 for a bad command line (an unknown or malformed flag, TLS flags that
+// do not go together, an address that does not parse). -help exits 0.
 package main
 
 import (
@@ -48,8 +50,9 @@ const (
 var (
 	address = flag.String("address", "127.0.0.1:50051",
 		"collide server's query port, host:port (CollisionService)")
-	adminAddress = flag.String("admin_address", "",
-		"where LevelService writes go, host:port (default: --address)")
+	adminAddress = flag.String("admin_address", "127.0.0.1:50052",
+		"where LevelService writes go: the server's admin listener, "+
+			"host:port (collide_server --admin_listen)")
 	adminTokenFile = flag.String("admin_token_file", "",
 		"file holding the admin bearer token, sent as \"authorization: "+
 			"Bearer <token>\" on LevelService writes (default: none)")
@@ -79,8 +82,14 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.message }
 
+// cannotStart: a bad command line (exit status 2).
 func cannotStart(format string, args ...any) error {
 	return &exitError{code: 2, message: fmt.Sprintf(format, args...)}
+}
+
+// cannotRead: a file a flag names cannot be read or used (exit status 1).
+func cannotRead(format string, args ...any) error {
+	return &exitError{code: 1, message: fmt.Sprintf(format, args...)}
 }
 
 func main() {
@@ -95,9 +104,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "collide_example: unexpected argument %q\n",
 			flag.Arg(0))
 		os.Exit(2)
-	}
-	if *adminAddress == "" {
-		*adminAddress = *address
 	}
 	if err := enableRetries(); err != nil {
 		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
@@ -115,11 +121,14 @@ func main() {
 func run() (int, error) {
 	dialOption, err := transportOption()
 	if err != nil {
+		if e, ok := err.(*exitError); ok {
+			return e.code, err
+		}
 		return 2, err
 	}
 	token, err := readAdminToken(*adminTokenFile)
 	if err != nil {
-		return 2, err
+		return 1, err
 	}
 	// Dial does not wait for the server: an unreachable one fails the
 	// first write with UNAVAILABLE (reads wait for it until their deadline).
@@ -147,7 +156,7 @@ func run() (int, error) {
 		Level: level, Content: exampleLevel()})
 	cancel()
 	if err != nil {
-		return 2, callFailed(*adminAddress, "PutLevel", err)
+		return 1, callFailed(*adminAddress, "PutLevel", err)
 	}
 	fmt.Printf("put %s: version %d, %d shapes\n", put.Summary.Level,
 		put.Summary.Version, put.Summary.ShapeCount)
@@ -157,7 +166,7 @@ func run() (int, error) {
 		code, streamErr = packedRaysAndCheck(collisions)
 	}
 	if streamErr != nil {
-		code = 2
+		code = 1
 		streamErr = callFailed(*address, "StreamQueries", streamErr)
 		fmt.Fprintf(os.Stderr, "collide_example: %v\n", streamErr)
 	}
@@ -168,7 +177,7 @@ func run() (int, error) {
 		&collidev1.DeleteLevelRequest{Level: level})
 	cancel()
 	if err != nil {
-		return 2, callFailed(*adminAddress, "DeleteLevel", err)
+		return 1, callFailed(*adminAddress, "DeleteLevel", err)
 	}
 	fmt.Printf("deleted %s (version %d)\n", level, deleted.DeletedVersion)
 	return code, nil

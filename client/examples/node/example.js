@@ -18,10 +18,12 @@
 // and how many failed (query_loop.js): a caller that survives server drains.
 //
 // The service definitions are loaded from proto/ at run time by
-// @grpc/proto-loader; nothing is generated. Exits 0 when every result
-// matches, 1 naming the query and field of every mismatch, 2 if a call fails
-// (server unreachable, level refused, deadline passed) or it cannot start
-// (packages not installed). Runs on Node.js 18 (Debian 12's) and later.
+// @grpc/proto-loader; nothing is generated. Exit status (docs/tools.md): 0
+// when every result matches; 1 naming the query and field of every
+// mismatch, or when a call fails (server unreachable, level refused,
+// deadline passed) or it cannot start (packages not installed, a file that
+// cannot be read); 2 for a bad command line. --help prints the flags and
+// exits 0. Runs on Node.js 18 (Debian 12's) and later.
 'use strict';
 
 const fs = require('fs');
@@ -36,7 +38,7 @@ function requireInstalled(name) {
     if (error.code !== 'MODULE_NOT_FOUND') throw error;
     console.error(`example.js: cannot load ${name}: run \`npm ci\` in ${
         __dirname} first (scripts/test.sh does)`);
-    process.exit(2);
+    process.exit(1);
   }
 }
 const grpc = requireInstalled('@grpc/grpc-js');
@@ -517,13 +519,13 @@ async function packedBatchAndCheck(collisions, rays, fixedWidth) {
   return 0;
 }
 
-// The file a flag names, read now; exits 2 naming the flag if it cannot be.
+// The file a flag names, read now; exits 1 naming the flag if it cannot be.
 function readFlagFile(flag, file) {
   try {
     return fs.readFileSync(file);
   } catch (error) {
     console.error(`example.js: --${flag}: ${error.message}`);
-    process.exit(2);
+    process.exit(1);
   }
 }
 
@@ -611,17 +613,21 @@ const FLAG_DEFAULTS = {
   loop_level: 'levels/arena',
 };
 
+const USAGE = 'usage: node example.js [--address=HOST:PORT] ' +
+    '[--admin_address=HOST:PORT] [--admin_token_file=FILE] ' +
+    '[--tls_ca_file=FILE] [--tls_cert_file=FILE --tls_key_file=FILE] ' +
+    '[--tls_server_name=NAME] [--loop_seconds=S] [--loop_level=LEVEL]';
+
 function parseFlags(argv) {
   const flags = {...FLAG_DEFAULTS};
   for (const arg of argv) {
+    if (arg === '--help' || arg === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
     const match = /^--([a-z_]+)=(.*)$/s.exec(arg);
     if (!match || !(match[1] in FLAG_DEFAULTS)) {
-      console.error(
-          'usage: node example.js [--address=HOST:PORT] ' +
-          '[--admin_address=HOST:PORT] [--admin_token_file=FILE] ' +
-          '[--tls_ca_file=FILE] [--tls_cert_file=FILE --tls_key_file=FILE] ' +
-          '[--tls_server_name=NAME] [--loop_seconds=S] ' +
-          `[--loop_level=LEVEL] (unknown argument ${arg})`);
+      console.error(`${USAGE} (unknown argument ${arg})`);
       process.exit(2);
     }
     flags[match[1]] = match[2];
@@ -644,5 +650,5 @@ run(flags).then(
       const code = error.code !== undefined ? grpc.status[error.code] : '';
       console.error(
           `example.js: ${address}: ${code} ${error.details || error.message}`);
-      process.exitCode = 2;
+      process.exitCode = 1;
     });

@@ -217,8 +217,9 @@ async function runLoop(grpc, collisions, level, seconds, callTimeoutMs) {
   ]);
   clearTimeout(timer);
   console.log(tally.summary());
-  if (tally.unaryFailed > 0 || tally.batchesFailed > 0) return 2;
-  return tally.mismatches > 0 ? 1 : 0;
+  const failed =
+      tally.unaryFailed > 0 || tally.batchesFailed > 0 || tally.mismatches > 0;
+  return failed ? 1 : 0;
 }
 
 module.exports = {runLoop};

@@ -21,9 +21,11 @@ levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
 through a unary loop and a stream, and prints how many calls were answered
 and how many failed (query_loop.py): a caller that survives server drains.
 
-Exits 0 when every result matches, 1 with a message naming the query and
-the field of every mismatch, 2 if a call fails (server unreachable, level
-refused, deadline passed) or it cannot start (no grpc module, no stubs).
+Exit status (docs/tools.md): 0 when every result matches; 1 with a message
+naming the query and the field of every mismatch, or when a call fails
+(server unreachable, level refused, deadline passed) or it cannot start (no
+grpc module, no stubs, a file that cannot be read); 2 for a bad command
+line. --help prints the flags and exits 0.
 """
 
 import argparse
@@ -32,9 +34,11 @@ import math
 import sys
 
 
-def cannot_start(message):
+def cannot_start(message, code=1):
+    """Exits with `message`: 1 for what is missing or unreadable, 2 for a
+    bad command line (docs/tools.md)."""
     print(f"collide_example: {message}", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(code)
 
 
 try:
@@ -465,7 +469,7 @@ def open_channel(address, args):
             args.tls_server_name):
         return grpc.insecure_channel(address, options=options)
     if bool(args.tls_cert_file) != bool(args.tls_key_file):
-        cannot_start("--tls_cert_file and --tls_key_file go together")
+        cannot_start("--tls_cert_file and --tls_key_file go together", 2)
     credentials = grpc.ssl_channel_credentials(
         root_certificates=read_file("tls_ca_file", args.tls_ca_file),
         private_key=read_file("tls_key_file", args.tls_key_file),
@@ -516,7 +520,7 @@ def main():
         except grpc.RpcError as error:
             print(f"collide_example: {args.address}: {error.code().name}: "
                   f"{error.details()}", file=sys.stderr)
-            return 2
+            return 1
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-#include "client/lib/tool_command_line.h"
+#include "proto/formats/tool_command_line.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -10,10 +10,13 @@
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "absl/time/time.h"
+#include "collide/version.h"
 
-namespace collide::client::tools {
+namespace collide::tools {
 
 namespace {
 
@@ -57,30 +60,58 @@ FlagArg SplitFlagArg(absl::string_view arg) {
 
 bool IsFlag(absl::string_view arg) { return arg.size() > 1 && arg[0] == '-'; }
 
+// The last two components of `path` ("server/main.cc"), or all of it.
+std::string FolderAndName(absl::string_view path) {
+  const size_t last = path.rfind('/');
+  const size_t parent = last == absl::string_view::npos || last == 0
+                            ? absl::string_view::npos
+                            : path.rfind('/', last - 1);
+  return std::string(
+      parent == absl::string_view::npos ? path : path.substr(parent + 1));
+}
+
+// The error for a value that does not parse: a duration written as a bare
+// number gets told the unit it lacks ("--duration=3: add a unit, e.g. 3s").
+std::string ValueError(absl::string_view name, absl::string_view value,
+                       const absl::CommandLineFlag& flag,
+                       absl::string_view error) {
+  double number = 0;
+  if (flag.IsOfType<absl::Duration>() && absl::SimpleAtod(value, &number)) {
+    return absl::StrCat("--", name, "=", value,
+                        ": a duration needs a unit, e.g. ", value, "s or ",
+                        value, "ms");
+  }
+  return absl::StrCat("--", name, ": ", error);
+}
+
 }  // namespace
 
-void SetToolUsage(absl::string_view usage, absl::string_view main_file) {
+std::string VersionText(absl::string_view program) {
+  return absl::StrCat(program, " ", collide::kVersion, "\n");
+}
+
+void SetToolUsage(absl::string_view usage, absl::string_view main_file,
+                  absl::string_view program) {
   absl::SetProgramUsageMessage(usage);
-  const std::string base(main_file.substr(main_file.rfind('/') + 1));
+  const std::string main_name = FolderAndName(main_file);
   absl::FlagsUsageConfig config;
-  config.contains_help_flags = [base](absl::string_view file) {
-    return absl::EndsWith(file, base);
+  config.contains_help_flags = [main_name](absl::string_view file) {
+    return absl::EndsWith(file, main_name);
   };
   config.contains_helpshort_flags = config.contains_help_flags;
+  config.version_string = [name = std::string(program)] {
+    return VersionText(name);
+  };
   // Files named from the repository root ("client/cli/cli_main.cc") rather
   // than where this checkout was built; other files (Abseil's own) by their
   // folder and name ("flags/parse.cc").
   config.normalize_filename = [](absl::string_view file) {
-    if (const size_t client = file.rfind("/client/");
-        client != absl::string_view::npos) {
-      return std::string(file.substr(client + 1));
+    for (absl::string_view root : {"/client/", "/server/", "/bench/"}) {
+      if (const size_t at = file.rfind(root); at != absl::string_view::npos) {
+        return std::string(file.substr(at + 1));
+      }
     }
-    const size_t last = file.rfind('/');
-    const size_t parent = last == absl::string_view::npos || last == 0
-                              ? absl::string_view::npos
-                              : file.rfind('/', last - 1);
-    return std::string(
-        parent == absl::string_view::npos ? file : file.substr(parent + 1));
+    return FolderAndName(file);
   };
   absl::SetFlagsUsageConfig(config);
 }
@@ -119,7 +150,7 @@ absl::Status CheckFlags(absl::Span<char* const> args) {
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("--", given.name, ": ", error));
+          ValueError(given.name, value, *flag, error));
     }
   }
   return absl::OkStatus();
@@ -138,6 +169,20 @@ std::vector<char*> ParseToolCommandLine(std::vector<char*>& args) {
     std::exit(0);
   }
   return positional;
+}
+
+std::vector<char*> ParseCommandLineOrExit(int argc, char** argv,
+                                          absl::string_view usage,
+                                          absl::string_view main_file,
+                                          absl::string_view program) {
+  SetToolUsage(usage, main_file, program);
+  std::vector<char*> args(argv, argv + argc);
+  if (const absl::Status flags = CheckFlags(args); !flags.ok()) {
+    std::cerr << program << ": " << flags.message() << "\n(" << program
+              << " --help for usage)\n";
+    std::exit(2);
+  }
+  return ParseToolCommandLine(args);
 }
 
 std::vector<std::string> TakeRepeatedFlag(std::vector<char*>& args,
@@ -169,4 +214,4 @@ std::vector<std::string> TakeRepeatedFlag(std::vector<char*>& args,
   return values;
 }
 
-}  // namespace collide::client::tools
+}  // namespace collide::tools
