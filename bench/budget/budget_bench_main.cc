@@ -76,6 +76,9 @@ using collide::v1::CollisionService;
 using collide::v1::StreamQueriesRequest;
 using collide::v1::StreamQueriesResponse;
 
+// KiB as the MiB the report prints.
+double Mib(int64_t kib) { return static_cast<double>(kib) / 1024.0; }
+
 int64_t RssKib(int pid, const char* field = "VmRSS:") {
   std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
   std::string line;
@@ -223,11 +226,10 @@ int Hold() {
     const int64_t after = RssKib(pid);
     std::printf(
         "round %d: server RSS before %.1f MB, while held %.1f MB, peak %.1f "
-        "MB, "
-        "after close %.1f MB; batches written %d, streams refused %d, "
+        "MB, after close %.1f MB; batches written %d, streams refused %d, "
         "cancelled %d\n",
-        round, before / 1024.0, held_rss / 1024.0, peak.load() / 1024.0,
-        after / 1024.0, written.load(), refused, cancelled);
+        round, Mib(before), Mib(held_rss), Mib(peak.load()), Mib(after),
+        written.load(), refused, cancelled);
     std::fflush(stdout);
   }
   return 0;
@@ -236,7 +238,8 @@ int Hold() {
 double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
+  return v[std::min(v.size() - 1,
+                    static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
 // The heavy load: --heavy_streams streams, each on its own connection,
@@ -274,7 +277,7 @@ int Heavy() {
       std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("heavy: %d streams of %d closest-hit rays: %.0f queries/s\n",
               heavy, absl::GetFlag(FLAGS_heavy_batch),
-              queries.load() / seconds);
+              static_cast<double>(queries.load()) / seconds);
   std::fflush(stdout);
   return 0;
 }

@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "collide/v1/collision_service.pb.h"
+#include "collide/version.h"
+#include "google/protobuf/stubs/common.h"
+#include "grpcpp/grpcpp.h"
 #include "google/protobuf/descriptor.h"
 #include "server/levels/level_snapshot.h"
 #include "server/levels/level_store.h"
@@ -148,6 +152,23 @@ void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,
                           metrics.level_build_ns);
 }
 
+// Which build answers: the project version and the gRPC and Protobuf
+// libraries it runs on, as labels of a constant 1 (join on it in queries).
+void AppendBuildInfo(ExpositionWriter& writer) {
+  writer.Family("collide_build_info", "gauge",
+                "Always 1; the labels name the build: collide's version and "
+                "the gRPC and Protobuf versions it runs on.");
+  constexpr int kProtobuf = GOOGLE_PROTOBUF_VERSION;  // e.g. 3021012
+  writer.Sample("collide_build_info",
+                {{"version", kVersion},
+                 {"grpc_version", grpc::Version()},
+                 {"protobuf_version",
+                  absl::StrCat(kProtobuf / 1000000, ".",
+                               kProtobuf / 1000 % 1000, ".",
+                               kProtobuf % 1000)}},
+                1);
+}
+
 }  // namespace
 
 std::string RenderMetricsPage(const LevelStore& store) {
@@ -158,6 +179,7 @@ std::string RenderMetricsPage(const LevelStore& store) {
   AppendBatches(metrics, writer);
   AppendLevels(metrics, store, writer);
   AppendProcessMetrics(writer);
+  AppendBuildInfo(writer);
   return writer.text();
 }
 

@@ -29,6 +29,7 @@
 #include "absl/strings/str_split.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
+#include "collide/version.h"
 #include "e2e_helpers.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -228,6 +229,18 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(before[kRayHit], 0);
   EXPECT_EQ(before[kRayMiss], 0);
   EXPECT_EQ(before["collide_levels_loaded"], 1);
+  // One build_info series, for this build's version.
+  int build_info_series = 0;
+  for (const auto& [series, value] : before.samples) {
+    if (!absl::StartsWith(series, "collide_build_info{")) continue;
+    ++build_info_series;
+    EXPECT_TRUE(absl::StrContains(
+        series, absl::StrCat("version=\"", collide::kVersion, "\"")))
+        << series;
+    EXPECT_TRUE(absl::StrContains(series, "grpc_version=\"1.")) << series;
+    EXPECT_EQ(value, 1) << series;
+  }
+  EXPECT_EQ(build_info_series, 1);
   EXPECT_GT(before[R"(collide_level_held_bytes{level="arena"})"], 0);
   EXPECT_EQ(before["collide_levels_held_bytes"],
             before[R"(collide_level_held_bytes{level="arena"})"]);

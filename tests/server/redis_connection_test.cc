@@ -54,7 +54,7 @@ TEST(RedisConnectionTest, NoRedisIsUnavailable) {
   const int port = collide::testing::FreeLoopbackPort();
   absl::StatusOr<std::unique_ptr<RedisConnection>> connection =
       RedisConnection::Connect(
-          {.host = "127.0.0.1", .port = port, .prefix = "x"}, absl::Seconds(1));
+          {.host = "127.0.0.1", .port = port, .prefix = "x", .username = "", .password = ""}, absl::Seconds(1));
   ASSERT_FALSE(connection.ok());
   EXPECT_EQ(connection.status().code(), absl::StatusCode::kUnavailable)
       << connection.status();
@@ -70,7 +70,9 @@ TEST(RedisConnectionTest, AuthenticatesAsAnAclUser) {
   ASSERT_TRUE(redis.Start(collide::testing::FreeLoopbackPort(),
                           {"--user", "default", "off", "--user", "collide",
                            "on", ">s3cret-pw", "~*", "&*", "+@all"}));
-  RedisAddress address = {.host = "127.0.0.1", .port = redis.port()};
+  RedisAddress address;
+  address.host = "127.0.0.1";
+  address.port = redis.port();
   address.username = "collide";
   address.password = "s3cret-pw";
   absl::StatusOr<std::unique_ptr<RedisConnection>> connection =
