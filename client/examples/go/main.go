@@ -1,7 +1,9 @@
-// Command collide_example calls a collide server from Go: it puts a level,
-// streams one batch of mixed queries and a packed batch of rays (twice:
-// varint, then fixed-width result columns), checks every result against an
-// answer worked out by hand, then deletes the level.
+// Command collide_example calls a collide server from Go through the
+// client package (github.com/collide-dev/collide/client/go): it puts a
+// level, sends one batch of mixed queries on a QueryStream and a packed
+// batch of rays (twice: varint, then fixed-width result columns), checks
+// every result against an answer worked out by hand, then deletes the
+// level.
 //
 // It builds from Debian 12's packages alone (no module downloads); see
 // README.md next to this file:
@@ -11,11 +13,12 @@
 // LevelService writes (PutLevel, DeleteLevel) go to --admin_address, with
 // the token from --admin_token_file as "authorization: Bearer <token>"
 // metadata when one is given; queries go to --address. Both use TLS when
-// --tls_ca_file is given, plaintext otherwise.
+// --tls_ca_file is given, plaintext otherwise. collide.Dial sets all of
+// that up, with the package's retry policy (collide.ServiceConfig).
 //
 // With --loop_seconds=S it instead queries --loop_level (the bundled
 // levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
-// through a unary loop and a stream, and prints how many calls were
+// through a unary loop and a QueryStream, and prints how many calls were
 // answered and how many failed (query_loop.go): a caller that survives
 // server drains.
 //
@@ -23,29 +26,21 @@
 // query and the field of every mismatch, or when a call fails (server
 // unreachable, level refused, deadline passed) or a file cannot be read;
 // 2 for a bad command line (an unknown or malformed flag, TLS flags that
-// do not go together, an address that does not parse). -help exits 0.
+// do not go together). -help exits 0.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"time"
 
+	collide "github.com/collide-dev/collide/client/go"
 	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
 )
 
-const (
-	levelID = "example-go"
-	level   = "levels/" + levelID
-	// Every call gets a deadline, so a stuck server fails the example
-	// instead of hanging it.
-	deadline = 10 * time.Second
-)
+const levelID = "example-go"
 
 var (
 	address = flag.String("address", "127.0.0.1:50051",
@@ -74,22 +69,10 @@ var (
 		"the level the loop queries")
 )
 
-// exitError carries the process exit status up to main.
-type exitError struct {
-	code    int
-	message string
-}
-
-func (e *exitError) Error() string { return e.message }
-
-// cannotStart: a bad command line (exit status 2).
-func cannotStart(format string, args ...any) error {
-	return &exitError{code: 2, message: fmt.Sprintf(format, args...)}
-}
-
-// cannotRead: a file a flag names cannot be read or used (exit status 1).
-func cannotRead(format string, args ...any) error {
-	return &exitError{code: 1, message: fmt.Sprintf(format, args...)}
+// exit prints message and ends the process with code.
+func exit(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "collide_example: "+format+"\n", args...)
+	os.Exit(code)
 }
 
 func main() {
@@ -101,150 +84,139 @@ func main() {
 	}
 	flag.Parse() // exits 2 on an unknown or malformed flag
 	if flag.NArg() != 0 {
-		fmt.Fprintf(os.Stderr, "collide_example: unexpected argument %q\n",
-			flag.Arg(0))
-		os.Exit(2)
+		exit(2, "unexpected argument %q", flag.Arg(0))
 	}
-	if err := enableRetries(); err != nil {
-		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
-		os.Exit(2)
+	// gRPC-Go before 1.40 applies the retry policy only when the process
+	// starts with GRPC_GO_RETRY=on: this runs the program again with it.
+	if err := collide.EnableRetries(); err != nil {
+		exit(2, "%v", err)
 	}
-	code, err := run()
+	settings, err := tlsSettings()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "collide_example: %v\n", err)
+		exit(2, "%v", err)
 	}
+	// Dial does not wait for the server: calls wait for it up to their
+	// deadline. What fails here is a TLS or token file.
+	client, err := collide.Dial(*address, collide.Options{
+		AdminAddress: *adminAddress, TLS: settings,
+		AdminTokenFile: *adminTokenFile})
+	if err != nil {
+		exit(1, "%v", err)
+	}
+	code := 0
+	if *loopSeconds > 0 {
+		code = runLoop(client, *loopLevel, *loopSeconds)
+	} else {
+		code = run(client)
+	}
+	client.Close()
 	os.Exit(code)
 }
 
-// run connects, puts the level, streams and checks, and deletes the level
-// whatever happened in between. Returns the exit status.
-func run() (int, error) {
-	dialOption, err := transportOption()
-	if err != nil {
-		if e, ok := err.(*exitError); ok {
-			return e.code, err
+// tlsSettings is TLS from the --tls_* flags when --tls_ca_file is given,
+// nil (plaintext) otherwise. The other --tls_* flags without a CA, or a
+// certificate without its key, are refused rather than ignored.
+func tlsSettings() (*collide.TLS, error) {
+	if *tlsCAFile == "" {
+		for _, needsCA := range []struct{ name, value string }{
+			{"tls_cert_file", *tlsCertFile},
+			{"tls_key_file", *tlsKeyFile},
+			{"tls_server_name", *tlsServerName},
+		} {
+			if needsCA.value != "" {
+				return nil, fmt.Errorf("--%s needs --tls_ca_file",
+					needsCA.name)
+			}
 		}
-		return 2, err
+		return nil, nil
 	}
-	token, err := readAdminToken(*adminTokenFile)
+	if (*tlsCertFile == "") != (*tlsKeyFile == "") {
+		return nil, fmt.Errorf("--tls_cert_file and --tls_key_file go together")
+	}
+	return &collide.TLS{CAFile: *tlsCAFile, CertFile: *tlsCertFile,
+		KeyFile: *tlsKeyFile, ServerName: *tlsServerName}, nil
+}
+
+// run puts the level, streams and checks, and deletes the level whatever
+// happened in between. Returns the exit status.
+func run(client *collide.Client) int {
+	put, err := client.PutLevel(context.Background(), exampleLevel())
 	if err != nil {
-		return 1, err
+		callFailed(*adminAddress, "PutLevel", err)
+		return 1
 	}
-	// Dial does not wait for the server: an unreachable one fails the
-	// first write with UNAVAILABLE (reads wait for it until their deadline).
-	config := grpc.WithDefaultServiceConfig(serviceConfig)
-	queryConn, err := grpc.Dial(*address, dialOption, config)
+	fmt.Printf("put %s: version %d, %d shapes\n", put.Level, put.Version,
+		put.ShapeCount)
+
+	code, err := streamAndCheck(client, put.Version)
 	if err != nil {
-		return 2, cannotStart("%s: %v", *address, err)
-	}
-	defer queryConn.Close()
-	if *loopSeconds > 0 {
-		return runLoop(queryConn, *loopLevel, *loopSeconds), nil
-	}
-	adminConn := queryConn
-	if *adminAddress != *address {
-		if adminConn, err = grpc.Dial(*adminAddress, dialOption, config); err != nil {
-			return 2, cannotStart("%s: %v", *adminAddress, err)
+		callFailed(*address, "StreamQueries", err)
+	} else if code == 0 {
+		if code, err = packedRaysAndCheck(client); err != nil {
+			callFailed(*address, "RunQueries", err)
 		}
-		defer adminConn.Close()
 	}
-	levels := collidev1.NewLevelServiceClient(adminConn)
-	collisions := collidev1.NewCollisionServiceClient(queryConn)
-
-	ctx, cancel := adminContext(token)
-	put, err := levels.PutLevel(ctx, &collidev1.PutLevelRequest{
-		Level: level, Content: exampleLevel()})
-	cancel()
 	if err != nil {
-		return 1, callFailed(*adminAddress, "PutLevel", err)
-	}
-	fmt.Printf("put %s: version %d, %d shapes\n", put.Summary.Level,
-		put.Summary.Version, put.Summary.ShapeCount)
-
-	code, streamErr := streamAndCheck(collisions, put.Summary.Version)
-	if streamErr == nil && code == 0 {
-		code, streamErr = packedRaysAndCheck(collisions)
-	}
-	if streamErr != nil {
 		code = 1
-		streamErr = callFailed(*address, "StreamQueries", streamErr)
-		fmt.Fprintf(os.Stderr, "collide_example: %v\n", streamErr)
 	}
-	// Delete even after a mismatch or a failed stream, so reruns start
-	// clean.
-	ctx, cancel = adminContext(token)
-	deleted, err := levels.DeleteLevel(ctx,
-		&collidev1.DeleteLevelRequest{Level: level})
-	cancel()
+	// Delete even after a mismatch or a failed call, so reruns start clean.
+	deleted, err := client.DeleteLevel(context.Background(), levelID)
 	if err != nil {
-		return 1, callFailed(*adminAddress, "DeleteLevel", err)
+		callFailed(*adminAddress, "DeleteLevel", err)
+		return 1
 	}
-	fmt.Printf("deleted %s (version %d)\n", level, deleted.DeletedVersion)
-	return code, nil
+	fmt.Printf("deleted %s (version %d)\n", collide.LevelName(levelID),
+		deleted)
+	return code
 }
 
-func callFailed(target, method string, err error) error {
+// callFailed reports a failed call with its gRPC status.
+func callFailed(target, method string, err error) {
 	s := status.Convert(err)
-	return fmt.Errorf("%s: %s: %s: %s", target, method, s.Code(), s.Message())
+	fmt.Fprintf(os.Stderr, "collide_example: %s: %s: %s: %s\n", target,
+		method, s.Code(), s.Message())
 }
 
-// streamBatch sends one batch on a StreamQueries call and returns every
-// response once the server ends the call.
-func streamBatch(collisions collidev1.CollisionServiceClient,
-	batch *collidev1.StreamQueriesRequest) (
-	[]*collidev1.StreamQueriesResponse, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
-	stream, err := collisions.StreamQueries(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// One batch, then the request side closes; the server answers it and
-	// ends the call. A game keeps the stream open and sends a batch a tick.
-	if err := stream.Send(batch); err != nil && err != io.EOF {
-		return nil, err
-	}
-	if err := stream.CloseSend(); err != nil {
-		return nil, err
-	}
-	var responses []*collidev1.StreamQueriesResponse
-	for {
-		response, err := stream.Recv()
-		if err == io.EOF {
-			return responses, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		responses = append(responses, response)
-	}
-}
-
-// streamAndCheck sends the example batch on one StreamQueries call and
-// checks the answers. Returns 0 when all match, 1 on a mismatch (each
-// reported on stderr), or the error of a failed call.
-func streamAndCheck(collisions collidev1.CollisionServiceClient,
-	levelVersion int64) (int, error) {
+// streamAndCheck sends the example batch on a QueryStream and checks the
+// answers. Returns 0 when all match, 1 on a mismatch (each reported on
+// stderr), or the error of a failed call.
+func streamAndCheck(client *collide.Client, levelVersion int64) (int, error) {
 	examples := exampleQueries()
-	batch := &collidev1.StreamQueriesRequest{Level: level, BatchId: 7}
+	queries := make([]*collidev1.Query, len(examples))
 	for i, example := range examples {
-		example.query.RequestId = uint64(i + 1)
-		batch.Queries = append(batch.Queries, example.query)
+		queries[i] = example.query
 	}
-
-	responses, err := streamBatch(collisions, batch)
+	// One stream per caller, kept open: a game submits a batch a tick.
+	// Here it carries one batch; Close waits for its answer.
+	stream, err := client.Stream(levelID, collide.StreamOptions{
+		Timeout: collide.DefaultTimeout})
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(),
+		collide.DefaultTimeout)
+	defer cancel()
+	batch, err := stream.Submit(ctx, queries...)
+	var response *collidev1.StreamQueriesResponse
+	if err == nil {
+		response, err = batch.Wait(ctx)
+	}
+	if closeErr := stream.Close(); err == nil {
+		err = closeErr
+	}
 	if err != nil {
 		return 0, err
 	}
 
-	if err := checkBatch(responses, batch, levelVersion,
+	if err := checkBatch(response, batch.ID, levelVersion,
 		len(examples)); err != nil {
 		fmt.Fprintf(os.Stderr, "collide_example: stream: %v\n", err)
 		return 1, nil
 	}
 	var failures []string
-	for i, result := range responses[0].Results {
+	for i, result := range response.Results {
 		mark := "ok"
+		// Submit numbers the queries 1..n; each result carries its id.
 		err := expectEqual("request_id", result.RequestId, uint64(i+1))
 		if err == nil {
 			err = examples[i].want(result)

@@ -3,44 +3,34 @@ package main
 // The query loop of --loop_seconds: a caller that keeps querying through
 // server drains and loses nothing.
 //
-// For --loop_seconds (or until SIGINT or SIGTERM) it sends RunQueries calls
+// For --loop_seconds (or until SIGINT or SIGTERM) it sends Client.Run calls
 // one after another on one goroutine and keeps up to loopWindow batches in
-// flight on one StreamQueries stream on another, against a level every
-// server holds (--loop_level; the bundled levels/arena by default). Every
-// answer must be complete and bitwise the same as the first answer to the
-// same batch.
+// flight on a collide.QueryStream on another, against a level every server
+// holds (--loop_level; the bundled levels/arena by default). Every answer
+// must be complete and bitwise the same as the first answer to the same
+// batch.
 //
-// What keeps it whole while a server drains (SIGTERM: the server sends
-// GOAWAY, lets unary calls finish, answers the batches each stream has read
-// and ends the stream with UNAVAILABLE, and cancels what is left when its
-// grace runs out):
-//   - Unary calls: the connection's retry policy (serviceConfig in
-//     connect.go) resends a call that failed with UNAVAILABLE or CANCELLED,
-//     and waitForReady makes a call wait for a connection (up to its
-//     deadline) while no server is listening.
-//   - Streams: gRPC does not retry a stream once an answer has arrived on
-//     it, so the loop keeps every batch until its answer arrives; when the
-//     stream ends with UNAVAILABLE or CANCELLED it opens a new one and
-//     resends the unanswered batches, in order and with their batch ids
-//     (queries are read-only, so answering one twice is harmless), at most
-//     loopMaxReopens times in a row without an answer in between.
+// The package keeps the calls whole while a server drains (SIGTERM: the
+// server sends GOAWAY, lets unary calls finish, answers the batches each
+// stream has read and ends the stream with UNAVAILABLE, and cancels what is
+// left when its grace runs out): collide.ServiceConfig resends a unary call
+// that failed with UNAVAILABLE or CANCELLED and makes it wait for a
+// connection while no server is listening; the QueryStream keeps every
+// batch until its answer arrives and resends the unanswered ones on a new
+// call when one ends with UNAVAILABLE or CANCELLED.
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
+	collide "github.com/collide-dev/collide/client/go"
 	collidev1 "github.com/collide-dev/collide/client/go/collidev1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -49,20 +39,13 @@ const (
 	loopWindow = 4
 	// Rays per batch.
 	loopRays = 4
-	// New streams in a row that may end before answering anything.
-	loopMaxReopens = 3
 )
 
-// rayQueries is loopRays rays across the middle of the level, request ids
-// 1..loopRays.
+// rayQueries is loopRays rays across the middle of the level.
 func rayQueries() []*collidev1.Query {
-	queries := make([]*collidev1.Query, 0, loopRays)
-	for i := 0; i < loopRays; i++ {
-		queries = append(queries, &collidev1.Query{
-			RequestId: uint64(i + 1),
-			Query: &collidev1.Query_RayCast{RayCast: &collidev1.RayCastQuery{
-				Origin: vec(0, float64(i)), Translation: vec(20, 0)}},
-		})
+	queries := make([]*collidev1.Query, loopRays)
+	for i := range queries {
+		queries[i] = collide.Ray(collide.Vec(0, float64(i)), collide.Vec(20, 0))
 	}
 	return queries
 }
@@ -72,7 +55,7 @@ type tally struct {
 	mu                             sync.Mutex
 	unaryAnswered, unaryFailed     int
 	batchesAnswered, batchesFailed int
-	reopens, mismatches            int
+	mismatches                     int
 	firstAnswer                    []byte
 }
 
@@ -82,7 +65,7 @@ func (t *tally) check(where string, results []*collidev1.QueryResult) bool {
 	complete := len(results) == loopRays
 	for _, result := range results {
 		encoded, err := proto.MarshalOptions{Deterministic: true}.Marshal(result)
-		complete = complete && err == nil && result.GetStatus().GetCode() == 0
+		complete = complete && err == nil && collide.Check(result) == nil
 		answer = append(answer, encoded...)
 	}
 	t.mu.Lock()
@@ -104,162 +87,96 @@ func (t *tally) add(counter *int, n int) {
 	t.mu.Unlock()
 }
 
-func (t *tally) summary() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return fmt.Sprintf("loop: %d unary calls answered, %d failed; %d stream "+
-		"batches answered, %d failed; %d stream reopens", t.unaryAnswered,
-		t.unaryFailed, t.batchesAnswered, t.batchesFailed, t.reopens)
-}
-
-func unaryLoop(collisions collidev1.CollisionServiceClient, level string,
-	stopping *atomic.Bool, t *tally) {
-	request := &collidev1.RunQueriesRequest{Level: level, Queries: rayQueries()}
-	for !stopping.Load() {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
-		response, err := collisions.RunQueries(ctx, request)
-		cancel()
+func unaryLoop(ctx context.Context, client *collide.Client, level string,
+	t *tally) {
+	for ctx.Err() == nil {
+		// A fresh context: the loop's end must not cancel a call in flight.
+		results, err := client.Run(context.Background(), level, rayQueries()...)
 		if err != nil {
-			s := status.Convert(err)
-			fmt.Printf("query_loop: RunQueries: %s: %s\n", s.Code(), s.Message())
+			fmt.Printf("query_loop: RunQueries: %v\n", err)
 			t.add(&t.unaryFailed, 1)
 			continue
 		}
-		if t.check("RunQueries", response.Results) {
+		if t.check("RunQueries", results) {
 			t.add(&t.unaryAnswered, 1)
 		}
 	}
 }
 
-// oneStream runs one StreamQueries call: it resends *unanswered, keeps
-// loopWindow batches in flight until the loop stops, and returns nil once
-// everything sent is answered, or the error that ended the call.
-func oneStream(collisions collidev1.CollisionServiceClient, level string,
-	stopping *atomic.Bool, t *tally, unanswered *[]*collidev1.StreamQueriesRequest,
-	nextBatchID *uint64, reopensInARow *int, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	stream, err := collisions.StreamQueries(ctx)
+// streamLoop keeps loopWindow batches in flight until ctx is done, then
+// waits for the last ones and closes the stream. Returns its reopens.
+func streamLoop(ctx context.Context, client *collide.Client, level string,
+	t *tally, timeout time.Duration) int {
+	stream, err := client.Stream(level, collide.StreamOptions{
+		Window: loopWindow, Timeout: timeout})
 	if err != nil {
-		return err
+		fmt.Printf("query_loop: %v\n", err)
+		t.add(&t.batchesFailed, 1)
+		return 0
 	}
-	// A Send on a call that has ended returns io.EOF; Recv returns why.
-	for _, batch := range *unanswered {
-		if err := stream.Send(batch); err != nil && err != io.EOF {
-			return err
-		}
-	}
-	for {
-		for !stopping.Load() && len(*unanswered) < loopWindow {
-			batch := &collidev1.StreamQueriesRequest{
-				Level: level, BatchId: *nextBatchID, Queries: rayQueries()}
-			*nextBatchID++
-			*unanswered = append(*unanswered, batch)
-			if err := stream.Send(batch); err != nil && err != io.EOF {
-				return err
+	var inFlight []*collide.Batch // oldest first
+	for ctx.Err() == nil || len(inFlight) > 0 {
+		for ctx.Err() == nil && len(inFlight) < loopWindow {
+			batch, err := stream.Submit(context.Background(), rayQueries()...)
+			if err != nil {
+				fmt.Printf("query_loop: StreamQueries: %v\n", err)
+				t.add(&t.batchesFailed, 1)
+				break
 			}
+			inFlight = append(inFlight, batch)
 		}
-		if len(*unanswered) == 0 {
+		if len(inFlight) == 0 {
 			break
 		}
-		response, err := stream.Recv()
-		if err == io.EOF {
-			// The server ended the call without answering everything.
-			fmt.Printf("query_loop: the stream ended with %d batches "+
-				"unanswered\n", len(*unanswered))
-			t.add(&t.batchesFailed, len(*unanswered))
-			*unanswered = nil
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		sent := (*unanswered)[0]
-		*unanswered = (*unanswered)[1:]
-		*reopensInARow = 0
+		response, err := inFlight[0].Wait(context.Background())
+		inFlight = inFlight[1:]
 		switch {
-		case response.GetStatus().GetCode() != 0:
-			fmt.Printf("query_loop: batch %d refused: %s\n", sent.BatchId,
-				response.GetStatus().GetMessage())
+		case err != nil:
+			fmt.Printf("query_loop: StreamQueries: %v\n", err)
 			t.add(&t.batchesFailed, 1)
-		case response.BatchId == sent.BatchId &&
-			t.check("StreamQueries", response.Results):
+		case response.GetStatus().GetCode() != 0:
+			fmt.Printf("query_loop: %v\n",
+				&collide.BatchRefused{Response: response})
+			t.add(&t.batchesFailed, 1)
+		case t.check("StreamQueries", response.GetResults()):
 			t.add(&t.batchesAnswered, 1)
 		}
 	}
-	if err := stream.CloseSend(); err != nil {
-		return err
+	if err := stream.Close(); err != nil {
+		fmt.Printf("query_loop: StreamQueries: %v\n", err)
 	}
-	for {
-		if _, err := stream.Recv(); err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
-	}
-}
-
-func streamLoop(collisions collidev1.CollisionServiceClient, level string,
-	stopping *atomic.Bool, t *tally, timeout time.Duration) {
-	var unanswered []*collidev1.StreamQueriesRequest // oldest first
-	nextBatchID := uint64(1)
-	reopensInARow := 0
-	for !(stopping.Load() && len(unanswered) == 0) {
-		err := oneStream(collisions, level, stopping, t, &unanswered,
-			&nextBatchID, &reopensInARow, timeout)
-		if err == nil || (len(unanswered) == 0 && stopping.Load()) {
-			return
-		}
-		code := status.Code(err)
-		if (code == codes.Unavailable || code == codes.Canceled) &&
-			reopensInARow < loopMaxReopens {
-			reopensInARow++
-			t.add(&t.reopens, 1)
-			s := status.Convert(err)
-			fmt.Printf("query_loop: the stream ended (%s: %s): resending %d "+
-				"batches on a new one\n", s.Code(), s.Message(), len(unanswered))
-			continue
-		}
-		s := status.Convert(err)
-		fmt.Printf("query_loop: StreamQueries: %s: %s\n", s.Code(), s.Message())
-		t.add(&t.batchesFailed, len(unanswered))
-		return
-	}
+	return stream.Reopens()
 }
 
 // runLoop runs both loops for `seconds` or until SIGINT/SIGTERM and prints
 // the summary. Returns the exit status: 0 when every call was answered as
 // the first one was, 1 when an answer differed or a call failed.
-func runLoop(conn *grpc.ClientConn, level string, seconds float64) int {
-	collisions := collidev1.NewCollisionServiceClient(conn)
-	var stopping atomic.Bool
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+func runLoop(client *collide.Client, level string, seconds float64) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt,
+		syscall.SIGTERM)
+	defer stop()
 	length := time.Duration(seconds * float64(time.Second))
-	go func() {
-		select {
-		case <-signals:
-		case <-time.After(length):
-		}
-		stopping.Store(true)
-	}()
+	ctx, cancel := context.WithTimeout(ctx, length)
+	defer cancel()
 	t := &tally{}
+	reopens := 0
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		unaryLoop(collisions, level, &stopping, t)
+		unaryLoop(ctx, client, level, t)
 	}()
 	go func() {
 		defer wg.Done()
-		// A stream lives as long as the loop, plus time to finish.
-		streamLoop(collisions, level, &stopping, t, length+deadline)
+		// A stream call lives as long as the loop, plus time to finish.
+		reopens = streamLoop(ctx, client, level, t,
+			length+collide.DefaultTimeout)
 	}()
 	wg.Wait()
-	fmt.Println(t.summary())
-	switch {
-	case t.unaryFailed > 0 || t.batchesFailed > 0 || t.mismatches > 0:
+	fmt.Printf("loop: %d unary calls answered, %d failed; %d stream "+
+		"batches answered, %d failed; %d stream reopens\n", t.unaryAnswered,
+		t.unaryFailed, t.batchesAnswered, t.batchesFailed, reopens)
+	if t.unaryFailed > 0 || t.batchesFailed > 0 || t.mismatches > 0 {
 		return 1
 	}
 	return 0
