@@ -1,9 +1,10 @@
-// Calls a collide server from Node.js: puts a level, streams one batch of
-// mixed queries and a packed batch of rays (twice: varint, then fixed-width
-// result columns), checks every result against an answer worked out by
-// hand, then deletes the level.
+// Calls a collide server from Node.js through the collide-client package:
+// puts a level, streams one batch of mixed queries and a packed batch of
+// rays (twice: varint, then fixed-width result columns), checks every
+// result against an answer worked out by hand, then deletes the level.
 //
-//   npm ci                                    # once, in this folder
+//   (cd ../../node && npm ci && npm run build)  # once: the package
+//   npm ci                                      # once, in this folder
 //   node example.js --address=127.0.0.1:50051 --admin_address=127.0.0.1:50052
 //
 // The level is put and deleted through the server's admin listener
@@ -11,40 +12,44 @@
 // of --admin_token_file when the server asks for one. With --tls_ca_file
 // (and --tls_cert_file/--tls_key_file for mutual TLS, --tls_server_name when
 // the certificate does not name the address) both connections use TLS.
+// collide.Client does all of that, and gives the channels the package's
+// service config (retries of read-only calls through a drain).
 //
 // With --loop_seconds=S it instead queries --loop_level (the bundled
 // levels/arena by default) in a loop for S seconds, or until SIGINT/SIGTERM,
-// through a unary loop and a stream, and prints how many calls were answered
-// and how many failed (query_loop.js): a caller that survives server drains.
+// through a unary loop and a QueryStream, and prints how many calls were
+// answered and how many failed (query_loop.js): a caller that survives
+// server drains.
 //
-// The service definitions are loaded from proto/ at run time by
-// @grpc/proto-loader; nothing is generated. Exit status (docs/tools.md): 0
-// when every result matches; 1 naming the query and field of every
-// mismatch, or when a call fails (server unreachable, level refused,
-// deadline passed) or it cannot start (packages not installed, a file that
-// cannot be read); 2 for a bad command line. --help prints the flags and
-// exits 0. Runs on Node.js 18 (Debian 12's) and later.
+// Exit status (docs/tools.md): 0 when every result matches; 1 naming the
+// query and field of every mismatch, or when a call fails (server
+// unreachable, level refused, deadline passed) or it cannot start (the
+// package not installed or not built, a file that cannot be read); 2 for a
+// bad command line. --help prints the flags and exits 0. Runs on Node.js 18
+// (Debian 12's) and later.
 'use strict';
 
-const fs = require('fs');
-const path = require('path');
-
-// The npm packages live in node_modules next to this file, installed from
-// package-lock.json; say how to get them rather than print a stack trace.
-function requireInstalled(name) {
+// collide-client is linked from client/node (package.json: file:../../node)
+// and loads its dependencies and the protos `npm run build` copies into it
+// from there; say how to get them rather than print a stack trace.
+function requirePackage() {
   try {
-    return require(name);
+    return require('collide-client');
   } catch (error) {
-    if (error.code !== 'MODULE_NOT_FOUND') throw error;
-    console.error(`example.js: cannot load ${name}: run \`npm ci\` in ${
-        __dirname} first (scripts/test.sh does)`);
+    if (error.code !== 'MODULE_NOT_FOUND' && error.code !== 'ENOENT') {
+      throw error;
+    }
+    const packageDir = require('path').join(__dirname, '..', '..', 'node');
+    const why = error.message.split('\n')[0];
+    console.error(
+        `example.js: cannot load collide-client (${why}): run \`npm ci && ` +
+        `npm run build\` in ${packageDir}, then \`npm ci\` in ${__dirname} ` +
+        '(scripts/test_release.sh does)');
     process.exit(1);
   }
 }
-const grpc = requireInstalled('@grpc/grpc-js');
-const protoLoader = requireInstalled('@grpc/proto-loader');
+const collide = requirePackage();
 
-const PROTO_ROOT = path.join(__dirname, '..', '..', '..', 'proto');
 const LEVEL_ID = 'example-node';
 const LEVEL = `levels/${LEVEL_ID}`;
 // Every call gets a deadline, so a stuck server fails the example instead of
@@ -54,79 +59,26 @@ const DEADLINE_MS = 10000;
 // double, so compare within a few rounding errors.
 const TOLERANCE = 1e-9;
 
-// The channels' service config. Read-only calls (every CollisionService
-// call, and the LevelService reads) are resent when they fail with
-// UNAVAILABLE (the server went away before answering) or CANCELLED (a
-// draining server cancelled it; this program cancels none of its calls), up
-// to 5 attempts in all, after a random backoff of up to 0.1 s, 0.2 s, 0.4 s,
-// 0.8 s. The config's waitForReady (wait for a connection, up to the
-// deadline, while no server is reachable) is parsed but not applied by
-// grpc-js: query_loop.js sets it in each call's metadata. gRPC does not
-// retry a stream once an answer has arrived on it: query_loop.js shows how
-// to resend its unanswered batches. Writes (PutLevel, PatchLevel, DeleteLevel)
-// are left out: a write whose answer was lost may have happened.
-// @grpc/grpc-js retries from 1.8 on (package.json pins a later one).
-const SERVICE_CONFIG = JSON.stringify({
-  methodConfig: [{
-    name: [
-      {service: 'collide.v1.CollisionService'},
-      {service: 'collide.v1.LevelService', method: 'ListLevels'},
-      {service: 'collide.v1.LevelService', method: 'DescribeLevel'},
-      {service: 'collide.v1.LevelService', method: 'GetLevel'},
-    ],
-    waitForReady: true,
-    retryPolicy: {
-      maxAttempts: 5,
-      initialBackoff: '0.1s',
-      maxBackoff: '1s',
-      backoffMultiplier: 2,
-      retryableStatusCodes: ['UNAVAILABLE', 'CANCELLED'],
-    },
-  }],
-});
-
-// keepCase: field names as in the .proto (request_id, not requestId), like
-// the other languages' stubs. longs: uint64/int64 come back as decimal
-// strings (they may not fit a JS number). enums: by name. defaults: unset
-// scalars read as their zero value (unset messages as null). oneofs: a
-// virtual field names the member of each oneof that is set
-// (result.result === 'cast').
-const definition = protoLoader.loadSync(
-    ['collide/v1/collision_service.proto', 'collide/v1/level_service.proto'], {
-      includeDirs: [PROTO_ROOT],
-      keepCase: true,
-      longs: String,
-      enums: String,
-      defaults: true,
-      oneofs: true,
-    });
-const v1 = grpc.loadPackageDefinition(definition).collide.v1;
-
 // Three shapes whose contacts are easy to work out by hand.
-const exampleLevel = {
-  shapes: [
-    // A wall: the segment x = 10, -5 <= y <= 5.
-    {id: 1, user_data: 101, segment: {p1: {x: 10, y: -5}, p2: {x: 10, y: 5}}},
-    // A pillar: the disc of radius 2 around (0, 20).
-    {id: 2, user_data: 102, circle: {center: {x: 0, y: 20}, radius: 2}},
-    // A crate: the square -11 <= x <= -9, -1 <= y <= 1. Its edges are
-    // numbered counter-clockwise from the lower-left corner, so its right
-    // side (x = -9) is edge 1.
-    {
-      id: 3,
-      user_data: 103,
-      box: {center: {x: -10, y: 0}, half_extents: {x: 1, y: 1}},
-    },
-  ],
-};
+const exampleLevel = collide.level(LEVEL_ID, [
+  // A wall: the segment x = 10, -5 <= y <= 5.
+  collide.segment(1, [10, -5], [10, 5], {userData: 101}),
+  // A pillar: the disc of radius 2 around (0, 20).
+  collide.circle(2, [0, 20], 2, {userData: 102}),
+  // A crate: the square -11 <= x <= -9, -1 <= y <= 1. Its edges are
+  // numbered counter-clockwise from the lower-left corner, so its right
+  // side (x = -9) is edge 1.
+  collide.box(3, [-10, 0], [1, 1], {userData: 103}),
+]);
 
-// Each entry: what it is, the query, and the known answer, checked field by
-// field by checkResult below.
+// Each entry: what it is, the query (the package's builders make the
+// collide.v1 Query), and the known answer, checked field by field by
+// checkResult below.
 const examples = [
   {
     // A bullet from the origin along +x meets the wall halfway.
     name: 'ray cast hits the wall',
-    query: {ray_cast: {origin: {x: 0, y: 0}, translation: {x: 20, y: 0}}},
+    query: collide.ray([0, 0], [20, 0]),
     want: {
       cast: {
         fraction: 0.5,
@@ -142,12 +94,7 @@ const examples = [
     // A circle of radius 1 rising from the origin touches the pillar when
     // the centres are 1 + 2 apart: centre y = 17 of 20.
     name: 'circle cast hits the pillar',
-    query: {
-      circle_cast: {
-        circle: {center: {x: 0, y: 0}, radius: 1},
-        translation: {x: 0, y: 20},
-      },
-    },
+    query: collide.circleCast([[0, 0], 1], [0, 20]),
     want: {
       cast: {
         fraction: 0.85,
@@ -163,12 +110,7 @@ const examples = [
     // A triangle pointing -x (tip at (-1, 0)) moving 20 left: its tip meets
     // the crate's right side x = -9 after 8, fraction 0.4.
     name: 'polygon cast hits the crate',
-    query: {
-      polygon_cast: {
-        polygon: {vertices: [{x: -1, y: 0}, {x: 0, y: -1}, {x: 0, y: 1}]},
-        translation: {x: -20, y: 0},
-      },
-    },
+    query: collide.polygonCast([[-1, 0], [0, -1], [0, 1]], [-20, 0]),
     want: {
       cast: {
         fraction: 0.4,
@@ -184,12 +126,7 @@ const examples = [
     // A horizontal capsule (axis (0,3)-(2,3), radius 0.5) moving 20 right:
     // its front (2.5, 3) meets the wall after 7.5, fraction 0.375.
     name: 'capsule cast hits the wall',
-    query: {
-      capsule_cast: {
-        capsule: {p1: {x: 0, y: 3}, p2: {x: 2, y: 3}, radius: 0.5},
-        translation: {x: 20, y: 0},
-      },
-    },
+    query: collide.capsuleCast([[0, 3], [2, 3], 0.5], [20, 0]),
     want: {
       cast: {
         fraction: 0.375,
@@ -205,13 +142,13 @@ const examples = [
     // A disc of radius 15 at (5, 0) reaches the wall (5 away) and the crate
     // (14 away) but not the pillar (18 away).
     name: 'overlap finds the wall and the crate',
-    query: {overlap: {circle: {center: {x: 5, y: 0}, radius: 15}}},
+    query: collide.overlap({circle: [[5, 0], 15]}),
     want: {overlap: [[1, 101], [3, 103]]},
   },
   {
     // The level point nearest (0, 25) is the pillar's top, 3 away.
     name: 'closest point is on the pillar',
-    query: {closest_point: {point: {x: 0, y: 25}, max_distance: 10}},
+    query: collide.closestPoint([0, 25], {maxDistance: 10}),
     want: {
       closest_point: {
         point: [0, 22],
@@ -227,20 +164,15 @@ const examples = [
     // Straight down from the origin there is nothing: a miss is an answer
     // with no hits, not an error.
     name: 'ray cast misses',
-    query: {ray_cast: {origin: {x: 0, y: 0}, translation: {x: 0, y: -20}}},
+    query: collide.ray([0, 0], [0, -20]),
     want: {miss: true},
   },
   {
     // A negative radius is refused in this query's own result, naming the
     // field; the rest of the batch is still answered.
     name: 'bad query is refused alone',
-    query: {
-      circle_cast: {
-        circle: {center: {x: 0, y: 0}, radius: -1},
-        translation: {x: 1, y: 0},
-      },
-    },
-    want: {error: [grpc.status.INVALID_ARGUMENT, 'circle_cast.circle.radius']},
+    query: collide.circleCast([[0, 0], -1], [1, 0]),
+    want: {error: ['INVALID_ARGUMENT', 'circle_cast.circle.radius']},
   },
 ];
 
@@ -279,7 +211,7 @@ function expectContact(prefix, got, want) {
 // ResultStatus is a message, so it arrives as null when the server left it
 // unset (OK, code 0).
 function statusOf(result) {
-  return result.status || {code: grpc.status.OK, message: ''};
+  return result.status || {code: 0, message: ''};
 }
 
 // Throws Mismatch naming the first field that differs from `want`.
@@ -287,7 +219,7 @@ function checkResult(result, want) {
   const status = statusOf(result);
   if (want.error) {
     const [code, field] = want.error;
-    expectEqual('status.code', status.code, code);
+    expectEqual('status.code', collide.statusName(status.code), code);
     if (!status.message.includes(field)) {
       throw new Mismatch(`status.message ${
           JSON.stringify(status.message)} does not name ${field}`);
@@ -295,9 +227,9 @@ function checkResult(result, want) {
     expectEqual('result', result.result, undefined);
     return;
   }
-  if (status.code !== grpc.status.OK) {
-    throw new Mismatch(
-        `status is ${status.code} (${status.message}), expected OK`);
+  if (status.code !== 0) {
+    throw new Mismatch(`status is ${collide.statusName(status.code)} (${
+        status.message}), expected OK`);
   }
   if (want.miss) {
     expectEqual('result', result.result, 'cast');
@@ -330,12 +262,11 @@ function number(value) {
   return String(value + 0);
 }
 
-// One readable line for the summary. (grpc.status maps codes to names as
-// well as names to codes.)
+// One readable line for the summary.
 function describe(result) {
   const status = statusOf(result);
-  if (status.code !== grpc.status.OK) {
-    return `${grpc.status[status.code]}: ${status.message}`;
+  if (status.code !== 0) {
+    return `${collide.statusName(status.code)}: ${status.message}`;
   }
   if (result.result === 'cast') {
     if (result.cast.hits.length === 0) return 'miss';
@@ -353,59 +284,19 @@ function describe(result) {
       `${number(found.point.y)}), distance ${number(found.distance)}`;
 }
 
-function deadline() {
-  return {deadline: Date.now() + DEADLINE_MS};
-}
-
-// A unary call as a promise.
-// `metadata`: a grpc.Metadata sent with the call (the admin token), or
-// undefined.
-function call(client, method, request, metadata) {
-  return new Promise((resolve, reject) => {
-    const callback = (error, response) => {
-      if (error) {
-        reject(error);
-      } else {
-        resolve(response);
-      }
-    };
-    if (metadata) {
-      client[method](request, metadata, deadline(), callback);
-    } else {
-      client[method](request, deadline(), callback);
-    }
-  });
-}
-
-// Writes `batches` on one StreamQueries call, closes the request side and
-// resolves with every response once the server ends the call.
-function streamQueries(client, batches) {
-  return new Promise((resolve, reject) => {
-    const responses = [];
-    const stream = client.StreamQueries(deadline());
-    stream.on('data', (response) => responses.push(response));
-    stream.on('error', reject);
-    stream.on('end', () => resolve(responses));
-    for (const batch of batches) stream.write(batch);
-    stream.end();
-  });
-}
-
-// Streams the example batch; resolves with the exit code (0: all match).
-async function streamAndCheck(collisions, levelVersion) {
-  const batch = {
-    level: LEVEL,
-    batch_id: 7,
-    queries: examples.map(
-        (example, index) => ({request_id: index + 1, ...example.query})),
-  };
-  const responses = await streamQueries(collisions, [batch]);
+// Streams the example batch through a QueryStream (the package numbers the
+// queries' request ids from 1 and gives the batch its id); resolves with
+// the exit code (0: all match).
+async function streamAndCheck(client, levelVersion) {
+  const stream = client.stream(LEVEL, {timeoutMs: DEADLINE_MS});
   let response;
   try {
-    expectEqual('number of responses', responses.length, 1);
-    response = responses[0];
-    expectEqual('batch status', statusOf(response).code, grpc.status.OK);
-    expectEqual('batch_id', response.batch_id, batch.batch_id);
+    response = await stream.submit(examples.map((example) => example.query));
+  } finally {
+    await stream.close();
+  }
+  try {
+    expectEqual('batch status', statusOf(response).code, 0);
     expectEqual('level_version', response.level_version, levelVersion);
     expectEqual('number of results', response.results.length, examples.length);
   } catch (error) {
@@ -435,27 +326,45 @@ async function streamAndCheck(collisions, levelVersion) {
   return 0;
 }
 
+// Writes one raw StreamQueriesRequest on a StreamQueries call of the
+// package's grpc-js client (client.collisions), closes the request side and
+// resolves with every response once the server ends the call. The package
+// has no helper for packed batches: the caller builds the collide.v1
+// message.
+function streamOne(client, request) {
+  return new Promise((resolve, reject) => {
+    const responses = [];
+    const call =
+        client.collisions.StreamQueries({deadline: Date.now() + DEADLINE_MS});
+    call.on('data', (response) => responses.push(response));
+    call.on('error', reject);
+    call.on('end', () => resolve(responses));
+    call.write(request);
+    call.end();
+  });
+}
+
 // Sends three rays as one packed batch (columns instead of one Query
 // message each: much cheaper to encode and parse for big batches), twice:
 // with varint result columns, then asking for fixed-width ones
 // (fixed_width_results: cheaper still to write and read). Checks the result
 // columns; resolves with the exit code (0: all match).
-async function packedRaysAndCheck(collisions) {
+async function packedRaysAndCheck(client) {
   // want: null for a miss, else fraction, point, normal and shape id.
   const rays = [
     {origin: [0, 0], by: [20, 0], want: [0.5, [10, 0], [-1, 0], 1]},  // wall
-    {origin: [0, -10], by: [5, 0], want: null},                        // nothing
+    {origin: [0, -10], by: [5, 0], want: null},                       // nothing
     {origin: [0, 10], by: [0, 20], want: [0.4, [0, 18], [0, -1], 2]},  // pillar
   ];
   for (const fixedWidth of [false, true]) {
-    const code = await packedBatchAndCheck(collisions, rays, fixedWidth);
+    const code = await packedBatchAndCheck(client, rays, fixedWidth);
     if (code !== 0) return code;
   }
   return 0;
 }
 
 // One packed batch of `rays`, its result columns checked.
-async function packedBatchAndCheck(collisions, rays, fixedWidth) {
+async function packedBatchAndCheck(client, rays, fixedWidth) {
   const form = fixedWidth ? 'fixed-width' : 'varint';
   const batch = {
     level: LEVEL,
@@ -468,7 +377,7 @@ async function packedBatchAndCheck(collisions, rays, fixedWidth) {
       fixed_width_results: fixedWidth,
     },
   };
-  const responses = await streamQueries(collisions, [batch]);
+  const responses = await streamOne(client, batch);
   let hits;
   // The status and shape columns the batch asked for (the others are left
   // empty). Fixed-width statuses are HitStatus numbers, not names.
@@ -478,7 +387,7 @@ async function packedBatchAndCheck(collisions, rays, fixedWidth) {
   const hit = fixedWidth ? 1 : 'HIT_STATUS_HIT';
   try {
     expectEqual('number of responses', responses.length, 1);
-    expectEqual('batch status', statusOf(responses[0]).code, grpc.status.OK);
+    expectEqual('batch status', statusOf(responses[0]).code, 0);
     hits = responses[0].packed_casts;
     expectEqual('refused queries', hits.errors.length, 0);
     status = fixedWidth ? hits.hit_status_fixed : hits.hit_status;
@@ -502,8 +411,8 @@ async function packedBatchAndCheck(collisions, rays, fixedWidth) {
         expectVec('point', {x: hits.point_x[i], y: hits.point_y[i]}, point);
         expectVec('normal', {x: hits.normal_x[i], y: hits.normal_y[i]}, normal);
         expectEqual('shape_id', shapeIds[i], shapeId);
-        text = `hit shape ${shapeIds[i]} at fraction ${
-            number(hits.fraction[i])}`;
+        text =
+            `hit shape ${shapeIds[i]} at fraction ${number(hits.fraction[i])}`;
       }
       console.log(`  packed ray ${i} (${form}) ok       ${text}`);
     } catch (error) {
@@ -514,88 +423,60 @@ async function packedBatchAndCheck(collisions, rays, fixedWidth) {
   });
   for (const failure of failures) console.error(`example.js: ${failure}`);
   if (failures.length > 0) return 1;
-  console.log(
-      `all ${rays.length} packed ray results (${form}) match the known answers`);
+  console.log(`all ${rays.length} packed ray results (${
+      form}) match the known answers`);
   return 0;
 }
 
-// The file a flag names, read now; exits 1 naming the flag if it cannot be.
-function readFlagFile(flag, file) {
+// collide.Client's options from the flags: the admin listener and token,
+// TLS when any --tls_* flag is given, each unary call's deadline.
+function clientOptions(flags) {
+  const options = {adminAddress: flags.admin_address, timeoutMs: DEADLINE_MS};
+  if (flags.admin_token_file) options.adminTokenFile = flags.admin_token_file;
+  if (flags.tls_ca_file || flags.tls_cert_file || flags.tls_key_file ||
+      flags.tls_server_name) {
+    options.tls = {
+      caFile: flags.tls_ca_file || undefined,
+      certFile: flags.tls_cert_file || undefined,
+      keyFile: flags.tls_key_file || undefined,
+      serverName: flags.tls_server_name || undefined,
+    };
+  }
+  return options;
+}
+
+// The client; exits 1 when a file a flag names cannot be read.
+function connect(flags) {
   try {
-    return fs.readFileSync(file);
+    return new collide.Client(flags.address, clientOptions(flags));
   } catch (error) {
-    console.error(`example.js: --${flag}: ${error.message}`);
+    console.error(`example.js: ${error.message}`);
     process.exit(1);
   }
 }
 
-// TLS credentials when any --tls_* flag is given, else plaintext; and the
-// channel options (the service config, the server name override).
-function channelSettings(flags) {
-  const options = {
-    'grpc.service_config': SERVICE_CONFIG,
-    'grpc.enable_retries': 1,
-  };
-  const tls = flags.tls_ca_file || flags.tls_cert_file || flags.tls_key_file ||
-      flags.tls_server_name;
-  if (!tls) return {credentials: grpc.credentials.createInsecure(), options};
-  if (Boolean(flags.tls_cert_file) !== Boolean(flags.tls_key_file)) {
-    console.error('example.js: --tls_cert_file and --tls_key_file go together');
-    process.exit(2);
-  }
-  const read = (flag) => flags[flag] ? readFlagFile(flag, flags[flag]) : null;
-  if (flags.tls_server_name) {
-    options['grpc.ssl_target_name_override'] = flags.tls_server_name;
-  }
-  return {
-    credentials: grpc.credentials.createSsl(
-        read('tls_ca_file'), read('tls_key_file'), read('tls_cert_file')),
-    options,
-  };
-}
-
 async function run(flags) {
-  const {credentials, options} = channelSettings(flags);
-  if (Number(flags.loop_seconds) > 0) {
-    const collisions =
-        new v1.CollisionService(flags.address, credentials, options);
-    try {
-      return await require('./query_loop').runLoop(
-          grpc, collisions, flags.loop_level, Number(flags.loop_seconds),
-          DEADLINE_MS);
-    } finally {
-      collisions.close();
-    }
-  }
-  const admin = new v1.LevelService(flags.admin_address, credentials, options);
-  const collisions =
-      new v1.CollisionService(flags.address, credentials, options);
-  let adminMetadata;
-  if (flags.admin_token_file) {
-    adminMetadata = new grpc.Metadata();
-    const token =
-        readFlagFile('admin_token_file', flags.admin_token_file).toString();
-    adminMetadata.set('authorization', `Bearer ${token.trim()}`);
-  }
+  const client = connect(flags);
   try {
-    const put = await call(
-        admin, 'PutLevel', {level: LEVEL, content: exampleLevel},
-        adminMetadata);
-    console.log(`put ${put.summary.level}: version ${put.summary.version}, ${
-        put.summary.shape_count} shapes`);
+    if (Number(flags.loop_seconds) > 0) {
+      return await require('./query_loop')
+          .runLoop(
+              collide, client, flags.loop_level, Number(flags.loop_seconds));
+    }
+    const put = await client.putLevel(exampleLevel);
+    console.log(
+        `put ${put.level}: version ${put.version}, ${put.shape_count} shapes`);
     try {
-      const code = await streamAndCheck(collisions, put.summary.version);
-      return code !== 0 ? code : await packedRaysAndCheck(collisions);
+      const code = await streamAndCheck(client, put.version);
+      return code !== 0 ? code : await packedRaysAndCheck(client);
     } finally {
       // Delete even after a mismatch or a failed call, so reruns start
       // clean.
-      const deleted =
-          await call(admin, 'DeleteLevel', {level: LEVEL}, adminMetadata);
-      console.log(`deleted ${LEVEL} (version ${deleted.deleted_version})`);
+      const version = await client.deleteLevel(LEVEL);
+      console.log(`deleted ${LEVEL} (version ${version})`);
     }
   } finally {
-    admin.close();
-    collisions.close();
+    client.close();
   }
 }
 
@@ -633,22 +514,28 @@ function parseFlags(argv) {
     flags[match[1]] = match[2];
   }
   if (!(Number(flags.loop_seconds) >= 0)) {
-    console.error(`example.js: --loop_seconds must be a number of seconds, got ${
-        JSON.stringify(flags.loop_seconds)}`);
+    console.error(
+        `example.js: --loop_seconds must be a number of seconds, got ${
+            JSON.stringify(flags.loop_seconds)}`);
+    process.exit(2);
+  }
+  if (Boolean(flags.tls_cert_file) !== Boolean(flags.tls_key_file)) {
+    console.error('example.js: --tls_cert_file and --tls_key_file go together');
     process.exit(2);
   }
   return flags;
 }
 
+
 const flags = parseFlags(process.argv.slice(2));
-const address = flags.address;
 run(flags).then(
     (code) => {
       process.exitCode = code;
     },
     (error) => {
-      const code = error.code !== undefined ? grpc.status[error.code] : '';
-      console.error(
-          `example.js: ${address}: ${code} ${error.details || error.message}`);
+      const code =
+          error.code !== undefined ? collide.statusName(error.code) : '';
+      console.error(`example.js: ${flags.address}: ${code} ${
+          error.details || error.message}`);
       process.exitCode = 1;
     });
