@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/version.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/stubs/common.h"
 #include "grpcpp/grpcpp.h"
-#include "google/protobuf/descriptor.h"
 #include "server/levels/level_snapshot.h"
 #include "server/levels/level_store.h"
 #include "server/ops/metrics.h"
@@ -162,10 +162,9 @@ void AppendBuildInfo(ExpositionWriter& writer) {
   writer.Sample("collide_build_info",
                 {{"version", kVersion},
                  {"grpc_version", grpc::Version()},
-                 {"protobuf_version",
-                  absl::StrCat(kProtobuf / 1000000, ".",
-                               kProtobuf / 1000 % 1000, ".",
-                               kProtobuf % 1000)}},
+                 {"protobuf_version", absl::StrCat(kProtobuf / 1000000, ".",
+                                                   kProtobuf / 1000 % 1000, ".",
+                                                   kProtobuf % 1000)}},
                 1);
 }
 

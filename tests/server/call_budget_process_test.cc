@@ -389,7 +389,8 @@ TEST(CallBudgetProcessTest,
       << "peak " << peak << " baseline " << baseline << " bound " << bound;
   std::printf("peak - baseline %.1f MB, bound %.1f MB + margin %.1f MB\n",
               static_cast<double>(peak - baseline) / 1e6,
-              static_cast<double>(bound) / 1e6, static_cast<double>(margin) / 1e6);
+              static_cast<double>(bound) / 1e6,
+              static_cast<double>(margin) / 1e6);
   // The small caller was answered all along (one batch every 20 ms for 6 s
   // is about 300; a loaded 2-core machine answers fewer, never none).
   EXPECT_GE(small_answered, 20);

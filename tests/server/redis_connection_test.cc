@@ -53,8 +53,12 @@ TEST(ParseRedisUrlTest, RefusesBadUrlsNamingTheFlag) {
 TEST(RedisConnectionTest, NoRedisIsUnavailable) {
   const int port = collide::testing::FreeLoopbackPort();
   absl::StatusOr<std::unique_ptr<RedisConnection>> connection =
-      RedisConnection::Connect(
-          {.host = "127.0.0.1", .port = port, .prefix = "x", .username = "", .password = ""}, absl::Seconds(1));
+      RedisConnection::Connect({.host = "127.0.0.1",
+                                .port = port,
+                                .prefix = "x",
+                                .username = "",
+                                .password = ""},
+                               absl::Seconds(1));
   ASSERT_FALSE(connection.ok());
   EXPECT_EQ(connection.status().code(), absl::StatusCode::kUnavailable)
       << connection.status();

@@ -6,9 +6,8 @@
 #include "collide/toi.h"
 
 int main() {
-  const auto hit =
-      collide::CastRay(collide::RayInput{{0, 0}, {20, 0}},
-                       collide::Segment{{10, -5}, {10, 5}});
+  const auto hit = collide::CastRay(collide::RayInput{{0, 0}, {20, 0}},
+                                    collide::Segment{{10, -5}, {10, 5}});
   if (!hit.has_value() || hit->fraction != 0.5 || hit->point.x != 10) {
     std::fprintf(stderr, "geometry_only: wrong answer\n");
     return 1;

@@ -39,12 +39,14 @@ v1::Level ExampleLevel() {
   *level.add_shapes() = Segment(1, {10, -5}, {10, 5});
   v1::Shape* pillar = level.add_shapes();
   pillar->set_id(2);
-  *pillar->mutable_circle()->mutable_center() = collide::client::ToProto({0, 20});
+  *pillar->mutable_circle()->mutable_center() =
+      collide::client::ToProto({0, 20});
   pillar->mutable_circle()->set_radius(2);
   v1::Shape* crate = level.add_shapes();
   crate->set_id(3);
   *crate->mutable_box()->mutable_center() = collide::client::ToProto({-10, 0});
-  *crate->mutable_box()->mutable_half_extents() = collide::client::ToProto({1, 1});
+  *crate->mutable_box()->mutable_half_extents() =
+      collide::client::ToProto({1, 1});
   return level;
 }
 
