@@ -470,7 +470,14 @@ absl::Status CollideServer::StartAdmin(
   return absl::OkStatus();
 }
 
-CollideServer::~CollideServer() { Shutdown(); }
+CollideServer::~CollideServer() {
+  Shutdown();
+  // Jobs still queued or running hold the last references to their
+  // reactors, whose call tickets return bytes to the collision service's
+  // CallBudget: finish them (the pool drains its queue) while the service
+  // and the server are still alive.
+  workers_.reset();
+}
 
 void CollideServer::Shutdown() {
   if (shut_down_ || server_ == nullptr) return;

@@ -123,8 +123,8 @@ class CollideServer {
   std::unique_ptr<RedisLevelSync> redis_sync_;
   // The bundled and --level_files levels, by id (for the fleet's store).
   RedisLevelSync::BaseLevels base_sources_;
-  // Declared before the services and the server, so it is destroyed after
-  // them: a batch still queued when the server stops is answered first.
+  // Reset first of all by the destructor (after Shutdown), so its jobs
+  // finish while the services they run for are alive.
   std::unique_ptr<WorkerPool> workers_;
   std::unique_ptr<CollisionServiceImpl> collision_service_;
   std::unique_ptr<LevelServiceImpl> level_service_;
