@@ -92,6 +92,12 @@ for package in "${packages[@]}"; do
       command -v node >/dev/null && command -v npm >/dev/null; then
     continue
   fi
+  # Likewise a kubectl from elsewhere (Google's kubectl package, a
+  # download) conflicts with kubernetes-client over /usr/bin/kubectl; any
+  # kubectl with kustomize (1.14 and later) renders the manifests.
+  if [[ "${package}" == kubernetes-client ]] && command -v kubectl >/dev/null; then
+    continue
+  fi
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
       grep -q 'install ok installed'; then
     missing+=("$package")
