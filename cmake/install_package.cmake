@@ -23,7 +23,10 @@ install(TARGETS collide_geometry collide_proto collide_health_proto
   EXPORT collideTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY lib/include/collide
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development)
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
+  FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_BINARY_DIR}/generated/collide/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/collide COMPONENT development)
 install(FILES
     client/lib/collide_client.h client/lib/level_choice.h
     client/lib/packed_batch.h client/lib/packed_results.h

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "collide/toi.h"
+#include "collide/version.h"
 
 int main() {
   const auto hit = collide::CastRay(collide::RayInput{{0, 0}, {20, 0}},
@@ -12,7 +13,7 @@ int main() {
     std::fprintf(stderr, "geometry_only: wrong answer\n");
     return 1;
   }
-  std::printf("geometry_only: ray meets the wall at fraction %g\n",
-              hit->fraction);
+  std::printf("geometry_only (collide %s): ray meets the wall at fraction %g\n",
+              collide::kVersion, hit->fraction);
   return 0;
 }
