@@ -70,14 +70,14 @@ echo "== server: $server $*${server_cpus:+ (server on CPUs $server_cpus, clients
 if [[ ${CASES:-12} == *1* ]]; then
 echo "== case 1a: 4 streams on one connection, 8 batches of 1024 CAST_MODE_ALL rays each, never read"
 start_server "$@"
-"${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+"${bench_cmd[@]}" --mode=hold --address=127.0.0.1:$port --server_pid=$pid \
   --streams=4 --connections=1 --batches=8 --batch=1024 --all_hits --rounds=2 || echo "(bench exited $?)"
 limits_hit
 stop_server
 echo "== case 1b: 2000 streams of one 16-query batch, never read"
 for conns in 1 20; do
   start_server "$@"
-  "${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+  "${bench_cmd[@]}" --mode=hold --address=127.0.0.1:$port --server_pid=$pid \
     --streams=2000 --connections=$conns --batches=1 --batch=16 --all_hits \
     --rounds=2 || echo "(bench exited $?)"
   limits_hit
@@ -85,7 +85,7 @@ for conns in 1 20; do
 done
 echo "== case 1c: 64 streams on 4 connections, 4 batches of 1024 CAST_MODE_ALL rays each at once, never read"
 start_server "$@"
-"${bench_cmd[@]}" --mode=hold --target=127.0.0.1:$port --server_pid=$pid \
+"${bench_cmd[@]}" --mode=hold --address=127.0.0.1:$port --server_pid=$pid \
   --streams=64 --connections=4 --batches=4 --batch=1024 --all_hits \
   --rounds=2 || echo "(bench exited $?)"
 limits_hit
@@ -94,7 +94,7 @@ fi
 [[ ${CASES:-12} == *2* ]] || exit 0
 echo "== case 2: 8 streams of 4096-query batches beside 1 query every 5 ms${HEAVY_NICE:+ (heavy client nice +$HEAVY_NICE)}"
 start_server "$@"
-"${bench_cmd[@]}" --mode=fair --target=127.0.0.1:$port --phase="${PHASE:-10s}" \
+"${bench_cmd[@]}" --mode=fair --address=127.0.0.1:$port --phase="${PHASE:-10s}" \
   --heavy_nice="${HEAVY_NICE:-0}"
 stop_server
 grep -E 'max_|reached' "$work/server.log" | head -5 || true
