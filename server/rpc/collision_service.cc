@@ -75,6 +75,13 @@ constexpr int kStopChecksPerSlice = 64 / kQueriesPerStopCheck;
 // (a few microseconds of geometry); bigger ones on the worker pool.
 constexpr int kMaxInlineQueries = 16;
 
+// Requests of more bytes than this (about a hundred ray queries) are parsed
+// on the worker that answers them, not in the reaction that read them.
+constexpr int64_t kMaxParseHereBytes = 2048;
+
+// StreamQueriesRequest's `level` field number.
+constexpr int kRequestLevelField = 1;
+
 // Whether the call a batch belongs to is still worth answering: its
 // deadline not passed and it not cancelled (the client gone, or the server
 // shutting down past its grace). A batch asks between queries
@@ -282,20 +289,31 @@ class QueryStreamReactor final
     ticket_->Charge(std::max<int64_t>(request_bytes - reserved, 0));
     const int64_t spare_reserve =
         std::max<int64_t>(reserved - request_bytes, 0);
-    // As gRPC's own deserialization does (SerializationTraits), onto the
-    // batch's arena.
-    grpc::ProtoBufferReader reader(&read_buffer_);
-    const bool parsed = reading_->request()->ParseFromZeroCopyStream(&reader);
-    read_buffer_.Clear();
-    if (!parsed) {
+    // A big request is parsed by the worker that answers it: parsing one
+    // costs about as much as a millisecond here, on one of the few threads
+    // that also read every other caller's messages. Only its level is read
+    // now, so that the level is still looked up in read order. A budget
+    // already spent refuses the batch here, which needs it parsed.
+    std::string level;
+    grpc::ByteBuffer unparsed;
+    bool deferred = false;
+    AnswerCharge charge(*ticket_, spare_reserve);
+    absl::Status room = absl::OkStatus();
+    if (request_bytes > kMaxParseHereBytes &&
+        ReadTopLevelString(read_buffer_, kRequestLevelField, &level)) {
+      room = charge.Update(reading_->space_allocated());
+      if (room.ok()) {
+        unparsed.Swap(&read_buffer_);
+        deferred = true;
+      }
+    }
+    if (!deferred && !ParseRequest(read_buffer_, *reading_)) {
       // Answers to the batches before it still go out, then the stream
       // ends with this status.
+      read_buffer_.Clear();
       reading_->Reset();
-      ticket_->Charge(-request_bytes - spare_reserve);
-      absl::Status refusal = absl::InvalidArgumentError(
-          absl::StrCat("StreamQueries message ", messages_read_,
-                       " does not parse as a collide.v1.StreamQueriesRequest "
-                       "(protobuf binary); the stream is closed"));
+      ticket_->Charge(-request_bytes - charge.charged());
+      absl::Status refusal = ParseRefusal(messages_read_);
       Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
         reads_done_ = true;
         read_paused_ = true;
@@ -312,16 +330,19 @@ class QueryStreamReactor final
     // The parsed request is charged with the answer (it is on the same
     // arena); a budget spent by then refuses the batch as a whole, so no
     // parsed batch waits for a worker uncharged.
-    AnswerCharge charge(*ticket_, spare_reserve);
-    const absl::Status room = charge.Update(batch->space_allocated());
+    read_buffer_.Clear();
+    if (!deferred) {
+      level = batch->request()->level();
+      room = charge.Update(batch->space_allocated());
+    }
     // A small batch costs less than the hand-off to a worker (a wake-up
     // and a context switch on a busy machine), so it is answered right
     // here, as is a refused one; only big batches go to the workers.
     const bool answer_here =
-        !room.ok() || BatchQueryCount(*batch->request()) <= kMaxInlineQueries;
+        !room.ok() ||
+        (!deferred && BatchQueryCount(*batch->request()) <= kMaxInlineQueries);
     SnapshotOrError snapshot =
-        room.ok() ? FindLevel(store_, batch->request()->level(), "level")
-                  : SnapshotOrError(room);
+        room.ok() ? FindLevel(store_, level, "level") : SnapshotOrError(room);
     grpc::ByteBuffer answer;
     int64_t answer_needed = 0;
     if (answer_here) {
@@ -380,7 +401,22 @@ class QueryStreamReactor final
       // The slot stays put until it is written, which waits for ready.
       workers_.Submit([this, slot, batch = std::move(batch),
                        snapshot = std::move(snapshot), read_at, request_bytes,
-                       charged_at_read]() mutable {
+                       charged_at_read, deferred,
+                       unparsed = std::move(unparsed), level = std::move(level),
+                       message = messages_read_]() mutable {
+        if (deferred) {
+          const bool parsed = ParseRequest(unparsed, *batch);
+          unparsed.Clear();
+          if (!parsed) {
+            EndBeforeSlot(slot, message, charged_at_read);
+            return;
+          }
+          // The level read ahead is the one parsed, as both take the
+          // field's last occurrence; looked up again should they differ.
+          if (batch->request()->level() != level) {
+            snapshot = FindLevel(store_, batch->request()->level(), "level");
+          }
+        }
         AnswerCharge building(*ticket_, charged_at_read - request_bytes);
         AnswerBatch(snapshot, limits_, context_, stopping_, *batch, read_at,
                     building, &workers_);
@@ -464,7 +500,40 @@ class QueryStreamReactor final
     // it is answered, then its answer's.
     int64_t charge = 0;
     bool ready = false;
+    // The request did not parse: the stream ends here, with end_status_,
+    // and the batches read after it are dropped unanswered.
+    bool ends_stream = false;
   };
+
+  // Parses `bytes` into `batch`'s request, as gRPC's own deserialization
+  // does (SerializationTraits), onto the batch's arena.
+  static bool ParseRequest(grpc::ByteBuffer& bytes, StreamBatch& batch) {
+    grpc::ProtoBufferReader reader(&bytes);
+    return batch.request()->ParseFromZeroCopyStream(&reader);
+  }
+
+  static absl::Status ParseRefusal(int64_t message) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("StreamQueries message ", message,
+                     " does not parse as a collide.v1.StreamQueriesRequest "
+                     "(protobuf binary); the stream is closed"));
+  }
+
+  // A worker found that message number `message` does not parse: its slot
+  // becomes the end of the stream (Step), and what it charged is given back.
+  void EndBeforeSlot(Slot* slot, int64_t message, int64_t charged) {
+    Metrics().batches_in_flight.Add(-1);
+    ticket_->Charge(-charged);
+    absl::Status refusal = ParseRefusal(message);
+    Step([&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+      slot->charge = 0;
+      slot->ready = true;
+      slot->ends_stream = true;
+      --pending_jobs_;
+      reads_done_ = true;
+      end_status_ = std::move(refusal);
+    });
+  }
 
   // Serializes `response`; only one over 2 GiB fails: our bug.
   static void Serialize(const StreamResponse& response,
@@ -561,6 +630,7 @@ class QueryStreamReactor final
     bool wait_for_room = false;
     bool finish = false;
     absl::Status status;
+    int64_t released = 0;
     {
       absl::MutexLock lock(&mutex_);
       change();
@@ -574,8 +644,14 @@ class QueryStreamReactor final
         }
       } else {
         if (!writing_ && !queue_.empty() && queue_.front().ready) {
-          writing_ = true;
-          write = &queue_.front().bytes;
+          if (!queue_.front().ends_stream) {
+            writing_ = true;
+            write = &queue_.front().bytes;
+          } else if (pending_jobs_ == 0 && read_paused_) {
+            // Nothing holds a slot any more: drop the rest.
+            for (const Slot& dropped : queue_) released += dropped.charge;
+            queue_.clear();
+          }
         }
         read_more = MayResumeRead(wait_for_room);
         if (reads_done_ && !writing_ && queue_.empty()) {
@@ -584,6 +660,8 @@ class QueryStreamReactor final
         }
       }
     }
+    // Released after the lock: it may wake other streams.
+    if (released != 0) ticket_->Charge(-released);
     // One write is outstanding at a time; the slot stays until it is done.
     if (write != nullptr) StartWrite(write);
     if (wait_for_room) ticket_->WaitForRoom(weak_from_this());

@@ -1,5 +1,7 @@
-// A response message as the bytes of one gRPC message, serialized once.
+// Messages as the bytes of one gRPC message, without gRPC's
+// SerializationTraits.
 //
+// A response is serialized once:
 // gRPC's own SerializationTraits (1.51) sizes a message, then, for anything
 // over a few bytes, serializes it through a ZeroCopyOutputStream that sizes
 // it a second time. A packed batch's varint result columns make sizing a
@@ -8,6 +10,8 @@
 // slice of exactly that size. The bytes are the same either way.
 #ifndef COLLIDE_SERVER_RPC_MESSAGE_BYTES_H_
 #define COLLIDE_SERVER_RPC_MESSAGE_BYTES_H_
+
+#include <string>
 
 #include "absl/status/status.h"
 #include "google/protobuf/message_lite.h"
@@ -20,6 +24,15 @@ namespace collide::server {
 // serialize.
 absl::Status SerializeToByteBuffer(const google::protobuf::MessageLite& message,
                                    grpc::ByteBuffer* out);
+
+// Reads top-level field `field` (a string) of the message in `bytes` as
+// parsing would (the last occurrence wins; absent: empty) and skips every
+// other top-level field unparsed, so the cost grows with the top-level
+// fields (a batch's queries, each one skip), not with what they hold.
+// False when the top level is not well-formed wire format; the message
+// would not parse either.
+bool ReadTopLevelString(const grpc::ByteBuffer& bytes, int field,
+                        std::string* value);
 
 }  // namespace collide::server
 

@@ -69,11 +69,11 @@ class RawCallE2eTest : public ::testing::Test {
   }
 
   // A bidi call of `method`: writes each of `messages`, closes its side,
-  // reads until the end (counting into *responses when given); returns the
-  // final status.
+  // reads until the end (counting into *responses and keeping the last
+  // response's bytes in *last when given); returns the final status.
   grpc::Status Stream(const std::string& method,
                       const std::vector<std::string>& messages,
-                      int* responses = nullptr) {
+                      int* responses = nullptr, std::string* last = nullptr) {
     grpc::ClientContext context;
     context.set_deadline(Deadline());
     grpc::CompletionQueue cq;
@@ -97,6 +97,15 @@ class RawCallE2eTest : public ::testing::Test {
       cq.Next(&tag, &ok);
       if (!ok) break;
       if (responses != nullptr) ++*responses;
+      if (last != nullptr) {
+        std::vector<grpc::Slice> slices;
+        EXPECT_TRUE(response.Dump(&slices).ok());
+        last->clear();
+        for (const grpc::Slice& slice : slices) {
+          last->append(reinterpret_cast<const char*>(slice.begin()),
+                       slice.size());
+        }
+      }
     }
     grpc::Status status;
     call->Finish(&status, this);
@@ -174,6 +183,49 @@ TEST_F(RawCallE2eTest, BatchesBeforeAnUnparseableStreamMessageAreAnswered) {
   EXPECT_EQ(responses, 2);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("StreamQueries message 3 "));
+}
+
+// A batch of more than a few KiB is parsed on the worker that answers it,
+// after later batches may have been read: the answers before it still go
+// out in order, and nothing read after it is answered.
+TEST_F(RawCallE2eTest, BigBatchesBeforeAnUnparseableBigMessageAreAnswered) {
+  v1::StreamQueriesRequest big;
+  big.set_level("levels/arena");
+  for (int i = 0; i < 300; ++i) *big.add_queries() = testing::RayAlongX(1, 0);
+  const std::string good = big.SerializeAsString();
+  ASSERT_GT(good.size(), 4096u);
+  // Well-formed at the top level (one more `queries` entry, 2 bytes long),
+  // but that query is a varint cut short.
+  const std::string bad = good + std::string("\x12\x02\xff\xff", 4);
+  int responses = 0;
+  const grpc::Status status =
+      Stream("/collide.v1.CollisionService/StreamQueries",
+             {good, good, good, bad, good, good}, &responses);
+  EXPECT_EQ(responses, 3);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("StreamQueries message 4 "));
+}
+
+// The level of a big batch is read ahead of its parse, and as parsing
+// reads it: the last occurrence of the field wins.
+TEST_F(RawCallE2eTest, ABigBatchNamingItsLevelTwiceRunsOnTheLastOne) {
+  v1::StreamQueriesRequest big;
+  big.set_level("levels/no-such-level");
+  for (int i = 0; i < 300; ++i) *big.add_queries() = testing::RayAlongX(1, 0);
+  v1::StreamQueriesRequest last;
+  last.set_level("levels/arena");
+  const std::string bytes = big.SerializeAsString() + last.SerializeAsString();
+  int responses = 0;
+  std::string answer;
+  const grpc::Status status =
+      Stream("/collide.v1.CollisionService/StreamQueries", {bytes}, &responses,
+             &answer);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(responses, 1);
+  v1::StreamQueriesResponse response;
+  ASSERT_TRUE(response.ParseFromString(answer));
+  EXPECT_EQ(response.status().code(), 0) << response.status().message();
+  EXPECT_EQ(response.results_size(), 300);
 }
 
 }  // namespace
