@@ -153,7 +153,7 @@ make_base() {
   echo "build_image: ${base} is not in local storage; making it with" \
     "debootstrap (${suite}, minbase, ${mirror})"
   local start="${SECONDS}" root
-  base_container="$(buildah from scratch)"
+  base_container="$(buildah from --name "collide-base-$$" scratch)"
   root="$(buildah mount "${base_container}")"
   if ! debootstrap --variant=minbase "${suite}" "${root}" "${mirror}" \
     >"${work}/debootstrap.log" 2>&1; then
