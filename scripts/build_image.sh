@@ -205,7 +205,9 @@ else
     make_base
     start="${SECONDS}"
   fi
-  buildah bud --format docker --isolation chroot --layers \
+  # --force-rm: with --layers, buildah 1.28 keeps the working container of
+  # a stage without instructions ("programs") unless told otherwise.
+  buildah bud --format docker --isolation chroot --layers --force-rm \
     -f docker/Dockerfile -t "${tag}" "${build_args[@]}" "${context}"
   # buildah prints sizes rounded; podman (same storage) prints bytes.
   size="$(podman image inspect --format '{{.Size}}' "${tag}")"

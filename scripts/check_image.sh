@@ -127,6 +127,12 @@ if [ -z "${server_pid}" ]; then
   cat "${log}" >&2
   fail "collide_server did not start in the image"
 fi
+# The entrypoint's shell must exec the server, so the stop signal reaches
+# it: its parent is buildah's, not a shell.
+parent="$(ps -o comm= -p "$(ps -o ppid= -p "${server_pid}" | tr -d ' ')")"
+case "${parent}" in
+  sh | dash | bash) fail "the ENTRYPOINT's ${parent} does not exec collide_server" ;;
+esac
 server_uid="$(awk '$1 == "Uid:" { print $2 }' "/proc/${server_pid}/status")"
 if [ "${server_uid}" != 10001 ]; then
   fail "collide_server runs as uid ${server_uid}, not 10001"
