@@ -30,9 +30,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# usage STATUS: the Usage block above, on stdout for --help (0), else on
+# stderr (2, a bad command line).
 usage() {
-  sed -n 's/^# \{0,1\}//; /^Usage:/,/^Prints/p' "$0" | sed '$d' >&2
-  exit 2
+  if [ "$1" -eq 0 ]; then
+    sed -n 's/^# \{0,1\}//; /^Usage:/,/^Prints/p' "$0" | sed '$d'
+  else
+    sed -n 's/^# \{0,1\}//; /^Usage:/,/^Prints/p' "$0" | sed '$d' >&2
+  fi
+  exit "$1"
 }
 
 tag="collide:dev"
@@ -43,7 +49,7 @@ engine=""
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --tag | --ca-file | --from-build | --mirror | --engine)
-      if [ "$#" -lt 2 ]; then usage; fi
+      if [ "$#" -lt 2 ]; then usage 2; fi
       case "$1" in
         --tag) tag="$2" ;;
         --ca-file) ca_files+=("$2") ;;
@@ -53,10 +59,10 @@ while [ "$#" -gt 0 ]; do
       esac
       shift 2
       ;;
-    -h | --help) usage ;;
+    -h | --help) usage 0 ;;
     *)
       echo "build_image: unknown argument '$1'" >&2
-      usage
+      usage 2
       ;;
   esac
 done
