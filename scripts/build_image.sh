@@ -124,7 +124,7 @@ if [ -n "${from_build}" ]; then
   mkdir -p "${context}/scripts"
   cp scripts/install_deps.sh "${context}/scripts/"
   bash scripts/install_binaries.sh "${context}/prebuilt" "${from_build}" >/dev/null
-  build_args+=(--build-arg COLLIDE_PROGRAMS=prebuilt)
+  build_args+=(--target runtime-prebuilt)
 fi
 
 # The first FROM names the base both stages start from.
@@ -211,9 +211,7 @@ else
     make_base
     start="${SECONDS}"
   fi
-  # --force-rm: with --layers, buildah 1.28 keeps the working container of
-  # a stage without instructions ("programs") unless told otherwise.
-  buildah bud --format docker --isolation chroot --layers --force-rm \
+  buildah bud --format docker --isolation chroot --layers \
     -f docker/Dockerfile -t "${tag}" "${build_args[@]}" "${context}"
   # buildah prints sizes rounded; podman (same storage) prints bytes.
   size="$(podman image inspect --format '{{.Size}}' "${tag}")"
