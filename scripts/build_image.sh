@@ -104,7 +104,8 @@ if [ "${#ca_files[@]}" -gt 0 ]; then
       echo "build_image: ${file} holds no PEM certificate" >&2
       exit 1
     fi
-    cat "${file}" >>"${work}/extra_ca.pem"
+    # A newline between files: a PEM file may lack a final one.
+    { cat "${file}" && echo; } >>"${work}/extra_ca.pem"
   done
   build_args+=(--secret "id=extra_ca,src=${work}/extra_ca.pem")
 fi
