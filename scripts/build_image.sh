@@ -83,6 +83,10 @@ case "${engine}" in
     ;;
 esac
 if [ "${engine}" = buildah ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "build_image: buildah builds need root here: sudo bash $0 ..." >&2
+    exit 1
+  fi
   bash scripts/install_deps.sh --image
 fi
 
