@@ -7,7 +7,12 @@
 #        scripts/install_deps.sh --runtime  only the shared libraries the
 #                                           installed programs load (the
 #                                           image's runtime stage)
-#        scripts/install_deps.sh --list [--runtime]
+#        scripts/install_deps.sh --image    the image builder without a
+#                                           Docker daemon: buildah, podman
+#                                           and debootstrap
+#                                           (scripts/build_image.sh, and
+#                                           CI's scripts/check_image.sh)
+#        scripts/install_deps.sh --list [--runtime|--image]
 #                                           print the packages, one a line,
 #                                           and install nothing
 # scripts/check_runtime_deps.sh (run by scripts/test.sh) checks that every
@@ -67,14 +72,22 @@ runtime_packages=(
   libstdc++6 libgcc-s1 libc6
 )
 
+# scripts/build_image.sh builds the image with these where no Docker
+# daemon runs: buildah (docker-format images, chroot isolation), a base
+# made with debootstrap, and podman's image inspection. Not in the list
+# above, so neither the image's build stage nor a plain test run
+# installs them.
+image_packages=(buildah podman debootstrap)
+
 list_only=0
 packages=("${build_packages[@]}")
 for arg in "$@"; do
   case "$arg" in
     --runtime) packages=("${runtime_packages[@]}") ;;
+    --image) packages=("${image_packages[@]}") ;;
     --list) list_only=1 ;;
     *)
-      echo "usage: $0 [--runtime] [--list]" >&2
+      echo "usage: $0 [--runtime|--image] [--list]" >&2
       exit 2
       ;;
   esac

@@ -4,16 +4,21 @@
 # programs against the Docker runtime image's packages, and is what the
 # image's build stage runs), and a Debug build with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the randomized oracle tests run fewer cases
-# there, since the sanitizers slow them down about tenfold). Last, a fuzz
-# smoke: each libFuzzer target (tests/fuzz/, built with clang) for 50,000
-# inputs from a fixed seed (at most 60 s), so that its verdict hardly
-# depends on luck.
-# Exits non-zero if any build step or test fails, or a fuzzer finds a crash,
-# sanitizer report or timeout.
+# there, since the sanitizers slow them down about tenfold). Between the
+# two, scripts/check_image.sh builds the image's runtime stage from the
+# Release build (buildah, a debootstrap base) and runs it: health, the
+# sample workload, /metrics, SIGTERM. Last, a fuzz smoke: each libFuzzer
+# target (tests/fuzz/, built with clang) for 50,000 inputs from a fixed
+# seed (at most 60 s), so that its verdict hardly depends on luck.
+# Exits non-zero if any build step or test fails, the image check fails, or
+# a fuzzer finds a crash, sanitizer report or timeout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/test_release.sh
+# Not in test_release.sh: the image's build stage runs that, and builds no
+# image inside itself.
+bash scripts/check_image.sh build
 jobs=$(nproc)
 
 cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCOLLIDE_SANITIZE=ON \
