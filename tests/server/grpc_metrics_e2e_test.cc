@@ -14,10 +14,12 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "collide/v1/collision_service.grpc.pb.h"
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
@@ -26,6 +28,10 @@
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"
 #include "tests/support/temp_dir.h"
+
+#ifndef COLLIDE_SERVER_DOC
+#error "COLLIDE_SERVER_DOC must name docs/server.md"
+#endif
 
 #ifndef COLLIDE_SERVER_BINARY
 #error "COLLIDE_SERVER_BINARY must name the collide_server binary"
@@ -357,6 +363,66 @@ TEST(GrpcMetricsE2eTest, PromtoolCheckMetricsIsCleanOnARealScrape) {
                    metrics_port, "/metrics | promtool check metrics 2>&1"));
   EXPECT_EQ(promtool.exit_code, 0) << promtool.output;
   EXPECT_EQ(promtool.output, "") << promtool.output;
+}
+
+// The metrics table of docs/server.md: each family it names, with the type
+// of its row ("" for a row naming several families of mixed types).
+std::map<std::string, std::string> DocumentedFamilies() {
+  std::map<std::string, std::string> families;
+  std::ifstream page(COLLIDE_SERVER_DOC);
+  std::string line;
+  bool in_table = false;
+  while (std::getline(page, line)) {
+    if (absl::StartsWith(line, "| metric | type |")) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table || absl::StartsWith(line, "|---")) continue;
+    if (!absl::StartsWith(line, "|")) break;
+    const std::vector<std::string> cells = absl::StrSplit(line, '|');
+    if (cells.size() < 3) continue;
+    const std::string type(absl::StripAsciiWhitespace(cells[2]));
+    for (const absl::string_view name : absl::StrSplit(cells[1], ',')) {
+      // Without the backticks.
+      const absl::string_view bare = absl::StripSuffix(
+          absl::StripPrefix(absl::StripAsciiWhitespace(name), "`"), "`");
+      families[std::string(bare)] = type;
+    }
+  }
+  return families;
+}
+
+// The table lists every family the page has, with its type, and no family
+// the page lacks.
+TEST(GrpcMetricsE2eTest, TheDocsTableListsEveryFamilyOfThePage) {
+  const std::map<std::string, std::string> documented = DocumentedFamilies();
+  ASSERT_GT(documented.size(), 20u)
+      << "no metrics table in " << COLLIDE_SERVER_DOC;
+  ServerProcess server;
+  ASSERT_TRUE(
+      server.Start({"--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0"}))
+      << server.log();
+  const int metrics_port = server.MetricsPort();
+  ASSERT_GT(metrics_port, 0) << server.log();
+  std::map<std::string, std::string> served;
+  for (const absl::string_view line :
+       absl::StrSplit(CurlMetrics(metrics_port), '\n')) {
+    if (!absl::StartsWith(line, "# TYPE ")) continue;
+    const std::vector<std::string> parts = absl::StrSplit(line, ' ');
+    ASSERT_EQ(parts.size(), 4u) << line;
+    served[parts[2]] = parts[3];
+  }
+  for (const auto& [name, type] : served) {
+    const auto it = documented.find(name);
+    if (it == documented.end()) {
+      ADD_FAILURE() << name << " (" << type << ") is missing from the table";
+    } else if (!it->second.empty()) {
+      EXPECT_EQ(it->second, type) << name;
+    }
+  }
+  for (const auto& [name, type] : documented) {
+    EXPECT_TRUE(served.count(name)) << name << " is in the table, not served";
+  }
 }
 
 }  // namespace
