@@ -122,8 +122,10 @@ class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
   RpcMetrics& metrics_;
   RpcMetrics::Method& method_;
   const std::chrono::steady_clock::time_point start_;
-  // gRPC runs a call's interceptor hooks one batch at a time, never
-  // concurrently, so a plain bool is enough.
+  // Written only by the one batch that sends the status, read again only
+  // by the destructor, which gRPC runs after every batch of the call is
+  // done: a plain bool is enough, though a stream's read and write batches
+  // may run their hooks at once (the counters are atomic for that).
   bool finished_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "collide/v1/level_service.grpc.pb.h"
 #include "e2e_helpers.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1/reflection.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/support/server_process.h"
@@ -153,6 +156,12 @@ const std::string kHealthCheck =
     MethodLabels("unary", "grpc.health.v1.Health", "Check");
 const std::string kHealthWatch =
     MethodLabels("server_stream", "grpc.health.v1.Health", "Watch");
+const std::string kReflectionV1 =
+    MethodLabels("bidi_stream", "grpc.reflection.v1.ServerReflection",
+                 "ServerReflectionInfo");
+const std::string kReflectionV1Alpha =
+    MethodLabels("bidi_stream", "grpc.reflection.v1alpha.ServerReflection",
+                 "ServerReflectionInfo");
 
 // Calls of the method with `labels` handled, whatever their code.
 double HandledWithAnyCode(const Page& page, const std::string& labels) {
@@ -172,6 +181,8 @@ Page ScrapeWhenStreamsHandled(int metrics_port) {
       std::chrono::steady_clock::now() + std::chrono::seconds(10);
   const auto handled = [](const Page& page) {
     return CountsOf(page, kStreamQueries).handled == 1 &&
+           CountsOf(page, kReflectionV1).handled == 1 &&
+           CountsOf(page, kReflectionV1Alpha).handled == 1 &&
            HandledWithAnyCode(page, kHealthWatch) == 1;
   };
   Page page = Scrape(metrics_port);
@@ -182,9 +193,29 @@ Page ScrapeWhenStreamsHandled(int metrics_port) {
   return page;
 }
 
+// A reflection stream of `Service` asking for the services `requests`
+// times, answered each time.
+template <typename Service, typename Request, typename Response>
+void ListServices(const std::shared_ptr<grpc::Channel>& channel, int requests) {
+  grpc::ClientContext context;
+  context.set_deadline(Deadline());
+  auto stub = Service::NewStub(channel);
+  auto stream = stub->ServerReflectionInfo(&context);
+  for (int i = 0; i < requests; ++i) {
+    Request request;
+    request.set_list_services("");
+    ASSERT_TRUE(stream->Write(request));
+    Response response;
+    ASSERT_TRUE(stream->Read(&response));
+  }
+  stream->WritesDone();
+  ASSERT_TRUE(stream->Finish().ok());
+}
+
 // Three unary calls, one stream of four batches, one health check, one
-// health watch (two statuses sent, then cancelled), and one PutLevel on the
-// admin port.
+// health watch (answered, then cancelled), a reflection v1 stream of two
+// requests; on the admin port one PutLevel and a reflection v1alpha stream
+// of one request.
 void SendKnownTraffic(const ServerProcess& server) {
   const auto channel = testing::Connect(server.port());
   const auto collisions = v1::CollisionService::NewStub(channel);
@@ -229,11 +260,17 @@ void SendKnownTraffic(const ServerProcess& server) {
     }
     EXPECT_EQ(watch->Finish().error_code(), grpc::StatusCode::CANCELLED);
   }
-  const auto levels =
-      v1::LevelService::NewStub(testing::Connect(server.admin_port()));
+  ListServices<grpc::reflection::v1::ServerReflection,
+               grpc::reflection::v1::ServerReflectionRequest,
+               grpc::reflection::v1::ServerReflectionResponse>(channel, 2);
+  const auto admin = testing::Connect(server.admin_port());
+  const auto levels = v1::LevelService::NewStub(admin);
   v1::PutLevelResponse put;
   ASSERT_TRUE(
       testing::PutLevel(*levels, testing::WallLevel("wall", 5, 7), &put).ok());
+  ListServices<grpc::reflection::v1alpha::ServerReflection,
+               grpc::reflection::v1alpha::ServerReflectionRequest,
+               grpc::reflection::v1alpha::ServerReflectionResponse>(admin, 1);
 }
 
 TEST(GrpcMetricsE2eTest, CountsMatchTheTrafficSentExactly) {
@@ -262,6 +299,8 @@ TEST(GrpcMetricsE2eTest, CountsMatchTheTrafficSentExactly) {
   EXPECT_EQ(CountsOf(page, kStreamQueries), (MethodCounts{1, 1, 4, 4, 1}));
   EXPECT_EQ(CountsOf(page, kHealthCheck), (MethodCounts{1, 1, 1, 1, 1}));
   EXPECT_EQ(CountsOf(page, kPutLevel), (MethodCounts{1, 1, 1, 1, 1}));
+  EXPECT_EQ(CountsOf(page, kReflectionV1), (MethodCounts{1, 1, 2, 2, 1}));
+  EXPECT_EQ(CountsOf(page, kReflectionV1Alpha), (MethodCounts{1, 1, 1, 1, 1}));
   // The watch's first answer, then the client cancelled it: handled once,
   // with the code gRPC's health service finishes a cancelled watch with
   // (UNKNOWN in gRPC 1.51), or CANCELLED where it sends none.
