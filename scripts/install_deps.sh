@@ -62,6 +62,11 @@ build_packages=(
   # the deployment checks: the Kubernetes manifests rendered by kubectl
   # kustomize, yamllint over docker/, shellcheck over scripts/ (test-only)
   kubernetes-client yamllint shellcheck python3-yaml
+  # promtool (check metrics on a real scrape, check rules on the
+  # PrometheusRule; test-only). Debian ships it only in the server's
+  # package, which on a systemd machine also starts a Prometheus on :9090
+  # (`systemctl disable --now prometheus` stops it; the tests do not use it)
+  prometheus
 )
 
 # What collide_server and the client tools load at run time (ldd), by

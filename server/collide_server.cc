@@ -278,13 +278,15 @@ void CollideServer::MakeServices() {
 
 absl::Status CollideServer::StartMetrics() {
   if (options_.metrics_listen.empty()) return absl::OkStatus();
-  const LevelStore* store = store_.get();
+  const MetricsPageSources sources{.store = store_.get(),
+                                   .skipped_files = &skipped_files_,
+                                   .serving = &serving_};
   absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
       MetricsHttpServer::Start(
           options_.metrics_listen,
           {.threads = options_.metrics_threads,
            .request_timeout = options_.metrics_request_timeout},
-          [store] { return RenderMetricsPage(*store); });
+          [sources] { return RenderMetricsPage(sources); });
   if (!metrics.ok()) return metrics.status();
   metrics_http_ = *std::move(metrics);
   // Not "(port N)": that names the gRPC port to whoever reads the log
@@ -349,6 +351,7 @@ absl::Status CollideServer::StartQueryPort(
     health->SetServingStatus(true);
     health->SetServingStatus(v1::CollisionService::service_full_name(), true);
     health->SetServingStatus(v1::LevelService::service_full_name(), true);
+    serving_.store(true, std::memory_order_relaxed);
     // From now on kept current as the watcher loads or skips files.
     skipped_files_.SetObserver([health](bool all_loaded) {
       health->SetServingStatus(SkippedLevelFiles::kHealthService, all_loaded);
@@ -497,6 +500,7 @@ void CollideServer::Shutdown() {
     // Load balancers watching health stop sending new work first.
     health->SetServingStatus(false);
   }
+  serving_.store(false, std::memory_order_relaxed);
   Log("draining: up to %s for calls in flight",
       absl::FormatDuration(options_.shutdown_grace));
   const absl::Time start = absl::Now();

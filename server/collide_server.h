@@ -15,6 +15,7 @@
 #ifndef COLLIDE_SERVER_COLLIDE_SERVER_H_
 #define COLLIDE_SERVER_COLLIDE_SERVER_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -112,8 +113,11 @@ class CollideServer {
   void StartWatcher();
 
   ServerOptions options_;
-  // Before what fills and reads it (the watcher, the level service).
+  // Before what fills and reads it (the watcher, the level service, the
+  // metrics page).
   SkippedLevelFiles skipped_files_;
+  // Whether the query port's health says SERVING (collide_serving).
+  std::atomic<bool> serving_{false};
   std::unique_ptr<LevelStore> store_;
   // After the store, so it stops before the store goes. Null without a
   // level directory or with polling off.

@@ -46,6 +46,10 @@ void AppendLabels(std::string& text, absl::Span<const Label> labels) {
 
 Histogram::Histogram(std::initializer_list<uint64_t> upper_bounds,
                      double divisor)
+    : Histogram(absl::MakeConstSpan(upper_bounds.begin(), upper_bounds.size()),
+                divisor) {}
+
+Histogram::Histogram(absl::Span<const uint64_t> upper_bounds, double divisor)
     : divisor_(divisor) {
   for (const uint64_t bound : upper_bounds) {
     if (bound_count_ == kMaxBuckets) break;

@@ -52,6 +52,7 @@ class Histogram {
 
   // `upper_bounds`: ascending, at most kMaxBuckets; +Inf is implied.
   Histogram(std::initializer_list<uint64_t> upper_bounds, double divisor);
+  Histogram(absl::Span<const uint64_t> upper_bounds, double divisor);
 
   // Counts `value` in the first bucket whose bound is >= it (le), or +Inf.
   void Observe(uint64_t value);
@@ -74,6 +75,17 @@ class Histogram {
   std::array<std::atomic<uint64_t>, kMaxBuckets + 1> buckets_{};
   std::atomic<uint64_t> sum_{0};
 };
+
+// Bounds for latencies in nanoseconds (divisor 1e9): 1 us to 10 s in 1-2-5
+// steps, 22 buckets. Fine enough at the low end that the median of a
+// one-query batch (a few microseconds) lands in a bucket of its own, and
+// wide enough for a call held by a slow client or a long deadline.
+inline constexpr std::array<uint64_t, 22> kLatencyBoundsNs = {
+    1'000,         2'000,         5'000,       10'000,        20'000,
+    50'000,        100'000,       200'000,     500'000,       1'000'000,
+    2'000'000,     5'000'000,     10'000'000,  20'000'000,    50'000'000,
+    100'000'000,   200'000'000,   500'000'000, 1'000'000'000, 2'000'000'000,
+    5'000'000'000, 10'000'000'000};
 
 // `value` escaped for a label value in the text format: backslash, double
 // quote and line feed become \\, \" and \n.

@@ -1,5 +1,6 @@
 #include "server/ops/metrics_page.h"
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/stubs/common.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/formats/proto_convert.h"
 #include "server/levels/level_snapshot.h"
 #include "server/levels/level_store.h"
 #include "server/ops/metrics.h"
@@ -106,24 +108,31 @@ void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,
   writer.Family("collide_levels_loaded", "gauge", "Levels served.");
   writer.Sample("collide_levels_loaded", {},
                 static_cast<double>(levels.size()));
+  // Level labels carry the API's name ("levels/arena"), as requests and
+  // logs spell it.
+  std::vector<std::string> names;
+  names.reserve(levels.size());
+  for (const std::shared_ptr<const LevelSnapshot>& level : levels) {
+    names.push_back(formats::LevelName(level->id));
+  }
   writer.Family("collide_level_held_bytes", "gauge",
                 "Memory one served level holds: the built level plus the "
                 "message it was built from, bytes.");
   double total = 0;
-  for (const std::shared_ptr<const LevelSnapshot>& level : levels) {
-    const double bytes = static_cast<double>(HeldBytes(*level));
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const double bytes = static_cast<double>(HeldBytes(*levels[i]));
     total += bytes;
-    writer.Sample("collide_level_held_bytes", {{"level", level->id}}, bytes);
+    writer.Sample("collide_level_held_bytes", {{"level", names[i]}}, bytes);
   }
-  writer.Family("collide_levels_held_bytes", "gauge",
+  writer.Family("collide_level_store_held_bytes", "gauge",
                 "Memory all served levels hold together, bytes (what "
                 "--max_total_level_bytes bounds).");
-  writer.Sample("collide_levels_held_bytes", {}, total);
+  writer.Sample("collide_level_store_held_bytes", {}, total);
   writer.Family("collide_level_version", "gauge",
                 "Version of the level served now.");
-  for (const std::shared_ptr<const LevelSnapshot>& level : levels) {
-    writer.Sample("collide_level_version", {{"level", level->id}},
-                  static_cast<double>(level->version));
+  for (size_t i = 0; i < levels.size(); ++i) {
+    writer.Sample("collide_level_version", {{"level", names[i]}},
+                  static_cast<double>(levels[i]->version));
   }
   const auto counter = [&](const char* name, const char* help,
                            const Counter& value) {
@@ -168,15 +177,37 @@ void AppendBuildInfo(ExpositionWriter& writer) {
                 1);
 }
 
+// The health service's answers as gauges, for alerts: the whole server
+// SERVING (0 while it drains), and the level files skipped now (the
+// collide.level_dir health service is NOT_SERVING while there are any).
+void AppendHealth(const MetricsPageSources& sources, ExpositionWriter& writer) {
+  if (sources.serving != nullptr) {
+    writer.Family("collide_serving", "gauge",
+                  "1 while the server's health is SERVING, 0 while it is "
+                  "NOT_SERVING (draining).");
+    writer.Sample("collide_serving", {},
+                  sources.serving->load(std::memory_order_relaxed) ? 1 : 0);
+  }
+  if (sources.skipped_files != nullptr) {
+    writer.Family("collide_level_files_skipped", "gauge",
+                  "Level files in --level_dir skipped now (unreadable or "
+                  "invalid); health collide.level_dir is NOT_SERVING while "
+                  "this is above 0.");
+    writer.Sample("collide_level_files_skipped", {},
+                  static_cast<double>(sources.skipped_files->List().size()));
+  }
+}
+
 }  // namespace
 
-std::string RenderMetricsPage(const LevelStore& store) {
+std::string RenderMetricsPage(const MetricsPageSources& sources) {
   const ServerMetrics& metrics = Metrics();
   ExpositionWriter writer;
   ServerRpcMetrics().Render(writer);
+  AppendHealth(sources, writer);
   AppendQueries(metrics, writer);
   AppendBatches(metrics, writer);
-  AppendLevels(metrics, store, writer);
+  if (sources.store != nullptr) AppendLevels(metrics, *sources.store, writer);
   AppendProcessMetrics(writer);
   AppendBuildInfo(writer);
   return writer.text();

@@ -1,8 +1,16 @@
-// gRPC calls by method and status code, counted by a server interceptor as
-// each call sends its status: every service on the server (collide's,
-// health, reflection, unknown methods) without touching their code. Exposed
-// as grpc_server_handled_total, the name and labels of go-grpc-prometheus
-// and java-grpc-prometheus, so existing gRPC dashboards work.
+// gRPC calls by method, counted by a server interceptor: every service on
+// the server (collide's, health, reflection, unknown methods) without
+// touching their code. Exposed under the names and labels of
+// go-grpc-prometheus and java-grpc-prometheus, so existing gRPC dashboards
+// and alerts work: grpc_server_started_total, grpc_server_handled_total
+// (with grpc_code), grpc_server_msg_received_total,
+// grpc_server_msg_sent_total and the grpc_server_handling_seconds
+// histogram, each with grpc_type, grpc_service and grpc_method.
+//
+// Cost per call: one clock read at its start and one at its status, and a
+// relaxed atomic add per message and per event; the method's counters are
+// found once, when the call starts (a map lookup by its path). No lock, no
+// allocation beyond the interceptor object gRPC already made per call.
 #ifndef COLLIDE_SERVER_OPS_RPC_METRICS_H_
 #define COLLIDE_SERVER_OPS_RPC_METRICS_H_
 
@@ -21,24 +29,59 @@
 
 namespace collide::server {
 
+// How a method streams, the grpc_type label: "unary", "client_stream",
+// "server_stream", "bidi_stream".
+enum class GrpcType { kUnary, kClientStream, kServerStream, kBidiStream };
+
+// The grpc_type label value of `type`.
+absl::string_view GrpcTypeName(GrpcType type);
+
+// One method the metrics know by name.
+struct RpcMethod {
+  // "/package.Service/Method".
+  std::string path;
+  GrpcType type = GrpcType::kUnary;
+};
+
 class RpcMetrics {
  public:
-  // Counts calls of the methods named by `method_paths`
-  // ("/package.Service/Method") under their own labels, and calls of any
+  // The counters of one method. Built in RpcMetrics' constructor, never
+  // moved afterwards, so interceptors keep a pointer to them.
+  struct Method {
+    std::string service;
+    std::string method;
+    absl::string_view type;
+    static constexpr int kCodeCount = 17;
+    Counter started;
+    Counter msg_received;
+    Counter msg_sent;
+    std::array<Counter, kCodeCount> codes;
+    // From the call's start (its interceptor made) to its status sent.
+    Histogram handling_ns{kLatencyBoundsNs, 1e9};
+
+    // Counts one call finished with gRPC status code `code` (0..16;
+    // others count as UNKNOWN) `nanoseconds` after it started.
+    void Finish(int code, uint64_t nanoseconds);
+  };
+
+  // Counts calls of `methods` under their own labels, and calls of any
   // other method (unknown ones, which clients choose) under
-  // grpc_service="unknown", grpc_method="unknown", so label values stay a
-  // fixed set.
-  explicit RpcMetrics(const std::vector<std::string>& method_paths);
+  // grpc_service="unknown", grpc_method="unknown", grpc_type="unknown"
+  // (the server cannot tell how an unknown method streams), so label
+  // values stay a fixed set.
+  explicit RpcMetrics(const std::vector<RpcMethod>& methods);
 
   RpcMetrics(const RpcMetrics&) = delete;
   RpcMetrics& operator=(const RpcMetrics&) = delete;
 
-  // Counts one call of `method_path` that finished with gRPC status code
-  // `code` (0..16; others count as UNKNOWN). Lock-free.
-  void Record(absl::string_view method_path, int code);
+  // The counters of `method_path`, or the unknown method's.
+  Method& Find(absl::string_view method_path);
 
-  // The grpc_server_handled_total family: one sample per method and code
-  // seen at least once.
+  // The five grpc_server_* families. started, msg_received and msg_sent
+  // have a sample for every known method, 0 included (so rates and alerts
+  // see the method before its first call); handled_total one per method
+  // and code seen at least once; handling_seconds one histogram per method
+  // called at least once.
   void Render(ExpositionWriter& writer) const;
 
   // Calls the interceptor has seen start and not yet end, and calls it has
@@ -58,12 +101,6 @@ class RpcMetrics {
  private:
   std::atomic<int64_t> calls_in_flight_{0};
   std::atomic<int64_t> calls_started_{0};
-  static constexpr int kCodeCount = 17;
-  struct Method {
-    std::string service;
-    std::string method;
-    std::array<Counter, kCodeCount> codes;
-  };
 
   // Built in the constructor, read-only afterwards.
   std::map<std::string, std::unique_ptr<Method>, std::less<>> by_path_;
@@ -72,11 +109,11 @@ class RpcMetrics {
 
 // The process's RPC counters, for the methods of collide's services
 // (CollisionService, LevelService, from their descriptors), grpc.health.v1
-// and server reflection.
+// and server reflection (v1 and v1alpha).
 RpcMetrics& ServerRpcMetrics();
 
-// An interceptor factory for grpc::ServerBuilder that records every call's
-// status in `metrics` (which must outlive the server).
+// An interceptor factory for grpc::ServerBuilder that counts every call's
+// start, messages and status in `metrics` (which must outlive the server).
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
 MakeRpcMetricsInterceptorFactory(RpcMetrics& metrics);
 

@@ -60,11 +60,7 @@ struct ServerMetrics {
       1};
   // From a batch parsed to its answer ready (queueing for a worker
   // included; writing it back not), nanoseconds.
-  Histogram batch_latency_ns{
-      {10'000, 25'000, 50'000, 100'000, 250'000, 500'000, 1'000'000, 2'500'000,
-       5'000'000, 10'000'000, 25'000'000, 50'000'000, 100'000'000, 250'000'000,
-       500'000'000, 1'000'000'000, 2'500'000'000, 10'000'000'000},
-      1e9};
+  Histogram batch_latency_ns{kLatencyBoundsNs, 1e9};
   // StreamQueries calls open now.
   Gauge streams_open;
   // Bytes of requests read and answers not yet written that query calls

@@ -95,7 +95,7 @@ metric() {
 # Waits until the server carries the loop: a stream open and at least 10
 # RunQueries calls answered since it started.
 wait_for_load() {
-  local unary='grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="OK"}'
+  local unary='grpc_server_handled_total{grpc_type="unary",grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="OK"}'
   local give_up=$((SECONDS + 20))
   local streams=0 calls=0
   while [ "${SECONDS}" -lt "${give_up}" ]; do

@@ -9,6 +9,8 @@ promises of them:
   on CPU;
 - NetworkPolicies admit the query (50051), admin (50052) and metrics (9090)
   ports of the collide pods and Redis' port (6379) from collide pods only;
+- a ServiceMonitor scrapes /metrics on a port of the collide Service, and a
+  PrometheusRule is there (check_rules.py runs its alerts through promtool);
 - the Redis fleet authenticates: Redis loads an ACL file from a Secret with
   its default user off, the collide replicas read the password from the
   same Secret with --level_store_password_file, and the level ConfigMap is
@@ -95,7 +97,32 @@ def check_common(objects, where):
                   f"reaches port {port}")
         check(set(ports) == {50051, 50052, 9090},
               f"{where}: collide's NetworkPolicy opens {sorted(ports)}")
+    check_monitoring(objects, where)
     return args
+
+
+def check_monitoring(objects, where):
+    """The ServiceMonitor scrapes /metrics on a port the collide Service
+    names, and the PrometheusRule is there (check_rules.py runs it)."""
+    monitor = by_kind(objects, "ServiceMonitor", "collide")
+    service = by_kind(objects, "Service", "collide")
+    check(monitor is not None and service is not None,
+          f"{where}: no ServiceMonitor or Service for collide")
+    if monitor is None or service is None:
+        return
+    labels = service["metadata"].get("labels", {})
+    wanted = monitor["spec"]["selector"]["matchLabels"]
+    check(all(labels.get(k) == v for k, v in wanted.items()),
+          f"{where}: the ServiceMonitor selects {wanted}, the Service has "
+          f"{labels}")
+    names = {p.get("name") for p in service["spec"]["ports"]}
+    for endpoint in monitor["spec"]["endpoints"]:
+        check(endpoint.get("port") in names and
+              endpoint.get("path") == "/metrics",
+              f"{where}: the ServiceMonitor scrapes {endpoint}, the Service "
+              f"names ports {sorted(names)}")
+    check(by_kind(objects, "PrometheusRule", "collide") is not None,
+          f"{where}: no PrometheusRule for collide")
 
 
 def main():

@@ -187,13 +187,13 @@ Page Scrape(int metrics_port) {
 }
 
 constexpr char kRunQueriesOk[] =
-    R"(grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="OK"})";
+    R"(grpc_server_handled_total{grpc_type="unary",grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="OK"})";
 constexpr char kRunQueriesNotFound[] =
-    R"(grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="NOT_FOUND"})";
+    R"(grpc_server_handled_total{grpc_type="unary",grpc_service="collide.v1.CollisionService",grpc_method="RunQueries",grpc_code="NOT_FOUND"})";
 constexpr char kStreamQueriesOk[] =
-    R"(grpc_server_handled_total{grpc_service="collide.v1.CollisionService",grpc_method="StreamQueries",grpc_code="OK"})";
+    R"(grpc_server_handled_total{grpc_type="bidi_stream",grpc_service="collide.v1.CollisionService",grpc_method="StreamQueries",grpc_code="OK"})";
 constexpr char kPutLevelOk[] =
-    R"(grpc_server_handled_total{grpc_service="collide.v1.LevelService",grpc_method="PutLevel",grpc_code="OK"})";
+    R"(grpc_server_handled_total{grpc_type="unary",grpc_service="collide.v1.LevelService",grpc_method="PutLevel",grpc_code="OK"})";
 constexpr char kRayHit[] =
     R"(collide_queries_total{kind="ray_cast",outcome="hit"})";
 constexpr char kRayMiss[] =
@@ -241,9 +241,9 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
     EXPECT_EQ(value, 1) << series;
   }
   EXPECT_EQ(build_info_series, 1);
-  EXPECT_GT(before[R"(collide_level_held_bytes{level="arena"})"], 0);
-  EXPECT_EQ(before["collide_levels_held_bytes"],
-            before[R"(collide_level_held_bytes{level="arena"})"]);
+  EXPECT_GT(before[R"(collide_level_held_bytes{level="levels/arena"})"], 0);
+  EXPECT_EQ(before["collide_level_store_held_bytes"],
+            before[R"(collide_level_held_bytes{level="levels/arena"})"]);
   EXPECT_EQ(before["collide_level_build_seconds_count"], 1);  // the arena
   EXPECT_EQ(before["collide_batch_size_count"], 0);
   EXPECT_GT(before["process_resident_memory_bytes"], 1 << 20);
@@ -344,11 +344,11 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(during[kPutLevelOk], 1);
   EXPECT_EQ(
       during
-          [R"(grpc_server_handled_total{grpc_service="grpc.health.v1.Health",grpc_method="Check",grpc_code="OK"})"],
+          [R"(grpc_server_handled_total{grpc_type="unary",grpc_service="grpc.health.v1.Health",grpc_method="Check",grpc_code="OK"})"],
       1);
   EXPECT_EQ(
       during
-          [R"(grpc_server_handled_total{grpc_service="unknown",grpc_method="unknown",grpc_code="UNIMPLEMENTED"})"],
+          [R"(grpc_server_handled_total{grpc_type="unknown",grpc_service="unknown",grpc_method="unknown",grpc_code="UNIMPLEMENTED"})"],
       1);
   EXPECT_EQ(during["collide_batch_size_count"], 3);
   EXPECT_EQ(during["collide_batch_size_sum"], 5 + 1 + 1);
@@ -359,11 +359,13 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(during["collide_level_puts_total"], 1);
   EXPECT_EQ(during["collide_level_build_seconds_count"], 2);
   EXPECT_EQ(during["collide_levels_loaded"], 2);
-  const double wall_bytes = during[R"(collide_level_held_bytes{level="wall"})"];
+  const double wall_bytes =
+      during[R"(collide_level_held_bytes{level="levels/wall"})"];
   EXPECT_GT(wall_bytes, 0);
-  EXPECT_EQ(during["collide_levels_held_bytes"],
-            wall_bytes + during[R"(collide_level_held_bytes{level="arena"})"]);
-  EXPECT_EQ(during[R"(collide_level_version{level="wall"})"],
+  EXPECT_EQ(
+      during["collide_level_store_held_bytes"],
+      wall_bytes + during[R"(collide_level_held_bytes{level="levels/arena"})"]);
+  EXPECT_EQ(during[R"(collide_level_version{level="levels/wall"})"],
             put.summary().version());
 
   stream->WritesDone();
@@ -385,7 +387,8 @@ TEST(MetricsE2eTest, CurlScrapesAPageThatParsesAndMovesWithTraffic) {
   EXPECT_EQ(after[kStreamQueriesOk], 1);
   EXPECT_EQ(after["collide_level_deletes_total"], 1);
   EXPECT_EQ(after["collide_levels_loaded"], 1);
-  EXPECT_TRUE(std::isnan(after[R"(collide_level_held_bytes{level="wall"})"]));
+  EXPECT_TRUE(
+      std::isnan(after[R"(collide_level_held_bytes{level="levels/wall"})"]));
   EXPECT_GE(after["process_cpu_seconds_total"],
             before["process_cpu_seconds_total"]);
 }

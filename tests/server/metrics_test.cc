@@ -47,6 +47,21 @@ TEST(HistogramTest, BucketsAreCumulativeWithExactBoundsSumAndCount) {
             "lat_seconds_count{method=\"m\"} 3\n");
 }
 
+// 1 us to 10 s in 1-2-5 steps; a 3 us batch is read in the 2-5 us bucket.
+TEST(HistogramTest, LatencyBoundsRunFromAMicrosecondToTenSeconds) {
+  Histogram latency(kLatencyBoundsNs, 1e9);
+  ASSERT_EQ(latency.bound_count(), 22u);
+  EXPECT_EQ(latency.bound(0), 1'000u);
+  EXPECT_EQ(latency.bound(21), 10'000'000'000u);
+  for (size_t i = 1; i < latency.bound_count(); ++i) {
+    const uint64_t step = latency.bound(i) * 10 / latency.bound(i - 1);
+    EXPECT_TRUE(step == 20 || step == 25) << i;  // x2, x2.5, x2
+  }
+  latency.Observe(3'000);
+  EXPECT_EQ(latency.bucket(1), 0u);
+  EXPECT_EQ(latency.bucket(2), 1u);
+}
+
 TEST(CounterAndGaugeTest, AddAndRead) {
   Counter counter;
   counter.Add();
