@@ -151,7 +151,8 @@ workload="$(timeout 60 "${build_dir}/client/collide_sample_workload" \
 echo "check_image: the sample workload: $(wc -l <<<"${workload}") line(s)"
 metrics="$(curl -fsS --max-time 10 "http://127.0.0.1:${metrics_port}/metrics")" ||
   fail "GET /metrics failed"
-if ! grep -q '^grpc_server_handled_total{grpc_service="collide.v1.CollisionService"' \
+# Every known method is listed from the start, at 0: look for a count.
+if ! grep -Eq '^grpc_server_handled_total\{[^}]*grpc_service="collide.v1.CollisionService"[^}]*\} [1-9]' \
     <<<"${metrics}"; then
   fail "/metrics counts no CollisionService call"
 fi

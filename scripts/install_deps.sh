@@ -65,7 +65,7 @@ build_packages=(
   # promtool (check metrics on a real scrape, check rules on the
   # PrometheusRule; test-only). Debian ships it only in the server's
   # package, which on a systemd machine also starts a Prometheus on :9090
-  # (`systemctl disable --now prometheus` stops it; the tests do not use it)
+  # (stopped and disabled below when this script installed it)
   prometheus
 )
 
@@ -133,3 +133,12 @@ echo "installing: ${missing[*]}"
 "${sudo[@]}" apt-get update
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y \
   --no-install-recommends "${missing[@]}"
+
+# Installed only for promtool: a Prometheus server the package started
+# here (systemd) would hold :9090 and scrape for nothing, so it is stopped
+# and not started at boot. One that was installed before is left alone.
+if [[ " ${missing[*]} " == *" prometheus "* ]] &&
+  command -v systemctl >/dev/null &&
+  systemctl is-enabled --quiet prometheus 2>/dev/null; then
+  "${sudo[@]}" systemctl disable --now prometheus || true
+fi
