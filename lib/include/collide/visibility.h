@@ -113,21 +113,30 @@ class VisibilityScratch {
     int32_t bin_first = 0;      // bins [bin_first, bin_first + bin_count)
     int32_t bin_count = 0;      // mod kBins
   };
+  // A coarse angular bin: the occluders a sight line through it may meet.
   struct Bin {
+    int32_t begin = 0;  // into entries_
+    int32_t end = 0;
+  };
+  // A fine angular bin holding targets: its nearest blocker.
+  struct FineBin {
     Vec2 blocker_a;
     Vec2 blocker_b;
     double blocker_far_squared = 0.0;  // +inf: no blocker
-    double need_squared = 0.0;         // farthest target in the bin
-    int32_t begin = 0;                 // into entries_
-    int32_t end = 0;
+    double need_squared = 0.0;         // its farthest target
+    int32_t index = 0;                 // which fine bin
   };
   struct Target {
     double distance_squared = 0.0;
-    int32_t bin = -1;  // -1: not in the view region
+    int32_t bin = -1;   // coarse; -1: not in the view region
+    int32_t fine = -1;  // into fine_
   };
   std::vector<Occluder> occluders_;
   std::vector<int32_t> entries_;
   std::vector<Bin> bins_;
+  std::vector<FineBin> fine_;
+  std::vector<double> needs_;
+  std::vector<int32_t> fine_slot_;  // fine bin index -> into fine_, or -1
   std::vector<Target> targets_;
   int32_t max_targets_ = 0;
   int32_t max_occluders_ = 0;

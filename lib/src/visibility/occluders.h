@@ -16,7 +16,10 @@ namespace collide::internal {
 // that decides it. Today the query filter (mask, ignore_ids) and a patched
 // level's removals; filters that weigh the viewer's side too, and one-way
 // shapes that block from their front only, belong here (a one-way shape
-// then also needs the sight line, which Blocks has).
+// then also needs the sight line, which Blocks has). VisibleTargets skips
+// asking where the filter passes every shape (Level::EveryShapeShares, no
+// ignore_ids, no patch): a rule that can refuse a shape the filter passes
+// must change that test too.
 inline bool Occludes(const Level& level, int32_t shape,
                      const QueryFilter& filter, const uint64_t* removed) {
   return Passes(level, shape, filter, removed);

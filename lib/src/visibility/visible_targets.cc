@@ -38,7 +38,13 @@ struct VisibilityAccess {
   static std::vector<int32_t>& entries(VisibilityScratch& s) {
     return s.entries_;
   }
+  using FineBin = VisibilityScratch::FineBin;
   static std::vector<Bin>& bins(VisibilityScratch& s) { return s.bins_; }
+  static std::vector<FineBin>& fine(VisibilityScratch& s) { return s.fine_; }
+  static std::vector<double>& needs(VisibilityScratch& s) { return s.needs_; }
+  static std::vector<int32_t>& fine_slot(VisibilityScratch& s) {
+    return s.fine_slot_;
+  }
   static std::vector<Target>& targets(VisibilityScratch& s) {
     return s.targets_;
   }
@@ -56,11 +62,18 @@ struct VisibilityAccess {
 namespace {
 
 constexpr int32_t kBins = 256;
+// Fine bins decide only which blocker a target's sight line is tried
+// against first: narrow, so that one occluder spans a target's fine bin
+// about as soon as the ray to it would meet one.
+constexpr int32_t kFineBins = 1 << 14;
 // Entries per occluder the bin lists hold on average before a viewer is
 // answered by walks instead.
 constexpr int32_t kEntriesPerOccluder = 16;
 // Fewer targets in view than this: walks cost less than filing.
 constexpr int32_t kWalkBelow = 4;
+// One target direction in this many may be left to a walk rather than
+// widen every viewer's gathering to the farthest first hit of all.
+constexpr size_t kWalkShare = 16;
 // Widening of every pseudo-angle interval, far beyond its rounding (a few
 // ulps of values below 4).
 constexpr double kAngleMargin = 1e-9;
@@ -75,9 +88,9 @@ inline double PseudoAngle(Vec2 d) {
   return 2.0 - p;
 }
 
-inline int32_t BinOf(double angle) {
-  const int32_t bin = static_cast<int32_t>(angle * (kBins / 4.0));
-  return std::clamp(bin, int32_t{0}, kBins - 1);
+inline int32_t BinOf(double angle, int32_t bins = kBins) {
+  const int32_t bin = static_cast<int32_t>(angle * (bins / 4.0));
+  return std::clamp(bin, int32_t{0}, bins - 1);
 }
 
 // The directions from the viewer a set of points covers, as [lo, hi] with
@@ -141,12 +154,14 @@ inline double FarSquared(Vec2 v, Vec2 a, Vec2 b) {
 class Gatherer {
  public:
   using Occluder = VisibilityAccess::Occluder;
-  using Bin = VisibilityAccess::Bin;
+  using FineBin = VisibilityAccess::FineBin;
 
+  // fine: the fine bins holding targets, ascending by index.
   Gatherer(Vec2 viewer, VisibilityScratch& scratch)
       : v_(viewer),
         occluders_(VisibilityAccess::occluders(scratch)),
-        bins_(VisibilityAccess::bins(scratch)),
+        fine_(VisibilityAccess::fine(scratch)),
+        needs_(VisibilityAccess::needs(scratch)),
         max_occluders_(VisibilityAccess::max_occluders(scratch)) {}
 
   // Files primitive p; false when the scratch is full.
@@ -223,53 +238,72 @@ class Gatherer {
     return true;
   }
 
-  // The distance beyond which nothing more is needed: the farthest
-  // target of a bin not closed nearer.
+  // The distance beyond which the walk goes no further: all but one in
+  // kWalkShare of the fine bins holding targets are closed nearer or hold
+  // no target farther (the targets of the rest, beyond it, are answered by
+  // walks along their sight lines). Recomputed every few calls (a larger
+  // limit only walks further).
   double Limit() {
-    if (dirty_) {
-      double need = 0.0;
-      for (const Bin& bin : bins_) {
-        need =
-            std::max(need, std::min(bin.need_squared, bin.blocker_far_squared));
-      }
-      limit_ = std::sqrt(need) * (1.0 + kDistanceMargin);
-      dirty_ = false;
-    }
+    if (dirty_ && (++calls_ & 15) == 0) Recompute();
     return limit_;
+  }
+  void Recompute() {
+    needs_.clear();
+    for (const FineBin& bin : fine_) {
+      needs_.push_back(std::min(bin.need_squared, bin.blocker_far_squared));
+    }
+    const size_t open = needs_.size() / kWalkShare;
+    std::nth_element(needs_.begin(), needs_.end() - 1 - open, needs_.end());
+    limit_ =
+        std::sqrt(needs_[needs_.size() - 1 - open]) * (1.0 + kDistanceMargin);
+    dirty_ = false;
   }
 
  private:
   // Offers the segment [a, b], interior to an occluder, as a blocker of the
-  // bins it spans.
+  // fine bins holding targets that it spans.
   void Block(Vec2 a, Vec2 b) {
     const Arc arc = SegmentArc(v_, a, b);
     if (arc.full) return;
+    const double scale = kFineBins / 4.0;
+    int64_t first = static_cast<int64_t>(std::ceil(arc.lo * scale));
+    int64_t end = static_cast<int64_t>(std::floor(arc.hi * scale));
+    if (first >= end) return;
     const double far_squared = FarSquared(v_, a, b);
-    // Bins wholly inside the arc: from the first boundary after lo to the
-    // last before hi.
-    const double scale = kBins / 4.0;
-    const int64_t first = static_cast<int64_t>(std::ceil(arc.lo * scale));
-    const int64_t end = static_cast<int64_t>(std::floor(arc.hi * scale));
-    for (int64_t k = first; k < end; ++k) {
-      Bin& bin = bins_[static_cast<int32_t>((k % kBins + kBins) % kBins)];
-      if (far_squared < bin.blocker_far_squared) {
-        bin.blocker_a = a;
-        bin.blocker_b = b;
-        if (bin.blocker_far_squared > bin.need_squared &&
-            far_squared < bin.need_squared) {
-          dirty_ = true;
-        }
-        bin.blocker_far_squared = far_squared;
+    // [first, end) in fine bin indices, possibly wrapping past 0.
+    if (first < 0) {
+      BlockRange(first + kFineBins, kFineBins, a, b, far_squared);
+      first = 0;
+    }
+    if (end > kFineBins) {
+      BlockRange(0, end - kFineBins, a, b, far_squared);
+      end = kFineBins;
+    }
+    BlockRange(first, end, a, b, far_squared);
+  }
+  void BlockRange(int64_t first, int64_t end, Vec2 a, Vec2 b,
+                  double far_squared) {
+    auto it = std::lower_bound(
+        fine_.begin(), fine_.end(), first,
+        [](const FineBin& bin, int64_t index) { return bin.index < index; });
+    for (; it != fine_.end() && it->index < end; ++it) {
+      if (far_squared < it->blocker_far_squared) {
+        it->blocker_a = a;
+        it->blocker_b = b;
+        it->blocker_far_squared = far_squared;
+        dirty_ = true;
       }
     }
   }
 
   Vec2 v_;
   std::vector<Occluder>& occluders_;
-  std::vector<Bin>& bins_;
+  std::vector<FineBin>& fine_;
   int32_t max_occluders_;
+  std::vector<double>& needs_;
   double limit_ = 0.0;
   bool dirty_ = true;
+  uint32_t calls_ = 0;
 };
 
 struct Layer {
@@ -340,6 +374,9 @@ VisibilityScratch::VisibilityScratch(int32_t max_targets, int32_t max_occluders)
   occluders_.reserve(max_occluders_);
   entries_.reserve(static_cast<size_t>(max_occluders_) * kEntriesPerOccluder);
   bins_.resize(kBins);
+  fine_.reserve(max_targets_);
+  needs_.reserve(max_targets_);
+  fine_slot_.assign(kFineBins, -1);
   targets_.reserve(max_targets_);
 }
 
@@ -365,6 +402,7 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
                     const QueryFilter& filter) {
   using Occluder = VisibilityAccess::Occluder;
   using Bin = VisibilityAccess::Bin;
+  using FineBin = VisibilityAccess::FineBin;
   using Target = VisibilityAccess::Target;
   const int32_t target_count = static_cast<int32_t>(targets.size());
   const int32_t words = VisibilityWords(target_count);
@@ -375,6 +413,8 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
   std::vector<int32_t>& entries = VisibilityAccess::entries(scratch);
   std::vector<Bin>& bins = VisibilityAccess::bins(scratch);
   std::vector<Target>& in_view = VisibilityAccess::targets(scratch);
+  std::vector<FineBin>& fine = VisibilityAccess::fine(scratch);
+  std::vector<int32_t>& fine_slot = VisibilityAccess::fine_slot(scratch);
   const bool store_targets =
       target_count <= VisibilityAccess::max_targets(scratch);
   Layer layers[2];
@@ -394,12 +434,9 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
       }
     };
 
-    // The targets in view, their bins and the farthest per bin.
-    for (Bin& bin : bins) {
-      bin.blocker_far_squared = std::numeric_limits<double>::infinity();
-      bin.need_squared = 0.0;
-      bin.begin = bin.end = 0;
-    }
+    // The targets in view, their bins and the farthest per fine bin.
+    for (Bin& bin : bins) bin.begin = bin.end = 0;
+    fine.clear();
     int32_t pending = 0;
     if (store_targets) in_view.assign(target_count, Target{});
     for (int32_t j = 0; j < target_count; ++j) {
@@ -415,12 +452,32 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
       }
       const Vec2 d = t - v;
       const double distance_squared = LengthSquared(d);
-      const int32_t bin = BinOf(PseudoAngle(d));
-      in_view[j] = {distance_squared, bin};
-      bins[bin].need_squared = std::max(
-          bins[bin].need_squared, distance_squared * (1.0 + kDistanceMargin));
+      const double angle = PseudoAngle(d);
+      const int32_t fine_index = BinOf(angle, kFineBins);
+      if (fine_slot[fine_index] < 0) {
+        fine_slot[fine_index] = static_cast<int32_t>(fine.size());
+        FineBin bin;
+        bin.blocker_far_squared = std::numeric_limits<double>::infinity();
+        bin.index = fine_index;
+        fine.push_back(bin);
+      }
+      FineBin& bin = fine[fine_slot[fine_index]];
+      bin.need_squared = std::max(bin.need_squared,
+                                  distance_squared * (1.0 + kDistanceMargin));
+      in_view[j] = {distance_squared, BinOf(angle), fine_index};
       ++pending;
     }
+    // Ascending by index (Block's binary search), then each target's slot.
+    std::sort(fine.begin(), fine.end(), [](const FineBin& a, const FineBin& b) {
+      return a.index < b.index;
+    });
+    for (int32_t k = 0; k < static_cast<int32_t>(fine.size()); ++k) {
+      fine_slot[fine[k].index] = k;
+    }
+    for (int32_t j = 0; j < target_count && store_targets; ++j) {
+      if (in_view[j].bin >= 0) in_view[j].fine = fine_slot[in_view[j].fine];
+    }
+    for (const FineBin& bin : fine) fine_slot[bin.index] = -1;
     if (pending == 0) continue;
     if (pending < kWalkBelow) {
       for (int32_t j = 0; j < target_count; ++j) {
@@ -433,14 +490,20 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
     // reached or closed.
     occluders.clear();
     Gatherer gatherer(v, scratch);
+    gatherer.Recompute();
     bool overflow = false;
     double reached = std::numeric_limits<double>::infinity();
     for (int l = 0; l < layer_count && !overflow; ++l) {
       const Layer layer = layers[l];
       double limit = gatherer.Limit();
+      // Most levels need no shape record read to know every shape occludes.
+      const bool all_occlude = layer.removed == nullptr &&
+                               filter.ignore_ids.empty() &&
+                               layer.level->EveryShapeShares(filter.mask_bits);
       layer.level->spatial_hash().VisitNear(v, limit, [&](int32_t item) {
         const Level::Primitive& p = layer.level->primitive(item);
-        if (internal::Occludes(*layer.level, p.shape, filter, layer.removed) &&
+        if ((all_occlude || internal::Occludes(*layer.level, p.shape, filter,
+                                               layer.removed)) &&
             !gatherer.Add(*layer.level, p)) {
           overflow = true;
           return -1.0;
@@ -502,8 +565,9 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
       if (target.bin < 0) continue;
       const Vec2 t = targets[j];
       const Bin& bin = bins[target.bin];
-      if (target.distance_squared > bin.blocker_far_squared &&
-          internal::CrossesProperly(v, t, bin.blocker_a, bin.blocker_b)) {
+      const FineBin& closer = fine[target.fine];
+      if (target.distance_squared > closer.blocker_far_squared &&
+          internal::CrossesProperly(v, t, closer.blocker_a, closer.blocker_b)) {
         ++counts.certified_blocked;
         continue;
       }
