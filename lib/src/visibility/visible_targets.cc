@@ -254,8 +254,8 @@ class Gatherer {
     }
     const size_t open = needs_.size() / kWalkShare;
     std::nth_element(needs_.begin(), needs_.end() - 1 - open, needs_.end());
-    limit_ =
-        std::sqrt(needs_[needs_.size() - 1 - open]) * (1.0 + kDistanceMargin);
+    limit_squared_ = needs_[needs_.size() - 1 - open];
+    limit_ = std::sqrt(limit_squared_) * (1.0 + kDistanceMargin);
     dirty_ = false;
   }
 
@@ -288,10 +288,12 @@ class Gatherer {
         [](const FineBin& bin, int64_t index) { return bin.index < index; });
     for (; it != fine_.end() && it->index < end; ++it) {
       if (far_squared < it->blocker_far_squared) {
+        // Only a bin at or above the limit can lower it.
+        dirty_ |= std::min(it->need_squared, it->blocker_far_squared) >=
+                  limit_squared_;
         it->blocker_a = a;
         it->blocker_b = b;
         it->blocker_far_squared = far_squared;
-        dirty_ = true;
       }
     }
   }
@@ -302,6 +304,7 @@ class Gatherer {
   int32_t max_occluders_;
   std::vector<double>& needs_;
   double limit_ = 0.0;
+  double limit_squared_ = 0.0;  // the order statistic limit_ comes from
   bool dirty_ = true;
   uint32_t calls_ = 0;
 };
