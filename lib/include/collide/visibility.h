@@ -151,14 +151,15 @@ inline int32_t VisibilityWords(int32_t target_count) {
 // For every viewer i, sets bit j of visible[i * words .. (i + 1) * words)
 // (words = VisibilityWords(targets.size()); bit j % 64 of word j / 64)
 // exactly when viewer i sees target j by the rules above, and clears the
-// others. The same answers as Sees for every pair, by less work: per viewer
-// one walk of the cells around it, nearest first, that files each occluder
-// into angular bins and stops where every bin holding a target is closed
-// by one occluder spanning it (or reaches the farthest target), so the
-// work is bounded by the range, the targets and the cells, not the level.
-// Each pair is then decided by the exact tests against its bin's
-// occluders only. Preconditions: visible.size() >= viewers.size() * words,
-// valid points and ranges (range >= 0).
+// others. The same answers as Sees for every pair, sharing work: per
+// viewer one walk of the cells around it, nearest first, that files each
+// occluder into angular bins and stops where all but one in 16 of the
+// target directions are closed by an occluder spanning them (or no target
+// lies farther), so the work is bounded by the range, the targets and the
+// cells, not the level. Each pair is then decided by exact tests against
+// the occluders of its bin, or, beyond the walk, as Sees does.
+// Preconditions: visible.size() >= viewers.size() * words, valid points,
+// ranges >= 0, cone edges non-zero.
 void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
                     absl::Span<const Vec2> targets,
                     absl::Span<uint64_t> visible, VisibilityScratch& scratch,

@@ -2,17 +2,19 @@
 //
 // Per viewer: the cells around it are walked nearest first
 // (SpatialHash::VisitNear), and every occluder met is filed into the
-// angular bins its directions from the viewer cover (a conservative
-// interval of a pseudo-angle, computed in double: filing decides nothing,
-// it only says which occluders a sight line through the bin could meet).
-// A bin is closed by a blocker: a segment interior to an occluder (a
-// segment, an edge, a chord of a solid shape) spanning the bin's whole
-// wedge; a target beyond it is then normally blocked by that segment,
-// which one exact proper-crossing test confirms. The walk stops at the
-// distance past which no open bin holds a target. Each pair not confirmed
-// blocked is then tested exactly against its bin's occluders nearer than
-// the target, or, where the walk did not reach that far, by a walk along
-// its sight line. Only exact tests answer; the doubles choose the work.
+// coarse angular bins its directions from the viewer cover (a
+// conservative interval of a pseudo-angle, computed in double: filing
+// decides nothing, it only says which occluders a sight line through the
+// bin could meet). The fine bins holding targets are closed by blockers:
+// segments interior to an occluder (a segment, an edge, a chord of a
+// solid shape) spanning the fine bin's whole wedge; a target beyond one
+// is then normally blocked by it, which one exact proper-crossing test
+// confirms. The walk stops at the distance past which all but one in
+// kWalkShare of those fine bins are closed or hold no target. Each pair
+// not confirmed blocked is then tested exactly against its coarse bin's
+// occluders nearer than the target or, where the walk did not reach that
+// far, by a walk along its sight line. Only exact tests answer; the
+// doubles choose the work.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
