@@ -14,9 +14,9 @@
 // Usage: collide_visibility_bench [--scene=S1|S2|S3|all] [--passes=N]
 //          [--window=W] [--range=R]
 #include <algorithm>
-#include <ctime>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
