@@ -5,7 +5,7 @@
 
 and inside lib/src, one folder per layer:
 
-    exact/  <-  sweep/  <-  pairs/  <-  world/  <-  validate/
+    exact/  <-  sweep/  <-  pairs/  <-  world/  <-  validate/  <-  visibility/
 
 - lib/ includes nothing generated from protobuf, nothing of gRPC, and no
   header of another layer;
@@ -33,7 +33,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SOURCE_DIRS = ["lib", "proto/formats", "server", "client", "tests", "bench"]
 # lib/src's layers, lowest first: a file includes only its own layer and
 # those before it.
-LIB_LAYERS = ["exact", "sweep", "pairs", "world", "validate"]
+LIB_LAYERS = ["exact", "sweep", "pairs", "world", "validate", "visibility"]
 
 
 def sources(root):

@@ -33,6 +33,7 @@
 #include "collide/shapes.h"
 #include "collide/toi.h"
 #include "degenerate.h"
+#include "degenerate_sight.h"
 #include "exact_oracle.h"
 #include "scenes.h"
 
@@ -558,6 +559,9 @@ int main(int argc, char** argv) {
       for (const DegenerateFamily& f : StaticFamilies()) {
         std::fprintf(stderr, " %s", f.name);
       }
+      for (const SightFamily& f : SightFamilies()) {
+        std::fprintf(stderr, " %s", f.name);
+      }
       std::fprintf(stderr, "\n");
       return 2;
     }
@@ -583,6 +587,14 @@ int main(int argc, char** argv) {
     }
     ++found;
     problems += RunStaticFamily(f, opt, &disagreements);
+  }
+  for (const SightFamily& f : SightFamilies()) {
+    if (!wanted.empty() &&
+        std::find(wanted.begin(), wanted.end(), f.name) == wanted.end()) {
+      continue;
+    }
+    ++found;
+    RunSightFamily(f, opt.cases, opt.show, &disagreements);
   }
   if (found == 0 ||
       (!wanted.empty() && found != static_cast<int>(wanted.size()))) {
