@@ -637,8 +637,8 @@ type Shape struct {
 	// overlapping it is partway through and passes (one exactly touching it
 	// and moving in is a hit at fraction 0). Overlap queries never report
 	// it; closest point does. A jump-through platform: rising through it
-	// from below is allowed, landing on it from above is blocked. False:
-	// two-sided, as every shape of a level made before this field.
+	// from below is allowed, landing on it from above is blocked. False
+	// (absent): two-sided.
 	OneSided bool `protobuf:"varint,12,opt,name=one_sided,json=oneSided,proto3" json:"one_sided,omitempty"`
 }
 
