@@ -24,6 +24,8 @@ constexpr size_t kMaxNotes = 8;
 
 constexpr const char* kRoleNames[kRoleCount] = {"solid shape",
                                                 "segment, polyline",
+                                                "one-sided (front ticked)",
+                                                "own mask or group (blue)",
                                                 "swept region",
                                                 "start",
                                                 "end (dashed)",
@@ -55,6 +57,15 @@ void DrawSwatch(SvgLayer& legend, Role role, double x, double y) {
       break;
     case kRoleLine:
       legend.Chain(line, false, " class=\"line\"", "");
+      break;
+    case kRoleOneSided: {
+      legend.Chain(line, false, " class=\"line one-sided\"", "");
+      const Vec2 tick[2] = {{x + 11.0, y}, {x + 11.0, y - 5.0}};
+      legend.Chain(tick, false, " class=\"front\"", "");
+      break;
+    }
+    case kRoleFiltered:
+      legend.Polygon(box, " class=\"solid filtered\"", "");
       break;
     case kRoleSwept:
       legend.Polygon(box, Attributes("swept", colour, colour), "");

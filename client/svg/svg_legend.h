@@ -17,6 +17,8 @@ namespace collide::client::svg_internal {
 enum Role {
   kRoleSolid,           // a solid level shape
   kRoleLine,            // a level segment or polyline
+  kRoleOneSided,        // a one-sided one, ticks on its front
+  kRoleFiltered,        // a level shape with a mask or group of its own
   kRoleSwept,           // a cast's swept region
   kRoleStart,           // a cast's shape at the start
   kRoleEnd,             // a cast's shape at the end (dashed)

@@ -50,9 +50,11 @@ using svg_internal::kPalette;
 using svg_internal::kPointRadius;
 using svg_internal::kRoleClosest;
 using svg_internal::kRoleContact;
+using svg_internal::kRoleFiltered;
 using svg_internal::kRoleInitialOverlap;
 using svg_internal::kRoleLine;
 using svg_internal::kRoleMiss;
+using svg_internal::kRoleOneSided;
 using svg_internal::kRoleOverlapped;
 using svg_internal::kRoleSearch;
 using svg_internal::kRoleSolid;
@@ -72,6 +74,23 @@ constexpr double kMaxAspect = 4.0;
 constexpr int kMaxGridLines = 200;
 // Shapes smaller than this (pixels) get no id label: it would bury them.
 constexpr double kMinLabelledShape = 12.0;
+// Length in pixels of the tick marking a one-sided segment's front.
+constexpr double kFrontTick = 6.0;
+
+// A shape's non-default filter fields for its tooltip, e.g. ", mask 0x4,
+// group -2"; empty for a shape with the defaults.
+std::string FilterText(const v1::Shape& shape) {
+  std::string text;
+  if (shape.has_category_bits()) {
+    absl::StrAppend(&text, ", category 0x", absl::Hex(shape.category_bits()));
+  }
+  if (shape.has_mask_bits()) {
+    absl::StrAppend(&text, ", mask 0x", absl::Hex(shape.mask_bits()));
+  }
+  if (shape.group() != 0) absl::StrAppend(&text, ", group ", shape.group());
+  if (shape.one_sided()) absl::StrAppend(&text, ", one-sided");
+  return text;
+}
 
 absl::Status CheckOptions(const RenderOptions& options) {
   if (options.width_px < kMinWidth || options.width_px > kMaxWidth) {
@@ -251,11 +270,19 @@ class Renderer {
         continue;
       }
       const bool line = geometry->kind == WorldShape::Kind::kChain;
+      const bool one_sided = line && shape.one_sided();
+      const bool filtered = shape.has_mask_bits() || shape.group() != 0;
       canvas_.Use(line ? kRoleLine : kRoleSolid);
+      if (one_sided) canvas_.Use(kRoleOneSided);
+      if (filtered) canvas_.Use(kRoleFiltered);
+      const std::string classes =
+          absl::StrCat(line ? "line" : "solid", one_sided ? " one-sided" : "",
+                       filtered ? " filtered" : "");
       canvas_.Shape(
-          Layer::kLevel, *geometry,
-          line ? " class=\"line\"" : " class=\"solid\"",
-          absl::StrCat("shape ", shape.id(), " (", LevelShapeKind(shape), ")"));
+          Layer::kLevel, *geometry, absl::StrCat(" class=\"", classes, "\""),
+          absl::StrCat("shape ", shape.id(), " (", LevelShapeKind(shape), ")",
+                       FilterText(shape)));
+      if (one_sided) DrawFronts(*geometry, filtered);
       const Aabb bounds = canvas_.PixelBounds(*geometry);
       // Shapes smaller than their id would be buried under it.
       if (options_.labels &&
@@ -266,6 +293,27 @@ class Renderer {
                    absl::StrCat(shape.id()), "shape-id",
                    " text-anchor=\"middle\"");
       }
+    }
+  }
+
+  // A tick from each segment's midpoint towards its front (the left of p1
+  // -> p2 in level coordinates), kFrontTick pixels long whatever the zoom
+  // and y axis; none for a zero-length segment, which has no front.
+  void DrawFronts(const WorldShape& chain, bool filtered) {
+    const Projection& projection = canvas_.projection();
+    const size_t n = chain.points.size();
+    const size_t segments = chain.closed ? n : n - 1;
+    for (size_t i = 0; i < segments; ++i) {
+      const Vec2 a = chain.points[i];
+      const Vec2 b = chain.points[(i + 1) % n];
+      if (a == b) continue;
+      const Vec2 middle = projection.ToPicture(0.5 * (a + b));
+      const Vec2 front = projection.Direction(Vec2{a.y - b.y, b.x - a.x});
+      const Vec2 tick[2] = {middle, middle + kFrontTick * front};
+      canvas_.layer(Layer::kLevel)
+          .Chain(tick, false,
+                 filtered ? " class=\"front filtered\"" : " class=\"front\"",
+                 "");
     }
   }
 

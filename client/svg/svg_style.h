@@ -38,6 +38,10 @@ inline constexpr const char* kInitialOverlapColour = "#f08c00";
 inline constexpr absl::string_view kStyle = R"css(
 .solid { fill: #dee2e6; stroke: #495057; stroke-width: 1.5px; }
 .line { fill: none; stroke: #343a40; stroke-width: 2.5px; stroke-linecap: round; stroke-linejoin: round; }
+.one-sided { stroke-dasharray: 7, 3; }
+.front { fill: none; stroke: #343a40; stroke-width: 1.5px; stroke-linecap: round; }
+.solid.filtered { fill: #d0ebff; stroke: #1971c2; }
+.line.filtered, .front.filtered { stroke: #1971c2; }
 .overlapped { fill-opacity: 0.3; stroke-width: 2.5px; }
 .overlapped.chain { fill: none; stroke-width: 4px; stroke-linecap: round; stroke-linejoin: round; }
 .grid { stroke: #f1f3f5; stroke-width: 1px; }

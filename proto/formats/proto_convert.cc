@@ -178,6 +178,10 @@ absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
   }
   QueryFilter result;
   if (filter.has_mask_bits()) result.mask_bits = filter.mask_bits();
+  if (filter.has_category_bits()) {
+    result.category_bits = filter.category_bits();
+  }
+  result.group = filter.group();
   result.ignore_ids =
       absl::MakeConstSpan(filter.ignore_ids().data(),
                           static_cast<size_t>(filter.ignore_ids_size()));
@@ -337,6 +341,27 @@ void ToProto(Aabb box, v1::Aabb* out) {
 
 namespace {
 
+// A geometry's field name.
+const char* GeometryCaseName(v1::Shape::GeometryCase geometry) {
+  switch (geometry) {
+    case v1::Shape::kSegment:
+      return "segment";
+    case v1::Shape::kPolyline:
+      return "polyline";
+    case v1::Shape::kPolygon:
+      return "polygon";
+    case v1::Shape::kCircle:
+      return "circle";
+    case v1::Shape::kBox:
+      return "box";
+    case v1::Shape::kCapsule:
+      return "capsule";
+    case v1::Shape::GEOMETRY_NOT_SET:
+      break;
+  }
+  return "shape without geometry";
+}
+
 // LevelFromProto and PatchedLevelFromProto: validates `shapes` (field paths
 // "{field}[i]...") and hands their descriptions to `build`.
 absl::StatusOr<Level> ShapesFromProto(
@@ -409,6 +434,13 @@ absl::StatusOr<Level> ShapesFromProto(
             "circle, box, capsule"));
         break;
     }
+    if (status.ok() && shape.one_sided() &&
+        shape.geometry_case() != v1::Shape::kSegment &&
+        shape.geometry_case() != v1::Shape::kPolyline) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat(field, ".one_sided needs a segment or polyline, got a ",
+                       GeometryCaseName(shape.geometry_case())));
+    }
     if (!status.ok()) return status;
     if (total_vertices > limits.max_level_vertices) {
       return absl::ResourceExhaustedError(absl::StrCat(
@@ -443,6 +475,9 @@ absl::StatusOr<Level> ShapesFromProto(
     desc.id = shape.id();
     desc.category_bits = shape.has_category_bits() ? shape.category_bits() : 1;
     desc.user_data = shape.user_data();
+    if (shape.has_mask_bits()) desc.mask_bits = shape.mask_bits();
+    desc.group = shape.group();
+    desc.one_sided = shape.one_sided();
     switch (shape.geometry_case()) {
       case v1::Shape::kSegment:
         desc.geometry = Segment{FromProto(shape.segment().p1()),

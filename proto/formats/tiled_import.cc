@@ -79,6 +79,9 @@ class Importer {
   absl::Status ImportLayers(const Json& layers, const Scope& parent, int depth);
   absl::Status ImportLayer(const Json& layer, const Scope& parent, int depth);
   absl::Status ImportObjects(const Json& layer, const Scope& scope);
+  // An object's mask_bits, group and one_sided properties into `tags`.
+  absl::Status ReadFilterTags(const Json& json, const TiledObject& object,
+                              const Where& where, ShapeTags& tags) const;
   absl::Status ImportTileObject(const TiledObject& object, bool collision,
                                 const ShapeTags& tags, const Scope& scope,
                                 const Where& where);
@@ -320,6 +323,9 @@ absl::Status Importer::ImportObjects(const Json& layer, const Scope& scope) {
         user_data->has_value()
             ? **user_data
             : scope.user_data.value_or(static_cast<uint64_t>(object->id));
+    if (absl::Status s = ReadFilterTags(json, *object, where, tags); !s.ok()) {
+      return s;
+    }
     if (absl::Status s = CheckUniqueId(object->id, where); !s.ok()) return s;
     if (object->kind == ObjectKind::kTile) {
       if (absl::Status s =
@@ -337,6 +343,40 @@ absl::Status Importer::ImportObjects(const Json& layer, const Scope& scope) {
       return s;
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status Importer::ReadFilterTags(const Json& json,
+                                      const TiledObject& object,
+                                      const Where& where,
+                                      ShapeTags& tags) const {
+  absl::StatusOr<std::optional<uint64_t>> mask =
+      tiled::Uint64Property(json, options_.mask_bits_property, where);
+  if (!mask.ok()) return mask.status();
+  absl::StatusOr<std::optional<int32_t>> group =
+      tiled::Int32Property(json, options_.group_property, where);
+  if (!group.ok()) return group.status();
+  absl::StatusOr<std::optional<bool>> one_sided =
+      tiled::BoolProperty(json, options_.one_sided_property, where);
+  if (!one_sided.ok()) return one_sided.status();
+  // A tile object's shapes come from its tileset, which has no such
+  // properties: refused rather than dropped.
+  if (object.kind == ObjectKind::kTile &&
+      (mask->has_value() || group->has_value() || one_sided->has_value())) {
+    return tiled::Invalid(
+        where, absl::StrCat("properties \"", options_.mask_bits_property,
+                            "\", \"", options_.group_property, "\" and \"",
+                            options_.one_sided_property,
+                            "\" apply to shape objects, not tile objects"));
+  }
+  if (one_sided->value_or(false) && object.kind != ObjectKind::kPolyline) {
+    return tiled::Invalid(
+        where, absl::StrCat("property \"", options_.one_sided_property,
+                            "\" needs a polyline object"));
+  }
+  tags.mask_bits = *mask;
+  tags.group = group->value_or(0);
+  tags.one_sided = one_sided->value_or(false);
   return absl::OkStatus();
 }
 

@@ -296,4 +296,26 @@ absl::StatusOr<std::optional<uint64_t>> Uint64Property(const Json& owner,
                                      value.dump()));
 }
 
+absl::StatusOr<std::optional<int32_t>> Int32Property(const Json& owner,
+                                                     absl::string_view name,
+                                                     const Where& where) {
+  absl::StatusOr<const Json*> found = FindProperty(owner, name, where);
+  if (!found.ok()) return found.status();
+  if (*found == nullptr) return std::nullopt;
+  const Json& value = **found;
+  if (value.is_number_integer() && !value.is_number_unsigned()) {
+    const int64_t number = value.get<int64_t>();
+    if (number >= INT32_MIN && number <= INT32_MAX) {
+      return static_cast<int32_t>(number);
+    }
+  }
+  if (value.is_number_unsigned() && value.get<uint64_t>() <= INT32_MAX) {
+    return static_cast<int32_t>(value.get<uint64_t>());
+  }
+  return Invalid(where, absl::StrCat("property \"", name,
+                                     "\" must be an integer in [-2147483648, "
+                                     "2147483647], got ",
+                                     value.dump()));
+}
+
 }  // namespace collide::formats::tiled

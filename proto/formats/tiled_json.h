@@ -84,6 +84,11 @@ absl::StatusOr<std::optional<uint64_t>> Uint64Property(const Json& owner,
                                                        absl::string_view name,
                                                        const Where& where);
 
+// A signed 32-bit integer: an int property in [-2^31, 2^31).
+absl::StatusOr<std::optional<int32_t>> Int32Property(const Json& owner,
+                                                     absl::string_view name,
+                                                     const Where& where);
+
 }  // namespace collide::formats::tiled
 
 #endif  // COLLIDE_FORMATS_TILED_JSON_H_

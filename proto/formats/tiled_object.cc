@@ -65,6 +65,9 @@ v1::Shape* AddShape(const ShapeTags& tags, v1::Level& out) {
     shape->set_category_bits(*tags.category_bits);
   }
   shape->set_user_data(tags.user_data);
+  if (tags.mask_bits.has_value()) shape->set_mask_bits(*tags.mask_bits);
+  shape->set_group(tags.group);
+  shape->set_one_sided(tags.one_sided);
   return shape;
 }
 

@@ -81,6 +81,9 @@ struct ShapeTags {
   uint64_t id = 0;
   std::optional<uint64_t> category_bits;  // absent: the default category 1
   uint64_t user_data = 0;
+  std::optional<uint64_t> mask_bits;  // absent: blocks every query category
+  int32_t group = 0;
+  bool one_sided = false;  // segments and polylines only
 };
 
 // Appends to `out` the shapes of a rectangle, ellipse, capsule, polygon or

@@ -50,6 +50,13 @@ struct TiledImportOptions {
   // Integer custom properties giving a shape's category_bits and user_data.
   std::string category_bits_property = "category_bits";
   std::string user_data_property = "user_data";
+  // An object's two-way filter and one-sidedness (ShapeDesc): an integer
+  // mask_bits (as category_bits), an int group and a bool one_sided, which
+  // only a polyline object may set (Tiled's polylines are chains of
+  // segments; the front is the left of each segment in level coordinates).
+  std::string mask_bits_property = "mask_bits";
+  std::string group_property = "group";
+  std::string one_sided_property = "one_sided";
   TiledYAxis y_axis = TiledYAxis::kDown;
   // A tile with no collision shapes in a collision layer is solid over its
   // whole rectangle (false: it adds nothing).

@@ -146,6 +146,44 @@ TEST(RenderSvgTest, EveryLevelShapeIsOneElementAtItsFlippedCoordinates) {
   }
 }
 
+TEST(RenderSvgTest, OneSidedAndFilteredShapesHaveClassesTicksAndLegend) {
+  v1::Level level;
+  v1::Shape* platform = AddShape(level, 1);
+  Set(platform->mutable_segment()->mutable_p1(), 0, 0);
+  Set(platform->mutable_segment()->mutable_p2(), 4, 0);
+  platform->set_one_sided(true);
+  platform->set_mask_bits(4);
+  v1::Shape* disc = AddShape(level, 2);
+  Set(disc->mutable_circle()->mutable_center(), 2, 3);
+  disc->mutable_circle()->set_radius(1);
+  disc->set_group(-2);
+  const Picture picture(Render(level, {}));
+  ASSERT_TRUE(picture.parsed());
+  const std::vector<const XMLElement*> shapes = picture.InGroup("level");
+  const XMLElement* line =
+      WithTitle(shapes, "shape 1 (segment), mask 0x4, one-sided");
+  ASSERT_NE(line, nullptr);
+  EXPECT_TRUE(Picture::HasClass(line, "one-sided"));
+  EXPECT_TRUE(Picture::HasClass(line, "filtered"));
+  const XMLElement* solid = WithTitle(shapes, "shape 2 (circle), group -2");
+  ASSERT_NE(solid, nullptr);
+  EXPECT_TRUE(Picture::HasClass(solid, "filtered"));
+  EXPECT_FALSE(Picture::HasClass(solid, "one-sided"));
+  // One tick, from the segment's middle towards its front: world up is
+  // picture up, so y decreases along it.
+  const std::vector<const XMLElement*> ticks =
+      picture.WithClass("level", "front");
+  ASSERT_EQ(ticks.size(), 1u);
+  ASSERT_STREQ(ticks[0]->Name(), "line");
+  EXPECT_LT(Number(ticks[0], "y2"), Number(ticks[0], "y1"));
+  EXPECT_NEAR(Number(ticks[0], "x2"), Number(ticks[0], "x1"), kPixelTolerance);
+  const std::vector<std::string> texts = picture.Texts();
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "one-sided (front ticked)"),
+            texts.end());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "own mask or group (blue)"),
+            texts.end());
+}
+
 TEST(RenderSvgTest, WorldUpIsPictureUp) {
   v1::Level level;
   Set(AddShape(level, 1)->mutable_circle()->mutable_center(), 5, 8);

@@ -467,6 +467,49 @@ TEST(TiledImportErrorTest, DuplicateObjectIdsAreRefused) {
               HasSubstr("2 is also the id of an object in layer"));
 }
 
+TEST(TiledImportFilterTest, ObjectPropertiesSetMaskGroupAndSide) {
+  const absl::StatusOr<v1::Level> level =
+      LevelFromTiledMap(MapWithObjects(R"([
+      {"id":2, "x":0, "y":0, "polyline":[{"x":0, "y":0}, {"x":32, "y":0}],
+       "properties":[{"name":"one_sided", "type":"bool", "value":true},
+                     {"name":"mask_bits", "type":"int", "value":4},
+                     {"name":"group", "type":"int", "value":-3}]},
+      {"id":3, "x":0, "y":0, "width":8, "height":8}])"),
+                        TiledImportOptions());
+  ASSERT_TRUE(level.ok()) << level.status();
+  ASSERT_EQ(level->shapes_size(), 2);
+  const v1::Shape& platform = level->shapes(0);
+  EXPECT_TRUE(platform.one_sided());
+  EXPECT_TRUE(platform.has_mask_bits());
+  EXPECT_EQ(platform.mask_bits(), 4u);
+  EXPECT_EQ(platform.group(), -3);
+  // Without the properties: the defaults, absent on the wire.
+  const v1::Shape& box = level->shapes(1);
+  EXPECT_FALSE(box.one_sided());
+  EXPECT_FALSE(box.has_mask_bits());
+  EXPECT_EQ(box.group(), 0);
+}
+
+TEST(TiledImportFilterTest, BadFilterPropertiesAreNamed) {
+  EXPECT_THAT(ImportMessage(MapWithObjects(
+                  R"([{"id":5, "x":0, "y":0, "width":8, "height":8,
+                       "properties":[{"name":"one_sided", "type":"bool",
+                                      "value":true}]}])")),
+              AllOf(HasSubstr("object 5"),
+                    HasSubstr("property \"one_sided\" needs a polyline")));
+  EXPECT_THAT(ImportMessage(MapWithObjects(
+                  R"([{"id":6, "x":0, "y":0, "width":8, "height":8,
+                       "properties":[{"name":"group", "type":"int",
+                                      "value":3000000000}]}])")),
+              AllOf(HasSubstr("object 6"),
+                    HasSubstr("property \"group\" must be an integer in")));
+  EXPECT_THAT(ImportMessage(MapWithObjects(
+                  R"([{"id":7, "x":0, "y":0, "width":8, "height":8,
+                       "properties":[{"name":"mask_bits", "type":"int",
+                                      "value":-1}]}])")),
+              AllOf(HasSubstr("object 7"), HasSubstr("\"mask_bits\"")));
+}
+
 TEST(TiledImportErrorTest, UnsupportedMapsAndLayersSayWhy) {
   std::string isometric = MapWithObjects("[]");
   isometric.replace(isometric.find("orthogonal"), 10, "isometric");

@@ -67,6 +67,20 @@ struct ShapeDesc {
   // Opaque to collide; returned with every result naming the shape.
   uint64_t user_data = 0;
   ShapeGeometry geometry;
+  // Which query categories the shape blocks: a query's
+  // QueryFilter::category_bits must share a bit with these for the shape to
+  // count. The default blocks every query.
+  uint64_t mask_bits = ~uint64_t{0};
+  // Box2D's group index against the query's QueryFilter::group: when both
+  // are the same nonzero value, a positive group always counts and a
+  // negative one never does, whatever the bits (see QueryFilter). 0: no
+  // group.
+  int32_t group = 0;
+  // Segments and polylines only (InvalidArgumentError otherwise): the shape
+  // blocks only what moves into it from its front, the left of p1 -> p2
+  // (of each polyline segment's vertices[i] -> vertices[i + 1]); see
+  // query.h for what each query kind does with it.
+  bool one_sided = false;
 };
 
 struct LevelOptions {
@@ -147,15 +161,24 @@ class Level {
   uint64_t category_bits(int shape) const {
     return shapes_[shape].category_bits;
   }
+  uint64_t mask_bits(int shape) const { return shapes_[shape].mask_bits; }
+  int32_t group(int shape) const { return shapes_[shape].group; }
+  bool one_sided(int shape) const { return shapes_[shape].one_sided; }
   uint64_t user_data(int shape) const { return shapes_[shape].user_data; }
   ShapeKind kind(int shape) const { return shapes_[shape].kind; }
-  // Whether every shape's category_bits share a bit with mask_bits, by a
-  // quick test that may answer false when it is true (a filter with this
-  // mask then passes every shape, and queries skip asking).
-  bool EveryShapeShares(uint64_t mask_bits) const {
-    return (common_category_bits_ & mask_bits) != 0 ||
-           (mask_bits == ~uint64_t{0} && no_empty_categories_);
+  // Whether a query of these mask bits, category bits and group counts
+  // every shape (see QueryFilter), by a quick test that may answer false
+  // when it is true (queries then skip asking per shape).
+  bool EveryShapePasses(uint64_t mask_bits, uint64_t category_bits,
+                        int32_t group) const {
+    return ((common_category_bits_ & mask_bits) != 0 ||
+            (mask_bits == ~uint64_t{0} && no_empty_categories_)) &&
+           ((common_mask_bits_ & category_bits) != 0 ||
+            (category_bits == ~uint64_t{0} && no_empty_masks_)) &&
+           (group >= 0 || !has_negative_group_);
   }
+  // Whether any shape is one-sided.
+  bool has_one_sided() const { return has_one_sided_; }
   // A hint with no effect on results: starts loading shape's record (id,
   // category, user data) into the cache, so a query that will report the
   // shape need not wait for it at the end.
@@ -229,6 +252,9 @@ class Level {
     // convex_edge_blocks().
     uint8_t vertex_count = 0;
     int8_t box_start = -1;
+    // kSegment and kPolylineEdge: the shape is one-sided (ShapeDesc), so
+    // the cast tests it without reading the shape's record.
+    bool one_sided = false;
     int32_t edge_block = 0;
   };
   absl::Span<const Primitive> primitives() const { return primitives_; }
@@ -277,16 +303,20 @@ class Level {
   int32_t solid_shape(int32_t item) const { return solid_shapes_[item]; }
 
  private:
+  // 64 bytes: a filter reads one cache line.
   struct ShapeRecord {
     uint64_t id = 0;
     uint64_t category_bits = 0;
+    uint64_t mask_bits = 0;
     uint64_t user_data = 0;
-    ShapeKind kind = ShapeKind::kSegment;
-    bool closed = false;       // polylines
     double orientation = 1.0;  // concave polygons
     int32_t primitive = 0;     // a single-primitive shape's primitive
     int32_t vertex_begin = 0;  // polylines, concave polygons: into vertices_
     int32_t vertex_count = 0;
+    int32_t group = 0;
+    ShapeKind kind = ShapeKind::kSegment;
+    bool closed = false;  // polylines
+    bool one_sided = false;
   };
 
   friend class LevelBuilder;
@@ -311,9 +341,15 @@ class Level {
   // (id, shape index) sorted by id.
   std::vector<std::pair<uint64_t, int32_t>> ids_;
   Aabb bounds_;
-  // The bits every shape's category_bits hold, and whether none is zero.
+  // The bits every shape's category_bits hold, and whether none is zero;
+  // the same of mask_bits; whether any shape has a negative group or is
+  // one-sided.
   uint64_t common_category_bits_ = ~uint64_t{0};
   bool no_empty_categories_ = true;
+  uint64_t common_mask_bits_ = ~uint64_t{0};
+  bool no_empty_masks_ = true;
+  bool has_negative_group_ = false;
+  bool has_one_sided_ = false;
   SpatialHash hash_;
   SpatialHash solids_;
   // Patched levels only (see Patch).

@@ -15,6 +15,16 @@
 //   and the segment does not rise towards the mover there (a convex bend or
 //   a straight continuation): the slide past the vertex, as off a polygon's
 //   edge onto the next (toi.h), is not a hit.
+// - one-sided segment or polyline (ShapeDesc::one_sided): as a two-sided
+//   one, but a segment counts only when the translation moves into its
+//   front, against its left normal (Cross(p2 - p1, translation) < 0,
+//   decided exactly; motion along it or away from its front never hits,
+//   whichever side the mover is on, so a mover below a jump-through
+//   platform rises through it and one above lands on it). Its start in
+//   contact (kInitialOverlap) counts only when the mover starts exactly
+//   touching it and moves in: one that starts overlapping it is partway
+//   through and passes. Each polyline segment has its own front; at a
+//   shared vertex each segment decides for itself.
 // Between shapes, the smallest fraction wins; at equal fractions an initial
 // overlap (kInitialOverlap) ranks before a hit, then the smallest shape id
 // wins. Two fractions are both 0 only when the hit's contact lies exactly
@@ -40,13 +50,34 @@
 
 namespace collide {
 
-// Which shapes a query considers: those with (category_bits & mask_bits) !=
-// 0 whose id is not in ignore_ids (a short list scanned linearly; the
-// caller keeps it alive during the query).
+// Which shapes a query considers: a two-way filter, Box2D's rule with the
+// query standing for the other fixture, and a list of ids to skip. A shape
+// counts when its id is not in ignore_ids (a short list scanned linearly;
+// the caller keeps it alive during the query) and
+// - if group != 0 and the shape's group equals it: group > 0 (a positive
+//   shared group always counts, a negative one never does, whatever the
+//   bits: a query with group g < 0 ignores the shapes of group g);
+// - otherwise: (shape.category_bits & mask_bits) != 0 and
+//   (shape.mask_bits & category_bits) != 0.
+// The defaults (every bit; category 1, which a shape's default mask of
+// every bit accepts; no group) keep the one-way test of mask_bits alone.
 struct QueryFilter {
   uint64_t mask_bits = ~uint64_t{0};
   absl::Span<const uint64_t> ignore_ids;
+  // The query's own categories, which a shape's mask_bits must share.
+  uint64_t category_bits = 1;
+  int32_t group = 0;
 };
+
+// Whether a shape of these bits and group passes `filter`'s two-way test
+// (ignore_ids aside).
+inline bool FilterAccepts(uint64_t shape_category_bits,
+                          uint64_t shape_mask_bits, int32_t shape_group,
+                          const QueryFilter& filter) {
+  if (filter.group != 0 && filter.group == shape_group) return filter.group > 0;
+  return (shape_category_bits & filter.mask_bits) != 0 &&
+         (shape_mask_bits & filter.category_bits) != 0;
+}
 
 // A cast's contact with a level shape: the per-shape Hit (fraction, point,
 // normal, depth, feature, status with the meanings of toi.h; feature
@@ -111,8 +142,11 @@ ListResult CastCapsuleAll(const CapsuleCast& cast, const Level& level,
                           const QueryFilter& filter = {},
                           const CastOptions& options = kDefaultCastOptions);
 
-// --- Overlap at rest (spawn checks). Every shape passing `filter` that the
-// shape overlaps, touching included, sorted by shape id, into `shapes`
+// --- Overlap at rest (spawn checks). One-sided shapes are never reported:
+// they block only motion into their front, and at rest there is nothing of
+// them to be inside (a spawn point across a jump-through platform is free;
+// give such shapes a category to find them). Every shape passing `filter` that
+// the shape overlaps, touching included, sorted by shape id, into `shapes`
 // (truncated: the smallest ids). A shape counts when Overlaps(...) of
 // intersect.h says so for the pair (either argument order, as declared
 // there); a polyline when any of its segments overlaps; a concave polygon
@@ -127,12 +161,14 @@ ListResult OverlapCapsule(const Capsule& capsule, const Level& level,
                           absl::Span<ShapeRef> shapes,
                           const QueryFilter& filter = {});
 
-// --- Closest point. The point of the level nearest `point` among shapes
-// passing `filter`, if one lies within max_distance (inclusive). Whether a
-// shape lies within max_distance, and whether the point is inside or on a
-// solid shape (distance exactly 0) or outside it (distance > 0), are
-// decided exactly; the distance is computed from coordinate differences, so
-// it is accurate to the shapes' scale, not their offset from the origin.
+// --- Closest point. One-sided shapes count as two-sided ones (the
+// distance to a platform has no direction). The point of the level nearest
+// `point` among shapes passing `filter`, if one lies within max_distance
+// (inclusive). Whether a shape lies within max_distance, and whether the point
+// is inside or on a solid shape (distance exactly 0) or outside it (distance >
+// 0), are decided exactly; the distance is computed from coordinate
+// differences, so it is accurate to the shapes' scale, not their offset from
+// the origin.
 struct WorldClosestPoint {
   // On the shape's surface; equal to the query point (distance 0) when the
   // query point is inside a solid shape or on its boundary.

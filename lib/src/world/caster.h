@@ -29,6 +29,7 @@
 #include "sweep/axis_box.h"
 #include "sweep/only_touches.h"
 #include "sweep/out_of_reach.h"
+#include "world/one_sided.h"
 #include "world/query_common.h"
 #include "world/swept_cells.h"
 
@@ -237,7 +238,9 @@ class Caster {
         start_(StartBounds()),
         band_(MoverBand(cast, options)),
         filter_passes_all_(removed == nullptr && filter.ignore_ids.empty() &&
-                           level.EveryShapeShares(filter.mask_bits)) {
+                           level.EveryShapePasses(filter.mask_bits,
+                                                  filter.category_bits,
+                                                  filter.group)) {
     const double scale =
         std::max(std::max(std::abs(start_.lower.x), std::abs(start_.lower.y)),
                  std::max(std::abs(start_.upper.x), std::abs(start_.upper.y)));
@@ -535,6 +538,9 @@ class Caster {
     int32_t part = 0;
     switch (p.kind) {
       case Level::PrimitiveKind::kSegment:
+        if (p.one_sided && !MovesIntoFront(p.a, p.b, cast_.translation)) {
+          return;
+        }
         hit = CastFast(Segment{p.a, p.b}, options);
         break;
       case Level::PrimitiveKind::kCircle:
@@ -547,6 +553,9 @@ class Caster {
         hit = CastConvex(p, options);
         break;
       case Level::PrimitiveKind::kPolylineEdge:
+        if (p.one_sided && !MovesIntoFront(p.a, p.b, cast_.translation)) {
+          return;
+        }
         hit = CastFast(Segment{p.a, p.b}, options);
         part = p.part;
         if (hit) {
@@ -568,6 +577,10 @@ class Caster {
     }
     if (!hit ||
         !(filter_passes_all_ || Passes(level_, p.shape, filter_, removed_))) {
+      return;
+    }
+    if (p.one_sided && hit->status == HitStatus::kInitialOverlap &&
+        !OneSidedStartStands(cast_, p.a, p.b, options_)) {
       return;
     }
     if constexpr (kEnteringOnly) {

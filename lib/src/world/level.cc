@@ -99,6 +99,13 @@ std::vector<int32_t> EarlierDuplicates(absl::Span<const ShapeDesc> shapes) {
   return earlier;
 }
 
+// The geometry's name as level files spell it.
+const char* GeometryName(const ShapeGeometry& geometry) {
+  constexpr const char* kNames[] = {"segment", "polyline", "polygon",
+                                    "circle",  "box",      "capsule"};
+  return kNames[geometry.index()];
+}
+
 }  // namespace
 
 // Collects validated shapes into a level's arrays; one method per kind.
@@ -111,7 +118,16 @@ class LevelBuilder {
     Level::ShapeRecord record;
     record.id = desc.id;
     record.category_bits = desc.category_bits;
+    record.mask_bits = desc.mask_bits;
+    record.group = desc.group;
+    record.one_sided = desc.one_sided;
     record.user_data = desc.user_data;
+    if (desc.one_sided && !std::holds_alternative<Segment>(desc.geometry) &&
+        !std::holds_alternative<PolylineDesc>(desc.geometry)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ".one_sided needs a segment or polyline, got a ",
+                       GeometryName(desc.geometry)));
+    }
     record.primitive = static_cast<int32_t>(level_.primitives_.size());
     absl::Status status = std::visit(
         [&](const auto& geometry) {
@@ -145,7 +161,8 @@ class LevelBuilder {
     AddPrimitive({.a = segment.p1,
                   .b = segment.p2,
                   .shape = index,
-                  .kind = Level::PrimitiveKind::kSegment},
+                  .kind = Level::PrimitiveKind::kSegment,
+                  .one_sided = record.one_sided},
                  BoundsOf(points, 0.0));
     return absl::OkStatus();
   }
@@ -244,7 +261,8 @@ class LevelBuilder {
                     .b = points[1],
                     .shape = index,
                     .part = static_cast<int32_t>(i),
-                    .kind = Level::PrimitiveKind::kPolylineEdge},
+                    .kind = Level::PrimitiveKind::kPolylineEdge,
+                    .one_sided = record.one_sided},
                    BoundsOf(points, 0.0));
     }
     return absl::OkStatus();
@@ -332,6 +350,10 @@ absl::StatusOr<Level> Level::Create(absl::Span<const ShapeDesc> shapes,
   for (const ShapeDesc& shape : shapes) {
     level.common_category_bits_ &= shape.category_bits;
     level.no_empty_categories_ &= shape.category_bits != 0;
+    level.common_mask_bits_ &= shape.mask_bits;
+    level.no_empty_masks_ &= shape.mask_bits != 0;
+    level.has_negative_group_ |= shape.group < 0;
+    level.has_one_sided_ |= shape.one_sided;
   }
   level.ids_.resize(shapes.size());
   for (size_t i = 0; i < shapes.size(); ++i) {

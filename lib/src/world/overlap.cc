@@ -90,6 +90,9 @@ void OverlapIn(const Query& query, const Level& level, const uint64_t* removed,
   internal::RecentShapes concave_done;
   level.spatial_hash().VisitBox(internal::BoundsOf(query), [&](int32_t item) {
     const Level::Primitive& p = level.primitive(item);
+    // A one-sided shape blocks motion into its front only; at rest there is
+    // nothing of it to be inside (see query.h).
+    if (p.one_sided) return true;
     if (!internal::Passes(level, p.shape, filter, removed)) return true;
     const uint64_t id = level.id(p.shape);
     if (list.Contains(id)) return true;

@@ -29,7 +29,10 @@ inline bool Removed(const uint64_t* removed, int32_t shape) {
 inline bool Passes(const Level& level, int32_t shape, const QueryFilter& filter,
                    const uint64_t* removed) {
   if (Removed(removed, shape)) return false;
-  if ((level.category_bits(shape) & filter.mask_bits) == 0) return false;
+  if (!FilterAccepts(level.category_bits(shape), level.mask_bits(shape),
+                     level.group(shape), filter)) {
+    return false;
+  }
   if (filter.ignore_ids.empty()) return true;
   const uint64_t id = level.id(shape);
   return std::find(filter.ignore_ids.begin(), filter.ignore_ids.end(), id) ==
