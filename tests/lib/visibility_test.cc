@@ -146,7 +146,7 @@ bool BruteSees(const Level& level, const Viewer& viewer, Vec2 t,
   if (t == v) return true;
   for (int l = 0; l < 2 && layers[l] != nullptr; ++l) {
     for (const Level::Primitive& p : layers[l]->primitives()) {
-      if (internal::Occludes(*layers[l], p.shape, filter, removed[l]) &&
+      if (internal::Occludes(*layers[l], p, v, filter, removed[l]) &&
           internal::Blocks(*layers[l], p, v, t)) {
         return false;
       }
@@ -172,6 +172,31 @@ void ExpectAllAgree(const Level& level, const std::vector<Viewer>& viewers,
       visible_pairs += got ? 1 : 0;
     }
   }
+}
+
+// A one-sided segment or polyline blocks sight from its front (the left of
+// p1 -> p2) only, as it blocks movers.
+TEST(VisibilityRules, OneSidedShapesBlockFromTheirFrontOnly) {
+  ShapeDesc platform = Shape(1, Segment{{-1, 0}, {1, 0}});  // front: +y
+  platform.one_sided = true;
+  const std::vector<Vec2> chain = {{11, 0}, {10, 0}, {9, 0}};
+  ShapeDesc ledge = Shape(2, PolylineDesc{chain, false});
+  ledge.one_sided = true;  // front: -y
+  const Level level = Build({platform, ledge});
+  EXPECT_FALSE(Sees(level, At({0, 1}), {0, -1}));    // from the front
+  EXPECT_TRUE(Sees(level, At({0, -1}), {0, 1}));     // from behind
+  EXPECT_TRUE(Sees(level, At({-5, 0}), {5, 0}));     // along its line
+  EXPECT_FALSE(Sees(level, At({10, -1}), {10, 1}));  // the joint, in front
+  EXPECT_TRUE(Sees(level, At({10, 1}), {10, -1}));   // the joint, behind
+  const std::vector<Viewer> viewers = {At({0, 1}), At({0, -1}), At({10, -1}),
+                                       At({10, 1}), At({-5, 0})};
+  const std::vector<Vec2> targets = {{0, -1}, {0, 1},    {10, 1}, {10, -1},
+                                     {5, 0},  {0.5, -2}, {9.5, 2}};
+  VisibilityScratch scratch;
+  int visible_pairs = 0;
+  ExpectAllAgree(level, viewers, targets, QueryFilter{}, scratch,
+                 visible_pairs);
+  EXPECT_GT(visible_pairs, 0);
 }
 
 std::vector<Viewer> RandomViewers(SplitMix64& rng, int n, Vec2 lower,

@@ -22,11 +22,12 @@
 // - Shapes block independently: two boxes meeting at a corner leave the
 //   sight line through that corner open.
 //
-// The occluders are the shapes passing a QueryFilter (mask and ignore_ids):
-// glass that blocks movement but not sight is a category left out of the
-// mask. Which shapes occlude is decided in one place (internal::Occludes in
-// lib/src/visibility/occluders.h), the hook for filters that look at both
-// sides and for one-way shapes.
+// The occluders are the shapes passing a QueryFilter (its two-way rule, as
+// for every query): glass that blocks movement but not sight is a category
+// left out of the mask. A one-sided segment or polyline blocks sight only
+// for a viewer strictly in front of it (left of p1 -> p2). Which shapes
+// occlude is decided in one place (internal::Occludes in
+// lib/src/visibility/occluders.h).
 #ifndef COLLIDE_VISIBILITY_H_
 #define COLLIDE_VISIBILITY_H_
 

@@ -147,7 +147,7 @@ bool InsideOccluder(const Level& level, const uint64_t* removed, Vec2 v,
   bool inside = false;
   level.spatial_hash().VisitBox(Aabb{v, v}, [&](int32_t item) {
     const Level::Primitive& p = level.primitive(item);
-    if (!Occludes(level, p.shape, filter, removed)) return true;
+    if (!Occludes(level, p, v, filter, removed)) return true;
     switch (p.kind) {
       case Level::PrimitiveKind::kCircle:
         inside =

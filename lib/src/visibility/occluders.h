@@ -8,21 +8,29 @@
 #include "collide/level.h"
 #include "collide/query.h"
 #include "collide/vec2.h"
+#include "exact/sign.h"
 #include "world/query_common.h"
 
 namespace collide::internal {
 
-// Whether shape `shape` of `level` occludes for this query: the one place
-// that decides it. Today the query filter (mask, ignore_ids) and a patched
-// level's removals; filters that weigh the viewer's side too, and one-way
-// shapes that block from their front only, belong here (a one-way shape
-// then also needs the sight line, which Blocks has). VisibleTargets skips
-// asking where the filter passes every shape (Level::EveryShapeShares, no
-// ignore_ids, no patch): a rule that can refuse a shape the filter passes
-// must change that test too.
+// Whether shape `shape` of `level` occludes for this query: the query
+// filter (two-way bits, groups, ignore_ids) and a patched level's
+// removals. VisibleTargets skips asking where the filter passes every shape
+// (Level::EveryShapePasses, no one-sided shape, no ignore_ids, no patch): a
+// rule that can refuse a shape the filter passes must change that test too.
 inline bool Occludes(const Level& level, int32_t shape,
                      const QueryFilter& filter, const uint64_t* removed) {
   return Passes(level, shape, filter, removed);
+}
+
+// The same for primitive `p` seen from `viewer`: a one-sided segment or
+// polyline segment blocks sight only from its front (the left of a -> b,
+// as it blocks movers): a viewer strictly in front; one on its line or
+// behind it sees through it. Decided exactly.
+inline bool Occludes(const Level& level, const Level::Primitive& p, Vec2 viewer,
+                     const QueryFilter& filter, const uint64_t* removed) {
+  return Passes(level, p.shape, filter, removed) &&
+         (!p.one_sided || Orient(p.a, p.b, viewer) > 0);
 }
 
 // Whether the open segment (v, t) meets the closed segment [a, b] (a == b

@@ -355,8 +355,7 @@ bool WalkBlocked(const Level& level, Vec2 v, Vec2 t, const QueryFilter& filter,
     layer.level->spatial_hash().VisitSweep(
         start, t - v, 1.0, [&](int32_t item) {
           const Level::Primitive& p = layer.level->primitive(item);
-          if (!internal::Occludes(*layer.level, p.shape, filter,
-                                  layer.removed)) {
+          if (!internal::Occludes(*layer.level, p, v, filter, layer.removed)) {
             return 1.0;
           }
           ++tests;
@@ -502,13 +501,15 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
       const Layer layer = layers[l];
       double limit = gatherer.Limit();
       // Most levels need no shape record read to know every shape occludes.
-      const bool all_occlude = layer.removed == nullptr &&
-                               filter.ignore_ids.empty() &&
-                               layer.level->EveryShapeShares(filter.mask_bits);
+      const bool all_occlude =
+          layer.removed == nullptr && filter.ignore_ids.empty() &&
+          !layer.level->has_one_sided() &&
+          layer.level->EveryShapePasses(filter.mask_bits, filter.category_bits,
+                                        filter.group);
       layer.level->spatial_hash().VisitNear(v, limit, [&](int32_t item) {
         const Level::Primitive& p = layer.level->primitive(item);
-        if ((all_occlude || internal::Occludes(*layer.level, p.shape, filter,
-                                               layer.removed)) &&
+        if ((all_occlude ||
+             internal::Occludes(*layer.level, p, v, filter, layer.removed)) &&
             !gatherer.Add(*layer.level, p)) {
           overflow = true;
           return -1.0;
