@@ -58,6 +58,57 @@ Aabb PoseDiscBox(const Turning<Shape>& mover) {
   return {mover.pivot - Vec2{r, r}, mover.pivot + Vec2{r, r}};
 }
 
+// The disc's box translating by t * translation, t in [0, limit]: whether it
+// meets `box`, by the overlap interval per axis. No pose of the mover
+// touches a primitive whose box this misses, so such a primitive is not
+// cast; the rounding of the division is far inside PoseDiscBox's margin.
+struct SweptDiscBox {
+  Aabb start;
+  Vec2 translation;
+
+  bool Meets(const Aabb& box, double limit) const {
+    double enter = 0.0;
+    double leave = limit;
+    const double lower[2] = {start.lower.x, start.lower.y};
+    const double upper[2] = {start.upper.x, start.upper.y};
+    const double box_lower[2] = {box.lower.x, box.lower.y};
+    const double box_upper[2] = {box.upper.x, box.upper.y};
+    const double d[2] = {translation.x, translation.y};
+    for (int axis = 0; axis < 2; ++axis) {
+      if (d[axis] == 0.0) {
+        if (upper[axis] < box_lower[axis] || lower[axis] > box_upper[axis]) {
+          return false;
+        }
+        continue;
+      }
+      const double a = (box_lower[axis] - upper[axis]) / d[axis];
+      const double b = (box_upper[axis] - lower[axis]) / d[axis];
+      enter = std::max(enter, std::min(a, b));
+      leave = std::min(leave, std::max(a, b));
+    }
+    return enter <= leave;
+  }
+};
+
+// The bounds of a primitive (a convex polygon's a, b are its bounds).
+Aabb PrimitiveBounds(const Level::Primitive& p) {
+  const Vec2 r{p.radius, p.radius};
+  const Vec2 lower{std::min(p.a.x, p.b.x), std::min(p.a.y, p.b.y)};
+  const Vec2 upper{std::max(p.a.x, p.b.x), std::max(p.a.y, p.b.y)};
+  switch (p.kind) {
+    case Level::PrimitiveKind::kCircle:
+      return {p.a - r, p.a + r};
+    case Level::PrimitiveKind::kCapsule:
+      return {lower - r, upper + r};
+    case Level::PrimitiveKind::kConvexPolygon:
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+    case Level::PrimitiveKind::kConcaveEdge:
+      break;
+  }
+  return {lower, upper};
+}
+
 template <typename Shape>
 TurnResult CastPrimitive(const Turning<Shape>& mover, const Level& level,
                          const Level::Primitive& p,
@@ -140,11 +191,13 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
     }
     return true;
   });
+  const Aabb disc_box = PoseDiscBox(mover);
+  const SweptDiscBox swept{disc_box, mover.translation};
   level.spatial_hash().VisitSweep(
-      PoseDiscBox(mover), mover.translation, options.max_fraction,
-      [&](int32_t item) {
+      disc_box, mover.translation, options.max_fraction, [&](int32_t item) {
         const Level::Primitive& p = level.primitive(item);
-        if (internal::Passes(level, p.shape, filter, removed)) {
+        if (swept.Meets(PrimitiveBounds(p), reach()) &&
+            internal::Passes(level, p.shape, filter, removed)) {
           const TurnResult r = CastPrimitive(mover, level, p, options);
           if (r.status != TurnStatus::kMiss) {
             offer(TurnCandidate{r, p.shape, p.part});
