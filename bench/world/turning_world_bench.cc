@@ -8,10 +8,10 @@
 //
 //   collide_turning_world_bench [--queries=N] [--passes=P]
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <numbers>
 #include <optional>
 #include <string>

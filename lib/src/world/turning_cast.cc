@@ -90,6 +90,34 @@ struct SweptDiscBox {
   }
 };
 
+double PointBoxDistance(Vec2 p, const Aabb& box) {
+  const double dx = std::max({box.lower.x - p.x, 0.0, p.x - box.upper.x});
+  const double dy = std::max({box.lower.y - p.y, 0.0, p.y - box.upper.y});
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+double PointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
+  const Vec2 d = b - a;
+  const double length2 = Dot(d, d);
+  double t = length2 > 0.0 ? Dot(p - a, d) / length2 : 0.0;
+  t = std::clamp(t, 0.0, 1.0);
+  return Length(p - (a + t * d));
+}
+
+// The distance from the segment [a, b] to `box`: 0 when they meet, else the
+// least of the ends' distances to the box and the corners' distances to
+// the segment (two disjoint convex sets are nearest at a vertex of one).
+double SegmentBoxDistance(Vec2 a, Vec2 b, const Aabb& box) {
+  if (SweptDiscBox{{a, a}, b - a}.Meets(box, 1.0)) return 0.0;
+  double d = std::min(PointBoxDistance(a, box), PointBoxDistance(b, box));
+  const Vec2 corners[4] = {box.lower,
+                           {box.upper.x, box.lower.y},
+                           box.upper,
+                           {box.lower.x, box.upper.y}};
+  for (const Vec2 c : corners) d = std::min(d, PointSegmentDistance(c, a, b));
+  return d;
+}
+
 // The bounds of a primitive (a convex polygon's a, b are its bounds).
 Aabb PrimitiveBounds(const Level::Primitive& p) {
   const Vec2 r{p.radius, p.radius};
@@ -193,10 +221,22 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
   });
   const Aabb disc_box = PoseDiscBox(mover);
   const SweptDiscBox swept{disc_box, mover.translation};
+  // Every pose lies within the disc of radius disc_radius about the pivot
+  // at its place then: a primitive's box farther than that from the
+  // pivot's path up to the reach is not met (a relative slack covers the
+  // rounding of the distance, a few ulps of the coordinates).
+  const double disc_radius = 0.5 * (disc_box.upper.x - disc_box.lower.x);
+  const auto near_path = [&](const Aabb& box, double limit) {
+    const double d = SegmentBoxDistance(
+        mover.pivot, mover.pivot + limit * mover.translation, box);
+    return d <= disc_radius * (1.0 + 0x1p-30);
+  };
   level.spatial_hash().VisitSweep(
       disc_box, mover.translation, options.max_fraction, [&](int32_t item) {
         const Level::Primitive& p = level.primitive(item);
-        if (swept.Meets(PrimitiveBounds(p), reach()) &&
+        const Aabb bounds = PrimitiveBounds(p);
+        const double limit = reach();
+        if (swept.Meets(bounds, limit) && near_path(bounds, limit) &&
             internal::Passes(level, p.shape, filter, removed)) {
           const TurnResult r = CastPrimitive(mover, level, p, options);
           if (r.status != TurnStatus::kMiss) {
