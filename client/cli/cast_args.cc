@@ -74,6 +74,39 @@ absl::StatusOr<std::vector<Vec2>> CapsuleAxis(const CastArgs& args) {
   return axis;
 }
 
+// Adds the turn of --angle and --pivot to a circle, polygon or capsule cast.
+absl::Status AddTurn(const CastArgs& args, v1::Query& query) {
+  if (!args.angle.has_value()) {
+    if (!args.pivot.empty()) {
+      return Invalid("pivot", "a pivot needs --angle=RADIANS");
+    }
+    return absl::OkStatus();
+  }
+  v1::Turn turn;
+  turn.set_angle(*args.angle);
+  if (!args.pivot.empty()) {
+    absl::StatusOr<Vec2> pivot = ParsePoint(args.pivot, "pivot");
+    if (!pivot.ok()) return pivot.status();
+    *turn.mutable_pivot() = ToProto(*pivot);
+  }
+  switch (query.query_case()) {
+    case v1::Query::kCircleCast:
+      *query.mutable_circle_cast()->mutable_turn() = turn;
+      break;
+    case v1::Query::kPolygonCast:
+      *query.mutable_polygon_cast()->mutable_turn() = turn;
+      break;
+    case v1::Query::kCapsuleCast:
+      *query.mutable_capsule_cast()->mutable_turn() = turn;
+      break;
+    default:
+      return Invalid("angle",
+                     "a ray does not turn (a circle, polygon or "
+                     "capsule does)");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Vec2> ParsePoint(absl::string_view text,
@@ -105,7 +138,10 @@ absl::StatusOr<std::vector<Vec2>> ParsePoints(absl::string_view text,
   return points;
 }
 
-absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args) {
+namespace {
+
+// The cast of --points / --from, --to / --by and the options, no turn.
+absl::StatusOr<v1::Query> MakeTranslatingCast(const CastArgs& args) {
   absl::StatusOr<v1::CastOptions> options = MakeOptions(args);
   if (!options.ok()) return options.status();
   if (args.kind == "ray" || args.kind == "circle") {
@@ -143,6 +179,15 @@ absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args) {
   return absl::InvalidArgumentError(
       absl::StrCat("cast: unknown shape \"", args.kind,
                    "\" (ray, circle, polygon or capsule)"));
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Query> MakeCastQuery(const CastArgs& args) {
+  absl::StatusOr<v1::Query> query = MakeTranslatingCast(args);
+  if (!query.ok()) return query.status();
+  if (absl::Status s = AddTurn(args, *query); !s.ok()) return s;
+  return query;
 }
 
 absl::StatusOr<v1::Query> MakeOverlapQuery(const CastArgs& args) {
@@ -194,14 +239,23 @@ absl::StatusOr<v1::Query> MakeMoveQuery(const CastArgs& args,
     case v1::Query::kCircleCast:
       *move->mutable_circle() = cast->circle_cast().circle();
       *move->mutable_translation() = cast->circle_cast().translation();
+      if (cast->circle_cast().has_turn()) {
+        *move->mutable_turn() = cast->circle_cast().turn();
+      }
       break;
     case v1::Query::kCapsuleCast:
       *move->mutable_capsule() = cast->capsule_cast().capsule();
       *move->mutable_translation() = cast->capsule_cast().translation();
+      if (cast->capsule_cast().has_turn()) {
+        *move->mutable_turn() = cast->capsule_cast().turn();
+      }
       break;
     case v1::Query::kPolygonCast:
       *move->mutable_polygon() = cast->polygon_cast().polygon();
       *move->mutable_translation() = cast->polygon_cast().translation();
+      if (cast->polygon_cast().has_turn()) {
+        *move->mutable_turn() = cast->polygon_cast().turn();
+      }
       break;
     default:
       return absl::InvalidArgumentError(

@@ -39,6 +39,11 @@ struct CastArgs {
   bool stop_at_penetration = false;
   std::optional<uint64_t> mask = {};
   std::string ignore = {};  // "3,7" shape ids to ignore
+  // Radians the shape turns over the step (circle, polygon, capsule; not a
+  // ray), about `pivot` ("x,y"; empty: the server's default, the shape's
+  // centroid). A pivot without an angle is refused.
+  std::optional<double> angle = {};
+  std::string pivot = {};
 };
 
 // The cast query the arguments describe (request_id 0). The translation is

@@ -102,6 +102,11 @@ ABSL_FLAG(bool, stop_at_penetration, false,
 ABSL_FLAG(std::optional<uint64_t>, mask, std::nullopt,
           "Only shapes whose category_bits share a bit with this.");
 ABSL_FLAG(std::string, ignore, "", "Shape ids to ignore: \"3,7\".");
+ABSL_FLAG(std::optional<double>, angle, std::nullopt,
+          "cast, move: radians the shape turns over the step (any sign).");
+ABSL_FLAG(std::string, pivot, "",
+          "cast, move: the centre of the turn, x,y (default: the shape's "
+          "centroid).");
 ABSL_FLAG(double, max_distance, -1, "closest: only within this distance.");
 ABSL_FLAG(int, slide, 0,
           "move: collide-and-slide with at most this many casts (0: none).");
@@ -243,6 +248,8 @@ cli::CastArgs CastArgsFromFlags(const std::string& kind) {
   args.stop_at_penetration = absl::GetFlag(FLAGS_stop_at_penetration);
   args.mask = absl::GetFlag(FLAGS_mask);
   args.ignore = absl::GetFlag(FLAGS_ignore);
+  args.angle = absl::GetFlag(FLAGS_angle);
+  args.pivot = absl::GetFlag(FLAGS_pivot);
   return args;
 }
 
@@ -653,6 +660,9 @@ constexpr Command kCommands[] = {
       cast circle --from=0,5 --radius=0.5 --by=10,0 --skin=0.01
       cast polygon --points="0,0 1,0 0,1" --by=5,5 --all
       cast capsule --points="0,0 0,1" --radius=0.3 --by=4,0
+      cast capsule --points="0,0 2,0" --radius=0.1 --by=0,0 --angle=3.14159
+                   --pivot=0,0      (a sword swinging a half turn about the
+                                    hand; --angle and --pivot also for move)
 )",
      "cast takes one shape kind", true, CastCommand},
     {"overlap",

@@ -53,6 +53,16 @@ std::string OptionsText(const v1::CastOptions& options) {
   return text;
 }
 
+// A turning contact's certified bracket and status: ", contact in [lo,
+// hi] (TURN_STATUS_HIT)"; empty for a translating one.
+std::string TurnText(bool has_turn, const v1::TurnContact& turn,
+                     double fraction) {
+  if (!has_turn) return "";
+  return absl::StrCat(", contact in [", Num(fraction), ", ",
+                      Num(turn.fraction_hi()), "] (",
+                      v1::TurnStatus_Name(turn.status()), ")");
+}
+
 std::string HitText(const v1::CastHit& hit) {
   const bool overlap = hit.status() == v1::HIT_STATUS_INITIAL_OVERLAP;
   std::string text = absl::StrCat(
@@ -61,6 +71,7 @@ std::string HitText(const v1::CastHit& hit) {
       ": point ", Point(hit.point()), ", normal ", Point(hit.normal()), ", ",
       FeatureText(hit.feature()));
   if (overlap) absl::StrAppend(&text, ", depth ", Num(hit.depth()));
+  absl::StrAppend(&text, TurnText(hit.has_turn(), hit.turn(), hit.fraction()));
   return text;
 }
 
@@ -106,14 +117,16 @@ std::string ShotText(const v1::HitValidationResult& shot) {
     case v1::SHOT_OUTCOME_MISS:
       return "  missed everything\n";
     case v1::SHOT_OUTCOME_WALL:
-      return absl::StrCat("  blocked by wall shape ", shot.id(), " (user_data ",
-                          shot.user_data(), ") at fraction ",
-                          Num(shot.fraction()), ": point ", Point(shot.point()),
-                          "\n");
+      return absl::StrCat(
+          "  blocked by wall shape ", shot.id(), " (user_data ",
+          shot.user_data(), ") at fraction ", Num(shot.fraction()), ": point ",
+          Point(shot.point()),
+          TurnText(shot.has_turn(), shot.turn(), shot.fraction()), "\n");
     case v1::SHOT_OUTCOME_TARGET:
-      return absl::StrCat("  hit target ", shot.id(), " at fraction ",
-                          Num(shot.fraction()), ": point ", Point(shot.point()),
-                          ", normal ", Point(shot.normal()), "\n");
+      return absl::StrCat(
+          "  hit target ", shot.id(), " at fraction ", Num(shot.fraction()),
+          ": point ", Point(shot.point()), ", normal ", Point(shot.normal()),
+          TurnText(shot.has_turn(), shot.turn(), shot.fraction()), "\n");
     default:
       return "  outcome ?\n";
   }

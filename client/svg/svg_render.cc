@@ -21,6 +21,7 @@
 #include "client/svg/svg_legend.h"
 #include "client/svg/svg_scene.h"
 #include "client/svg/svg_style.h"
+#include "client/svg/svg_turning.h"
 #include "client/svg/svg_validation.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
@@ -350,6 +351,7 @@ class Renderer {
         if (!cast) return NoteUndrawable(tag);
         DrawCast(
             tag, CastKind(query), *cast,
+            svg_internal::TurnGeometryOf(query, cast->shape),
             AnswerOf(tag, result, result.has_cast(), result.cast(), "cast"),
             colour);
         return;
@@ -447,9 +449,12 @@ class Renderer {
     }
   }
 
+  // `turn`: the cast turns; its swept arc, poses and contact poses are
+  // drawn turned.
   void DrawCast(absl::string_view tag, const char* kind,
-                const CastGeometry& cast, const v1::CastResult* result,
-                const char* query_colour) {
+                const CastGeometry& cast,
+                const std::optional<svg_internal::TurnGeometry>& turn,
+                const v1::CastResult* result, const char* query_colour) {
     std::vector<const v1::CastHit*> hits;
     if (result != nullptr) {
       for (const v1::CastHit& hit : result->hits()) {
@@ -476,10 +481,13 @@ class Renderer {
     }
 
     // A ray is solid up to the first hit, dashed beyond it.
-    const Aabb start_bounds = canvas_.Motion(
-        cast.shape, cast.translation, colour, title,
-        {.as_ray = cast.is_ray,
-         .solid_until = hits.empty() ? 1.0 : hits[0]->fraction()});
+    const Aabb start_bounds =
+        turn ? svg_internal::DrawTurningMotion(
+                   canvas_, cast.shape, cast.translation, *turn, colour, title)
+             : canvas_.Motion(
+                   cast.shape, cast.translation, colour, title,
+                   {.as_ray = cast.is_ray,
+                    .solid_until = hits.empty() ? 1.0 : hits[0]->fraction()});
 
     for (const v1::CastHit* hit : hits) {
       const bool initial = hit->status() == v1::HIT_STATUS_INITIAL_OVERLAP;
@@ -492,7 +500,9 @@ class Renderer {
         const char* hit_colour = initial ? kInitialOverlapColour : colour;
         canvas_.Shape(
             Layer::kHits,
-            Translated(cast.shape, hit->fraction() * cast.translation),
+            turn ? svg_internal::Posed(cast.shape, cast.translation, *turn,
+                                       hit->fraction())
+                 : Translated(cast.shape, hit->fraction() * cast.translation),
             Attributes("toi", hit_colour, hit_colour), hit_title);
         if (!initial) canvas_.Use(kRoleToi);
       }
@@ -659,6 +669,12 @@ Aabb ContentBounds(const v1::Level& level,
       bounds = svg_internal::Union(bounds, BoundsOf(cast->shape));
       bounds = svg_internal::Union(
           bounds, BoundsOf(Translated(cast->shape, cast->translation)));
+      if (const std::optional<svg_internal::TurnGeometry> turn =
+              svg_internal::TurnGeometryOf(query, cast->shape)) {
+        bounds = svg_internal::Union(
+            bounds,
+            svg_internal::TurningBounds(cast->shape, cast->translation, *turn));
+      }
     } else if (query.has_overlap()) {
       if (std::optional<WorldShape> shape =
               svg_internal::OverlapShapeOf(query.overlap())) {

@@ -912,6 +912,11 @@ absl::StatusOr<HitValidationArgs> HitValidationFromProto(
       .targets = target_storage};
 }
 
+absl::StatusOr<BodyShape> SwingBodyFromProto(const v1::Swing& swing,
+                                             const FieldPath& field) {
+  return BodyFromProto(swing, "body", field);
+}
+
 absl::StatusOr<PairToiArgs> PairToiFromProto(const v1::PairToiQuery& query,
                                              absl::string_view field) {
   absl::StatusOr<MovingShape> a =

@@ -201,6 +201,10 @@ absl::StatusOr<MoveValidationArgs> MoveValidationFromProto(
 absl::StatusOr<HitValidationArgs> HitValidationFromProto(
     const v1::HitValidationQuery& query, const InputLimits& limits,
     absl::string_view field, std::vector<ShotTarget>& target_storage);
+// A swing's body (exactly one of circle, capsule, polygon), errors under
+// `field` ("queries[2].hit_validation.swing.capsule.radius ...").
+absl::StatusOr<BodyShape> SwingBodyFromProto(const v1::Swing& swing,
+                                             const FieldPath& field);
 // Two moving shapes (exactly one of point, segment, circle, capsule,
 // polygon each), max_fraction in [0, 1] when present, target_distance >= 0.
 // A segment with segment_end (and no translation) against a point fills

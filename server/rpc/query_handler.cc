@@ -15,9 +15,11 @@
 #include "collide/validate.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/proto_convert.h"
+#include "proto/formats/turn_convert.h"
 #include "server/levels/level_snapshot.h"
 #include "server/rpc/packed_handler.h"
 #include "server/rpc/status_convert.h"
+#include "server/rpc/turning_handler.h"
 
 namespace collide::server {
 namespace {
@@ -172,6 +174,9 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
           },
           result);
     case v1::Query::kCircleCast:
+      if (formats::Turns(query.circle_cast())) {
+        return RunTurningCast(query.circle_cast(), level, limits, result);
+      }
       return RunCast(
           formats::CircleCastFromProto(query.circle_cast(), limits,
                                        "circle_cast"),
@@ -186,6 +191,9 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
           },
           result);
     case v1::Query::kPolygonCast:
+      if (formats::Turns(query.polygon_cast())) {
+        return RunTurningCast(query.polygon_cast(), level, limits, result);
+      }
       return RunCast(
           formats::PolygonCastFromProto(query.polygon_cast(), limits,
                                         "polygon_cast"),
@@ -200,6 +208,9 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
           },
           result);
     case v1::Query::kCapsuleCast:
+      if (formats::Turns(query.capsule_cast())) {
+        return RunTurningCast(query.capsule_cast(), level, limits, result);
+      }
       return RunCast(
           formats::CapsuleCastFromProto(query.capsule_cast(), limits,
                                         "capsule_cast"),
@@ -223,11 +234,17 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
                                          "closest_point"),
           level, result);
     case v1::Query::kMoveValidation:
+      if (formats::Turns(query.move_validation())) {
+        return RunTurningMove(query.move_validation(), level, limits, result);
+      }
       return RunMoveValidation(
           formats::MoveValidationFromProto(query.move_validation(), limits,
                                            "move_validation"),
           level, result);
     case v1::Query::kHitValidation:
+      if (formats::Swings(query.hit_validation())) {
+        return RunSwing(query.hit_validation(), level, limits, result);
+      }
       return RunHitValidation(query.hit_validation(), level, limits, result);
     case v1::Query::kPairToi:
       return RunPairToi(formats::PairToiFromProto(query.pair_toi(), "pair_toi"),

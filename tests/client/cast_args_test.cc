@@ -185,5 +185,41 @@ TEST(MakeCastQueryTest, ShapesRequireTheirParametersByFlagName) {
                   .ok());
 }
 
+TEST(MakeCastQueryTest, AngleAndPivotBecomeTheCastsTurn) {
+  CastArgs args{.kind = "capsule",
+                .by = "0,0",
+                .radius = 0.1,
+                .points = "0,0 2,0",
+                .angle = 3.5,
+                .pivot = "0,0.5"};
+  absl::StatusOr<v1::Query> query = MakeCastQuery(args);
+  ASSERT_TRUE(query.ok()) << query.status();
+  EXPECT_EQ(query->capsule_cast().turn().angle(), 3.5);
+  EXPECT_EQ(query->capsule_cast().turn().pivot().y(), 0.5);
+  args.pivot = "";
+  query = MakeCastQuery(args);
+  ASSERT_TRUE(query.ok()) << query.status();
+  EXPECT_FALSE(query->capsule_cast().turn().has_pivot());
+  absl::StatusOr<v1::Query> move = MakeMoveQuery(args, 0);
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_EQ(move->move_validation().turn().angle(), 3.5);
+}
+
+TEST(MakeCastQueryTest, TurnFlagsAreRefusedWhereTheyMeanNothing) {
+  CastArgs ray{.kind = "ray", .from = "0,0", .by = "1,0", .angle = 1.0};
+  EXPECT_THAT(MakeCastQuery(ray).status().message(), HasSubstr("--angle"));
+  CastArgs pivot_only{.kind = "circle",
+                      .from = "0,0",
+                      .by = "1,0",
+                      .radius = 1.0,
+                      .pivot = "1,1"};
+  EXPECT_THAT(MakeCastQuery(pivot_only).status().message(),
+              HasSubstr("--pivot"));
+  pivot_only.angle = 1.0;
+  pivot_only.pivot = "1,x";
+  EXPECT_THAT(MakeCastQuery(pivot_only).status().message(),
+              HasSubstr("--pivot"));
+}
+
 }  // namespace
 }  // namespace collide::client::cli

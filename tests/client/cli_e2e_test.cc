@@ -252,6 +252,28 @@ TEST_F(CliE2eTest, ValidatesMovesAndShots) {
   EXPECT_THAT(move.out, HasSubstr("claimed end not reachable"));
 }
 
+// A sword (hand at (6, 0), blade 3 long pointing down, radius 0.1)
+// swinging a quarter turn counter-clockwise: its tip's rim reaches pillar
+// 10 (radius 1.5 at (10, 0)) when the tip is 1.6 from the pillar's centre,
+// cos(phi) = (25 - 1.6^2) / 24: at 1 - acos(0.935) / (pi / 2) of the turn.
+TEST_F(CliE2eTest, CastTurnsWithAngleAndPivot) {
+  Outcome swing =
+      Cli("--level=arena cast capsule --points=\"6,0 6,-3\" --radius=0.1 "
+          "--by=0,0 --angle=1.5707963267948966 --pivot=6,0");
+  EXPECT_EQ(swing.exit_code, 0) << swing.out;
+  EXPECT_THAT(swing.out, HasSubstr("hit shape 10 (user_data 1000) at "
+                                   "fraction 0.769202"));
+  EXPECT_THAT(swing.out, HasSubstr("(TURN_STATUS_HIT)"));
+  Outcome bad =
+      Cli("--level=arena cast capsule --points=\"6,0 6,-3\" --radius=0.1 "
+          "--by=0,0 --angle=nan");
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_THAT(bad.out, HasSubstr("capsule_cast.turn.angle must be finite"));
+  Outcome ray = Cli("--level=arena cast ray --from=0,0 --by=1,0 --angle=1");
+  EXPECT_EQ(ray.exit_code, 2) << ray.out;
+  EXPECT_THAT(ray.out, HasSubstr("--angle"));
+}
+
 TEST_F(CliE2eTest, ImportTiledWritesALevelFile) {
   const std::string out = absl::StrCat(dir_, "/yard.json");
   Outcome imported = RunCli(absl::StrCat("import-tiled ", COLLIDE_TILED_MAP,

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -822,6 +823,72 @@ TEST(RenderSvgTest, BadOptionsAreRefusedNamingTheField) {
   negative_grid.grid_cell_size = -1;
   EXPECT_TRUE(
       absl::StrContains(message(negative_grid), "options.grid_cell_size"));
+}
+
+// A sword (capsule from the hand at (1, 5) to (3, 5), radius 0.1) swinging
+// a quarter turn counter-clockwise about the hand, hit at half the step.
+RenderedQuery SwordSwing() {
+  RenderedQuery rendered;
+  rendered.query.set_request_id(8);
+  v1::CapsuleCastQuery* cast = rendered.query.mutable_capsule_cast();
+  Set(cast->mutable_capsule()->mutable_p1(), 1, 5);
+  Set(cast->mutable_capsule()->mutable_p2(), 3, 5);
+  cast->mutable_capsule()->set_radius(0.1);
+  Set(cast->mutable_translation(), 0, 0);
+  cast->mutable_turn()->set_angle(std::numbers::pi / 2);
+  Set(cast->mutable_turn()->mutable_pivot(), 1, 5);
+  v1::CastHit* hit = rendered.result.mutable_cast()->add_hits();
+  hit->set_fraction(0.5);
+  Set(hit->mutable_point(), 2.5, 6.5);
+  Set(hit->mutable_normal(), -0.7071, -0.7071);
+  hit->set_shape_id(4);
+  hit->set_status(v1::HIT_STATUS_HIT);
+  hit->mutable_turn()->set_status(v1::TURN_STATUS_HIT);
+  hit->mutable_turn()->set_fraction_hi(0.5);
+  rendered.result.set_request_id(8);
+  return rendered;
+}
+
+TEST(RenderSvgTest, TurningCastDrawsPosesArcAndTheContactPoseTurned) {
+  const Picture picture(Render(v1::Level(), {SwordSwing()}));
+  ASSERT_TRUE(picture.parsed());
+  const Point hand = Px(1, 5);
+  // Seven intermediate poses, each a capsule whose far end is 2 from the
+  // hand.
+  const std::vector<const XMLElement*> poses = picture.InGroup("swept");
+  EXPECT_EQ(poses.size(), 7u);
+  // The contact pose: the blade turned by 45 degrees, every outline point
+  // within the radius of the turned axis.
+  const std::vector<const XMLElement*> at_hit =
+      picture.WithClass("hits", "toi");
+  ASSERT_EQ(at_hit.size(), 1u);
+  const Point tip = Px(1 + 2 * std::cos(std::numbers::pi / 4),
+                       5 + 2 * std::sin(std::numbers::pi / 4));
+  const std::vector<Point> outline = PathPoints(at_hit[0]);
+  ASSERT_GE(outline.size(), 2u);
+  for (const Point p : outline) {
+    EXPECT_NEAR(DistanceToSegment(hand, tip, p), 0.1 * kScale, kCurveTolerance);
+  }
+  // The arc of the farthest point (the tip plus the radius): every point
+  // 2.1 from the hand.
+  bool arc_found = false;
+  for (const XMLElement* path : picture.WithClass("outlines", "path")) {
+    // The arc is the chain of many points (the pivot's path, here of
+    // length 0, is another element of this class).
+    if (path->Attribute("points") == nullptr &&
+        path->Attribute("d") == nullptr) {
+      continue;
+    }
+    const std::vector<Point> points = path->Attribute("points") != nullptr
+                                          ? PointsOf(path)
+                                          : PathPoints(path);
+    if (points.size() < 10) continue;
+    arc_found = true;
+    for (const Point p : points) {
+      EXPECT_NEAR(Distance(p, hand), 2.1 * kScale, kPixelTolerance);
+    }
+  }
+  EXPECT_TRUE(arc_found);
 }
 
 }  // namespace

@@ -158,6 +158,34 @@ func pairContact(fraction float64, point, normal xy, want feature) check {
 	}
 }
 
+// swingHit checks a swing's outcome, id and certified bracket: the contact
+// at `fraction` lies in [fraction, turn.fraction_hi], at most 2^-30 wide.
+func swingHit(outcome collidev1.ShotOutcome, id uint64,
+	fraction float64) check {
+	return func(result *collidev1.QueryResult) error {
+		if err := ok[*collidev1.QueryResult_HitValidation](result,
+			"hit_validation"); err != nil {
+			return err
+		}
+		shot := result.GetHitValidation()
+		if err := firstError(
+			expectEqual("hit_validation.outcome", shot.Outcome, outcome),
+			expectEqual("hit_validation.id", shot.Id, id),
+			expectEqual("hit_validation.turn.status", shot.GetTurn().GetStatus(),
+				collidev1.TurnStatus_TURN_STATUS_HIT),
+			expectNear("hit_validation.fraction", shot.Fraction,
+				fraction)); err != nil {
+			return err
+		}
+		if !(shot.Fraction <= fraction+tolerance &&
+			fraction <= shot.GetTurn().GetFractionHi()+tolerance) {
+			return fmt.Errorf("hit_validation's bracket [%v, %v] does not hold %v",
+				shot.Fraction, shot.GetTurn().GetFractionHi(), fraction)
+		}
+		return nil
+	}
+}
+
 // refused checks that the query was refused with code and a message that
 // names field, and answered nothing.
 func refused(code codes.Code, field string) check {
@@ -214,6 +242,12 @@ func describe(result *collidev1.QueryResult) string {
 		return fmt.Sprintf("contact at fraction %s, point (%s, %s)",
 			number(pair.Fraction), number(pair.Point.GetX()),
 			number(pair.Point.GetY()))
+	case *collidev1.QueryResult_HitValidation:
+		shot := answer.HitValidation
+		what := strings.ToLower(strings.TrimPrefix(shot.Outcome.String(),
+			"SHOT_OUTCOME_"))
+		return fmt.Sprintf("%s %d at fraction %s", what, shot.Id,
+			number(shot.Fraction))
 	case *collidev1.QueryResult_ClosestPoint:
 		found := answer.ClosestPoint
 		return fmt.Sprintf("shape %d at (%s, %s), distance %s", found.ShapeId,

@@ -90,10 +90,52 @@ func exampleQueries() []example {
 						SegmentEnd: &collidev1.Segment{P1: v(0, -1), P2: v(0, 1)}}}}},
 			pairContact(0.5, xy{0.25, 0.25},
 				xy{-math.Sqrt(0.5), math.Sqrt(0.5)}, feature{edge, 0})},
+		// A sword swing (a melee hit check): a blade from the hand at
+		// (8.5, 0) to (8.5, -2), radius 0.1, turning a half turn
+		// counter-clockwise about the hand during the tick. Target 7 (a
+		// disc of radius 0.25 at 1.2 from the hand, 60 degrees below +x)
+		// is met when the blade's axis is asin(0.35 / 1.2) short of it.
+		{"sword swing hits the near target", swordSwing(true),
+			swingHit(collidev1.ShotOutcome_SHOT_OUTCOME_TARGET, 7,
+				1.0/6-math.Asin(0.35/1.2)/math.Pi)},
+		// Without target 7, target 8 (60 degrees above +x) lies beyond the
+		// wall x = 10, which the blade's rim reaches first (2 cos(phi) +
+		// 0.1 = 1.5).
+		{"sword swing is stopped by the wall", swordSwing(false),
+			swingHit(collidev1.ShotOutcome_SHOT_OUTCOME_WALL, 1,
+				math.Asin(0.7)/math.Pi)},
 		// A negative radius is refused in this query's own result, naming
 		// the field; the rest of the batch is still answered.
 		{"bad query is refused alone",
 			collide.Cast(collide.CircleBody(v(0, 0), -1), v(1, 0)),
 			refused(codes.InvalidArgument, "circle_cast.circle.radius")},
 	}
+}
+
+// swordSwing is a hit validation whose shot is a swing: a capsule turning
+// about the wielder's hand (HitValidationQuery.Swing, Turn), against
+// targets 8 (and 7). The package has no builder for it: this is the
+// generated message.
+func swordSwing(withNearTarget bool) *collidev1.Query {
+	v := collide.Vec
+	hand := xy{8.5, 0}
+	target := func(id uint64, degrees float64) *collidev1.ShotTarget {
+		angle := degrees * math.Pi / 180
+		return &collidev1.ShotTarget{Id: id,
+			Hitbox: &collidev1.ShotTarget_Circle{Circle: &collidev1.Circle{
+				Center: v(hand[0]+1.2*math.Cos(angle),
+					hand[1]+1.2*math.Sin(angle)),
+				Radius: 0.25}}}
+	}
+	targets := []*collidev1.ShotTarget{target(8, 60)}
+	if withNearTarget {
+		targets = append(targets, target(7, -60))
+	}
+	return &collidev1.Query{Query: &collidev1.Query_HitValidation{
+		HitValidation: &collidev1.HitValidationQuery{
+			Swing: &collidev1.Swing{
+				Body: &collidev1.Swing_Capsule{Capsule: &collidev1.Capsule{
+					P1: v(hand[0], hand[1]), P2: v(8.5, -2), Radius: 0.1}},
+				Turn: &collidev1.Turn{Angle: math.Pi, Pivot: v(hand[0], hand[1])}},
+			Targets: targets}}}
 }

@@ -168,6 +168,36 @@ const examples = [
     want: {miss: true},
   },
   {
+    // A sword swing (a melee hit check): a blade from the hand at (8.5, 0)
+    // to (8.5, -2), radius 0.1, turning a half turn counter-clockwise about
+    // the hand during the tick. Target 7 (a disc of radius 0.25 at 1.2 from
+    // the hand, 60 degrees below +x) is met when the blade's axis is
+    // asin(0.35 / 1.2) short of it: fraction 1/6 - asin(0.35 / 1.2) / pi.
+    name: 'sword swing hits the near target',
+    query: swordSwing(true),
+    want: {
+      hit_validation: {
+        outcome: 'SHOT_OUTCOME_TARGET',
+        id: 7,
+        fraction: 1 / 6 - Math.asin(0.35 / 1.2) / Math.PI,
+      },
+    },
+  },
+  {
+    // Without target 7, target 8 (60 degrees above +x) lies beyond the wall
+    // x = 10, which the blade's rim reaches first (2 cos(phi) + 0.1 = 1.5):
+    // fraction asin(0.7) / pi.
+    name: 'sword swing is stopped by the wall',
+    query: swordSwing(false),
+    want: {
+      hit_validation: {
+        outcome: 'SHOT_OUTCOME_WALL',
+        id: 1,
+        fraction: Math.asin(0.7) / Math.PI,
+      },
+    },
+  },
+  {
     // A negative radius is refused in this query's own result, naming the
     // field; the rest of the batch is still answered.
     name: 'bad query is refused alone',
@@ -175,6 +205,38 @@ const examples = [
     want: {error: ['INVALID_ARGUMENT', 'circle_cast.circle.radius']},
   },
 ];
+
+// A hit validation whose shot is a swing: a capsule turning about the
+// wielder's hand (HitValidationQuery.swing, Turn), against targets 8 (and
+// 7). The package has no builder for it: it is the message as a plain
+// object.
+function swordSwing(withNearTarget) {
+  const hand = {x: 8.5, y: 0};
+  const target = (id, degrees) => {
+    const angle = degrees * Math.PI / 180;
+    return {
+      id,
+      circle: {
+        center: {
+          x: hand.x + 1.2 * Math.cos(angle),
+          y: hand.y + 1.2 * Math.sin(angle),
+        },
+        radius: 0.25,
+      },
+    };
+  };
+  const targets = [target(8, 60)];
+  if (withNearTarget) targets.push(target(7, -60));
+  return {
+    hit_validation: {
+      swing: {
+        capsule: {p1: hand, p2: {x: 8.5, y: -2}, radius: 0.1},
+        turn: {angle: Math.PI, pivot: hand},
+      },
+      targets,
+    },
+  };
+}
 
 // A result field that differs from the known answer.
 class Mismatch extends Error {}
@@ -247,6 +309,22 @@ function checkResult(result, want) {
         'overlap.shapes',
         result.overlap.shapes.map((s) => [s.shape_id, s.user_data]),
         want.overlap);
+  } else if (want.hit_validation) {
+    expectEqual('result', result.result, 'hit_validation');
+    const shot = result.hit_validation;
+    const expected = want.hit_validation;
+    expectEqual('hit_validation.outcome', shot.outcome, expected.outcome);
+    expectEqual('hit_validation.id', shot.id, expected.id);
+    // The contact lies in the certified bracket [fraction,
+    // turn.fraction_hi], at most 2^-30 wide.
+    expectEqual(
+        'hit_validation.turn.status', shot.turn.status, 'TURN_STATUS_HIT');
+    expectNear('hit_validation.fraction', shot.fraction, expected.fraction);
+    if (!(shot.fraction <= expected.fraction + TOLERANCE &&
+          expected.fraction <= shot.turn.fraction_hi + TOLERANCE)) {
+      throw new Mismatch(`hit_validation's bracket [${shot.fraction}, ${
+          shot.turn.fraction_hi}] does not hold ${expected.fraction}`);
+    }
   } else if (want.closest_point) {
     expectEqual('result', result.result, 'closest_point');
     const found = result.closest_point;
@@ -278,6 +356,11 @@ function describe(result) {
   if (result.result === 'overlap') {
     const ids = result.overlap.shapes.map((s) => s.shape_id).join(', ');
     return `overlaps shapes [${ids}]`;
+  }
+  if (result.result === 'hit_validation') {
+    const shot = result.hit_validation;
+    const what = shot.outcome.replace('SHOT_OUTCOME_', '').toLowerCase();
+    return `${what} ${shot.id} at fraction ${number(shot.fraction)}`;
   }
   const found = result.closest_point;
   return `shape ${found.shape_id} at (${number(found.point.x)}, ` +

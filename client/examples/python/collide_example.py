@@ -81,6 +81,32 @@ def example_level():
         collide.box(3, (-10, 0), (1, 1), user_data=103))
 
 
+def sword_swing(with_near_target):
+    """A hit validation whose shot is a swing: a capsule turning about the
+    wielder's hand (HitValidationQuery.swing, Turn), against targets 8 (and
+    7). The package has no builder for it: it is made from the generated
+    messages."""
+    hand = (8.5, 0)
+
+    def target(target_id, degrees):
+        angle = math.radians(degrees)
+        centre = (hand[0] + 1.2 * math.cos(angle),
+                  hand[1] + 1.2 * math.sin(angle))
+        return cs.ShotTarget(
+            id=target_id,
+            circle=geo.Circle(center=collide.vec(centre), radius=0.25))
+
+    targets = [target(8, 60)]
+    if with_near_target:
+        targets.append(target(7, -60))
+    return cs.Query(hit_validation=cs.HitValidationQuery(
+        swing=cs.Swing(
+            capsule=geo.Capsule(p1=collide.vec(hand),
+                                p2=collide.vec((8.5, -2)), radius=0.1),
+            turn=cs.Turn(angle=math.pi, pivot=collide.vec(hand))),
+        targets=targets))
+
+
 # Each entry: (what it is, the query, the known answer). An answer is a dict
 # checked field by field by check_result below.
 def example_queries():
@@ -146,6 +172,23 @@ def example_queries():
          {"pair_toi": dict(fraction=0.5, point=(0.25, 0.25),
                            normal=(-0.5 ** 0.5, 0.5 ** 0.5),
                            feature=(edge, 0))}),
+        # A sword swing (a melee hit check): a blade from the hand at
+        # (8.5, 0) to (8.5, -2), radius 0.1, turning a half turn
+        # counter-clockwise about the hand during the tick. Target 7 (a
+        # disc of radius 0.25 at 1.2 from the hand, 60 degrees below +x)
+        # is met when the blade's axis is asin(0.35 / 1.2) short of it:
+        # fraction 1/6 - asin(0.35 / 1.2) / pi. Target 8 (60 degrees above
+        # +x) lies beyond the wall x = 10, which the blade's rim reaches
+        # first (2 cos(phi) + 0.1 = 1.5): fraction asin(0.7) / pi.
+        ("sword swing hits the near target",
+         sword_swing(with_near_target=True),
+         {"hit_validation": dict(
+             outcome=cs.SHOT_OUTCOME_TARGET, id=7,
+             fraction=1 / 6 - math.asin(0.35 / 1.2) / math.pi)}),
+        ("sword swing is stopped by the wall",
+         sword_swing(with_near_target=False),
+         {"hit_validation": dict(outcome=cs.SHOT_OUTCOME_WALL, id=1,
+                                 fraction=math.asin(0.7) / math.pi)}),
         # A negative radius is refused in this query's own result, naming
         # the field; the rest of the batch is still answered.
         ("bad query is refused alone",
@@ -222,6 +265,23 @@ def check_result(result, want):
         expect_equal("pair_toi.feature",
                      (pair.feature.type, pair.feature.index),
                      expected["feature"])
+    elif "hit_validation" in want:
+        expect_equal("result", result.WhichOneof("result"), "hit_validation")
+        shot, expected = result.hit_validation, want["hit_validation"]
+        expect_equal("hit_validation.outcome", shot.outcome,
+                     expected["outcome"])
+        expect_equal("hit_validation.id", shot.id, expected["id"])
+        # The contact lies in the certified bracket [fraction,
+        # turn.fraction_hi], at most 2^-30 wide.
+        expect_equal("hit_validation.turn.status", shot.turn.status,
+                     cs.TURN_STATUS_HIT)
+        expect_near("hit_validation.fraction", shot.fraction,
+                    expected["fraction"])
+        if not (shot.fraction <= expected["fraction"] + TOLERANCE
+                and expected["fraction"] <= shot.turn.fraction_hi + TOLERANCE):
+            raise Mismatch("hit_validation's bracket "
+                           f"[{shot.fraction!r}, {shot.turn.fraction_hi!r}] "
+                           f"does not hold {expected['fraction']!r}")
     elif "closest_point" in want:
         expect_equal("result", result.WhichOneof("result"), "closest_point")
         found = result.closest_point
@@ -259,6 +319,11 @@ def describe(result):
             return "no contact"
         return (f"contact at fraction {number(pair.fraction)}, point "
                 f"({number(pair.point.x)}, {number(pair.point.y)})")
+    if kind == "hit_validation":
+        shot = result.hit_validation
+        what = cs.ShotOutcome.Name(shot.outcome).removeprefix("SHOT_OUTCOME_")
+        return (f"{what.lower()} {shot.id} at fraction "
+                f"{number(shot.fraction)}")
     found = result.closest_point
     return (f"shape {found.shape_id} at ({number(found.point.x)}, "
             f"{number(found.point.y)}), distance {number(found.distance)}")
