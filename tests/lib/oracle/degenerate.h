@@ -80,6 +80,10 @@ enum class Query {
   // at one exact time along different paths, or at exact times less than
   // an ulp apart (degenerate_same_time.cc).
   kSameTime,
+  // The same where a shape is round: a ray, circle or capsule in a level
+  // of two shapes met at one rational time, one on a flat side, one at a
+  // vertex, a circle or a cap (degenerate_round_time.cc).
+  kRoundTime,
 };
 
 struct DegenerateFamily {
@@ -202,6 +206,13 @@ Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
 Disagreement CompareSameTime(const DegenerateFamily& family,
                              const DegenerateCase& c, int pose, bool* expected,
                              bool* touching, std::string* why);
+
+// A round-time family's question (pose 0: both shapes met at one exact
+// time t* = p / q, a shape round; 1: the flat one turned so that its time
+// moves by far less than an ulp). Kinds as CompareSameTime's.
+Disagreement CompareRoundTime(const DegenerateFamily& family,
+                              const DegenerateCase& c, int pose, bool* expected,
+                              bool* touching, std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.
 absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);

@@ -145,6 +145,7 @@ const char* PoseName(Query query, int pose) {
     case Query::kClosestUlps:
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
+    case Query::kRoundTime:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";
