@@ -6,6 +6,7 @@
 // expected answers are the exact ones (worked out with rational arithmetic).
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -229,6 +230,43 @@ TEST(CornerCasesTest, PointsEquidistantAlongDifferentPathsTieOnTheId) {
     }
   }
   EXPECT_EQ(checked, 288);
+}
+
+// The same ties between a patched level's base and its own shapes: one
+// segment in the base, the other added by the patch, either way round.
+TEST(CornerCasesTest, PointsEquidistantAcrossAPatchTieOnTheId) {
+  int checked = 0;
+  for (int m = 1; m <= 12; ++m) {
+    for (int n = 1; n <= 12; ++n) {
+      const Vec2 origin{1000.0, -3000.0};
+      const Vec2 foot = origin + Vec2{double(m), double(n)};
+      const Vec2 along{double(-n), double(m)};
+      const Segment inside{foot + 2.0 * along, foot - 1.0 * along};
+      const Segment end{foot, foot + Vec2{double(m), double(n)}};
+      const double exact = std::sqrt(double(m * m + n * n));
+      for (const bool swapped : {false, true}) {
+        for (const bool inside_in_base : {false, true}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "m " << m << " n " << n << (swapped ? " swapped" : "")
+                       << (inside_in_base ? " inside in base" : ""));
+          const ShapeDesc a{.id = swapped ? 2u : 1u, .geometry = inside};
+          const ShapeDesc b{.id = swapped ? 1u : 2u, .geometry = end};
+          const auto base = std::make_shared<const Level>(
+              MakeLevel({inside_in_base ? a : b}));
+          const std::vector<ShapeDesc> added = {inside_in_base ? b : a};
+          const absl::StatusOr<Level> patched = Level::Patch(base, {}, added);
+          ASSERT_TRUE(patched.ok()) << patched.status();
+          const std::optional<WorldClosestPoint> closest =
+              ClosestPoint(origin, *patched, 100.0);
+          ASSERT_TRUE(closest.has_value());
+          EXPECT_EQ(closest->shape_id, 1u);
+          EXPECT_EQ(closest->distance, exact);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 576);
 }
 
 // At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex

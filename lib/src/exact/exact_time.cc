@@ -132,6 +132,59 @@ std::optional<ExactTime> FirstContactTime(const Corners& mover,
   return entry;
 }
 
+bool StartsWithin(const Corners& mover, double mover_radius,
+                  const Corners& obstacle, double obstacle_radius) {
+  // The origin in obstacle - mover: no separating axis among the edges'
+  // normals (and, for two flat shapes, their directions).
+  const bool flat = mover.count < 3 && obstacle.count < 3;
+  bool inside = true;
+  bool any_axis = false;
+  for (const Corners* shape : {&mover, &obstacle}) {
+    const int edges =
+        shape->count < 2 ? 0 : (shape->count == 2 ? 1 : shape->count);
+    for (int i = 0; i < edges && inside; ++i) {
+      const ExactVec e =
+          Difference(shape->points[(i + 1) % shape->count], shape->points[i]);
+      if (e.x.sign() == 0 && e.y.sign() == 0) continue;
+      any_axis = true;
+      const ExactVec axes[4] = {
+          {e.y, -e.x}, {-e.y, e.x}, {e.x, e.y}, {-e.x, -e.y}};
+      for (int k = 0; k < (flat ? 4 : 2) && inside; ++k) {
+        const Expansion support =
+            Extreme(axes[k], obstacle, true) - Extreme(axes[k], mover, false);
+        inside = support.sign() >= 0;
+      }
+    }
+  }
+  if (!any_axis) inside = obstacle.points[0] == mover.points[0];
+  if (inside) return true;
+  if (mover_radius == 0.0 && obstacle_radius == 0.0) return false;
+  // Within R of a vertex o_i - m_j or of a segment between two of them.
+  const Expansion radius = Expansion::Sum(mover_radius, obstacle_radius);
+  const Expansion radius_squared = radius * radius;
+  for (int i = 0; i < obstacle.count; ++i) {
+    for (int j = 0; j < mover.count; ++j) {
+      const ExactVec p = Difference(obstacle.points[i], mover.points[j]);
+      if ((Dot(p, p) - radius_squared).sign() <= 0) return true;
+      for (int way = 0; way < 2; ++way) {
+        const int i2 = way == 0 ? (i + 1) % obstacle.count : i;
+        const int j2 = way == 0 ? j : (j + 1) % mover.count;
+        if (i2 == i && j2 == j) continue;
+        const ExactVec q = Difference(obstacle.points[i2], mover.points[j2]);
+        const ExactVec e{q.x - p.x, q.y - p.y};
+        const Expansion along = -Dot(p, e);
+        const Expansion length_squared = Dot(e, e);
+        if (along.sign() < 0 || (along - length_squared).sign() > 0) continue;
+        const Expansion cross = p.x * e.y - p.y * e.x;
+        if ((cross * cross - radius_squared * length_squared).sign() <= 0) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 int CompareTimes(const ExactTime& a, const ExactTime& b) {
   const Expansion p = a.numerator * b.denominator - b.numerator * a.denominator;
   if (IsRatio(a) && IsRatio(b)) return p.sign();

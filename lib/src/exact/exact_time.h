@@ -74,6 +74,11 @@ std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                const Corners& obstacle,
                                                double obstacle_radius, Vec2 d);
 
+// Whether the two shapes (each grown by its radius, radii >= 0) touch or
+// overlap at the start, exactly: the origin within R of obstacle - mover.
+bool StartsWithin(const Corners& mover, double mover_radius,
+                  const Corners& obstacle, double obstacle_radius);
+
 // The sign of a - b, exactly: a difference of two square-root forms is
 // decided on polynomial signs after at most two squarings, each guarded by
 // the signs of its sides (degree 16 in the inputs at most; the expansions'

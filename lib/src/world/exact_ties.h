@@ -82,7 +82,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     const Cast& cast, const CastOptions& options, const Level& level,
     const Candidate& c) {
   if (options.target_distance != 0.0 || c.hit.status != HitStatus::kHit ||
-      !(c.hit.fraction > 0.0)) {
+      !(c.hit.fraction >= 0.0)) {
     return std::nullopt;
   }
   Corners mover;
@@ -143,7 +143,18 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
       break;
     }
   }
-  if (obstacle.count > 0) t = first_contact();
+  if (obstacle.count > 0) {
+    // A hit at fraction 0 is a touching start moving in (exactly 0) or a
+    // later contact whose time rounded to 0 (a concave solid's starts
+    // follow its own rules: undecided).
+    if (c.hit.fraction == 0.0 &&
+        StartsWithin(mover, mover_radius, obstacle, obstacle_radius)) {
+      return ExactTime{Expansion(), Expansion(1.0)};
+    }
+    t = first_contact();
+  } else if (c.hit.fraction == 0.0) {
+    return std::nullopt;
+  }
   // A contact the per-shape cast placed elsewhere (a rule of its own) is
   // not this one.
   if (t && !NearTie(RoundTime(*t), c.hit.fraction)) return std::nullopt;

@@ -84,6 +84,10 @@ enum class Query {
   // of two shapes met at one rational time, one on a flat side, one at a
   // vertex, a circle or a cap (degenerate_round_time.cc).
   kRoundTime,
+  // A world cast of the mover in a level of the obstacle (first met just
+  // after the start) and a segment the mover touches at the start and
+  // moves into (degenerate_beside.cc).
+  kTouchBeside,
 };
 
 struct DegenerateFamily {
@@ -213,6 +217,13 @@ Disagreement CompareSameTime(const DegenerateFamily& family,
 Disagreement CompareRoundTime(const DegenerateFamily& family,
                               const DegenerateCase& c, int pose, bool* expected,
                               bool* touching, std::string* why);
+
+// A touch-beside family's question (poses as CompareBeside's). Kinds:
+// kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,
+// first), kFraction (the obstacle after it off its exact time), kSkipped.
+Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.
 absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);

@@ -141,6 +141,7 @@ const char* PoseName(Query query, int pose) {
     case Query::kShot:
       return pose == 0 ? "tie" : "moved wall";
     case Query::kBeside:
+    case Query::kTouchBeside:
       return pose == 0 ? "ulps back-off" : "2^-40 back-off";
     case Query::kClosestUlps:
       return pose == 0 ? "ulps outside" : "ulps either side";

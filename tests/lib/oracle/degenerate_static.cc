@@ -72,6 +72,12 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("round-time-") + m + "-" + o);
         }
       }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        for (const char* o :
+             {"segment", "circle", "capsule", "polygon", "concave"}) {
+          n.push_back(std::string("touch-beside-") + m + "-" + o);
+        }
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -139,6 +145,20 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       for (O o : {O::kSegment, O::kPolygon, O::kCircle, O::kCapsule}) {
         f.push_back({names[i].c_str(), m, o, false, false,
                      0xde9100u + static_cast<uint64_t>(i), Query::kRoundTime});
+        ++i;
+      }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      for (O o : obstacles) {
+        DegenerateFamily touch{names[i].c_str(),
+                               m,
+                               o,
+                               false,
+                               false,
+                               0xde9100u + static_cast<uint64_t>(i),
+                               Query::kTouchBeside};
+        touch.touching_in = true;
+        f.push_back(touch);
         ++i;
       }
     }
@@ -442,6 +462,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kSameTime) {
     return CompareSameTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kTouchBeside) {
+    return CompareTouchBeside(c, pose, expected, touching, why);
   }
   if (family.query == Query::kRoundTime) {
     return CompareRoundTime(family, c, pose, expected, touching, why);
