@@ -377,6 +377,10 @@ Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
     std::memcpy(&bits, &s.translation.x, sizeof bits);
     const int k = 52 + static_cast<int>((bits >> 7) % 8);
     const double share = std::ldexp(1.0, -k);
+    if (!(v.t_hi + share < 1.0)) {
+      *why = "the moved obstacle may be met after the sweep";
+      return Disagreement::kSkipped;
+    }
     const std::optional<ShapeDesc> later =
         ShiftedObstacle(s, share * s.translation, 0, &shifted_vertices);
     if (!later) {
