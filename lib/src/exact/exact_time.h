@@ -81,9 +81,9 @@ bool StartsWithin(const Corners& mover, double mover_radius,
 
 // The sign of a - b, exactly: a difference of two square-root forms is
 // decided on polynomial signs after at most two squarings, each guarded by
-// the signs of its sides (degree 16 in the inputs at most; the expansions'
-// 48 terms keep the leading 3,000 bits, far beyond what coordinates within
-// 1e-60..1e60 of one another need except at that range's two ends at once).
+// the signs of its sides (degree 16 in the inputs at most: exact while the
+// nonzero inputs lie within 2^130 of one another in magnitude; beyond, the
+// expansions' 48 terms keep a form's leading 3,000 bits).
 int CompareTimes(const ExactTime& a, const ExactTime& b);
 
 // The time correctly rounded to double (to nearest, ties to even), for a
