@@ -6,10 +6,11 @@
 // So a near tie is decided on their exact times (a ratio for two
 // zero-radius shapes, the smaller root of a quadratic where one is round:
 // a circle, a capsule of positive radius): the exactly earlier ranks
-// first, equal ones go on to the Rank order (the id), and both report
-// their time correctly rounded, so that one exact time is one double in an
-// answer (and in every answer that examines it) and a list's fractions
-// never decrease.
+// first, equal ones go on to the Rank order (the id), and where their
+// rounded times contradict that (one exact time as two doubles, or the
+// earlier as the larger) both report their time correctly rounded, so that
+// one exact time is one double in an answer and a list's fractions never
+// decrease.
 //
 // Undecided here (the rounded order stands): casts with a skin
 // (target_distance > 0); contacts at the start (fraction 0, or an initial
@@ -162,7 +163,8 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
 
 // Decides a near tie between a (of layer level_a) and b (of level_b) on
 // exact times: whether a ranks before b, with both fractions rewritten to
-// their exact times correctly rounded; nullopt, with neither rewritten,
+// their exact times correctly rounded where their rounding contradicts
+// the exact order (RoundingContradicts); nullopt, with neither rewritten,
 // when either time is not decided here.
 template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
@@ -173,10 +175,10 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
   const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
   if (!tb) return std::nullopt;
   const int order = CompareTimes(*ta, *tb);
-  // Both correctly rounded: one exact time is one double in this answer
-  // and in any other that examines it.
-  a.hit.fraction = RoundTime(*ta);
-  b.hit.fraction = RoundTime(*tb);
+  if (RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
+    a.hit.fraction = RoundTime(*ta);
+    b.hit.fraction = RoundTime(*tb);
+  }
   if (order != 0) return order < 0;
   return a.RankIn(level_a) < b.RankIn(level_b);
 }
