@@ -87,7 +87,7 @@ bool StartsWithin(const Corners& mover, double mover_radius,
 int CompareTimes(const ExactTime& a, const ExactTime& b);
 
 // The time correctly rounded to double (to nearest, ties to even), for a
-// time in (0, 1e300): one exact value is always reported as one double.
+// time in [0, 1e300): one exact value is always reported as one double.
 double RoundTime(const ExactTime& t);
 
 // Whether two rounded values contradict the exact order of what they round
