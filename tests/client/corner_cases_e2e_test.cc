@@ -37,6 +37,22 @@ void AddPolygon(v1::Level& level, uint64_t id,
   }
 }
 
+void AddCircle(v1::Level& level, uint64_t id, Vec2 center, double radius) {
+  v1::Shape* shape = level.add_shapes();
+  shape->set_id(id);
+  *shape->mutable_circle()->mutable_center() = ToProto(center);
+  shape->mutable_circle()->set_radius(radius);
+}
+
+void AddCapsule(v1::Level& level, uint64_t id, Vec2 p1, Vec2 p2,
+                double radius) {
+  v1::Shape* shape = level.add_shapes();
+  shape->set_id(id);
+  *shape->mutable_capsule()->mutable_p1() = ToProto(p1);
+  *shape->mutable_capsule()->mutable_p2() = ToProto(p2);
+  shape->mutable_capsule()->set_radius(radius);
+}
+
 class CornerCasesE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -192,6 +208,54 @@ TEST_F(CornerCasesE2eTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
   EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
   EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
   EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+}
+
+// A circle met at t* = 1/11 by a segment tangent to it and by another
+// segment's end on its rim, and at 1e9 a circle met at t* = 30/31 by a
+// capsule's side and by another circle: the per-shape roundings differ by
+// an ulp; the smaller id wins, with t* correctly rounded for both.
+TEST_F(CornerCasesE2eTest,
+       RoundShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
+  v1::Level near;
+  AddSegment(near, 6, {-222, 243}, {-126, -135});
+  AddSegment(near, 3, {-130, 332}, {-136, 334});
+  ASSERT_TRUE(client_->PutLevel("round-tie", near).ok());
+  v1::Level far;
+  AddCapsule(far, 6, {999998698, 1000002214}, {999998986, 1000004798}, 325);
+  AddCircle(far, 3, {1000001340, 1000005245}, 975);
+  ASSERT_TRUE(client_->PutLevel("round-tie-far", far).ok());
+  struct Case {
+    const char* level;
+    Vec2 center;
+    double radius;
+    Vec2 translation;
+    double exact;  // t*, correctly rounded
+  };
+  const Case cases[] = {
+      {"round-tie", {-44, 176}, 130, {-396, 396}, 1.0 / 11.0},
+      {"round-tie-far",
+       {1000001550, 1000000775},
+       975,
+       {-1426, 3007},
+       30.0 / 31.0},
+  };
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.level);
+    const v1::QueryResult closest =
+        Run(c.level, CircleCast(c.center, c.radius, c.translation));
+    ASSERT_EQ(closest.cast().hits_size(), 1);
+    EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+    EXPECT_EQ(closest.cast().hits(0).fraction(), c.exact);
+    const v1::QueryResult listed =
+        Run(c.level, CircleCast(c.center, c.radius, c.translation, all));
+    ASSERT_EQ(listed.cast().hits_size(), 2);
+    EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+    EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
+    EXPECT_EQ(listed.cast().hits(0).fraction(), c.exact);
+    EXPECT_EQ(listed.cast().hits(1).fraction(), c.exact);
+  }
 }
 
 }  // namespace

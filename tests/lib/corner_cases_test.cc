@@ -6,6 +6,7 @@
 // expected answers are the exact ones (worked out with rational arithmetic).
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -114,6 +115,91 @@ TEST(CornerCasesTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
   }
 }
 
+// A circle met at t* = 1/11 by two segments along different paths: one's
+// inside tangent to it, the other's end on its rim (both contact normals
+// of length 65: a rational time the circle's arithmetic reaches through a
+// square root). The tie goes to the smaller id, one exact time as one
+// double, the correct rounding of 1/11.
+TEST(CornerCasesTest, ACircleMetAtOneExactTimeTiesOnTheIdWithOneDouble) {
+  const Segment tangent{{-222, 243}, {-126, -135}};
+  const Segment end_on_rim{{-130, 332}, {-136, 334}};
+  const CircleCast cast{{{-44, 176}, 130}, {-396, 396}};
+  const double exact = 1.0 / 11.0;  // correctly rounded
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const Level level =
+        MakeLevel({{.id = swapped ? 6u : 3u, .geometry = tangent},
+                   {.id = swapped ? 3u : 6u, .geometry = end_on_rim}});
+    const std::optional<WorldHit> hit = CastCircle(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.fraction, exact);
+    WorldHit hits[4];
+    const ListResult all = CastCircleAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[1].shape_id, 6u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
+// At 1e9: a circle of radius 975 met at t* = 30/31 by a capsule's side and
+// by another circle; the per-shape roundings differ by an ulp, and the
+// smaller id wins with 30/31 correctly rounded for both.
+TEST(CornerCasesTest, RoundShapesMetAtOneExactTimeAt1e9TieOnTheId) {
+  const Capsule side{{999998698, 1000002214}, {999998986, 1000004798}, 325};
+  const Circle rim{{1000001340, 1000005245}, 975};
+  const CircleCast cast{{{1000001550, 1000000775}, 975}, {-1426, 3007}};
+  const double exact = 30.0 / 31.0;  // correctly rounded
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const Level level = MakeLevel({{.id = swapped ? 6u : 3u, .geometry = side},
+                                   {.id = swapped ? 3u : 6u, .geometry = rim}});
+    const std::optional<WorldHit> hit = CastCircle(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.fraction, exact);
+    WorldHit hits[4];
+    const ListResult all = CastCircleAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[1].shape_id, 6u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
+// Exact times less than an ulp apart: the segment ending on the circle's
+// rim is met at exactly 1/8; the other, tangent at 1/8 before its far end
+// was moved a long way out and then by one ulp, is met a little later,
+// though its own time rounds below 0.125. The exactly earlier goes first,
+// whatever the ids, and the list's fractions do not decrease.
+TEST(CornerCasesTest, RoundTimesLessThanAnUlpApartGoToTheExactlyEarlier) {
+  const Segment turned{{1000001060, 999999313},
+                       {327601700.00000006, 1550501713}};
+  const Segment end_on_rim{{1000000360, 999998458}, {1000000443, 999998483}};
+  const CircleCast cast{{{999999288, 999999312}, 1105}, {1736, -1232}};
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const uint64_t turned_id = swapped ? 3 : 6;
+    const uint64_t rim_id = swapped ? 6 : 3;
+    const Level level = MakeLevel({{.id = turned_id, .geometry = turned},
+                                   {.id = rim_id, .geometry = end_on_rim}});
+    const std::optional<WorldHit> hit = CastCircle(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, rim_id);
+    EXPECT_EQ(hit->hit.fraction, 0.125);
+    WorldHit hits[4];
+    const ListResult all = CastCircleAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, rim_id);
+    EXPECT_EQ(hits[1].shape_id, turned_id);
+    EXPECT_EQ(hits[0].hit.fraction, 0.125);
+    EXPECT_GE(hits[1].hit.fraction, 0.125);
+  }
+}
+
 // A point equidistant from two segments along different paths: one's
 // inside (the foot of the perpendicular) and the other's end, both at
 // sqrt(m^2 + n^2). The tie goes to the smaller id whichever way the ids
@@ -144,6 +230,43 @@ TEST(CornerCasesTest, PointsEquidistantAlongDifferentPathsTieOnTheId) {
     }
   }
   EXPECT_EQ(checked, 288);
+}
+
+// The same ties between a patched level's base and its own shapes: one
+// segment in the base, the other added by the patch, either way round.
+TEST(CornerCasesTest, PointsEquidistantAcrossAPatchTieOnTheId) {
+  int checked = 0;
+  for (int m = 1; m <= 12; ++m) {
+    for (int n = 1; n <= 12; ++n) {
+      const Vec2 origin{1000.0, -3000.0};
+      const Vec2 foot = origin + Vec2{double(m), double(n)};
+      const Vec2 along{double(-n), double(m)};
+      const Segment inside{foot + 2.0 * along, foot - 1.0 * along};
+      const Segment end{foot, foot + Vec2{double(m), double(n)}};
+      const double exact = std::sqrt(double(m * m + n * n));
+      for (const bool swapped : {false, true}) {
+        for (const bool inside_in_base : {false, true}) {
+          SCOPED_TRACE(::testing::Message()
+                       << "m " << m << " n " << n << (swapped ? " swapped" : "")
+                       << (inside_in_base ? " inside in base" : ""));
+          const ShapeDesc a{.id = swapped ? 2u : 1u, .geometry = inside};
+          const ShapeDesc b{.id = swapped ? 1u : 2u, .geometry = end};
+          const auto base = std::make_shared<const Level>(
+              MakeLevel({inside_in_base ? a : b}));
+          const std::vector<ShapeDesc> added = {inside_in_base ? b : a};
+          const absl::StatusOr<Level> patched = Level::Patch(base, {}, added);
+          ASSERT_TRUE(patched.ok()) << patched.status();
+          const std::optional<WorldClosestPoint> closest =
+              ClosestPoint(origin, *patched, 100.0);
+          ASSERT_TRUE(closest.has_value());
+          EXPECT_EQ(closest->shape_id, 1u);
+          EXPECT_EQ(closest->distance, exact);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 576);
 }
 
 // At 1e9 the moving triangle's top edge meets the obstacle's lowest vertex

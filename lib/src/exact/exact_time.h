@@ -1,10 +1,11 @@
 // Internal: the exact time at which a translating convex set of points
-// (a ray's origin, a zero-radius capsule's ends, a polygon's vertices) first
-// touches another (a segment, a polygon), as a ratio of exact expansions,
-// and the comparisons and rounding that world queries use to break their
-// ties on exact values (world/exact_ties.h).
+// (a ray's origin, a capsule's ends, a polygon's vertices), possibly grown
+// by a radius, first touches another (a segment, a polygon, a circle's
+// centre, a capsule's axis), as exact expansions, and the comparisons and
+// rounding that world queries use to break their ties on exact values
+// (world/exact_ties.h).
 //
-// Both shapes are zero-radius, so the first contact is where the ray t * d
+// Where both shapes are zero-radius, the first contact is where the ray t * d
 // enters the Minkowski difference M = obstacle - mover, a convex polygon
 // whose edges are parallel to the two shapes' edges: for each outward
 // normal n of M, the ray stays outside until n . (t d) = h(n), the support
@@ -31,10 +32,15 @@ namespace collide::internal {
 // within it.
 inline constexpr double kNearTie = 0x1p-28;
 
-// The time numerator / denominator, denominator > 0.
+// The time (numerator - root_scale * sqrt(radicand)) / denominator, with
+// denominator > 0, root_scale >= 0 and radicand >= 0: a ratio when
+// root_scale is 0 (every zero-radius time, every squared distance), the
+// smaller root of a quadratic when a shape is round.
 struct ExactTime {
   Expansion numerator;
   Expansion denominator;
+  Expansion root_scale{};
+  Expansion radicand{};
 };
 
 // The points of a convex zero-radius shape: 1 (a point), 2 (a segment,
@@ -51,11 +57,37 @@ struct Corners {
 std::optional<ExactTime> FirstContactTime(const Corners& mover,
                                           const Corners& obstacle, Vec2 d);
 
-// The sign of a - b.
+// The exact first contact of `mover` grown by mover_radius translating by d
+// with `obstacle` grown by obstacle_radius (radii >= 0, at least one
+// positive), when it comes after the start (> 0); nullopt when they touch
+// or overlap at the start or never meet. The grown difference obstacle -
+// mover is the union of capsules of radius R = the two radii around the
+// segments o_i - m_j .. o_i+1 - m_j and o_i - m_j .. o_i - m_j+1, whose
+// outline it bounds; so the entry of t d into it is the earliest entry into
+// a disc of radius R around a vertex o_i - m_j (t = (b - sqrt(b^2 - a c)) /
+// a) or through a capsule's flat side (t = (s - R |n|) / rate), a side's
+// only where it lands on that side. Each candidate is placed in long
+// double from exact coefficients (relative error far below 2^-50), and only
+// those within 2^-50 of the earliest are compared exactly.
+std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
+                                               double mover_radius,
+                                               const Corners& obstacle,
+                                               double obstacle_radius, Vec2 d);
+
+// Whether the two shapes (each grown by its radius, radii >= 0) touch or
+// overlap at the start, exactly: the origin within R of obstacle - mover.
+bool StartsWithin(const Corners& mover, double mover_radius,
+                  const Corners& obstacle, double obstacle_radius);
+
+// The sign of a - b, exactly: a difference of two square-root forms is
+// decided on polynomial signs after at most two squarings, each guarded by
+// the signs of its sides (degree 16 in the inputs at most: exact while the
+// nonzero inputs lie within 2^130 of one another in magnitude; beyond, the
+// expansions' 48 terms keep a form's leading 3,000 bits).
 int CompareTimes(const ExactTime& a, const ExactTime& b);
 
 // The time correctly rounded to double (to nearest, ties to even), for a
-// time in (0, 1e300): one exact value is always reported as one double.
+// time in [0, 1e300): one exact value is always reported as one double.
 double RoundTime(const ExactTime& t);
 
 // Whether two rounded values contradict the exact order of what they round

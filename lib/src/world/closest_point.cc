@@ -63,14 +63,15 @@ std::optional<internal::ExactTime> SquaredDistance(const Level& level,
 // equal exact distances are then one double); nullopt when either is
 // round (a circle or capsule of positive radius: the difference of a
 // square root and the radius) and the rounded order stands.
+// a and b may be of different layers (a patched level's base and its own).
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
-    const Level& level, Vec2 point, int32_t item_a, internal::Rank& a,
-    int32_t item_b, internal::Rank& b) {
+    Vec2 point, const Level& level_a, int32_t item_a, internal::Rank& a,
+    const Level& level_b, int32_t item_b, internal::Rank& b) {
   const std::optional<internal::ExactTime> da =
-      SquaredDistance(level, level.primitive(item_a), point);
+      SquaredDistance(level_a, level_a.primitive(item_a), point);
   if (!da) return std::nullopt;
   const std::optional<internal::ExactTime> db =
-      SquaredDistance(level, level.primitive(item_b), point);
+      SquaredDistance(level_b, level_b.primitive(item_b), point);
   if (!db) return std::nullopt;
   const int order = internal::CompareTimes(*da, *db);
   if (internal::RoundingContradicts(order, a.measure, b.measure)) {
@@ -88,12 +89,26 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
   return a < b;
 }
 
+// One layer's closest point, with its primitive (-1 inside a concave
+// polygon) and rank, for the tie between layers.
+struct LayerClosest {
+  WorldClosestPoint result;
+  int32_t item = -1;
+  internal::Rank rank;
+};
+
+// Whether two distances are a near tie, decided on exact squared distances.
+bool NearDistanceTie(double a, double b) {
+  return a > 0.0 && b > 0.0 &&
+         std::abs(a - b) <= kNearTieShare * std::max(a, b);
+}
+
 // The closest point among one layer's shapes: a level's own, or (with
 // `removed`) its base's less the removed ones.
-std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
-                                                const uint64_t* removed,
-                                                double max_distance,
-                                                const QueryFilter& filter) {
+std::optional<LayerClosest> ClosestPointIn(Vec2 point, const Level& level,
+                                           const uint64_t* removed,
+                                           double max_distance,
+                                           const QueryFilter& filter) {
   using internal::PointDistance;
   using internal::Rank;
   bool found = false;
@@ -104,13 +119,11 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
   // `item`: the primitive measured, -1 for a point inside a concave polygon.
   const auto offer = [&](Rank rank, const PointDistance& d, int32_t shape,
                          int32_t item) {
-    if (found && item >= 0 && best_item >= 0 && best.measure > 0.0 &&
-        rank.measure > 0.0 &&
-        std::abs(rank.measure - best.measure) <=
-            kNearTieShare * std::max(rank.measure, best.measure) &&
+    if (found && item >= 0 && best_item >= 0 &&
+        NearDistanceTie(rank.measure, best.measure) &&
         (shape != best_shape || rank.part != best.part)) {
       const std::optional<bool> before =
-          SettleDistanceTie(level, point, item, rank, best_item, best);
+          SettleDistanceTie(point, level, item, rank, level, best_item, best);
       if (before) {
         best_distance.distance = best.measure;
         if (!*before) return;
@@ -193,7 +206,10 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
                  : max_distance;
   });
   if (!found) return std::nullopt;
-  WorldClosestPoint result;
+  LayerClosest layer;
+  layer.item = best_item;
+  layer.rank = best;
+  WorldClosestPoint& result = layer.result;
   result.point = best_distance.point;
   result.distance = best_distance.distance;
   // From the shape's own direction: at a gap below the point's ulp the
@@ -203,7 +219,7 @@ std::optional<WorldClosestPoint> ClosestPointIn(Vec2 point, const Level& level,
   result.feature = best_distance.feature;
   result.shape_id = level.id(best_shape);
   result.user_data = level.user_data(best_shape);
-  return result;
+  return layer;
 }
 
 }  // namespace
@@ -212,20 +228,33 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
                                               double max_distance,
                                               const QueryFilter& filter) {
   COLLIDE_DCHECK(IsFinite(point) && max_distance >= 0.0);
-  std::optional<WorldClosestPoint> best =
+  std::optional<LayerClosest> best =
       ClosestPointIn(point, level, nullptr, max_distance, filter);
   if (const Level* base = level.base()) {
     // A shape lives in one layer only: between layers the rank is the
-    // distance, then the id.
-    const std::optional<WorldClosestPoint> below = ClosestPointIn(
+    // distance (a near tie decided on exact squared distances, as within
+    // a layer), then the id.
+    std::optional<LayerClosest> below = ClosestPointIn(
         point, *base, level.removed_from_base().data(), max_distance, filter);
-    if (below && (!best || below->distance < best->distance ||
-                  (below->distance == best->distance &&
-                   below->shape_id < best->shape_id))) {
-      best = below;
+    if (below) {
+      std::optional<bool> before;
+      if (best && below->item >= 0 && best->item >= 0 &&
+          NearDistanceTie(below->rank.measure, best->rank.measure)) {
+        before = SettleDistanceTie(point, *base, below->item, below->rank,
+                                   level, best->item, best->rank);
+        below->result.distance = below->rank.measure;
+        best->result.distance = best->rank.measure;
+      }
+      if (!before) {
+        before = !best || below->result.distance < best->result.distance ||
+                 (below->result.distance == best->result.distance &&
+                  below->result.shape_id < best->result.shape_id);
+      }
+      if (*before) best = below;
     }
   }
-  return best;
+  if (!best) return std::nullopt;
+  return best->result;
 }
 
 }  // namespace collide

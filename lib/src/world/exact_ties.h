@@ -3,18 +3,19 @@
 // one exact time along different paths (a mover's vertex on one shape's
 // edge, another shape's vertex on a mover's edge), which rounding can
 // report an ulp apart, or at exact times that differ by less than an ulp.
-// So a near tie between two zero-radius contacts is decided on their exact
-// times: the exactly earlier ranks first, equal ones go on to the Rank
-// order (the id), and where their rounded times contradict that (one
-// exact time as two doubles, or the earlier as the larger) both report
-// their time correctly rounded, so that one exact time is one double in
-// an answer and a list's fractions never decrease.
+// So a near tie is decided on their exact times (a ratio for two
+// zero-radius shapes, the smaller root of a quadratic where one is round:
+// a circle, a capsule of positive radius): the exactly earlier ranks
+// first, equal ones go on to the Rank order (the id), and where their
+// rounded times contradict that (one exact time as two doubles, or the
+// earlier as the larger) both report their time correctly rounded, so that
+// one exact time is one double in an answer and a list's fractions never
+// decrease.
 //
-// Undecided here (the rounded order stands): contacts of round shapes (a
-// circle, a capsule of positive radius, a skin), whose times are roots of
-// quadratics; contacts at the start (fraction 0, or an initial overlap),
-// which their own rules rank; a hit whose exact time this cannot place
-// within kNearTie of its fraction.
+// Undecided here (the rounded order stands): casts with a skin
+// (target_distance > 0); contacts at the start (fraction 0, or an initial
+// overlap), which their own rules rank; a hit whose exact time this cannot
+// place within kNearTie of its fraction.
 #ifndef COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 #define COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 
@@ -43,26 +44,27 @@ inline double TieReach(double best, double max_fraction) {
   return std::min(best + kNearTie, max_fraction);
 }
 
+// The mover's zero-radius core and its radius.
 template <typename Cast>
-bool MoverCorners(const Cast& cast, Corners* c) {
+void MoverCorners(const Cast& cast, Corners* c, double* radius) {
+  *radius = 0.0;
   if constexpr (std::is_same_v<Cast, RayInput>) {
     c->points[0] = cast.origin;
     c->count = 1;
   } else if constexpr (std::is_same_v<Cast, CircleCast>) {
-    if (cast.circle.radius != 0.0) return false;
     c->points[0] = cast.circle.center;
     c->count = 1;
+    *radius = cast.circle.radius;
   } else if constexpr (std::is_same_v<Cast, CapsuleCast>) {
-    if (cast.capsule.radius != 0.0) return false;
     c->points[0] = cast.capsule.p1;
     c->points[1] = cast.capsule.p2;
     c->count = cast.capsule.p1 == cast.capsule.p2 ? 1 : 2;
+    *radius = cast.capsule.radius;
   } else {
     const ConvexPolygon& p = cast.polygon;
     for (int i = 0; i < p.count; ++i) c->points[i] = p.vertices[i];
     c->count = p.count;
   }
-  return true;
 }
 
 inline void SegmentCorners(Vec2 a, Vec2 b, Corners* c) {
@@ -72,19 +74,29 @@ inline void SegmentCorners(Vec2 a, Vec2 b, Corners* c) {
 }
 
 // The exact time of a candidate's contact (see the file comment for what
-// is left undecided), out of line: asked only at near ties.
+// is left undecided), out of line: asked only at near ties. Round shapes
+// cost more (up to 40 candidate features of the grown difference, each
+// placed from exact coefficients), still only here.
 template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     const Cast& cast, const CastOptions& options, const Level& level,
     const Candidate& c) {
   if (options.target_distance != 0.0 || c.hit.status != HitStatus::kHit ||
-      !(c.hit.fraction > 0.0)) {
+      !(c.hit.fraction >= 0.0)) {
     return std::nullopt;
   }
   Corners mover;
-  if (!MoverCorners(cast, &mover)) return std::nullopt;
+  double mover_radius = 0.0;
+  MoverCorners(cast, &mover, &mover_radius);
   Corners obstacle;
+  double obstacle_radius = 0.0;
   std::optional<ExactTime> t;
+  const auto first_contact = [&]() {
+    return mover_radius == 0.0 && obstacle_radius == 0.0
+               ? FirstContactTime(mover, obstacle, cast.translation)
+               : FirstRoundContactTime(mover, mover_radius, obstacle,
+                                       obstacle_radius, cast.translation);
+  };
   switch (level.kind(c.shape)) {
     case ShapeKind::kSegment: {
       const Segment s = level.segment(c.shape);
@@ -106,14 +118,14 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
     case ShapeKind::kCircle: {
       const Circle circle = level.circle(c.shape);
-      if (circle.radius != 0.0) return std::nullopt;
+      obstacle_radius = circle.radius;
       obstacle.points[0] = circle.center;
       obstacle.count = 1;
       break;
     }
     case ShapeKind::kCapsule: {
       const Capsule capsule = level.capsule(c.shape);
-      if (capsule.radius != 0.0) return std::nullopt;
+      obstacle_radius = capsule.radius;
       SegmentCorners(capsule.p1, capsule.p2, &obstacle);
       break;
     }
@@ -124,8 +136,7 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
       const size_t n = v.size();
       for (size_t i = 0; i < n; ++i) {
         SegmentCorners(v[i], v[(i + 1) % n], &obstacle);
-        const std::optional<ExactTime> edge =
-            FirstContactTime(mover, obstacle, cast.translation);
+        const std::optional<ExactTime> edge = first_contact();
         if (edge && (!t || CompareTimes(*edge, *t) < 0)) t = edge;
       }
       obstacle.count = 0;
@@ -133,7 +144,16 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
   }
   if (obstacle.count > 0) {
-    t = FirstContactTime(mover, obstacle, cast.translation);
+    // A hit at fraction 0 is a touching start moving in (exactly 0) or a
+    // later contact whose time rounded to 0 (a concave solid's starts
+    // follow its own rules: undecided).
+    if (c.hit.fraction == 0.0 &&
+        StartsWithin(mover, mover_radius, obstacle, obstacle_radius)) {
+      return ExactTime{Expansion(), Expansion(1.0)};
+    }
+    t = first_contact();
+  } else if (c.hit.fraction == 0.0) {
+    return std::nullopt;
   }
   // A contact the per-shape cast placed elsewhere (a rule of its own) is
   // not this one.

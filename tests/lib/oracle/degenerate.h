@@ -80,6 +80,14 @@ enum class Query {
   // at one exact time along different paths, or at exact times less than
   // an ulp apart (degenerate_same_time.cc).
   kSameTime,
+  // The same where a shape is round: a ray, circle or capsule in a level
+  // of two shapes met at one rational time, one on a flat side, one at a
+  // vertex, a circle or a cap (degenerate_round_time.cc).
+  kRoundTime,
+  // A world cast of the mover in a level of the obstacle (first met just
+  // after the start) and a segment the mover touches at the start and
+  // moves into (degenerate_beside.cc).
+  kTouchBeside,
 };
 
 struct DegenerateFamily {
@@ -202,6 +210,20 @@ Disagreement CompareBeside(const DegenerateCase& c, int pose, bool* expected,
 Disagreement CompareSameTime(const DegenerateFamily& family,
                              const DegenerateCase& c, int pose, bool* expected,
                              bool* touching, std::string* why);
+
+// A round-time family's question (pose 0: both shapes met at one exact
+// time t* = p / q, a shape round; 1: the flat one turned so that its time
+// moves by far less than an ulp). Kinds as CompareSameTime's.
+Disagreement CompareRoundTime(const DegenerateFamily& family,
+                              const DegenerateCase& c, int pose, bool* expected,
+                              bool* touching, std::string* why);
+
+// A touch-beside family's question (poses as CompareBeside's). Kinds:
+// kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,
+// first), kFraction (the obstacle after it off its exact time), kSkipped.
+Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why);
 
 // A level of the scene's obstacle alone (shape id 7), moved by `shift`.
 absl::StatusOr<Level> ObstacleLevel(const Scene& s, Vec2 shift);

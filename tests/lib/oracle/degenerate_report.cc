@@ -142,10 +142,12 @@ const char* PoseName(Query query, int pose) {
     case Query::kShot:
       return pose == 0 ? "tie" : "moved wall";
     case Query::kBeside:
+    case Query::kTouchBeside:
       return pose == 0 ? "ulps back-off" : "2^-40 back-off";
     case Query::kClosestUlps:
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
+    case Query::kRoundTime:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";

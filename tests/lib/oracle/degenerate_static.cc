@@ -64,6 +64,20 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("same-time-") + m + "-" + o);
         }
       }
+      for (const char* o : {"circle", "capsule"}) {
+        n.push_back(std::string("round-time-ray-") + o);
+      }
+      for (const char* m : {"circle", "capsule"}) {
+        for (const char* o : {"segment", "polygon", "circle", "capsule"}) {
+          n.push_back(std::string("round-time-") + m + "-" + o);
+        }
+      }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        for (const char* o :
+             {"segment", "circle", "capsule", "polygon", "concave"}) {
+          n.push_back(std::string("touch-beside-") + m + "-" + o);
+        }
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -119,6 +133,32 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       for (O o : {O::kSegment, O::kPolygon}) {
         f.push_back({names[i].c_str(), m, o, false, false,
                      0xde9100u + static_cast<uint64_t>(i), Query::kSameTime});
+        ++i;
+      }
+    }
+    for (O o : {O::kCircle, O::kCapsule}) {
+      f.push_back({names[i].c_str(), M::kRay, o, false, false,
+                   0xde9100u + static_cast<uint64_t>(i), Query::kRoundTime});
+      ++i;
+    }
+    for (M m : {M::kCircle, M::kCapsule}) {
+      for (O o : {O::kSegment, O::kPolygon, O::kCircle, O::kCapsule}) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kRoundTime});
+        ++i;
+      }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      for (O o : obstacles) {
+        DegenerateFamily touch{names[i].c_str(),
+                               m,
+                               o,
+                               false,
+                               false,
+                               0xde9100u + static_cast<uint64_t>(i),
+                               Query::kTouchBeside};
+        touch.touching_in = true;
+        f.push_back(touch);
         ++i;
       }
     }
@@ -422,6 +462,12 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kSameTime) {
     return CompareSameTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kTouchBeside) {
+    return CompareTouchBeside(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kRoundTime) {
+    return CompareRoundTime(family, c, pose, expected, touching, why);
   }
   if (family.query == Query::kClosestUlps) {
     Scene s = c.scene;
