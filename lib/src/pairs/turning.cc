@@ -24,6 +24,7 @@
 #include "pairs/turning_gap.h"
 #include "pairs/turning_pose.h"
 #include "pairs/turning_start.h"
+#include "pairs/turning_window.h"
 
 namespace collide {
 namespace {
@@ -215,8 +216,22 @@ class Advance {
 };
 
 TurnResult Advance::Run(double max_fraction) {
-  State s = Evaluate(0.0);
-  if (!(s.gap.lower > 0.0)) {
+  // Swept bounding disks: no contact outside [window.enter, window.leave].
+  const internal::TurnWindow window =
+      internal::SweptWindow(a_, b_, b_base_, b_base_error_, max_fraction);
+  if (window.miss) return TurnResult{};
+  const double last = std::fmin(max_fraction, window.leave);
+  State s;
+  if (window.enter > 0.0) {
+    // Disjoint on [0, enter]; a gap there too small to prove in double
+    // (the disks' margin can be below the poses' rounding) starts over
+    // from 0.
+    s = Evaluate(window.enter);
+    if (!(s.gap.lower > 0.0)) s = Evaluate(0.0);
+  } else {
+    s = Evaluate(0.0);
+  }
+  if (s.t == 0.0 && !(s.gap.lower > 0.0)) {
     if (internal::CertainlyInContact(s.a, s.b, s.gap)) {
       TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s.gap);
       r.depth = std::fmax(0.0, -s.gap.upper);
@@ -240,7 +255,7 @@ TurnResult Advance::Run(double max_fraction) {
       r.gap_bound = std::fmax(0.0, s.gap.upper);
       return r;
     }
-    if (apart >= max_fraction) {
+    if (apart >= last) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
@@ -253,12 +268,13 @@ TurnResult Advance::Run(double max_fraction) {
     }
   }
   // Invariant: the shapes are disjoint on [0, s.t] (on (0, s.t] after a
-  // touching start that moves apart) and s.gap.lower > 0.
+  // touching start that moves apart) and after window.leave, and
+  // s.gap.lower > 0; covering [s.t, last] is a miss.
   while (iterations_ < kMaxTurnIterations) {
     const double step =
         std::fmax(s.gap.lower / speed_ * (1.0 - 0x1p-20),
                   internal::SeparatedFor(s.a, a_, s.b, b_, s.gap));
-    if ((max_fraction - s.t) * (1.0 + 0x1p-40) < step) {
+    if ((last - s.t) * (1.0 + 0x1p-40) < step) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
