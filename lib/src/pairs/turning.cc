@@ -147,6 +147,9 @@ class Advance {
           const internal::StartShape& start_b)
       : a_(a), b_(b), origin_(origin), start_a_(start_a), start_b_(start_b) {
     b_base_ = b_pivot - origin;
+    crossing_pair_ =
+        a.radius == 0.0 && b.radius == 0.0 &&
+        ((a.count == 1 && b.count == 2) || (a.count == 2 && b.count == 1));
     b_base_error_ = kUnitRoundoff * internal::L1(b_base_);
     const Vec2 relative = a.translation - b.translation;
     const double slack = 1.0 + 0x1p-40;
@@ -191,6 +194,19 @@ class Advance {
     return internal::CertainlyCrossed(from.a, from.b, end.a, end.b, motion);
   }
 
+  // ContactBy(from, end), where the shapes are disjoint on [0, lo) (on
+  // (0, lo) after a touching start) and from.t <= lo. A point crossing a
+  // segment needs its side certified before the crossing, and Newton-like
+  // steps may have brought `from` within rounding of the contact: half a
+  // bracket before lo is still in the disjoint cover, and far enough for
+  // the side to show.
+  bool ContactAfter(const State& from, double lo, const State& end) {
+    if (ContactBy(from, end)) return true;
+    const double back = lo - 0.5 * kTurnBracketWidth;
+    return crossing_pair_ && back > 0.0 && from.t > back &&
+           iterations_ < kMaxTurnIterations && ContactBy(Evaluate(back), end);
+  }
+
   TurnResult Result(TurnStatus status, double lo, double hi,
                     const TurnGap& nearest) const {
     TurnResult r;
@@ -212,6 +228,8 @@ class Advance {
   double b_base_error_ = 0.0;
   double speed_ = 0.0;
   double absolute_speed_ = 0.0;
+  // A point against a segment, neither with radius: contact is a crossing.
+  bool crossing_pair_ = false;
   int32_t iterations_ = 0;
 };
 
@@ -281,7 +299,7 @@ TurnResult Advance::Run(double max_fraction) {
     }
     if (step < 0.25 * kTurnBracketWidth) {
       const State end = Evaluate(BracketEnd(s.t, max_fraction));
-      if (ContactBy(s, end)) {
+      if (ContactAfter(s, s.t, end)) {
         return Result(TurnStatus::kHit, s.t, end.t, s.gap);
       }
     }
@@ -303,7 +321,7 @@ TurnResult Advance::Run(double max_fraction) {
     }
     if (hi > next_t && iterations_ < kMaxTurnIterations) {
       const State end = Evaluate(hi);
-      if (ContactBy(s, end)) {
+      if (ContactAfter(s, next_t, end)) {
         return Result(TurnStatus::kHit, next_t, hi, next.gap);
       }
     }
