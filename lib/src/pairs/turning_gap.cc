@@ -347,16 +347,17 @@ double FrameSeparatedFor(const TurnPose& f, const TurnBody& body_f,
 double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
                     const TurnPose& b, const TurnBody& body_b,
                     const TurnGap& gap) {
-  const double fixed = FixedAxisSeparatedFor(a, body_a, b, body_b, gap);
+  // With a shape that does not turn, its frame is the level's and the
+  // axis fixed in the level adds nothing; with both turning, it can beat
+  // either frame (its curvature has no Coriolis term).
   const double value_error = gap.errors + a.radius + b.radius;
-  const double in_a = body_a.angle == 0.0
-                          ? 0.0
-                          : FrameSeparatedFor(a, body_a, b, body_b,
-                                              gap.separating, value_error);
-  const double in_b = body_b.angle == 0.0
-                          ? 0.0
-                          : FrameSeparatedFor(b, body_b, a, body_a,
-                                              -gap.separating, value_error);
+  const double in_a =
+      FrameSeparatedFor(a, body_a, b, body_b, gap.separating, value_error);
+  const double in_b =
+      FrameSeparatedFor(b, body_b, a, body_a, -gap.separating, value_error);
+  const double fixed = body_a.angle != 0.0 && body_b.angle != 0.0
+                           ? FixedAxisSeparatedFor(a, body_a, b, body_b, gap)
+                           : 0.0;
   return std::fmax(fixed, std::fmax(in_a, in_b));
 }
 
