@@ -6,12 +6,15 @@
 // |T| + |angle| * reach, so the distance between the two shapes changes at
 // most at rate L = |T_a - T_b| + |angle_a| reach_a + |angle_b| reach_b. A
 // certified lower bound g > 0 at fraction t therefore proves them disjoint
-// on [t, t + g / L): each step advances by that much, and the steps cover
-// [0, fraction_lo) without a gap. Once a step falls below a quarter of the
-// bracket width the contact is near: a certified contact at fraction_lo +
-// kTurnBracketWidth closes the bracket; a lower bound that stops being
-// positive (the gap is below the rounding of the pair's size) ends in
-// kNearContact. Every path counts its evaluations against
+// on [t, t + g / L): each step advances by that much (or further, by the
+// separating axis's own bound, pairs/turning_gap.h), and the steps cover
+// [0, fraction_lo) without a gap. Swept bounding disks
+// (pairs/turning_window.h) first narrow the fractions where contact is
+// possible, and answer most far-apart pairs without an evaluation. Once a step
+// falls below a quarter of the bracket width the contact is near: a certified
+// contact at fraction_lo + kTurnBracketWidth closes the bracket; a lower bound
+// that stops being positive (the gap is below the rounding of the pair's size)
+// ends in kNearContact. Every path counts its evaluations against
 // kMaxTurnIterations.
 #include "collide/turning.h"
 
