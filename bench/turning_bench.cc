@@ -230,9 +230,9 @@ void ProfileRows(const char* const* families, int family_count, int cases,
                  : static_cast<double>(by_status[status]) / statuses[status];
     };
     std::printf(
-        "| %s | %d | %.0f | %.2f | %.2f | %.2f | %d | %d | %d | %d | "
+        "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %d | %d | %d | "
         "%d |\n",
-        families[f], cases, best / cases,
+        families[f], cases, best / cases, best_box2d / cases,
         static_cast<double>(evaluations) / cases, mean(1), mean(0), statuses[1],
         statuses[2], statuses[3], statuses[4], statuses[0]);
   }
