@@ -6,12 +6,15 @@
 // |T| + |angle| * reach, so the distance between the two shapes changes at
 // most at rate L = |T_a - T_b| + |angle_a| reach_a + |angle_b| reach_b. A
 // certified lower bound g > 0 at fraction t therefore proves them disjoint
-// on [t, t + g / L): each step advances by that much, and the steps cover
-// [0, fraction_lo) without a gap. Once a step falls below a quarter of the
-// bracket width the contact is near: a certified contact at fraction_lo +
-// kTurnBracketWidth closes the bracket; a lower bound that stops being
-// positive (the gap is below the rounding of the pair's size) ends in
-// kNearContact. Every path counts its evaluations against
+// on [t, t + g / L): each step advances by that much (or further, by the
+// separating axis's own bound, pairs/turning_gap.h), and the steps cover
+// [0, fraction_lo) without a gap. Swept bounding disks
+// (pairs/turning_window.h) first narrow the fractions where contact is
+// possible, and answer most far-apart pairs without an evaluation. Once a step
+// falls below a quarter of the bracket width the contact is near: a certified
+// contact at fraction_lo + kTurnBracketWidth closes the bracket; a lower bound
+// that stops being positive (the gap is below the rounding of the pair's size)
+// ends in kNearContact. Every path counts its evaluations against
 // kMaxTurnIterations.
 #include "collide/turning.h"
 
@@ -24,6 +27,7 @@
 #include "pairs/turning_gap.h"
 #include "pairs/turning_pose.h"
 #include "pairs/turning_start.h"
+#include "pairs/turning_window.h"
 
 namespace collide {
 namespace {
@@ -146,6 +150,9 @@ class Advance {
           const internal::StartShape& start_b)
       : a_(a), b_(b), origin_(origin), start_a_(start_a), start_b_(start_b) {
     b_base_ = b_pivot - origin;
+    crossing_pair_ =
+        a.radius == 0.0 && b.radius == 0.0 &&
+        ((a.count == 1 && b.count == 2) || (a.count == 2 && b.count == 1));
     b_base_error_ = kUnitRoundoff * internal::L1(b_base_);
     const Vec2 relative = a.translation - b.translation;
     const double slack = 1.0 + 0x1p-40;
@@ -190,6 +197,19 @@ class Advance {
     return internal::CertainlyCrossed(from.a, from.b, end.a, end.b, motion);
   }
 
+  // ContactBy(from, end), where the shapes are disjoint on [0, lo) (on
+  // (0, lo) after a touching start) and from.t <= lo. A point crossing a
+  // segment needs its side certified before the crossing, and Newton-like
+  // steps may have brought `from` within rounding of the contact: half a
+  // bracket before lo is still in the disjoint cover, and far enough for
+  // the side to show.
+  bool ContactAfter(const State& from, double lo, const State& end) {
+    if (ContactBy(from, end)) return true;
+    const double back = lo - 0.5 * kTurnBracketWidth;
+    return crossing_pair_ && back > 0.0 && from.t > back &&
+           iterations_ < kMaxTurnIterations && ContactBy(Evaluate(back), end);
+  }
+
   TurnResult Result(TurnStatus status, double lo, double hi,
                     const TurnGap& nearest) const {
     TurnResult r;
@@ -211,12 +231,28 @@ class Advance {
   double b_base_error_ = 0.0;
   double speed_ = 0.0;
   double absolute_speed_ = 0.0;
+  // A point against a segment, neither with radius: contact is a crossing.
+  bool crossing_pair_ = false;
   int32_t iterations_ = 0;
 };
 
 TurnResult Advance::Run(double max_fraction) {
-  State s = Evaluate(0.0);
-  if (!(s.gap.lower > 0.0)) {
+  // Swept bounding disks: no contact outside [window.enter, window.leave].
+  const internal::TurnWindow window =
+      internal::SweptWindow(a_, b_, b_base_, b_base_error_, max_fraction);
+  if (window.miss) return TurnResult{};
+  const double last = std::fmin(max_fraction, window.leave);
+  State s;
+  if (window.enter > 0.0) {
+    // Disjoint on [0, enter]; a gap there too small to prove in double
+    // (the disks' margin can be below the poses' rounding) starts over
+    // from 0.
+    s = Evaluate(window.enter);
+    if (!(s.gap.lower > 0.0)) s = Evaluate(0.0);
+  } else {
+    s = Evaluate(0.0);
+  }
+  if (s.t == 0.0 && !(s.gap.lower > 0.0)) {
     if (internal::CertainlyInContact(s.a, s.b, s.gap)) {
       TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s.gap);
       r.depth = std::fmax(0.0, -s.gap.upper);
@@ -240,7 +276,7 @@ TurnResult Advance::Run(double max_fraction) {
       r.gap_bound = std::fmax(0.0, s.gap.upper);
       return r;
     }
-    if (apart >= max_fraction) {
+    if (apart >= last) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
@@ -253,19 +289,20 @@ TurnResult Advance::Run(double max_fraction) {
     }
   }
   // Invariant: the shapes are disjoint on [0, s.t] (on (0, s.t] after a
-  // touching start that moves apart) and s.gap.lower > 0.
+  // touching start that moves apart) and after window.leave, and
+  // s.gap.lower > 0; covering [s.t, last] is a miss.
   while (iterations_ < kMaxTurnIterations) {
     const double step =
         std::fmax(s.gap.lower / speed_ * (1.0 - 0x1p-20),
                   internal::SeparatedFor(s.a, a_, s.b, b_, s.gap));
-    if ((max_fraction - s.t) * (1.0 + 0x1p-40) < step) {
+    if ((last - s.t) * (1.0 + 0x1p-40) < step) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
     }
     if (step < 0.25 * kTurnBracketWidth) {
       const State end = Evaluate(BracketEnd(s.t, max_fraction));
-      if (ContactBy(s, end)) {
+      if (ContactAfter(s, s.t, end)) {
         return Result(TurnStatus::kHit, s.t, end.t, s.gap);
       }
     }
@@ -287,7 +324,7 @@ TurnResult Advance::Run(double max_fraction) {
     }
     if (hi > next_t && iterations_ < kMaxTurnIterations) {
       const State end = Evaluate(hi);
-      if (ContactBy(s, end)) {
+      if (ContactAfter(s, next_t, end)) {
         return Result(TurnStatus::kHit, next_t, hi, next.gap);
       }
     }

@@ -232,9 +232,21 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b) {
   return gap;
 }
 
-double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
-                    const TurnPose& b, const TurnBody& body_b,
-                    const TurnGap& gap) {
+namespace {
+
+// The first root of h + v s - k s^2 / 2 (h > 0), rationalized: 2h /
+// (sqrt(v^2 + 2kh) - v), which stays accurate when v > 0; infinity when
+// the bound never reaches 0.
+inline double FirstRoot(double h, double v, double k) {
+  const double denominator = std::sqrt(v * v + 2.0 * k * h) - v;
+  return denominator > 0.0 ? 2.0 * h / denominator
+                           : std::numeric_limits<double>::infinity();
+}
+
+// The axis fixed in the level's frame.
+double FixedAxisSeparatedFor(const TurnPose& a, const TurnBody& body_a,
+                             const TurnPose& b, const TurnBody& body_b,
+                             const TurnGap& gap) {
   const Vec2 n = gap.separating;
   // Along a fixed axis n, a vertex's projection n . x(t) has derivative
   // n . T + angle * Cross(x - pivot, n) and second derivative at most
@@ -270,16 +282,83 @@ double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
       const double v = y_rate -
                        (a_speed + body_a.angle * Cross(x - a.pivot, n)) -
                        rate_error;
-      // The first root of h + v s - k s^2 / 2, rationalized: 2h / (sqrt(v^2 +
-      // 2kh) - v), which stays accurate when v > 0.
-      const double denominator = std::sqrt(v * v + 2.0 * k * h) - v;
-      if (denominator > 0.0) {
-        const double root = 2.0 * h / denominator;
-        shortest = root < shortest ? root : shortest;
-      }
+      const double root = FirstRoot(h, v, k);
+      shortest = root < shortest ? root : shortest;
     }
   }
   return shortest * (1.0 - 0x1p-40);
+}
+
+// The axis m (unit, from F towards O) fixed in F's frame: it turns with F
+// about F's pivot. F's hull stays behind the line through F's support
+// point along m, which moves with F, so only O's vertices w move relative
+// to it; each one's height over it, phi(s) = m(s) . (w(s) - p_F(s)) minus
+// F's (constant) support, has derivative
+//   m . (T_O - T_F) + angle_O Cross(w - p_O, m) + angle_F Cross(m, w - p_F)
+// and, writing d = w - p_F and V = T_O - T_F, second derivative (in F's
+// frame, d'' - 2 angle_F J d' - angle_F^2 d) at most
+//   angle_O^2 reach_O + 2 |angle_F| (|V| + |angle_O| reach_O)
+//     + angle_F^2 (|d| + |V| + |angle_O| reach_O)
+// over a step of at most 1. Near a contact of O's vertex with F's edge,
+// m is that edge's normal and turns with it, so the step converges on the
+// contact like Newton's method where an axis fixed in the level lags
+// behind the edge's far end.
+double FrameSeparatedFor(const TurnPose& f, const TurnBody& body_f,
+                         const TurnPose& o, const TurnBody& body_o, Vec2 m,
+                         double value_error) {
+  double support = -std::numeric_limits<double>::infinity();
+  for (int32_t i = 0; i < f.count; ++i) {
+    const double d = Dot(m, f.vertices[i]);
+    support = d > support ? d : support;
+  }
+  const double af = std::fabs(body_f.angle);
+  const double ao = std::fabs(body_o.angle);
+  const double size =
+      std::fmax(f.largest_l1, o.largest_l1) + L1(f.pivot) + L1(o.pivot);
+  // |V| <= L1(T_O) + L1(T_F); |d| <= L1(w) + L1(p_F) plus the pose error.
+  const double relative = L1(body_o.translation) + L1(body_f.translation);
+  const double o_speed = relative + ao * body_o.reach;
+  const double k_base = (ao * ao * body_o.reach + 2.0 * af * o_speed +
+                         af * af * (o_speed + o.error + f.error));
+  const double speed_size =
+      relative + ao * (body_o.reach + 2.0 * size) + af * 2.0 * size;
+  const double rate_error =
+      2.0 * (ao * 2.0 * o.error + af * (o.error + f.error)) +
+      32.0 * u * speed_size;
+  const double along = Dot(m, body_o.translation - body_f.translation);
+  double shortest = std::numeric_limits<double>::infinity();
+  for (int32_t j = 0; j < o.count; ++j) {
+    const Vec2 w = o.vertices[j];
+    // m is unit to within rounding: 2^-40 of the gap covers it.
+    const double h = (Dot(m, w) - support) * (1.0 - 0x1p-40) - value_error;
+    if (!(h > 0.0)) return 0.0;
+    const Vec2 d = w - f.pivot;
+    const double v = along + body_o.angle * Cross(w - o.pivot, m) +
+                     body_f.angle * Cross(m, d) - rate_error;
+    const double k = (k_base + af * af * L1(d)) * (1.0 + 0x1p-40);
+    const double root = FirstRoot(h, v, k);
+    shortest = root < shortest ? root : shortest;
+  }
+  return shortest * (1.0 - 0x1p-40);
+}
+
+}  // namespace
+
+double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
+                    const TurnPose& b, const TurnBody& body_b,
+                    const TurnGap& gap) {
+  // With a shape that does not turn, its frame is the level's and the
+  // axis fixed in the level adds nothing; with both turning, it can beat
+  // either frame (its curvature has no Coriolis term).
+  const double value_error = gap.errors + a.radius + b.radius;
+  const double in_a =
+      FrameSeparatedFor(a, body_a, b, body_b, gap.separating, value_error);
+  const double in_b =
+      FrameSeparatedFor(b, body_b, a, body_a, -gap.separating, value_error);
+  const double fixed = body_a.angle != 0.0 && body_b.angle != 0.0
+                           ? FixedAxisSeparatedFor(a, body_a, b, body_b, gap)
+                           : 0.0;
+  return std::fmax(fixed, std::fmax(in_a, in_b));
 }
 
 bool CertainlyInContact(const TurnPose& a, const TurnPose& b,

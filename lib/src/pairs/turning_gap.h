@@ -43,9 +43,11 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b);
 
 // For a gap with lower > 0: a share of the step s such that the shapes
 // stay disjoint on [t, t + s] (0 when none is proved): the projected gap
-// on gap.separating, bounded below by its first-order motion and a bound on
-// its curvature (the rotations' centripetal terms). Near a contact it
-// advances like Newton's method on that gap rather than by lower / L.
+// on gap.separating, with the axis fixed in the level or turning with
+// either shape, bounded below by its first-order motion and a bound on its
+// curvature (the rotations' centripetal terms, and in a turning frame the
+// Coriolis term); the largest of the three. Near a contact it advances
+// like Newton's method on that gap rather than by lower / L.
 double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
                     const TurnPose& b, const TurnBody& body_b,
                     const TurnGap& gap);

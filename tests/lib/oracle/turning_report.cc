@@ -3,8 +3,11 @@
 // disagreements, the service's statuses, the largest kHit bracket width
 // and the oracle's uncertain cases (exact touches it answers kNear).
 //
-//   turning_report [--cases=N] [--family=a,b] [--fail-on-disagreement]
-//                  [--examples]
+//   turning_report [--cases=N] [--first=K] [--family=a,b]
+//                  [--fail-on-disagreement] [--examples]
+//
+// --first=K runs cases K to K + N - 1, so a long run can be split into
+// chunks (on several cores, or stopped early) whose rows add up.
 // N defaults to 100000 per family.
 #include <algorithm>
 #include <cstdio>
@@ -51,6 +54,7 @@ const char* StatusName(TurnStatus s) {
 
 int main(int argc, char** argv) {
   long cases = 100000;
+  long first = 0;
   bool fail_on_disagreement = false;
   bool examples = false;
   std::vector<std::string> families = TurningFamilyNames();
@@ -58,6 +62,8 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg.rfind("--cases=", 0) == 0) {
       cases = std::atol(arg.c_str() + 8);
+    } else if (arg.rfind("--first=", 0) == 0) {
+      first = std::atol(arg.c_str() + 8);
     } else if (arg.rfind("--family=", 0) == 0) {
       families = Split(arg.substr(9));
     } else if (arg == "--fail-on-disagreement") {
@@ -80,7 +86,7 @@ int main(int argc, char** argv) {
     long oracle_uncertain = 0;
     double widest = 0.0;
     TurnCase c;
-    for (long i = 0; i < cases; ++i) {
+    for (long i = first; i < first + cases; ++i) {
       if (!MakeTurningCase(family, static_cast<uint64_t>(i), &c)) {
         std::fprintf(stderr, "unknown family %s\n", family.c_str());
         return 2;
