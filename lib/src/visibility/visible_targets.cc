@@ -163,8 +163,8 @@ class Gatherer {
       : v_(viewer),
         occluders_(VisibilityAccess::occluders(scratch)),
         fine_(VisibilityAccess::fine(scratch)),
-        needs_(VisibilityAccess::needs(scratch)),
-        max_occluders_(VisibilityAccess::max_occluders(scratch)) {}
+        max_occluders_(VisibilityAccess::max_occluders(scratch)),
+        needs_(VisibilityAccess::needs(scratch)) {}
 
   // Files primitive p; false when the scratch is full.
   bool Add(const Level& level, const Level::Primitive& p) {
