@@ -10,6 +10,9 @@
 #include "collide/validate.h"
 #include "gtest/gtest.h"
 
+// The cases name only the QueryFilter and ShapeDesc fields they set.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace collide {
 namespace {
 

@@ -186,9 +186,9 @@ inline std::optional<WorldHit> BruteBlockingCast(
         // A slide past a shared vertex onto a convex bend is no hit.
         const std::optional<Hit> h =
             WithCast(body, translation, [&](const auto& cast) {
-              std::optional<Hit> hit = AnyCast(cast, segment, options);
-              if (hit) {
-                Hit renumbered = *hit;
+              std::optional<Hit> found = AnyCast(cast, segment, options);
+              if (found) {
+                Hit renumbered = *found;
                 if (renumbered.feature.type == FeatureType::kVertex &&
                     renumbered.feature.index == 1) {
                   renumbered.feature.index = (static_cast<int>(k) + 1) % n;
@@ -197,10 +197,10 @@ inline std::optional<WorldHit> BruteBlockingCast(
                 }
                 if (BruteSlidesOntoBend(cast, polyline, static_cast<int>(k),
                                         renumbered)) {
-                  hit.reset();
+                  found.reset();
                 }
               }
-              return hit;
+              return found;
             });
         if (h && blocking(part, *h) && (!hit || RanksBefore(*h, *hit))) {
           hit = h;
