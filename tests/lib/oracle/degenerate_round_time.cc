@@ -39,6 +39,7 @@
 #include "collide/shapes.h"
 #include "degenerate.h"
 #include "exact_oracle.h"
+#include "rounding.h"
 #include "scenes.h"
 
 namespace collide::oracle {
@@ -275,30 +276,6 @@ std::vector<Q2> Still(const Core& c) {
   std::vector<Q2> out;
   for (Vec2 p : c.points) out.push_back(Exact(p));
   return out;
-}
-
-// t correctly rounded to double (to nearest, ties to even).
-double Rounded(const mpq_class& t) {
-  double r = mpq_get_d(t.get_mpq_t());  // truncated
-  for (int step = 0; step < 4; ++step) {
-    const double up =
-        std::nextafter(r, std::numeric_limits<double>::infinity());
-    const double down =
-        std::nextafter(r, -std::numeric_limits<double>::infinity());
-    const mpq_class mid_up = (mpq_class(r) + mpq_class(up)) / 2;
-    const mpq_class mid_down = (mpq_class(r) + mpq_class(down)) / 2;
-    uint64_t bits;
-    std::memcpy(&bits, &r, sizeof bits);
-    const bool odd = (bits & 1) != 0;
-    if (t > mid_up || (t == mid_up && odd)) {
-      r = up;
-    } else if (t < mid_down || (t == mid_down && odd)) {
-      r = down;
-    } else {
-      break;
-    }
-  }
-  return r;
 }
 
 ShapeDesc Shape(uint64_t id, const Core& c) {
