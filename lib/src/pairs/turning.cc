@@ -330,8 +330,8 @@ TurnResult Advance::Run(double max_fraction) {
     // a bracket's width past next_t (the remaining error goes as the
     // step's square). So, once per query, the bracket [next_t, next_t +
     // width] is tried at once (the shapes are disjoint on [0, next_t)); a
-    // graze that converges slowly fails it and advances as before, one
-    // evaluation later.
+    // graze that converges slowly fails it and goes on step by step,
+    // having spent one evaluation on the try.
     if (!tried_bracket_ && step < kTryBracketStep &&
         iterations_ < kMaxTurnIterations) {
       tried_bracket_ = true;
