@@ -144,6 +144,57 @@ bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
   return false;
 }
 
+// Quick answers of internal::Blocks(p, v, t) where the filtered signs
+// alone decide: Apart when p lies strictly on one side of the line vt (a
+// segment's two ends, or the four corners of a convex polygon's bounding
+// box, which are its vertices' exact minima and maxima), Crossing when a
+// segment kind crosses (v, t) properly. Both are exact when they answer;
+// Unknown leaves the case to internal::Blocks.
+enum class Quick { kApart, kCrossing, kUnknown };
+
+inline bool SegmentKind(Level::PrimitiveKind kind) {
+  return kind == Level::PrimitiveKind::kSegment ||
+         kind == Level::PrimitiveKind::kPolylineEdge ||
+         kind == Level::PrimitiveKind::kConcaveEdge;
+}
+
+inline Quick QuickBlocks(const Level::Primitive& p, Vec2 v, Vec2 t) {
+  const Vec2 u = t - v;
+  if (SegmentKind(p.kind)) {
+    const int o1 = internal::FilteredCrossSign(u, p.a - v);
+    const int o2 = internal::FilteredCrossSign(u, p.b - v);
+    if (o1 != 0 && o1 == o2) return Quick::kApart;
+    if (o1 * o2 >= 0) return Quick::kUnknown;
+    const Vec2 e = p.b - p.a;
+    const int o3 = internal::FilteredCrossSign(e, v - p.a);
+    const int o4 = internal::FilteredCrossSign(e, t - p.a);
+    return o3 * o4 < 0 ? Quick::kCrossing : Quick::kUnknown;
+  }
+  if (p.kind == Level::PrimitiveKind::kConvexPolygon) {
+    const int o = internal::FilteredCrossSign(u, p.a - v);
+    if (o != 0 && internal::FilteredCrossSign(u, Vec2{p.b.x, p.a.y} - v) == o &&
+        internal::FilteredCrossSign(u, p.b - v) == o &&
+        internal::FilteredCrossSign(u, Vec2{p.a.x, p.b.y} - v) == o) {
+      return Quick::kApart;
+    }
+  }
+  return Quick::kUnknown;
+}
+
+// internal::Blocks, answered by QuickBlocks where it can.
+inline bool BlocksFast(const Level& level, const Level::Primitive& p, Vec2 v,
+                       Vec2 t) {
+  switch (QuickBlocks(p, v, t)) {
+    case Quick::kApart:
+      return false;
+    case Quick::kCrossing:
+      return true;
+    case Quick::kUnknown:
+      break;
+  }
+  return internal::Blocks(level, p, v, t);
+}
+
 // The directions primitive p covers from v, and a lower bound of its
 // squared distance.
 struct Extent {
@@ -242,7 +293,7 @@ class BlockerBins {
                           (angle - 4.0 >= b.lo && angle - 4.0 <= b.hi);
       if (!in_arc) continue;
       ++tests;
-      if (internal::Blocks(*b.level, *b.primitive, v_, t)) return true;
+      if (BlocksFast(*b.level, *b.primitive, v_, t)) return true;
     }
     return false;
   }
@@ -287,16 +338,22 @@ Found WalkBlocked(const Level& level, Vec2 v, Vec2 t, Vec2 viewer,
   const Aabb start{{v.x - slack, v.y - slack}, {v.x + slack, v.y + slack}};
   for (int i = 0; i < count; ++i) {
     const Layer layer = layers[i];
+    // Most levels need no shape record read to know every shape occludes.
+    const bool all_occlude =
+        layer.removed == nullptr && filter.ignore_ids.empty() &&
+        !layer.level->has_one_sided() &&
+        layer.level->EveryShapePasses(filter.mask_bits, filter.category_bits,
+                                      filter.group);
     Found found;
     layer.level->spatial_hash().VisitSweep(
         start, t - v, 1.0, [&](int32_t item) {
           const Level::Primitive& p = layer.level->primitive(item);
-          if (!internal::Occludes(*layer.level, p, viewer, filter,
-                                  layer.removed)) {
+          if (!all_occlude && !internal::Occludes(*layer.level, p, viewer,
+                                                  filter, layer.removed)) {
             return 1.0;
           }
           ++tests;
-          if (internal::Blocks(*layer.level, p, v, t)) {
+          if (BlocksFast(*layer.level, p, v, t)) {
             found = {layer.level, &p};
             return -1.0;
           }
@@ -349,9 +406,10 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
     std::fill(row, row + words, uint64_t{0});
     if (ViewerInside(level, v, filter)) continue;
     BlockerBins bins(v, scratch);
+    const bool limited = viewer.range.has_value() || viewer.cone.has_value();
     for (int32_t j = 0; j < target_count; ++j) {
       const Vec2 t = targets[j];
-      if (!InViewRegion(viewer, t)) continue;
+      if (limited && !InViewRegion(viewer, t)) continue;
       bool seen = t == v;
       if (!seen) {
         const Vec2 d = t - v;
