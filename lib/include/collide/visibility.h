@@ -82,7 +82,7 @@ bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
 // The working memory of VisibleTargets, sized once by the caller and
 // reused across calls (one per thread): per viewer, the occluders found
 // blocking one of its sight lines, filed by direction, at most
-// max_occluders of them (48 bytes each, plus 7 KiB of bins). A viewer
+// max_occluders of them (40 bytes each, plus 7 KiB of bins). A viewer
 // that finds more answers its other targets as Sees does, with the same
 // answers, so the capacity trades speed only. The query keeps no state per
 // target: max_targets bounds nothing and is accepted for callers that
@@ -114,11 +114,12 @@ class VisibilityScratch {
   struct Blocker {
     const Level* level = nullptr;
     const Level::Primitive* primitive = nullptr;
-    double lo = 0.0;            // its directions: pseudo-angles [lo, hi],
-    double hi = 0.0;            // widened; hi - lo < 4 (lo may be < 0)
+    double lo = 0.0;  // its directions: pseudo-angles [lo, hi], widened (lo
+    double hi = 0.0;  // may be < 0, hi > 4); -1 and 5 for every direction
     double near_squared = 0.0;  // a lower bound of its squared distance
   };
-  // An angular bin: the last blockers filed over it (a ring).
+  // An angular bin: up to kSlots of the blockers filed over it, nearest
+  // first.
   static constexpr int32_t kSlots = 6;
   struct Bin {
     int32_t count = 0;

@@ -250,9 +250,10 @@ class BlockerBins {
   }
 
   // Files primitive p of `level`, which blocked a sight line from the
-  // viewer (so it occludes for this viewer); nothing once full.
-  void File(const Level& level, const Level::Primitive& p) {
-    if (static_cast<int32_t>(blockers_.size()) >= max_) return;
+  // viewer (so it occludes for this viewer); false, filing nothing, once
+  // full.
+  bool File(const Level& level, const Level::Primitive& p) {
+    if (static_cast<int32_t>(blockers_.size()) >= max_) return false;
     const Extent extent = ExtentOf(v_, p);
     const int32_t n = static_cast<int32_t>(blockers_.size());
     Blocker blocker;
@@ -277,6 +278,7 @@ class BlockerBins {
     for (int32_t k = 0; k < count; ++k) {
       Insert(bins_[(first + k) % kBins], n, blocker.near_squared);
     }
+    return true;
   }
 
   // Whether a filed blocker blocks v -> t (t != v; angle its pseudo-angle,
@@ -423,8 +425,9 @@ void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
             WalkBlocked(level, v, t, v, filter, counts.exact_tests);
         seen = found.primitive == nullptr;
         if (!seen) {
-          bins.File(*found.level, *found.primitive);
-          ++counts.occluders_gathered;
+          if (bins.File(*found.level, *found.primitive)) {
+            ++counts.occluders_gathered;
+          }
         }
       }
       if (seen) row[j >> 6] |= uint64_t{1} << (j & 63);
