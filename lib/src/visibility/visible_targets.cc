@@ -181,7 +181,23 @@ inline Quick QuickBlocks(const Level::Primitive& p, Vec2 v, Vec2 t) {
   return Quick::kUnknown;
 }
 
-// internal::Blocks, answered by QuickBlocks where it can.
+// Whether the filtered signs alone show (v, t) and (a, b) crossing at one
+// point interior to both (internal::CrossesProperly where it is certain).
+inline bool SurelyCrossesProperly(Vec2 v, Vec2 t, Vec2 a, Vec2 b) {
+  const Vec2 u = t - v;
+  const Vec2 e = b - a;
+  return internal::FilteredCrossSign(u, a - v) *
+                 internal::FilteredCrossSign(u, b - v) <
+             0 &&
+         internal::FilteredCrossSign(e, v - a) *
+                 internal::FilteredCrossSign(e, t - a) <
+             0;
+}
+
+// internal::Blocks, answered by QuickBlocks where it can. A convex polygon
+// crossed properly along a segment between two of its vertices (two
+// diagonals, or a triangle's edges) blocks: near the crossing the sight
+// line enters the interior.
 inline bool BlocksFast(const Level& level, const Level::Primitive& p, Vec2 v,
                        Vec2 t) {
   switch (QuickBlocks(p, v, t)) {
@@ -191,6 +207,16 @@ inline bool BlocksFast(const Level& level, const Level::Primitive& p, Vec2 v,
       return true;
     case Quick::kUnknown:
       break;
+  }
+  if (p.kind == Level::PrimitiveKind::kConvexPolygon) {
+    const ConvexPolygon& polygon = level.convex_polygon(p.shape);
+    const Vec2* w = polygon.vertices.data();
+    if (polygon.count >= 4 ? SurelyCrossesProperly(v, t, w[0], w[2]) ||
+                                 SurelyCrossesProperly(v, t, w[1], w[3])
+                           : SurelyCrossesProperly(v, t, w[0], w[1]) ||
+                                 SurelyCrossesProperly(v, t, w[1], w[2])) {
+      return true;
+    }
   }
   return internal::Blocks(level, p, v, t);
 }
