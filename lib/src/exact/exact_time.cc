@@ -14,6 +14,10 @@ Expansion Dot(const ExactVec& n, Vec2 p) {
   return n.x * Expansion(p.x) + n.y * Expansion(p.y);
 }
 
+Expansion Dot(const ExactVec& u, const ExactVec& v) {
+  return u.x * v.x + u.y * v.y;
+}
+
 // The largest (or smallest) of n . p over the corners.
 Expansion Extreme(const ExactVec& n, const Corners& c, bool largest) {
   Expansion best = Dot(n, c.points[0]);
@@ -77,16 +81,13 @@ long double WideTime(const ExactTime& t) {
            t.root_scale.WideEstimate() * std::sqrt(t.radicand.WideEstimate())));
 }
 
-Expansion Dot(const ExactVec& u, const ExactVec& v) {
-  return u.x * v.x + u.y * v.y;
-}
-
 bool OddSignificand(double x) { return (std::bit_cast<uint64_t>(x) & 1) != 0; }
 
 }  // namespace
 
 std::optional<ExactTime> FirstContactTime(const Corners& mover,
-                                          const Corners& obstacle, Vec2 d) {
+                                          const Corners& obstacle,
+                                          const ExactVec& d) {
   // Two flat shapes (points or segments) give a flat or point-like M, whose
   // bounding lines also run along the edges: those axes are added then.
   const bool flat = mover.count < 3 && obstacle.count < 3;
@@ -196,10 +197,10 @@ int CompareTimes(const ExactTime& a, const ExactTime& b) {
 std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                double mover_radius,
                                                const Corners& obstacle,
-                                               double obstacle_radius, Vec2 d) {
+                                               double obstacle_radius,
+                                               const ExactVec& dv) {
   const Expansion radius = Expansion::Sum(mover_radius, obstacle_radius);
   const Expansion radius_squared = radius * radius;
-  const ExactVec dv{Expansion(d.x), Expansion(d.y)};
   const Expansion speed_squared = Dot(dv, dv);
   if (speed_squared.sign() == 0) return std::nullopt;
   const auto vertex = [&](int i, int j) {

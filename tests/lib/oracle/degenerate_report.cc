@@ -148,6 +148,7 @@ const char* PoseName(Query query, int pose) {
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
     case Query::kRoundTime:
+    case Query::kShotTie:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";
