@@ -300,5 +300,27 @@ TEST_F(CornerCasesE2eTest, AShotTargetLessThanAnUlpAheadOfAWallIsHit) {
   EXPECT_EQ(shot.hit_validation().target_index(), 1);
 }
 
+// From the origin, the circle (id 3) and the capsule's cap (id 4) are
+// exactly 5 away; the segment (id 6) to (2^40, one ulp above -5) is nearer
+// by about 2^-90, far less than an ulp: it is the answer, not the smaller
+// id, though every distance rounds to 5. Turned the other way, the circle.
+TEST_F(CornerCasesE2eTest, ARoundShapeUlpsFartherThanASegmentLosesTheTie) {
+  const double far_x = std::ldexp(1.0, 40);
+  for (const bool nearer : {true, false}) {
+    SCOPED_TRACE(nearer ? "segment nearer" : "segment farther");
+    v1::Level level;
+    AddCircle(level, 3, {6, 8}, 5);
+    AddCapsule(level, 4, {-6, -8}, {-12, -16}, 5);
+    AddSegment(level, 6, {-1, -5},
+               {far_x, std::nextafter(-5.0, nearer ? 0.0 : -10.0)});
+    ASSERT_TRUE(client_->PutLevel("closest-tie", level).ok());
+    const v1::QueryResult result =
+        Run("closest-tie", ClosestPoint({0, 0}, 100));
+    ASSERT_TRUE(result.closest_point().found());
+    EXPECT_EQ(result.closest_point().shape_id(), nearer ? 6u : 3u);
+    EXPECT_EQ(result.closest_point().distance(), 5.0);
+  }
+}
+
 }  // namespace
 }  // namespace collide::client

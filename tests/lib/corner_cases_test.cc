@@ -232,6 +232,30 @@ TEST(CornerCasesTest, PointsEquidistantAlongDifferentPathsTieOnTheId) {
   EXPECT_EQ(checked, 288);
 }
 
+// From the origin, the circle (id 3) and the capsule's cap (id 4) are
+// exactly 5 away (10 to their centre, radius 5). The segment (id 6) from
+// (-1, -5) to (2^40, one ulp above -5) is nearer by about 2^-90, far less
+// than an ulp of 5: every distance rounds to 5, and the exactly nearer
+// segment is the answer, not the smaller id. Turned the other way it is
+// farther, and the circle wins.
+TEST(CornerCasesTest, ARoundShapeUlpsFartherThanASegmentLosesTheTie) {
+  const double far_x = std::ldexp(1.0, 40);
+  for (const bool nearer : {true, false}) {
+    SCOPED_TRACE(nearer ? "segment nearer" : "segment farther");
+    const double far_y = std::nextafter(-5.0, nearer ? 0.0 : -10.0);
+    const Level level = MakeLevel({
+        {.id = 3, .geometry = Circle{{6, 8}, 5}},
+        {.id = 4, .geometry = Capsule{{-6, -8}, {-12, -16}, 5}},
+        {.id = 6, .geometry = Segment{{-1, -5}, {far_x, far_y}}},
+    });
+    const std::optional<WorldClosestPoint> closest =
+        ClosestPoint({0, 0}, level, 100.0);
+    ASSERT_TRUE(closest.has_value());
+    EXPECT_EQ(closest->shape_id, nearer ? 6u : 3u);
+    EXPECT_EQ(closest->distance, 5.0);
+  }
+}
+
 // The same ties between a patched level's base and its own shapes: one
 // segment in the base, the other added by the patch, either way round.
 TEST(CornerCasesTest, PointsEquidistantAcrossAPatchTieOnTheId) {

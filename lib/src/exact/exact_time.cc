@@ -369,4 +369,47 @@ double RoundSquareRoot(const ExactTime& square) {
   return r;
 }
 
+ExactTime DistanceLessRadius(const ExactTime& square, double radius) {
+  const Expansion& d = square.denominator;
+  return {-(Expansion(radius) * d), d, Expansion(-1.0), square.numerator * d};
+}
+
+double RoundDistanceLessRadius(const ExactTime& square, double radius) {
+  if (radius == 0.0) return RoundSquareRoot(square);
+  // The estimate through the conjugate, (N - r^2 D) / (D (sqrt(N / D) + r)):
+  // its numerator is exact, so a point a few ulps outside keeps its digits.
+  const Expansion r(radius);
+  const long double n = square.numerator.WideEstimate();
+  const long double d = square.denominator.WideEstimate();
+  const long double lifted =
+      (square.numerator - r * r * square.denominator).WideEstimate();
+  double out = RoundToDouble(
+      lifted / (d * (std::sqrt(n / d) + static_cast<long double>(radius))));
+  const Expansion four_n = Expansion(4.0) * square.numerator;
+  // The sign of sqrt(N / D) - r - (lo + hi) / 2: with T = 2 r + lo + hi,
+  // +1 where T <= 0, else that of 4 N - T^2 D.
+  const auto side = [&](double lo, double hi) {
+    const Expansion t = r + r + Expansion::Sum(lo, hi);
+    if (t.sign() <= 0) return 1;
+    return (four_n - t * t * square.denominator).sign();
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (int step = 0; step < 8; ++step) {
+    const double up = std::nextafter(out, kInf);
+    const int above = side(out, up);
+    if (above > 0 || (above == 0 && OddSignificand(out))) {
+      out = up;
+      continue;
+    }
+    const double down = std::nextafter(out, -kInf);
+    const int below = side(down, out);
+    if (below < 0 || (below == 0 && OddSignificand(out))) {
+      out = down;
+      continue;
+    }
+    break;
+  }
+  return out;
+}
+
 }  // namespace collide::internal

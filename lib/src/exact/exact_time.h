@@ -126,6 +126,16 @@ ExactTime SquaredDistanceToSegment(Vec2 p, Vec2 a, Vec2 b);
 // nearest, ties to even): one exact distance is always one double.
 double RoundSquareRoot(const ExactTime& square);
 
+// A distance to a round shape: sqrt(square) - radius (square a ratio, the
+// squared distance to the shape's core; radius >= 0), as the root form
+// (-radius D + sqrt(N D)) / D that CompareTimes orders exactly against
+// another such form.
+ExactTime DistanceLessRadius(const ExactTime& square, double radius);
+
+// sqrt(square) - radius, for a positive value, correctly rounded to double
+// (to nearest, ties to even): one exact distance is always one double.
+double RoundDistanceLessRadius(const ExactTime& square, double radius);
+
 }  // namespace collide::internal
 
 #endif  // COLLIDE_LIB_SRC_EXACT_EXACT_TIME_H_

@@ -92,6 +92,10 @@ enum class Query {
   // moving), or two targets, met at one exact time along different paths,
   // or at exact times less than an ulp apart (degenerate_shot_tie.cc).
   kShotTie,
+  // ClosestPoint() from a point at one exact distance from two shapes, one
+  // round, or at distances less than an ulp apart
+  // (degenerate_closest_tie.cc).
+  kClosestTie,
 };
 
 struct DegenerateFamily {
@@ -233,6 +237,17 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
 Disagreement CompareShotTie(const DegenerateFamily& family,
                             const DegenerateCase& c, int pose, bool* expected,
                             bool* touching, std::string* why);
+
+// A closest-round-tie family's question (pose 0: two shapes at one exact
+// distance from the point, one round; 1: one moved by far less than an ulp
+// of it, or a circle's radius by one ulp). *expected: the exact distances
+// are equal. Kinds: kHitMiss (no closest point), kStatus (not the exactly
+// nearer, at one distance the smaller id), kGeometry (the distance off by
+// more than 1e-9 of it), kOracleError.
+Disagreement CompareClosestTie(const DegenerateFamily& family,
+                               const DegenerateCase& c, int pose,
+                               bool* expected, bool* touching,
+                               std::string* why);
 
 // A touch-beside family's question (poses as CompareBeside's). Kinds:
 // kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,

@@ -149,6 +149,7 @@ const char* PoseName(Query query, int pose) {
     case Query::kSameTime:
     case Query::kRoundTime:
     case Query::kShotTie:
+    case Query::kClosestTie:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";

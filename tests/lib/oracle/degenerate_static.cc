@@ -82,6 +82,9 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
         n.push_back(std::string("shot-near-tie-") + o);
         n.push_back(std::string("shot-near-tie-moving-") + o);
       }
+      for (const char* o : {"circle", "capsule"}) {
+        n.push_back(std::string("closest-round-tie-") + o);
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -172,6 +175,11 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
                      0xde9100u + static_cast<uint64_t>(i), Query::kShotTie});
         ++i;
       }
+    }
+    for (O o : {O::kCircle, O::kCapsule}) {
+      f.push_back({names[i].c_str(), M::kRay, o, false, false,
+                   0xde9100u + static_cast<uint64_t>(i), Query::kClosestTie});
+      ++i;
     }
     return f;
   }();
@@ -473,6 +481,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kSameTime) {
     return CompareSameTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kClosestTie) {
+    return CompareClosestTie(family, c, pose, expected, touching, why);
   }
   if (family.query == Query::kShotTie) {
     return CompareShotTie(family, c, pose, expected, touching, why);
