@@ -53,6 +53,16 @@ void AddCapsule(v1::Level& level, uint64_t id, Vec2 p1, Vec2 p2,
   shape->mutable_capsule()->set_radius(radius);
 }
 
+// A segment hitbox (a capsule of radius 0) moving by `translation`.
+v1::ShotTarget SegmentTarget(uint64_t id, Vec2 p1, Vec2 p2, Vec2 translation) {
+  v1::ShotTarget target;
+  target.set_id(id);
+  *target.mutable_capsule()->mutable_p1() = ToProto(p1);
+  *target.mutable_capsule()->mutable_p2() = ToProto(p2);
+  *target.mutable_translation() = ToProto(translation);
+  return target;
+}
+
 class CornerCasesE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -255,6 +265,60 @@ TEST_F(CornerCasesE2eTest,
     EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
     EXPECT_EQ(listed.cast().hits(0).fraction(), c.exact);
     EXPECT_EQ(listed.cast().hits(1).fraction(), c.exact);
+  }
+}
+
+// A shot from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and
+// a target on the same line moving by -2^-60 at 1 / (3 + 2^-60), about
+// 1e-19 earlier: no double lies between, and the exactly earlier target is
+// hit (moving the other way, the wall). Two targets the same way apart go
+// to the exactly earlier one, not to the smaller id.
+TEST_F(CornerCasesE2eTest, AShotTargetLessThanAnUlpAheadOfAWallIsHit) {
+  v1::Level level;
+  AddSegment(level, 9, {1, -1}, {1, 1});
+  ASSERT_TRUE(client_->PutLevel("shot-tie", level).ok());
+  const double tiny = std::ldexp(1.0, -60);
+  for (const double x : {-tiny, tiny}) {
+    SCOPED_TRACE(x);
+    const v1::ShotTarget target = SegmentTarget(3, {1, -1}, {1, 1}, {x, 0});
+    const v1::QueryResult shot =
+        Run("shot-tie", Shot({0, 0}, {3, 0}, 0, {&target, 1}));
+    EXPECT_EQ(shot.hit_validation().outcome(),
+              x < 0 ? v1::SHOT_OUTCOME_TARGET : v1::SHOT_OUTCOME_WALL);
+    EXPECT_EQ(shot.hit_validation().fraction(), 1.0 / 3.0);
+  }
+  v1::Level behind;
+  AddSegment(behind, 9, {-5, -1}, {-5, 1});
+  ASSERT_TRUE(client_->PutLevel("shot-tie-targets", behind).ok());
+  const v1::ShotTarget targets[] = {
+      SegmentTarget(3, {1, -1}, {1, 1}, {0, 0}),
+      SegmentTarget(6, {1, -1}, {1, 1}, {-tiny, 0})};
+  const v1::QueryResult shot =
+      Run("shot-tie-targets", Shot({0, 0}, {3, 0}, 0, targets));
+  EXPECT_EQ(shot.hit_validation().outcome(), v1::SHOT_OUTCOME_TARGET);
+  EXPECT_EQ(shot.hit_validation().id(), 6u);
+  EXPECT_EQ(shot.hit_validation().target_index(), 1);
+}
+
+// From the origin, the circle (id 3) and the capsule's cap (id 4) are
+// exactly 5 away; the segment (id 6) to (2^40, one ulp above -5) is nearer
+// by about 2^-90, far less than an ulp: it is the answer, not the smaller
+// id, though every distance rounds to 5. Turned the other way, the circle.
+TEST_F(CornerCasesE2eTest, ARoundShapeUlpsFartherThanASegmentLosesTheTie) {
+  const double far_x = std::ldexp(1.0, 40);
+  for (const bool nearer : {true, false}) {
+    SCOPED_TRACE(nearer ? "segment nearer" : "segment farther");
+    v1::Level level;
+    AddCircle(level, 3, {6, 8}, 5);
+    AddCapsule(level, 4, {-6, -8}, {-12, -16}, 5);
+    AddSegment(level, 6, {-1, -5},
+               {far_x, std::nextafter(-5.0, nearer ? 0.0 : -10.0)});
+    ASSERT_TRUE(client_->PutLevel("closest-tie", level).ok());
+    const v1::QueryResult result =
+        Run("closest-tie", ClosestPoint({0, 0}, 100));
+    ASSERT_TRUE(result.closest_point().found());
+    EXPECT_EQ(result.closest_point().shape_id(), nearer ? 6u : 3u);
+    EXPECT_EQ(result.closest_point().distance(), 5.0);
   }
 }
 

@@ -232,6 +232,30 @@ TEST(CornerCasesTest, PointsEquidistantAlongDifferentPathsTieOnTheId) {
   EXPECT_EQ(checked, 288);
 }
 
+// From the origin, the circle (id 3) and the capsule's cap (id 4) are
+// exactly 5 away (10 to their centre, radius 5). The segment (id 6) from
+// (-1, -5) to (2^40, one ulp above -5) is nearer by about 2^-90, far less
+// than an ulp of 5: every distance rounds to 5, and the exactly nearer
+// segment is the answer, not the smaller id. Turned the other way it is
+// farther, and the circle wins.
+TEST(CornerCasesTest, ARoundShapeUlpsFartherThanASegmentLosesTheTie) {
+  const double far_x = std::ldexp(1.0, 40);
+  for (const bool nearer : {true, false}) {
+    SCOPED_TRACE(nearer ? "segment nearer" : "segment farther");
+    const double far_y = std::nextafter(-5.0, nearer ? 0.0 : -10.0);
+    const Level level = MakeLevel({
+        {.id = 3, .geometry = Circle{{6, 8}, 5}},
+        {.id = 4, .geometry = Capsule{{-6, -8}, {-12, -16}, 5}},
+        {.id = 6, .geometry = Segment{{-1, -5}, {far_x, far_y}}},
+    });
+    const std::optional<WorldClosestPoint> closest =
+        ClosestPoint({0, 0}, level, 100.0);
+    ASSERT_TRUE(closest.has_value());
+    EXPECT_EQ(closest->shape_id, nearer ? 6u : 3u);
+    EXPECT_EQ(closest->distance, 5.0);
+  }
+}
+
 // The same ties between a patched level's base and its own shapes: one
 // segment in the base, the other added by the patch, either way round.
 TEST(CornerCasesTest, PointsEquidistantAcrossAPatchTieOnTheId) {
@@ -461,5 +485,62 @@ TEST(CornerCasesTest, AVertexGrazeAfterALongSweepHasANormalAgainstTheMotion) {
   EXPECT_LE(Dot(hit->normal, cast.translation), 0.0);
   EXPECT_NEAR(hit->normal.y, 1.0, 1e-12);
 }
+
+// A ray from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and a
+// target segment on the same line moving by -2^-60 along x at 1 / (3 +
+// 2^-60), about 1e-19 earlier (the relative motion 3 + 2^-60 is no double).
+// No double lies between the two times: the exactly earlier target is hit.
+// Moving the other way, the wall is first; standing still, the two tie and
+// the wall keeps it.
+TEST(CornerCasesTest, AShotTargetLessThanAnUlpAheadOfAWallIsHit) {
+  const Level level =
+      MakeLevel({{.id = 9, .geometry = Segment{{1, -1}, {1, 1}}}});
+  const Shot shot{{0, 0}, {3, 0}, 0.0};
+  const Capsule hitbox{{1, -1}, {1, 1}, 0.0};
+  const double tiny = std::ldexp(1.0, -60);
+  struct Case {
+    double target_x;
+    ShotHitKind kind;
+  };
+  for (const Case c :
+       {Case{-tiny, ShotHitKind::kTarget}, Case{tiny, ShotHitKind::kWall},
+        Case{0.0, ShotHitKind::kWall}}) {
+    SCOPED_TRACE(c.target_x);
+    const ShotTarget target{
+        .id = 3, .hitbox = hitbox, .translation = {c.target_x, 0}};
+    const std::optional<ShotHit> hit = ValidateShot(shot, level, {&target, 1});
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->kind, c.kind);
+    EXPECT_EQ(hit->hit.fraction, 1.0 / 3.0);
+  }
+}
+
+// The same with two targets: the moving one (id 6) is exactly earlier than
+// the one standing on x = 1 (id 3), by less than an ulp: it is hit, not the
+// smaller id. A circle shot of radius 1/2 against the same targets moved
+// out by 1/2 decides the same way.
+TEST(CornerCasesTest, ShotTargetsLessThanAnUlpApartGoToTheExactlyEarlier) {
+  const Level level =
+      MakeLevel({{.id = 9, .geometry = Segment{{-5, -1}, {-5, 1}}}});
+  const double tiny = std::ldexp(1.0, -60);
+  for (const double radius : {0.0, 0.5}) {
+    SCOPED_TRACE(radius);
+    const double x = 1 + radius;
+    const ShotTarget targets[] = {
+        {.id = 3, .hitbox = Capsule{{x, -1}, {x, 1}, 0.0}},
+        {.id = 6,
+         .hitbox = Capsule{{x, -1}, {x, 1}, 0.0},
+         .translation = {-tiny, 0}},
+    };
+    const std::optional<ShotHit> hit =
+        ValidateShot(Shot{{0, 0}, {3, 0}, radius}, level, targets);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->kind, ShotHitKind::kTarget);
+    EXPECT_EQ(hit->id, 6u);
+    EXPECT_EQ(hit->target_index, 1);
+    EXPECT_EQ(hit->hit.fraction, 1.0 / 3.0);
+  }
+}
+
 }  // namespace
 }  // namespace collide

@@ -1813,8 +1813,8 @@ func (*MoveValidationQuery_Polygon) isMoveValidationQuery_Mover() {}
 // is hit only if both are at the crossing at the same fraction of the tick;
 // a target behind a wall is not hit. Which is met first is decided on the
 // exact contact times: a target flush with a wall (the same contact time)
-// is not hit, the wall is; one ahead of it by any amount a fraction (a
-// double) can tell is.
+// is not hit, the wall is; one ahead of it by any amount is, also by less
+// than a fraction (a double) can tell.
 type HitValidationQuery struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
@@ -2037,8 +2037,8 @@ type ShotTarget struct {
 	unknownFields protoimpl.UnknownFields
 
 	// The caller's id for the target, echoed when it is hit. Need not be
-	// unique; targets met at the same fraction go to the smallest id, then to
-	// the first in the list.
+	// unique; targets met at the same exact time go to the smallest id, then
+	// to the first in the list.
 	Id uint64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
 	// The hitbox at the start of the tick; exactly one must be set.
 	//

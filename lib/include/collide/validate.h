@@ -260,16 +260,17 @@ struct ShotHit {
 // (CastRay or CastCircle of query.h over shapes passing `filter`) and each
 // target's moving-vs-moving cast (toi.h's Moving<> overloads: a target is
 // hit only if shot and hitbox meet at the same fraction of the tick). A
-// target behind a wall is not hit. Which comes first is decided exactly
-// on the exact contact times, not their rounded fractions: a target is
-// first when some double fraction lies at or after its contact and before
-// the wall's (the casts decide exactly whether a contact comes by a given
-// max_fraction). Contacts at the same time, or at irrational times no double
-// separates, tie: a tie goes to the wall (a shot must clearly reach a
-// target, so a target flush with a wall is not hit), then to the smallest
-// target id, then to the lowest position in `targets`. nullopt when the
-// shot meets
-// nothing. A shot starting inside a wall or a hitbox hits it at fraction 0
+// target behind a wall is not hit. Which comes first is decided on the
+// exact contact times, not their rounded fractions: the exactly earlier
+// contact is first, also when both exact times lie between the same two
+// doubles (a moving target's on the exact difference of the two
+// translations). Contacts at one exact time tie: a tie goes to the wall (a
+// shot must clearly reach a target, so a target flush with a wall is not
+// hit), then to the smallest target id, then to the lowest position in
+// `targets`. nullopt when the shot meets nothing. Undecided (the tie
+// rule stands, as if equal): a wall hit at fraction 0 on a concave solid,
+// and a ray at a target of zero radius and length (a point). A shot
+// starting inside a wall or a hitbox hits it at fraction 0
 // (kInitialOverlap); a ray starting on a wall segment and leaving does not.
 // Preconditions: IsValid(shot), IsValid(target) for every target.
 std::optional<ShotHit> ValidateShot(const Shot& shot, const Level& level,

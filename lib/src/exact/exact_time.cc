@@ -14,6 +14,10 @@ Expansion Dot(const ExactVec& n, Vec2 p) {
   return n.x * Expansion(p.x) + n.y * Expansion(p.y);
 }
 
+Expansion Dot(const ExactVec& u, const ExactVec& v) {
+  return u.x * v.x + u.y * v.y;
+}
+
 // The largest (or smallest) of n . p over the corners.
 Expansion Extreme(const ExactVec& n, const Corners& c, bool largest) {
   Expansion best = Dot(n, c.points[0]);
@@ -77,16 +81,13 @@ long double WideTime(const ExactTime& t) {
            t.root_scale.WideEstimate() * std::sqrt(t.radicand.WideEstimate())));
 }
 
-Expansion Dot(const ExactVec& u, const ExactVec& v) {
-  return u.x * v.x + u.y * v.y;
-}
-
 bool OddSignificand(double x) { return (std::bit_cast<uint64_t>(x) & 1) != 0; }
 
 }  // namespace
 
 std::optional<ExactTime> FirstContactTime(const Corners& mover,
-                                          const Corners& obstacle, Vec2 d) {
+                                          const Corners& obstacle,
+                                          const ExactVec& d) {
   // Two flat shapes (points or segments) give a flat or point-like M, whose
   // bounding lines also run along the edges: those axes are added then.
   const bool flat = mover.count < 3 && obstacle.count < 3;
@@ -196,10 +197,10 @@ int CompareTimes(const ExactTime& a, const ExactTime& b) {
 std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                double mover_radius,
                                                const Corners& obstacle,
-                                               double obstacle_radius, Vec2 d) {
+                                               double obstacle_radius,
+                                               const ExactVec& dv) {
   const Expansion radius = Expansion::Sum(mover_radius, obstacle_radius);
   const Expansion radius_squared = radius * radius;
-  const ExactVec dv{Expansion(d.x), Expansion(d.y)};
   const Expansion speed_squared = Dot(dv, dv);
   if (speed_squared.sign() == 0) return std::nullopt;
   const auto vertex = [&](int i, int j) {
@@ -366,6 +367,49 @@ double RoundSquareRoot(const ExactTime& square) {
     break;
   }
   return r;
+}
+
+ExactTime DistanceLessRadius(const ExactTime& square, double radius) {
+  const Expansion& d = square.denominator;
+  return {-(Expansion(radius) * d), d, Expansion(-1.0), square.numerator * d};
+}
+
+double RoundDistanceLessRadius(const ExactTime& square, double radius) {
+  if (radius == 0.0) return RoundSquareRoot(square);
+  // The estimate through the conjugate, (N - r^2 D) / (D (sqrt(N / D) + r)):
+  // its numerator is exact, so a point a few ulps outside keeps its digits.
+  const Expansion r(radius);
+  const long double n = square.numerator.WideEstimate();
+  const long double d = square.denominator.WideEstimate();
+  const long double lifted =
+      (square.numerator - r * r * square.denominator).WideEstimate();
+  double out = RoundToDouble(
+      lifted / (d * (std::sqrt(n / d) + static_cast<long double>(radius))));
+  const Expansion four_n = Expansion(4.0) * square.numerator;
+  // The sign of sqrt(N / D) - r - (lo + hi) / 2: with T = 2 r + lo + hi,
+  // +1 where T <= 0, else that of 4 N - T^2 D.
+  const auto side = [&](double lo, double hi) {
+    const Expansion t = r + r + Expansion::Sum(lo, hi);
+    if (t.sign() <= 0) return 1;
+    return (four_n - t * t * square.denominator).sign();
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (int step = 0; step < 8; ++step) {
+    const double up = std::nextafter(out, kInf);
+    const int above = side(out, up);
+    if (above > 0 || (above == 0 && OddSignificand(out))) {
+      out = up;
+      continue;
+    }
+    const double down = std::nextafter(out, -kInf);
+    const int below = side(down, out);
+    if (below < 0 || (below == 0 && OddSignificand(out))) {
+      out = down;
+      continue;
+    }
+    break;
+  }
+  return out;
 }
 
 }  // namespace collide::internal

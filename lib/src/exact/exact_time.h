@@ -53,9 +53,18 @@ struct Corners {
 
 // The exact first contact of `mover` translating by `d` with `obstacle`,
 // when it comes after the start (> 0); nullopt when they touch or overlap
-// at the start, never meet, or both are single points.
+// at the start, never meet, or both are single points. The motion is exact:
+// a relative motion d1 - d2 that is no double (a shot against a moving
+// target) is passed as Difference(d1, d2).
 std::optional<ExactTime> FirstContactTime(const Corners& mover,
-                                          const Corners& obstacle, Vec2 d);
+                                          const Corners& obstacle,
+                                          const ExactVec& d);
+inline std::optional<ExactTime> FirstContactTime(const Corners& mover,
+                                                 const Corners& obstacle,
+                                                 Vec2 d) {
+  return FirstContactTime(mover, obstacle,
+                          ExactVec{Expansion(d.x), Expansion(d.y)});
+}
 
 // The exact first contact of `mover` grown by mover_radius translating by d
 // with `obstacle` grown by obstacle_radius (radii >= 0, at least one
@@ -72,7 +81,16 @@ std::optional<ExactTime> FirstContactTime(const Corners& mover,
 std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                double mover_radius,
                                                const Corners& obstacle,
-                                               double obstacle_radius, Vec2 d);
+                                               double obstacle_radius,
+                                               const ExactVec& d);
+inline std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
+                                                      double mover_radius,
+                                                      const Corners& obstacle,
+                                                      double obstacle_radius,
+                                                      Vec2 d) {
+  return FirstRoundContactTime(mover, mover_radius, obstacle, obstacle_radius,
+                               ExactVec{Expansion(d.x), Expansion(d.y)});
+}
 
 // Whether the two shapes (each grown by its radius, radii >= 0) touch or
 // overlap at the start, exactly: the origin within R of obstacle - mover.
@@ -107,6 +125,16 @@ ExactTime SquaredDistanceToSegment(Vec2 p, Vec2 a, Vec2 b);
 // The square root of a positive ratio, correctly rounded to double (to
 // nearest, ties to even): one exact distance is always one double.
 double RoundSquareRoot(const ExactTime& square);
+
+// A distance to a round shape: sqrt(square) - radius (square a ratio, the
+// squared distance to the shape's core; radius >= 0), as the root form
+// (-radius D + sqrt(N D)) / D that CompareTimes orders exactly against
+// another such form.
+ExactTime DistanceLessRadius(const ExactTime& square, double radius);
+
+// sqrt(square) - radius, for a positive value, correctly rounded to double
+// (to nearest, ties to even): one exact distance is always one double.
+double RoundDistanceLessRadius(const ExactTime& square, double radius);
 
 }  // namespace collide::internal
 

@@ -14,6 +14,8 @@
 #include "collide/toi.h"
 #include "collide/validate.h"
 #include "collide/vec2.h"
+#include "exact/exact_time.h"
+#include "validate/shot_times.h"
 
 namespace collide {
 namespace {
@@ -75,6 +77,29 @@ double LastMiss(const HitsBy& hits_by, double f) {
   return value(miss);
 }
 
+// Whether `target` (its cast's hit `hit`) comes before `best` when no
+// double separates their contacts: on their exact times where both are
+// decided (shot_times.h), else as a tie; a tie goes to the wall, between
+// targets to the smaller id (then the earlier position: best keeps it).
+bool FirstOnExactTimes(const Shot& shot, const Level& level,
+                       const std::optional<WorldHit>& wall,
+                       absl::Span<const ShotTarget> targets,
+                       const ShotHit& best, const ShotTarget& target,
+                       const Hit& hit) {
+  const bool wins_tie =
+      best.kind == ShotHitKind::kTarget && target.id < best.id;
+  const std::optional<internal::ExactTime> mine =
+      internal::TargetTime(shot, target, hit);
+  if (!mine) return wins_tie;
+  const std::optional<internal::ExactTime> theirs =
+      best.kind == ShotHitKind::kWall
+          ? internal::WallTime(shot, level, *wall)
+          : internal::TargetTime(shot, targets[best.target_index], best.hit);
+  if (!theirs) return wins_tie;
+  const int order = internal::CompareTimes(*mine, *theirs);
+  return order < 0 || (order == 0 && wins_tie);
+}
+
 }  // namespace
 
 bool IsValid(const Shot& shot) {
@@ -129,9 +154,11 @@ std::optional<ShotHit> ValidateShot(const Shot& shot, const Level& level,
     bool better = !best || hit->fraction < best->hit.fraction - kNearTie;
     if (!better && hit->fraction <= best->hit.fraction + kNearTie) {
       // A near tie, decided exactly: the target is first when some double
-      // fraction lies at or after its contact and before the best's. When
-      // none separates them either way (the same contact time, or irrational
-      // times within one unit in the last place), a wall keeps it, and
+      // fraction lies at or after its contact and before the best's, and
+      // second when one lies at or after the best's and before its own.
+      // When no double separates them (one exact time, or exact times
+      // within one unit in the last place), their exact times decide: the
+      // exactly earlier first; at one exact time the wall keeps it, and
       // between targets the smaller id wins, then the earlier position.
       const auto hits_by = [&](const ShotTarget& t) {
         return [&](double max_fraction) {
@@ -140,17 +167,21 @@ std::optional<ShotHit> ValidateShot(const Shot& shot, const Level& level,
               .has_value();
         };
       };
+      const bool best_is_wall = best->kind == ShotHitKind::kWall;
       const double best_misses_by =
-          best->kind == ShotHitKind::kWall
-              ? LastMiss(wall_hit_by, best->hit.fraction)
-              : LastMiss(hits_by(targets[best->target_index]),
-                         best->hit.fraction);
+          best_is_wall ? LastMiss(wall_hit_by, best->hit.fraction)
+                       : LastMiss(hits_by(targets[best->target_index]),
+                                  best->hit.fraction);
       better = best_misses_by >= 0.0 && hits_by(target)(best_misses_by);
-      if (!better && best->kind == ShotHitKind::kTarget &&
-          target.id < best->id) {
+      if (!better) {
         const double misses_by = LastMiss(hits_by(target), hit->fraction);
-        better = !(misses_by >= 0.0 &&
-                   hits_by(targets[best->target_index])(misses_by));
+        const bool best_first =
+            misses_by >= 0.0 &&
+            (best_is_wall ? wall_hit_by(misses_by)
+                          : hits_by(targets[best->target_index])(misses_by));
+        if (!best_first)
+          better = FirstOnExactTimes(shot, level, wall, targets, *best, target,
+                                     *hit);
       }
     }
     if (!better) continue;

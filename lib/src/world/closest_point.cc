@@ -20,27 +20,30 @@
 namespace collide {
 namespace {
 
-// Distances this close (relative) are a near tie, decided on exact squared
+// Distances this close (relative) are a near tie, decided on exact
 // distances: far wider than a distance's rounding.
 constexpr double kNearTieShare = 0x1p-40;
 
-// The exact squared distance from `point` to primitive p, when neither is
-// round (see PrimitiveTie); the point is outside it (distance > 0).
-std::optional<internal::ExactTime> SquaredDistance(const Level& level,
-                                                   const Level::Primitive& p,
-                                                   Vec2 point) {
+// The distance from `point` (outside the primitive: distance > 0) to a
+// primitive, exactly: the squared distance to its core and, for a circle
+// or capsule, the radius to subtract from its square root.
+struct ExactDistance {
+  internal::ExactTime square;
+  double radius = 0.0;
+};
+
+std::optional<ExactDistance> DistanceTo(const Level& level,
+                                        const Level::Primitive& p, Vec2 point) {
   using internal::SquaredDistanceToSegment;
   switch (p.kind) {
     case Level::PrimitiveKind::kSegment:
     case Level::PrimitiveKind::kPolylineEdge:
     case Level::PrimitiveKind::kConcaveEdge:
-      return SquaredDistanceToSegment(point, p.a, p.b);
+      return ExactDistance{SquaredDistanceToSegment(point, p.a, p.b)};
     case Level::PrimitiveKind::kCircle:
-      if (p.radius != 0.0) return std::nullopt;
-      return SquaredDistanceToSegment(point, p.a, p.a);
+      return ExactDistance{SquaredDistanceToSegment(point, p.a, p.a), p.radius};
     case Level::PrimitiveKind::kCapsule:
-      if (p.radius != 0.0) return std::nullopt;
-      return SquaredDistanceToSegment(point, p.a, p.b);
+      return ExactDistance{SquaredDistanceToSegment(point, p.a, p.b), p.radius};
     case Level::PrimitiveKind::kConvexPolygon: {
       const ConvexPolygon& polygon = level.convex_polygon(p.shape);
       std::optional<internal::ExactTime> best;
@@ -50,33 +53,40 @@ std::optional<internal::ExactTime> SquaredDistance(const Level& level,
                                      polygon.vertices[(i + 1) % polygon.count]);
         if (!best || internal::CompareTimes(d, *best) < 0) best = d;
       }
-      return best;
+      return ExactDistance{*best};
     }
   }
   return std::nullopt;
 }
 
 // A near tie between two positive distances to primitives a and b, decided
-// on exact squared distances, out of line (rare): whether a ranks before b,
-// with both distances rewritten to their exact values correctly rounded
-// where their rounding contradicts the exact order (RoundingContradicts:
-// equal exact distances are then one double); nullopt when either is
-// round (a circle or capsule of positive radius: the difference of a
-// square root and the radius) and the rounded order stands.
+// on exact values, out of line (rare): whether a ranks before b, with both
+// distances rewritten to their exact values correctly rounded where their
+// rounding contradicts the exact order (RoundingContradicts: equal exact
+// distances are then one double). Squared distances where neither shape is
+// round; where one is (a circle or capsule of positive radius), the root
+// forms sqrt(square) - radius (degree 20 in the inputs after CompareTimes'
+// two squarings); nullopt (the rounded order stands) where a distance its
+// own function placed elsewhere is not this one.
 // a and b may be of different layers (a patched level's base and its own).
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleDistanceTie(
     Vec2 point, const Level& level_a, int32_t item_a, internal::Rank& a,
     const Level& level_b, int32_t item_b, internal::Rank& b) {
-  const std::optional<internal::ExactTime> da =
-      SquaredDistance(level_a, level_a.primitive(item_a), point);
+  const std::optional<ExactDistance> da =
+      DistanceTo(level_a, level_a.primitive(item_a), point);
   if (!da) return std::nullopt;
-  const std::optional<internal::ExactTime> db =
-      SquaredDistance(level_b, level_b.primitive(item_b), point);
+  const std::optional<ExactDistance> db =
+      DistanceTo(level_b, level_b.primitive(item_b), point);
   if (!db) return std::nullopt;
-  const int order = internal::CompareTimes(*da, *db);
+  const bool round = da->radius != 0.0 || db->radius != 0.0;
+  const int order =
+      round ? internal::CompareTimes(
+                  internal::DistanceLessRadius(da->square, da->radius),
+                  internal::DistanceLessRadius(db->square, db->radius))
+            : internal::CompareTimes(da->square, db->square);
   if (internal::RoundingContradicts(order, a.measure, b.measure)) {
-    const double ra = internal::RoundSquareRoot(*da);
-    const double rb = internal::RoundSquareRoot(*db);
+    const double ra = internal::RoundDistanceLessRadius(da->square, da->radius);
+    const double rb = internal::RoundDistanceLessRadius(db->square, db->radius);
     // A distance its own function placed elsewhere is not this one.
     if (std::abs(ra - a.measure) > kNearTieShare * a.measure ||
         std::abs(rb - b.measure) > kNearTieShare * b.measure) {
@@ -97,7 +107,7 @@ struct LayerClosest {
   internal::Rank rank;
 };
 
-// Whether two distances are a near tie, decided on exact squared distances.
+// Whether two distances are a near tie, decided on exact distances.
 bool NearDistanceTie(double a, double b) {
   return a > 0.0 && b > 0.0 &&
          std::abs(a - b) <= kNearTieShare * std::max(a, b);
@@ -232,8 +242,8 @@ std::optional<WorldClosestPoint> ClosestPoint(Vec2 point, const Level& level,
       ClosestPointIn(point, level, nullptr, max_distance, filter);
   if (const Level* base = level.base()) {
     // A shape lives in one layer only: between layers the rank is the
-    // distance (a near tie decided on exact squared distances, as within
-    // a layer), then the id.
+    // distance (a near tie decided on exact distances, as within a layer),
+    // then the id.
     std::optional<LayerClosest> below = ClosestPointIn(
         point, *base, level.removed_from_base().data(), max_distance, filter);
     if (below) {

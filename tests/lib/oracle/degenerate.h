@@ -88,6 +88,14 @@ enum class Query {
   // after the start) and a segment the mover touches at the start and
   // moves into (degenerate_beside.cc).
   kTouchBeside,
+  // ValidateShot() of a ray against a wall and a target (static or
+  // moving), or two targets, met at one exact time along different paths,
+  // or at exact times less than an ulp apart (degenerate_shot_tie.cc).
+  kShotTie,
+  // ClosestPoint() from a point at one exact distance from two shapes, one
+  // round, or at distances less than an ulp apart
+  // (degenerate_closest_tie.cc).
+  kClosestTie,
 };
 
 struct DegenerateFamily {
@@ -217,6 +225,29 @@ Disagreement CompareSameTime(const DegenerateFamily& family,
 Disagreement CompareRoundTime(const DegenerateFamily& family,
                               const DegenerateCase& c, int pose, bool* expected,
                               bool* touching, std::string* why);
+
+// A shot-near-tie family's question (pose 0: the wall, or a second
+// target, and the target met at one exact time t* = p / q; 1: one shape's
+// edge turned so that its time moves by far less than an ulp). *expected:
+// the exact times are equal; *touching: they round to one double. Kinds:
+// kHitMiss (nothing met), kStatus (the wrong one first: the exactly
+// earlier, at one time the wall, between targets the smaller id),
+// kFraction (off its exact time by more than 1e-9 of the sweep),
+// kOracleError, kSkipped (a draw that does not fit the construction).
+Disagreement CompareShotTie(const DegenerateFamily& family,
+                            const DegenerateCase& c, int pose, bool* expected,
+                            bool* touching, std::string* why);
+
+// A closest-round-tie family's question (pose 0: two shapes at one exact
+// distance from the point, one round; 1: one moved by far less than an ulp
+// of it, or a circle's radius by one ulp). *expected: the exact distances
+// are equal. Kinds: kHitMiss (no closest point), kStatus (not the exactly
+// nearer, at one distance the smaller id), kGeometry (the distance off by
+// more than 1e-9 of it), kOracleError.
+Disagreement CompareClosestTie(const DegenerateFamily& family,
+                               const DegenerateCase& c, int pose,
+                               bool* expected, bool* touching,
+                               std::string* why);
 
 // A touch-beside family's question (poses as CompareBeside's). Kinds:
 // kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,

@@ -148,6 +148,8 @@ const char* PoseName(Query query, int pose) {
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
     case Query::kRoundTime:
+    case Query::kShotTie:
+    case Query::kClosestTie:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
     default:
       return pose == 0 ? "start" : "end";

@@ -78,6 +78,13 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("touch-beside-") + m + "-" + o);
         }
       }
+      for (const char* o : {"segment", "polygon"}) {
+        n.push_back(std::string("shot-near-tie-") + o);
+        n.push_back(std::string("shot-near-tie-moving-") + o);
+      }
+      for (const char* o : {"circle", "capsule"}) {
+        n.push_back(std::string("closest-round-tie-") + o);
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -161,6 +168,18 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
         f.push_back(touch);
         ++i;
       }
+    }
+    for (O o : {O::kSegment, O::kPolygon}) {
+      for (bool moving : {false, true}) {
+        f.push_back({names[i].c_str(), M::kRay, o, moving, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kShotTie});
+        ++i;
+      }
+    }
+    for (O o : {O::kCircle, O::kCapsule}) {
+      f.push_back({names[i].c_str(), M::kRay, o, false, false,
+                   0xde9100u + static_cast<uint64_t>(i), Query::kClosestTie});
+      ++i;
     }
     return f;
   }();
@@ -462,6 +481,12 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kSameTime) {
     return CompareSameTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kClosestTie) {
+    return CompareClosestTie(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kShotTie) {
+    return CompareShotTie(family, c, pose, expected, touching, why);
   }
   if (family.query == Query::kTouchBeside) {
     return CompareTouchBeside(c, pose, expected, touching, why);
