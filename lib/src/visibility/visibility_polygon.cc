@@ -117,7 +117,7 @@ class Sweep {
       } else {
         continue;
       }
-      if (best.edge == kRangeLimit || Nearer(p, candidate, best)) {
+      if (best.edge == kRangeLimit || Nearer(p, side, candidate, best)) {
         best = candidate;
       }
     }
@@ -215,27 +215,57 @@ class Sweep {
   }
 
   // Whether `candidate` is strictly nearer than `best` (an edge) along the
-  // ray v -> p. Exact where either is an edge's end on the ray.
-  bool Nearer(Vec2 p, const Limit& candidate, const Limit& best) const {
+  // ray v -> p just to `side` of it. Exact where either is an edge's end on
+  // the ray. Where both meet the ray at one point, the nearer just beside
+  // the ray is the one the other turns away from v behind.
+  bool Nearer(Vec2 p, int side, const Limit& candidate,
+              const Limit& best) const {
     const Edge& c = edges_[candidate.edge];
     const Edge& b = edges_[best.edge];
+    // The end of an edge off the ray, on `side` (for an edge crossing the
+    // ray, its end on that side).
+    const auto beside = [&](const Edge& e, const Limit& limit) {
+      if (limit.end == 0) return e.b;
+      if (limit.end == 1) return e.a;
+      return internal::Orient(v_, p, e.a) == side ? e.a : e.b;
+    };
+    // Whether `e`, through the meeting point, hides `other`'s end x.
+    const auto hides = [&](const Edge& e, Vec2 x) {
+      return internal::Orient(e.a, e.b, x) * internal::Orient(e.a, e.b, v_) < 0;
+    };
     if (candidate.end >= 0 && best.end >= 0) {
       const Vec2 q = candidate.end == 0 ? c.a : c.b;
       const Vec2 r = best.end == 0 ? b.a : b.b;
-      return internal::DotSign(v_, p, q, r) > 0;
+      const int order = internal::DotSign(v_, p, q, r);
+      if (order != 0) return order > 0;
+      return hides(c, beside(b, best));
     }
     if (candidate.end >= 0) {
-      // The point q against best's line, which the ray crosses ahead of v:
-      // q is nearer, or equal (an end wins a tie), unless beyond it.
+      // The point q against best's line, which the ray crosses ahead of v.
       const Vec2 q = candidate.end == 0 ? c.a : c.b;
-      return internal::Orient(b.a, b.b, q) * internal::Orient(b.a, b.b, v_) >=
-             0;
+      const int at = internal::Orient(b.a, b.b, q);
+      if (at != 0) return at * internal::Orient(b.a, b.b, v_) > 0;
+      return hides(c, beside(b, best));
     }
     if (best.end >= 0) {
       const Vec2 r = best.end == 0 ? b.a : b.b;
-      return internal::Orient(c.a, c.b, r) * internal::Orient(c.a, c.b, v_) < 0;
+      const int at = internal::Orient(c.a, c.b, r);
+      if (at != 0) return at * internal::Orient(c.a, c.b, v_) < 0;
+      return hides(c, beside(b, best));
     }
-    return candidate.t < best.t;
+    // Both cross the ray inside them. Apart by more than rounding: by
+    // their distances. Within rounding of one point: their lines meet at
+    // x; beside the ray short of x the order is the one at the ray, and
+    // past x the other.
+    const double slack = 1e-9 * std::max(candidate.t, best.t);
+    if (std::abs(candidate.t - best.t) > slack) return candidate.t < best.t;
+    const Vec2 w = c.b - c.a;
+    const Vec2 h = b.b - b.a;
+    const double denominator = Cross(w, h);
+    if (denominator == 0.0) return candidate.t < best.t;
+    const Vec2 x = c.a + (Cross(b.a - c.a, h) / denominator) * w;
+    const bool past = hides(c, beside(b, best));
+    return internal::Orient(v_, p, x) == side ? !past : past;
   }
 
   // Where the segments of e and g cross (they do, properly): on e.
@@ -351,7 +381,7 @@ VisibilityPolygonScratch::VisibilityPolygonScratch(int32_t max_edges)
     : max_edges_(std::max(max_edges, int32_t{0})) {
   edges_.reserve(max_edges_);
   directions_.reserve(2 * static_cast<size_t>(max_edges_) + kMaxSectors +
-                      4 * kMaxWedges);
+                      8 * kMaxWedges);
   entries_.reserve(static_cast<size_t>(max_edges_) * kEntriesPerEdge);
   bins_.reserve(kMaxSectors);
   wedges_.reserve(kMaxWedges);
@@ -475,15 +505,19 @@ VisibilityPolygonResult VisibilityPolygon(
     for (Bin& bin : bins) bin = Bin{0, edge_count};
   }
 
-  // The wedges' boundary rays.
+  // The wedges' boundary rays: both rays of each line through v (its
+  // points other than v exactly, the others rounded).
   for (const Wedge& w : wedges) {
-    const Vec2 rays[4] = {w.a1 == v ? v + (w.b1 - w.a1) : w.a1,
-                          w.b1 == v ? v - (w.b1 - w.a1) : w.b1,
-                          w.a2 == v ? v + (w.b2 - w.a2) : w.a2,
-                          w.b2 == v ? v - (w.b2 - w.a2) : w.b2};
-    for (const Vec2 ray : rays) {
-      if (ray != v)
-        directions.push_back({.point = ray, .sector = sector_of.Of(ray)});
+    const Vec2 lines[2][2] = {{w.a1, w.b1}, {w.a2, w.b2}};
+    for (int k = 0; k < w.lines; ++k) {
+      const Vec2 a = lines[k][0];
+      const Vec2 b = lines[k][1];
+      const Vec2 rays[4] = {a, b, v + (b - a), v - (b - a)};
+      for (const Vec2 ray : rays) {
+        if (ray != v) {
+          directions.push_back({.point = ray, .sector = sector_of.Of(ray)});
+        }
+      }
     }
   }
 
