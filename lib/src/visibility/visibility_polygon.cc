@@ -40,8 +40,10 @@ using Direction = VisibilityPolygonAccess::Direction;
 using Bin = VisibilityPolygonAccess::Bin;
 using Wedge = VisibilityPolygonAccess::Wedge;
 
-// At least this many sectors, so that a sector holds few edges.
+// At least this many sectors, and one per kEdgesPerSector edges, so that a
+// sector holds few edges.
 constexpr int32_t kMinSectors = 256;
+constexpr int32_t kEdgesPerSector = 2;
 // The most sectors: 2 pi / kMinArcAngle chords.
 constexpr int32_t kMaxSectors = 6284;
 constexpr int32_t kEntriesPerEdge = 16;
@@ -59,6 +61,13 @@ struct Limit {
   int32_t end = -1;
   double t = 0.0;
 };
+
+// Orient, answering a repeated point without the exact fallback (a
+// direction's own point is often an end of the edges tested against it).
+int Orient(Vec2 a, Vec2 b, Vec2 c) {
+  if (c == b || c == a || a == b) return 0;
+  return internal::Orient(a, b, c);
+}
 
 bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
   if (internal::InsideOccluder(level, nullptr, v, filter)) return true;
@@ -96,8 +105,8 @@ class Sweep {
     for (int32_t k = bin.begin; k < bin.end; ++k) {
       const int32_t index = entries_[k];
       const Edge& e = edges_[index];
-      const int oa = internal::Orient(v_, p, e.a);
-      const int ob = internal::Orient(v_, p, e.b);
+      const int oa = Orient(v_, p, e.a);
+      const int ob = Orient(v_, p, e.b);
       Limit candidate{.edge = index};
       if (oa * ob < 0) {
         // Crosses the ray's line; ahead of v when v lies left of the edge
@@ -437,13 +446,17 @@ VisibilityPolygonResult VisibilityPolygon(
   }
 
   // Sector boundaries: the chords' directions 2 pi j / chords, each split
-  // into `split` sectors so that there are at least kMinSectors. Their
+  // into `split` sectors so that there are at least kMinSectors and one per
+  // kEdgesPerSector edges (at most kMaxSectors). Their
   // points lie far enough from v that rounding them turns their direction
   // by at most about 1e-10 radians.
   const int32_t chords = static_cast<int32_t>(
       std::ceil(2.0 * std::numbers::pi / options.max_arc_angle));
-  const int32_t split = (kMinSectors + chords - 1) / chords;
-  const int32_t sectors = std::min(chords * split, kMaxSectors);
+  const int32_t wanted = std::max(
+      kMinSectors, static_cast<int32_t>(edges.size()) / kEdgesPerSector);
+  const int32_t split =
+      std::min((wanted + chords - 1) / chords, kMaxSectors / chords);
+  const int32_t sectors = chords * split;
   const double far =
       std::max(options.range, 0x1p-20 * (std::abs(v.x) + std::abs(v.y)));
   for (int32_t j = 0; j < sectors; ++j) {
@@ -526,7 +539,7 @@ VisibilityPolygonResult VisibilityPolygon(
   std::sort(directions.begin(), directions.end(),
             [&](const Direction& a, const Direction& b) {
               if (a.sector != b.sector) return a.sector < b.sector;
-              const int o = internal::Orient(v, a.point, b.point);
+              const int o = Orient(v, a.point, b.point);
               if (o != 0) return o > 0;
               return a.role > b.role;
             });
@@ -537,8 +550,7 @@ VisibilityPolygonResult VisibilityPolygon(
     int32_t end = begin + 1;
     while (end < direction_count &&
            directions[end].sector == directions[begin].sector &&
-           internal::Orient(v, directions[begin].point,
-                            directions[end].point) == 0) {
+           Orient(v, directions[begin].point, directions[end].point) == 0) {
       ++end;
     }
     return end;
