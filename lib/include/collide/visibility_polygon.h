@@ -168,6 +168,7 @@ class VisibilityPolygonScratch {
   };
 
   std::vector<Edge> edges_;
+  std::vector<double> near_;  // per edge: a lower bound of its distance
   std::vector<Direction> directions_;
   std::vector<int32_t> entries_;
   std::vector<Bin> bins_;

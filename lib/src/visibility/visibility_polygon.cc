@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numbers>
 #include <optional>
 
@@ -48,6 +49,9 @@ constexpr int32_t kEdgesPerSector = 2;
 constexpr int32_t kMaxSectors = 6284;
 constexpr int32_t kEntriesPerEdge = 16;
 constexpr int32_t kMaxWedges = 64;
+
+// Relative to |v| + range: far beyond the rounding of any distance here.
+constexpr double kReachSlack = 1e-9;
 
 constexpr int32_t kRangeLimit = -1;
 constexpr int32_t kViewerLimit = -2;
@@ -80,17 +84,20 @@ bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
 class Sweep {
  public:
   Sweep(Vec2 v, const VisibilityPolygonOptions& options,
-        absl::Span<const Edge> edges, absl::Span<const Wedge> wedges,
-        absl::Span<const Bin> bins, absl::Span<const int32_t> entries,
-        int32_t sectors, absl::Span<VisibilityPolygonVertex> out)
+        absl::Span<const Edge> edges, absl::Span<const double> near,
+        absl::Span<const Wedge> wedges, absl::Span<const Bin> bins,
+        absl::Span<const int32_t> entries, int32_t sectors,
+        absl::Span<VisibilityPolygonVertex> out)
       : v_(v),
         range_(options.range),
         edges_(edges),
+        near_(near),
         wedges_(wedges),
         bins_(bins),
         entries_(entries),
         sectors_(sectors),
-        out_(out) {}
+        out_(out),
+        scale_(std::abs(v.x) + std::abs(v.y) + options.range) {}
 
   // The nearest thing the ray v -> p meets just to `side` of it (+1
   // counter-clockwise, -1 clockwise), among the edges of `sector`.
@@ -101,9 +108,13 @@ class Sweep {
       }
     }
     Limit best;
+    // A bound past which no edge can be nearer than the best so far (the
+    // sector's edges come nearest first): it only skips work.
+    double reach = std::numeric_limits<double>::infinity();
     const Bin bin = bins_[sector];
     for (int32_t k = bin.begin; k < bin.end; ++k) {
       const int32_t index = entries_[k];
+      if (near_[index] > reach) break;
       const Edge& e = edges_[index];
       const int oa = Orient(v_, p, e.a);
       const int ob = Orient(v_, p, e.b);
@@ -128,6 +139,7 @@ class Sweep {
       }
       if (best.edge == kRangeLimit || Nearer(p, side, candidate, best)) {
         best = candidate;
+        reach = Reach(p, best);
       }
     }
     return best;
@@ -174,10 +186,15 @@ class Sweep {
     for (int32_t step = bin.begin; step <= bin.end; ++step) {
       const Edge& e = edges_[edge];
       const int v_side = internal::Orient(e.a, e.b, v_);
+      // An edge crossing e meets it no farther than e's far end.
+      const double reach =
+          std::max(Length(e.a - v_), Length(e.b - v_)) * (1.0 + 1e-6) +
+          kReachSlack * scale_;
       int32_t best = -1;
       Vec2 best_point{};
       for (int32_t k = bin.begin; k < bin.end; ++k) {
         const int32_t index = entries_[k];
+        if (near_[index] > reach) break;
         if (index == edge) continue;
         const Edge& g = edges_[index];
         if (!internal::CrossesProperly(e.a, e.b, g.a, g.b)) continue;
@@ -217,6 +234,16 @@ class Sweep {
   }
 
  private:
+  // Above the distance from v of the point where `limit` meets the ray
+  // v -> p, by a margin far beyond its rounding.
+  double Reach(Vec2 p, const Limit& limit) const {
+    const Edge& e = edges_[limit.edge];
+    const double distance = limit.end == 0   ? Length(e.a - v_)
+                            : limit.end == 1 ? Length(e.b - v_)
+                                             : limit.t * Length(p - v_);
+    return distance * (1.0 + 1e-6) + kReachSlack * scale_;
+  }
+
   bool IsArcEnd(const Limit& limit) const {
     if (limit.edge < 0 || limit.end < 0) return false;
     const Edge& e = edges_[limit.edge];
@@ -336,11 +363,13 @@ class Sweep {
   Vec2 v_;
   double range_;
   absl::Span<const Edge> edges_;
+  absl::Span<const double> near_;
   absl::Span<const Wedge> wedges_;
   absl::Span<const Bin> bins_;
   absl::Span<const int32_t> entries_;
   int32_t sectors_;
   absl::Span<VisibilityPolygonVertex> out_;
+  double scale_;
   int32_t count_ = 0;
   Vec2 first_{};
   Vec2 last_{};
@@ -389,6 +418,7 @@ class Sectors {
 VisibilityPolygonScratch::VisibilityPolygonScratch(int32_t max_edges)
     : max_edges_(std::max(max_edges, int32_t{0})) {
   edges_.reserve(max_edges_);
+  near_.reserve(max_edges_);
   directions_.reserve(2 * static_cast<size_t>(max_edges_) + kMaxSectors +
                       8 * kMaxWedges);
   entries_.reserve(static_cast<size_t>(max_edges_) * kEntriesPerEdge);
@@ -397,7 +427,7 @@ VisibilityPolygonScratch::VisibilityPolygonScratch(int32_t max_edges)
 }
 
 size_t VisibilityPolygonScratch::memory_bytes() const {
-  return edges_.capacity() * sizeof(Edge) +
+  return edges_.capacity() * sizeof(Edge) + near_.capacity() * sizeof(double) +
          directions_.capacity() * sizeof(Direction) +
          entries_.capacity() * sizeof(int32_t) +
          bins_.capacity() * sizeof(Bin) + wedges_.capacity() * sizeof(Wedge);
@@ -425,9 +455,11 @@ VisibilityPolygonResult VisibilityPolygon(
   std::vector<Direction>& directions =
       VisibilityPolygonAccess::directions(scratch);
   std::vector<int32_t>& entries = VisibilityPolygonAccess::entries(scratch);
+  std::vector<double>& near = VisibilityPolygonAccess::near(scratch);
   std::vector<Bin>& bins = VisibilityPolygonAccess::bins(scratch);
   std::vector<Wedge>& wedges = VisibilityPolygonAccess::wedges(scratch);
   edges.clear();
+  near.clear();
   directions.clear();
   entries.clear();
   bins.clear();
@@ -517,6 +549,24 @@ VisibilityPolygonResult VisibilityPolygon(
     for (int32_t i = 0; i < edge_count; ++i) entries.push_back(i);
     for (Bin& bin : bins) bin = Bin{0, edge_count};
   }
+  // Each sector's edges nearest first, so that a search can stop early.
+  for (const Edge& e : edges) {
+    const Vec2 d = e.b - e.a;
+    const double length_squared = Dot(d, d);
+    const double s =
+        length_squared > 0.0
+            ? std::clamp(Dot(v - e.a, d) / length_squared, 0.0, 1.0)
+            : 0.0;
+    near.push_back(Length(e.a + s * d - v));
+  }
+  const auto nearer = [&](int32_t a, int32_t b) { return near[a] < near[b]; };
+  if (total <= static_cast<int64_t>(entries.capacity())) {
+    for (const Bin& bin : bins) {
+      std::sort(entries.begin() + bin.begin, entries.begin() + bin.end, nearer);
+    }
+  } else {
+    std::sort(entries.begin(), entries.end(), nearer);
+  }
 
   // The wedges' boundary rays: both rays of each line through v (its
   // points other than v exactly, the others rounded).
@@ -556,7 +606,7 @@ VisibilityPolygonResult VisibilityPolygon(
     return end;
   };
 
-  Sweep sweep(v, options, edges, wedges, bins, entries, sectors, out);
+  Sweep sweep(v, options, edges, near, wedges, bins, entries, sectors, out);
   for (int32_t begin = 0; begin < direction_count;) {
     const int32_t end = group_end(begin);
     const Direction& d = directions[begin];  // the highest role sorts first
