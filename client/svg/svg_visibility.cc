@@ -113,7 +113,7 @@ void DrawVisibility(Canvas& canvas, absl::string_view tag,
                     const v1::VisibilityResult* result,
                     absl::string_view colour) {
   if (result != nullptr && !WellFormed(query, *result)) {
-    canvas.Note(absl::StrCat(tag, ": the result's rows do not fit ",
+    canvas.Note(absl::StrCat(tag, ": the result rows do not fit ",
                              query.viewers_size(), " viewers x ",
                              query.targets_size(), " targets, not drawn"));
     result = nullptr;

@@ -106,7 +106,7 @@ TEST(SvgVisibilityTest, AResultThatDoesNotFitIsNotedAndDrawnGrey) {
   const Picture picture(svg);
   ASSERT_TRUE(picture.parsed());
   EXPECT_TRUE(picture.WithClass("swept", "sight").empty());
-  EXPECT_NE(svg.find("#1: the result's rows do not fit 2 viewers x 3 "
+  EXPECT_NE(svg.find("#1: the result rows do not fit 2 viewers x 3 "
                      "targets, not drawn"),
             std::string::npos);
 }
