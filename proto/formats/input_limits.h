@@ -49,7 +49,7 @@ struct InputLimits {
   // Vertices of one visibility polygon; a polygon needing more is
   // RESOURCE_EXHAUSTED in that query's result. Each vertex costs about 30
   // bytes of the answer, and each thread answering polygons keeps room for
-  // this many (32 bytes each).
+  // this many (40 bytes each).
   int32_t max_visibility_polygon_vertices = 16384;
   // Occluder edges within one visibility polygon's range (a round
   // occluder counts as up to 2 + 2 pi / max_arc_angle); more is

@@ -9,9 +9,12 @@
 // 10 s.
 //
 // Memory: each thread answering them keeps one collide::VisibilityScratch
-// of the default capacity (about 2 MiB, allocated on its first visibility
+// of the default capacity (1.6 MiB, allocated on its first visibility
 // query) and grow-only viewer and target buffers bounded by
-// max_visibility_pairs.
+// max_visibility_pairs; one answering polygons also a
+// collide::VisibilityPolygonScratch of max_visibility_polygon_edges
+// (2.8 MiB at the default) and room for max_visibility_polygon_vertices
+// vertices (40 bytes each).
 #ifndef COLLIDE_SERVER_RPC_VISIBILITY_HANDLER_H_
 #define COLLIDE_SERVER_RPC_VISIBILITY_HANDLER_H_
 
