@@ -41,6 +41,22 @@ struct InputLimits {
   // collide::kMaxSlideIterations (32); more is INVALID_ARGUMENT in that
   // query's result (each iteration costs one world cast).
   int32_t max_slide_iterations = 16;
+  // Viewer-target pairs in one visibility query (viewers x targets, or
+  // viewers alone without targets); more is RESOURCE_EXHAUSTED in that
+  // query's result. Each pair costs at most one line-of-sight test and
+  // one bit of the answer; 65536 is 256 viewers x 256 targets.
+  int32_t max_visibility_pairs = 65536;
+  // Vertices of one visibility polygon; a polygon needing more is
+  // RESOURCE_EXHAUSTED in that query's result. Each vertex costs about 30
+  // bytes of the answer, and each thread answering polygons keeps room for
+  // this many (40 bytes each).
+  int32_t max_visibility_polygon_vertices = 16384;
+  // Occluder edges within one visibility polygon's range (a round
+  // occluder counts as up to 2 + 2 pi / max_arc_angle); more is
+  // RESOURCE_EXHAUSTED in that query's result. Each thread answering
+  // polygons keeps a collide::VisibilityPolygonScratch of this many
+  // edges.
+  int32_t max_visibility_polygon_edges = 16384;
   // Largest gRPC message the server receives or sends (bytes); also the
   // largest level file read.
   int32_t max_message_bytes = 64 << 20;
