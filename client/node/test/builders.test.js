@@ -30,6 +30,37 @@ test('a level holds the shapes as given', () => {
       /shapes is an array/);
 });
 
+test('two-way filter fields are set only when given', () => {
+  const plain = collide.circle(1, [0, 0], 1);
+  assert.equal('category_bits' in plain, false);
+  assert.equal('mask_bits' in plain, false);
+  assert.equal(plain.group, 0);
+  const glass = collide.box(
+      2, [0, 0], [1, 1], {categoryBits: 2, maskBits: 0, group: -3});
+  assert.equal(glass.category_bits, 2);
+  assert.equal(glass.mask_bits, 0);
+  assert.equal(glass.group, -3);
+  assert.equal(
+      collide.capsule(3, [0, 0], [1, 0], 0.5, {maskBits: '6'}).mask_bits, '6');
+  assert.equal(
+      collide.polygon(4, [[0, 0], [1, 0], [0, 1]], {maskBits: 6}).mask_bits,
+      6);
+});
+
+test('segments and polylines may be one-sided', () => {
+  const platform =
+      collide.segment(1, [0, 0], [4, 0], {oneSided: true, group: 2});
+  assert.equal(platform.one_sided, true);
+  assert.equal(platform.group, 2);
+  const chain = collide.polyline(
+      2, [[0, 0], [1, 1], [2, 0]],
+      {oneSided: true, maskBits: '9223372036854775808'});
+  assert.equal(chain.one_sided, true);
+  assert.equal(chain.mask_bits, '9223372036854775808');
+  assert.equal(collide.segment(3, [0, 0], [1, 0]).one_sided, false);
+  assert.equal('one_sided' in collide.circle(4, [0, 0], 1), false);
+});
+
 test('vec takes arrays and {x, y}', () => {
   assert.deepEqual(collide.vec([1.5, -2]), {x: 1.5, y: -2});
   const given = {x: 3, y: 4};
@@ -59,6 +90,32 @@ test('cast options as given', () => {
   assert.equal(options.max_fraction, 0.5);
   assert.equal(options.filter.mask_bits, 6);
   assert.deepEqual(options.filter.ignore_ids, [3, 4]);
+});
+
+test('query filters leave unset bits to the server', () => {
+  const filter = collide.ray([0, 0], [1, 0]).ray_cast.options.filter;
+  assert.equal('category_bits' in filter, false);
+  assert.equal('mask_bits' in filter, false);
+  assert.equal(filter.group, 0);
+  assert.equal(collide.queryFilter({categoryBits: 0}).category_bits, 0);
+});
+
+test('every query takes the two-way filter', () => {
+  const options = {maskBits: 5, categoryBits: 4, group: -2, ignoreIds: [9]};
+  const filters = [
+    collide.ray([0, 0], [1, 0], options).ray_cast.options.filter,
+    collide.circleCast([[0, 0], 1], [1, 0], options)
+        .circle_cast.options.filter,
+    collide.overlap({circle: [[0, 0], 1], ...options}).overlap.filter,
+    collide.closestPoint([0, 0], options).closest_point.filter,
+    collide.validateMove([1, 0], {circle: [[0, 0], 1], ...options})
+        .move_validation.filter,
+    collide.validateShot([0, 0], [1, 0], [], options).hit_validation.filter,
+  ];
+  for (const filter of filters) {
+    assert.deepEqual(
+        filter, {ignore_ids: [9], group: -2, mask_bits: 5, category_bits: 4});
+  }
 });
 
 test('capsule and polygon casts take arrays or messages', () => {

@@ -10,10 +10,16 @@ const arena: v1.Level = collide.level('arena', [
   collide.segment(1, [10, -5], [10, 5], {userData: 101}),
   collide.circle(2, {x: 0, y: 20}, 2, {categoryBits: '4'}),
   collide.box(3, [-10, 0], [1, 1], {angleRadians: 0.5}),
+  collide.segment(4, [20, 10], [30, 10], {oneSided: true, group: -1}),
+  collide.polyline(
+      5, [[0, 0], [1, 1]], {closed: false, oneSided: true, maskBits: 2}),
 ]);
+// @ts-expect-error: only segments and polylines are one-sided
+collide.circle(6, [0, 0], 1, {oneSided: true});
 
 const queries: v1.Query[] = [
   collide.ray([0, 0], [20, 0], {maxFraction: 0.5, ignoreIds: [3]}),
+  collide.ray([0, 0], [20, 0], {categoryBits: '2', maskBits: 3, group: 4}),
   collide.circleCast([[0, 0], 1], [0, 20], {allHits: true}),
   collide.overlap({circle: [[5, 0], 15], maxResults: 8}),
   collide.closestPoint([0, 25], {maxDistance: 10}),

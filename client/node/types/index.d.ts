@@ -46,19 +46,35 @@ export declare function levelName(level: string): string;
 export interface ShapeOptions {
   /** Opaque to collide; returned with every result naming the shape. */
   userData?: Uint64;
-  /** The shape's categories; unset: 1 (the default category). */
+  /** The shape's categories, which a query's maskBits must share; unset: 1
+   * (the default category). */
   categoryBits?: Uint64;
+  /** The query categories the shape blocks, which a query's categoryBits
+   * must share; unset: all bits. */
+  maskBits?: Uint64;
+  /** Box2D's group index: a shape and a query of the same positive group
+   * always meet, of the same negative group never; 0 (default): none. */
+  group?: number;
+}
+
+/** Segments and polylines only. */
+export interface OneSidedOption {
+  /** Block only what moves into the front, the left of p1 -> p2 (y up: a
+   * platform drawn left to right faces up). Default false: two-sided. */
+  oneSided?: boolean;
 }
 
 /** A Vec2 from [x, y] ({x, y} is returned as it is). */
 export declare function vec(point: Point): v1.Vec2;
 /** A segment from p1 to p2 (no inside). */
 export declare function segment(
-    id: Uint64, p1: Point, p2: Point, options?: ShapeOptions): v1.Shape;
+    id: Uint64, p1: Point, p2: Point,
+    options?: ShapeOptions & OneSidedOption): v1.Shape;
 /** A chain of segments through `vertices` (no inside, even when closed). */
 export declare function polyline(
     id: Uint64, vertices: Iterable<Point>,
-    options?: ShapeOptions & { closed?: boolean }): v1.Shape;
+    options?: ShapeOptions & OneSidedOption & { closed?: boolean }):
+    v1.Shape;
 /** A solid polygon, convex or concave, either winding. */
 export declare function polygon(
     id: Uint64, vertices: Iterable<Point>, options?: ShapeOptions): v1.Shape;
@@ -86,8 +102,14 @@ export declare function polygonOf(vertices: Iterable<Point>): v1.Polygon;
 // Queries.
 
 export interface FilterOptions {
-  /** Which shape categories count (default 1). */
+  /** The shape categories that count (default all bits). */
   maskBits?: Uint64;
+  /** The query's own categories, which a shape's maskBits must share
+   * (default 1). */
+  categoryBits?: Uint64;
+  /** Box2D's group index: a shape of the same positive group always
+   * counts, of the same negative group never; 0 (default): none. */
+  group?: number;
   /** Shape ids to skip. */
   ignoreIds?: Iterable<Uint64>;
 }

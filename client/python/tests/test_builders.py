@@ -26,6 +26,34 @@ class ShapesTest(unittest.TestCase):
         self.assertEqual(level.shapes[2].category_bits, 2)
         self.assertEqual(len(level.shapes[2].polygon.vertices), 3)
 
+    def test_two_way_filter_fields_are_set_only_when_given(self):
+        plain = collide.circle(1, (0, 0), 1)
+        self.assertFalse(plain.HasField("category_bits"))
+        self.assertFalse(plain.HasField("mask_bits"))
+        self.assertEqual((plain.group, plain.one_sided), (0, False))
+        glass = collide.box(2, (0, 0), (1, 1), category_bits=2, mask_bits=0,
+                            group=-3)
+        self.assertTrue(glass.HasField("mask_bits"))
+        self.assertEqual((glass.category_bits, glass.mask_bits, glass.group),
+                         (2, 0, -3))
+        for shape in (collide.capsule(3, (0, 0), (1, 0), 0.5, mask_bits=6),
+                      collide.polygon(4, [(0, 0), (1, 0), (0, 1)],
+                                      mask_bits=6)):
+            self.assertEqual(shape.mask_bits, 6)
+
+    def test_segments_and_polylines_may_be_one_sided(self):
+        platform = collide.segment(1, (0, 0), (4, 0), one_sided=True,
+                                   group=2)
+        self.assertTrue(platform.one_sided)
+        self.assertEqual(platform.group, 2)
+        chain = collide.polyline(2, [(0, 0), (1, 1), (2, 0)], one_sided=True,
+                                 mask_bits=1 << 63)
+        self.assertTrue(chain.one_sided)
+        self.assertEqual(chain.mask_bits, 1 << 63)
+        self.assertFalse(collide.segment(3, (0, 0), (1, 0)).one_sided)
+        with self.assertRaises(TypeError):
+            collide.circle(4, (0, 0), 1, one_sided=True)
+
     def test_vec_takes_tuples_lists_and_vec2(self):
         self.assertEqual(collide.vec([1.5, -2]), geo.Vec2(x=1.5, y=-2))
         given = geo.Vec2(x=3, y=4)
@@ -50,6 +78,33 @@ class QueriesTest(unittest.TestCase):
         self.assertEqual(options.max_fraction, 0.5)
         self.assertEqual(options.filter.mask_bits, 6)
         self.assertEqual(list(options.filter.ignore_ids), [3, 4])
+
+    def test_query_filter_defaults_leave_the_fields_unset(self):
+        options = collide.ray((0, 0), (1, 0)).ray_cast.options.filter
+        self.assertFalse(options.HasField("category_bits"))
+        self.assertFalse(options.HasField("mask_bits"))
+        self.assertEqual(options.group, 0)
+
+    def test_every_query_takes_the_two_way_filter(self):
+        fields = dict(mask_bits=5, category_bits=4, group=-2,
+                      ignore_ids=[9])
+        filters = [
+            collide.ray((0, 0), (1, 0), **fields).ray_cast.options.filter,
+            collide.circle_cast(((0, 0), 1), (1, 0), **fields)
+            .circle_cast.options.filter,
+            collide.overlap(circle=((0, 0), 1), **fields).overlap.filter,
+            collide.closest_point((0, 0), **fields).closest_point.filter,
+            collide.validate_move((1, 0), circle=((0, 0), 1), **fields)
+            .move_validation.filter,
+            collide.validate_shot((0, 0), (1, 0), [], **fields)
+            .hit_validation.filter,
+        ]
+        want = cs.QueryFilter(mask_bits=5, category_bits=4, group=-2,
+                              ignore_ids=[9])
+        for got in filters:
+            self.assertEqual(got, want)
+        zero = collide.query_filter(category_bits=0)
+        self.assertTrue(zero.HasField("category_bits"))
 
     def test_overlap_and_move_need_exactly_one_shape(self):
         with self.assertRaisesRegex(ValueError, "exactly one"):
