@@ -41,6 +41,15 @@ struct InputLimits {
   // collide::kMaxSlideIterations (32); more is INVALID_ARGUMENT in that
   // query's result (each iteration costs one world cast).
   int32_t max_slide_iterations = 16;
+  // Viewer-target pairs in one visibility query (viewers x targets, or
+  // viewers alone without targets); more is RESOURCE_EXHAUSTED in that
+  // query's result. Each pair costs at most one line-of-sight test and
+  // one bit of the answer; 65536 is 256 viewers x 256 targets.
+  int32_t max_visibility_pairs = 65536;
+  // Vertices of one visibility polygon; a polygon needing more is
+  // RESOURCE_EXHAUSTED in that query's result. Each vertex costs about 30
+  // bytes of the answer.
+  int32_t max_visibility_polygon_vertices = 16384;
   // Largest gRPC message the server receives or sends (bytes); also the
   // largest level file read.
   int32_t max_message_bytes = 64 << 20;
