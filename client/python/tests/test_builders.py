@@ -140,6 +140,80 @@ class QueriesTest(unittest.TestCase):
         self.assertEqual(collide.level_name("levels/arena"), "levels/arena")
 
 
+class VisibilityTest(unittest.TestCase):
+    def test_viewers_take_a_range_and_a_cone(self):
+        plain = collide.viewer((1, 2))
+        self.assertEqual(plain.position, geo.Vec2(x=1, y=2))
+        self.assertFalse(plain.HasField("range"))
+        self.assertFalse(plain.HasField("cone"))
+        sniper = collide.viewer((17, -5), range=0, cone=((-1, 0), 0.5))
+        self.assertTrue(sniper.HasField("range"))
+        self.assertEqual(sniper.range, 0)
+        self.assertEqual(sniper.cone, collide.view_cone((-1, 0), 0.5))
+        self.assertEqual(sniper.cone.direction.x, -1)
+        self.assertEqual(sniper.cone.half_angle_radians, 0.5)
+
+    def test_targets_are_points_or_discs(self):
+        query = collide.visibility(
+            [(0, 0), collide.viewer((1, 1), range=5)],
+            [(15, 0), [1.5, 2], geo.Vec2(x=3, y=4), ((10, -5), 0.5),
+             geo.Circle(radius=2), cs.VisibilityTarget(point=geo.Vec2(x=7))],
+            mask_bits=1, group=-4)
+        visibility = query.visibility
+        self.assertEqual(len(visibility.viewers), 2)
+        self.assertFalse(visibility.viewers[0].HasField("range"))
+        self.assertEqual(visibility.viewers[1].range, 5)
+        kinds = [t.WhichOneof("shape") for t in visibility.targets]
+        self.assertEqual(kinds, ["point", "point", "point", "circle",
+                                 "circle", "point"])
+        self.assertEqual(visibility.targets[1].point, geo.Vec2(x=1.5, y=2))
+        self.assertEqual(visibility.targets[3].circle.radius, 0.5)
+        self.assertEqual(visibility.targets[5].point.x, 7)
+        self.assertEqual(visibility.target_rule, cs.TARGET_RULE_UNSPECIFIED)
+        self.assertEqual(visibility.filter.mask_bits, 1)
+        self.assertEqual(visibility.filter.group, -4)
+
+    def test_visibility_polygon(self):
+        query = collide.visibility_polygon((5, 2), 3, category_bits=2)
+        polygon = query.visibility_polygon
+        self.assertEqual(polygon.viewer, geo.Vec2(x=5, y=2))
+        self.assertEqual(polygon.range, 3)
+        self.assertEqual(polygon.max_arc_angle_radians, 0)
+        self.assertEqual(polygon.filter.category_bits, 2)
+
+    def test_visible_sets_read_the_bit_rows(self):
+        # Two viewers, 70 targets: two words a row. Viewer 0 sees 0, 5
+        # and 69; viewer 1 sees 63 and 64.
+        answer = cs.VisibilityResult(
+            words_per_viewer=2,
+            visible_words=[1 | 1 << 5, 1 << 5, 1 << 63, 1])
+        result = cs.QueryResult(request_id=3, visibility=answer)
+        self.assertEqual(collide.visible_sets(result), [[0, 5, 69], [63, 64]])
+        self.assertEqual(collide.visible_sets(answer), [[0, 5, 69], [63, 64]])
+        self.assertTrue(collide.sees(result, 1, 64))
+        self.assertFalse(collide.sees(result, 1, 5))
+        empty = cs.VisibilityResult(words_per_viewer=0)
+        self.assertEqual(collide.visible_sets(empty), [])
+        self.assertEqual(collide.visible_sets(empty, viewer_count=2), [[], []])
+
+    def test_result_helpers_refuse_other_answers(self):
+        refused = cs.QueryResult(request_id=4)
+        refused.status.code = 8
+        refused.status.message = "queries[0].visibility: too many pairs"
+        with self.assertRaises(collide.QueryRefused):
+            collide.visible_sets(refused)
+        cast = cs.QueryResult(request_id=5, cast=cs.CastResult())
+        with self.assertRaisesRegex(ValueError, "cast result, not visibility"):
+            collide.visible_sets(cast)
+
+    def test_polygon_points_in_order(self):
+        answer = cs.VisibilityPolygonResult(vertices=[
+            cs.VisibilityPolygonVertex(point=geo.Vec2(x=3, y=0)),
+            cs.VisibilityPolygonVertex(point=geo.Vec2(x=0, y=3))])
+        self.assertEqual(collide.polygon_points(
+            cs.QueryResult(visibility_polygon=answer)), [(3, 0), (0, 3)])
+
+
 class ConnectionTest(unittest.TestCase):
     def test_token_metadata(self):
         self.assertEqual(collide.connection.token_metadata("abc"),
