@@ -165,6 +165,60 @@ export declare function validateShot(
     origin: Point, translation: Point, targets: Iterable<v1.ShotTarget>,
     options?: FilterOptions & { radius?: number }): v1.Query;
 
+// Line of sight (server-side fog of war).
+
+/** A view cone: [direction, halfAngleRadians] or the message. */
+export type ConeLike = readonly [Point, number] | v1.ViewCone;
+/** A visibility target: a point, a disc (seen when its centre is), or the
+ * message. */
+export type VisibilityTargetLike =
+    | Point | readonly [Point, number] | v1.Circle | v1.VisibilityTarget;
+
+export interface ViewerOptions {
+  /** How far it sees (level units; a target at exactly range is in view);
+   * unset: unlimited. */
+  range?: number;
+  /** Which way it sees; unset: every direction. */
+  cone?: ConeLike;
+}
+
+/** The cone around `direction` opening halfAngleRadians (in [0, pi])
+ * either side; a target exactly on an edge is in view. */
+export declare function viewCone(
+    direction: Point, halfAngleRadians: number): v1.ViewCone;
+/** A viewer at `position`. */
+export declare function viewer(
+    position: Point, options?: ViewerOptions): v1.Viewer;
+/** A VisibilityTarget from a point or a disc. */
+export declare function visibilityTarget(
+    target: VisibilityTargetLike): v1.VisibilityTarget;
+/** Which of `targets` each of `viewers` (a Viewer, or a bare position: all
+ * round, unlimited range) sees past the level's occluders (those passing
+ * the filter). */
+export declare function visibility(
+    viewers: Iterable<v1.Viewer | Point>,
+    targets: Iterable<VisibilityTargetLike>,
+    options?: FilterOptions & { targetRule?: v1.TargetRule }): v1.Query;
+/** The region seen from `position` within `range`, as a polygon; arcs as
+ * chords of at most maxArcAngleRadians (0: the server's 0.2). */
+export declare function visibilityPolygon(
+    position: Point, range: number,
+    options?: FilterOptions & { maxArcAngleRadians?: number }): v1.Query;
+/** Per viewer, the indices of the targets it sees, ascending (throws
+ * QueryRefused for a refused query). With no targets the answer holds no
+ * rows: viewerCount empty arrays. */
+export declare function visibleSets(
+    result: v1.QueryResult__Output | v1.VisibilityResult__Output,
+    viewerCount?: number): number[][];
+/** Whether viewer viewerIndex sees target targetIndex. */
+export declare function sees(
+    result: v1.QueryResult__Output | v1.VisibilityResult__Output,
+    viewerIndex: number, targetIndex: number): boolean;
+/** A visibility polygon's vertices as [x, y], counter-clockwise from +x. */
+export declare function polygonPoints(
+    result: v1.QueryResult__Output | v1.VisibilityPolygonResult__Output):
+    Array<[number, number]>;
+
 // Results and errors.
 
 /** A failed call: grpc-js's error, with the status code and details. */
