@@ -137,11 +137,19 @@ function visibleSets(result, viewerCount = 0) {
   return rows;
 }
 
-// Whether viewer viewerIndex sees target targetIndex.
+// Whether viewer viewerIndex sees target targetIndex (RangeError for
+// indices outside the answer).
 function sees(result, viewerIndex, targetIndex) {
   const answer = answerOf(result, 'visibility');
-  const bits = word(answer.visible_words[
-      viewerIndex * answer.words_per_viewer + Math.floor(targetIndex / 64)]);
+  const perViewer = answer.words_per_viewer;
+  const index = viewerIndex * perViewer + Math.floor(targetIndex / 64);
+  if (!(viewerIndex >= 0 && targetIndex >= 0 &&
+        Math.floor(targetIndex / 64) < perViewer &&
+        index < answer.visible_words.length)) {
+    throw new RangeError(`no target ${targetIndex} of viewer ${
+        viewerIndex} in the answer`);
+  }
+  const bits = word(answer.visible_words[index]);
   return ((bits >> BigInt(targetIndex % 64)) & 1n) === 1n;
 }
 

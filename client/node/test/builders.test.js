@@ -223,6 +223,9 @@ test('visible sets read the bit rows', () => {
   assert.deepEqual(collide.visibleSets(answer), [[0, 5, 69], [63, 64]]);
   assert.equal(collide.sees(result, 1, 64), true);
   assert.equal(collide.sees(result, 1, 5), false);
+  for (const [viewer, target] of [[0, 128], [2, 0], [0, -1]]) {
+    assert.throws(() => collide.sees(result, viewer, target), RangeError);
+  }
   const empty = {words_per_viewer: 0, visible_words: []};
   assert.deepEqual(collide.visibleSets(empty), []);
   assert.deepEqual(collide.visibleSets(empty, 2), [[], []]);

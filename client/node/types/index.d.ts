@@ -210,7 +210,8 @@ export declare function visibilityPolygon(
 export declare function visibleSets(
     result: v1.QueryResult__Output | v1.VisibilityResult__Output,
     viewerCount?: number): number[][];
-/** Whether viewer viewerIndex sees target targetIndex. */
+/** Whether viewer viewerIndex sees target targetIndex (throws RangeError
+ * for indices outside the answer). */
 export declare function sees(
     result: v1.QueryResult__Output | v1.VisibilityResult__Output,
     viewerIndex: number, targetIndex: number): boolean;

@@ -192,6 +192,9 @@ class VisibilityTest(unittest.TestCase):
         self.assertEqual(collide.visible_sets(answer), [[0, 5, 69], [63, 64]])
         self.assertTrue(collide.sees(result, 1, 64))
         self.assertFalse(collide.sees(result, 1, 5))
+        for viewer, target in ((0, 128), (2, 0), (0, -1)):
+            with self.assertRaises(IndexError):
+                collide.sees(result, viewer, target)
         empty = cs.VisibilityResult(words_per_viewer=0)
         self.assertEqual(collide.visible_sets(empty), [])
         self.assertEqual(collide.visible_sets(empty, viewer_count=2), [[], []])

@@ -147,10 +147,17 @@ def visible_sets(result: Union["cs.QueryResult", "cs.VisibilityResult"],
 
 def sees(result: Union["cs.QueryResult", "cs.VisibilityResult"],
          viewer_index: int, target_index: int) -> bool:
-    """Whether viewer viewer_index sees target target_index."""
+    """Whether viewer viewer_index sees target target_index (IndexError
+    for indices outside the answer)."""
     answer = _answer(result, "visibility", cs.VisibilityResult)
-    word = answer.visible_words[viewer_index * answer.words_per_viewer +
-                                target_index // 64]
+    per_viewer = answer.words_per_viewer
+    index = viewer_index * per_viewer + target_index // 64
+    if (viewer_index < 0 or target_index < 0 or
+            target_index // 64 >= per_viewer or
+            index >= len(answer.visible_words)):
+        raise IndexError(f"no target {target_index} of viewer "
+                         f"{viewer_index} in the answer")
+    word = answer.visible_words[index]
     return bool(word >> (target_index % 64) & 1)
 
 
