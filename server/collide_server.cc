@@ -32,6 +32,7 @@
 #include "server/ops/log.h"
 #include "server/ops/metrics_http.h"
 #include "server/ops/metrics_page.h"
+#include "server/ops/query_limit_log.h"
 #include "server/ops/rpc_metrics.h"
 #include "server/ops/server_metrics.h"
 
@@ -211,6 +212,7 @@ absl::StatusOr<std::unique_ptr<CollideServer>> CollideServer::Start(
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
+  InstallQueryLimitLog();
   std::unique_ptr<CollideServer> server(new CollideServer(options));
   if (absl::Status s = server->LoadLevels(); !s.ok()) return s;
   if (absl::Status s = server->StartLevelStore(); !s.ok()) return s;

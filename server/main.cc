@@ -80,6 +80,19 @@ ABSL_FLAG(int32_t, max_message_bytes,
 ABSL_FLAG(int32_t, max_shot_targets,
           collide::formats::InputLimits{}.max_shot_targets,
           "Most targets in one hit validation query.");
+ABSL_FLAG(int32_t, max_visibility_pairs,
+          collide::formats::InputLimits{}.max_visibility_pairs,
+          "Most viewer-target pairs (viewers x targets) in one visibility "
+          "query (RESOURCE_EXHAUSTED in its result above).");
+ABSL_FLAG(int32_t, max_visibility_polygon_vertices,
+          collide::formats::InputLimits{}.max_visibility_polygon_vertices,
+          "Most vertices of one visibility polygon (RESOURCE_EXHAUSTED in "
+          "its result above); each query thread keeps room for this many.");
+ABSL_FLAG(int32_t, max_visibility_polygon_edges,
+          collide::formats::InputLimits{}.max_visibility_polygon_edges,
+          "Most occluder edges within one visibility polygon's range "
+          "(RESOURCE_EXHAUSTED in its result above); each query thread keeps "
+          "scratch for this many.");
 ABSL_FLAG(int32_t, max_slide_iterations,
           collide::formats::InputLimits{}.max_slide_iterations,
           "Most slide iterations one move validation query may ask for (0 to "
@@ -274,6 +287,12 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.limits.max_shot_targets = absl::GetFlag(FLAGS_max_shot_targets);
   options.limits.max_slide_iterations =
       absl::GetFlag(FLAGS_max_slide_iterations);
+  options.limits.max_visibility_pairs =
+      absl::GetFlag(FLAGS_max_visibility_pairs);
+  options.limits.max_visibility_polygon_vertices =
+      absl::GetFlag(FLAGS_max_visibility_polygon_vertices);
+  options.limits.max_visibility_polygon_edges =
+      absl::GetFlag(FLAGS_max_visibility_polygon_edges);
   options.limits.max_level_bytes = absl::GetFlag(FLAGS_max_level_bytes);
   options.store_limits.max_levels = absl::GetFlag(FLAGS_max_levels);
   options.store_limits.max_total_level_bytes =
@@ -317,7 +336,9 @@ void LogStarting(const ServerOptions& options) {
   Log("starting: listen %s, level_files [%s], level_dir \"%s\", "
       "level_dir_poll_interval %s, max_batch_size %d, max_vertices %d, "
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
-      "max_slide_iterations %d, max_level_bytes %d, max_levels %d, "
+      "max_slide_iterations %d, max_visibility_pairs %d, "
+      "max_visibility_polygon_vertices %d, max_visibility_polygon_edges %d, "
+      "max_level_bytes %d, max_levels %d, "
       "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s, "
       "max_connection_age %s, max_connection_age_grace %s, "
       "metrics_listen \"%s\", max_streams_per_connection %d, max_streams "
@@ -330,6 +351,9 @@ void LogStarting(const ServerOptions& options) {
       options.limits.max_batch_size, options.limits.max_vertices,
       options.limits.max_level_shapes, options.limits.max_message_bytes,
       options.limits.max_shot_targets, options.limits.max_slide_iterations,
+      options.limits.max_visibility_pairs,
+      options.limits.max_visibility_polygon_vertices,
+      options.limits.max_visibility_polygon_edges,
       options.limits.max_level_bytes, options.store_limits.max_levels,
       options.store_limits.max_total_level_bytes, options.worker_threads,
       absl::FormatDuration(options.shutdown_grace),

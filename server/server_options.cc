@@ -54,6 +54,15 @@ absl::Status CheckLimits(const ServerOptions& options) {
                         "max_slide_iterations in [0, %d]",
                         kMaxSlideIterations));
   }
+  if (limits.max_visibility_pairs < 1 ||
+      limits.max_visibility_polygon_vertices < 1 ||
+      limits.max_visibility_polygon_edges < 1) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "max_visibility_pairs, max_visibility_polygon_vertices and "
+        "max_visibility_polygon_edges must be >= 1, got %d, %d and %d",
+        limits.max_visibility_pairs, limits.max_visibility_polygon_vertices,
+        limits.max_visibility_polygon_edges));
+  }
   return absl::OkStatus();
 }
 

@@ -100,8 +100,9 @@ struct ServerOptions {
 // OK when `options` can work; otherwise INVALID_ARGUMENT with a message
 // for the command line ("--flag ..." where one flag is at fault): a limit
 // out of range (max_vertices >= 3, max_message_bytes >= 1024, the other
-// limits >= 1 (the call limits too), max_shot_targets >= 0,
-// max_slide_iterations in [0, kMaxSlideIterations], durations and
+// limits >= 1 (the call limits and the visibility limits too),
+// max_shot_targets >= 0, max_slide_iterations in [0,
+// kMaxSlideIterations], durations and
 // worker_threads >= 0, metrics_threads in [1, 1024], metrics_request_timeout in
 // [1ms, 1m]), a level_store that is not a redis:// URL or is given with
 // level_dir, TLS options that do not fit together (CheckTlsOptions), or an

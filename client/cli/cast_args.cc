@@ -17,20 +17,6 @@ absl::Status Invalid(absl::string_view flag, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", what));
 }
 
-absl::StatusOr<v1::QueryFilter> MakeFilter(const CastArgs& args) {
-  v1::QueryFilter filter;
-  if (args.mask.has_value()) filter.set_mask_bits(*args.mask);
-  for (absl::string_view id :
-       absl::StrSplit(args.ignore, ',', absl::SkipWhitespace())) {
-    uint64_t value = 0;
-    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(id), &value)) {
-      return Invalid("ignore", absl::StrCat("\"", id, "\" is not a shape id"));
-    }
-    filter.add_ignore_ids(value);
-  }
-  return filter;
-}
-
 absl::StatusOr<v1::CastOptions> MakeOptions(const CastArgs& args) {
   v1::CastOptions options;
   options.set_mode(args.all ? v1::CAST_MODE_ALL : v1::CAST_MODE_CLOSEST);
@@ -108,6 +94,22 @@ absl::Status AddTurn(const CastArgs& args, v1::Query& query) {
 }
 
 }  // namespace
+
+absl::StatusOr<v1::QueryFilter> MakeFilter(const CastArgs& args) {
+  v1::QueryFilter filter;
+  if (args.mask.has_value()) filter.set_mask_bits(*args.mask);
+  if (args.category.has_value()) filter.set_category_bits(*args.category);
+  filter.set_group(args.group);
+  for (absl::string_view id :
+       absl::StrSplit(args.ignore, ',', absl::SkipWhitespace())) {
+    uint64_t value = 0;
+    if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(id), &value)) {
+      return Invalid("ignore", absl::StrCat("\"", id, "\" is not a shape id"));
+    }
+    filter.add_ignore_ids(value);
+  }
+  return filter;
+}
 
 absl::StatusOr<Vec2> ParsePoint(absl::string_view text,
                                 absl::string_view flag) {

@@ -5,6 +5,7 @@
 #ifndef COLLIDE_CLIENT_CLI_CAST_ARGS_H_
 #define COLLIDE_CLIENT_CLI_CAST_ARGS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,10 @@ struct CastArgs {
   double skin = 0;  // target_distance
   bool stop_at_penetration = false;
   std::optional<uint64_t> mask = {};
+  // The query's own categories and group (QueryFilter.category_bits and
+  // group, the two-way half of the filter); absent / 0: the defaults.
+  std::optional<uint64_t> category = {};
+  int32_t group = 0;
   std::string ignore = {};  // "3,7" shape ids to ignore
   // Radians the shape turns over the step (circle, polygon, capsule; not a
   // ray), about `pivot` ("x,y"; empty: the server's default, the shape's
@@ -45,6 +50,9 @@ struct CastArgs {
   std::optional<double> angle = {};
   std::string pivot = {};
 };
+
+// The filter of every query kind: mask, category, group and ignore.
+absl::StatusOr<v1::QueryFilter> MakeFilter(const CastArgs& args);
 
 // The cast query the arguments describe (request_id 0). The translation is
 // `by`, or `to` - start (for a polygon or capsule, `to` is where the first

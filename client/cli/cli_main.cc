@@ -38,6 +38,7 @@
 #include "absl/time/time.h"
 #include "client/cli/cast_args.h"
 #include "client/cli/result_text.h"
+#include "client/cli/visibility_args.h"
 #include "client/lib/collide_client.h"
 #include "client/lib/level_choice.h"
 #include "client/lib/reflection_client.h"
@@ -101,6 +102,12 @@ ABSL_FLAG(bool, stop_at_penetration, false,
           "Count a start in contact as a hit even when moving away.");
 ABSL_FLAG(std::optional<uint64_t>, mask, std::nullopt,
           "Only shapes whose category_bits share a bit with this.");
+ABSL_FLAG(std::optional<uint64_t>, category, std::nullopt,
+          "The query's own categories (QueryFilter.category_bits): only "
+          "shapes whose mask_bits share a bit with these count.");
+ABSL_FLAG(int32_t, group, 0,
+          "The query's group (QueryFilter.group): shapes of the same "
+          "positive group always count, of the same negative one never.");
 ABSL_FLAG(std::string, ignore, "", "Shape ids to ignore: \"3,7\".");
 ABSL_FLAG(std::optional<double>, angle, std::nullopt,
           "cast, move: radians the shape turns over the step (any sign).");
@@ -110,6 +117,22 @@ ABSL_FLAG(std::string, pivot, "",
 ABSL_FLAG(double, max_distance, -1, "closest: only within this distance.");
 ABSL_FLAG(int, slide, 0,
           "move: collide-and-slide with at most this many casts (0: none).");
+// visible / visibility-polygon
+ABSL_FLAG(std::vector<std::string>, viewer, {},
+          "visible: a viewer x,y[,range[,dirx,diry,half]] (an empty range is "
+          "unlimited; half: the cone's half-angle in radians); repeat for "
+          "more. visibility-polygon: the viewer x,y.");
+ABSL_FLAG(std::vector<std::string>, target, {},
+          "visible: a target x,y (a point) or x,y,r (a circle); repeat for "
+          "more.");
+ABSL_FLAG(std::optional<double>, range, std::nullopt,
+          "visibility-polygon: how far the viewer sees (required).");
+ABSL_FLAG(double, max_arc_angle, 0,
+          "visibility-polygon: the largest angle one chord of the range "
+          "circle spans, radians (0: the server's default, 0.2).");
+ABSL_FLAG(std::string, svg, "",
+          "visible, visibility-polygon: also draw the level, the query and "
+          "its answer into this SVG file.");
 // put / import-tiled
 ABSL_FLAG(std::string, id, "",
           "Level id for put / import-tiled (default: "
@@ -247,6 +270,8 @@ cli::CastArgs CastArgsFromFlags(const std::string& kind) {
   args.skin = absl::GetFlag(FLAGS_skin);
   args.stop_at_penetration = absl::GetFlag(FLAGS_stop_at_penetration);
   args.mask = absl::GetFlag(FLAGS_mask);
+  args.category = absl::GetFlag(FLAGS_category);
+  args.group = absl::GetFlag(FLAGS_group);
   args.ignore = absl::GetFlag(FLAGS_ignore);
   args.angle = absl::GetFlag(FLAGS_angle);
   args.pivot = absl::GetFlag(FLAGS_pivot);
@@ -597,6 +622,52 @@ int MoveCommand(const Invocation& call) {
                                    absl::GetFlag(FLAGS_slide)));
 }
 
+// RunOne, then with --svg the level, the query and its answer drawn into
+// that file.
+int RunAndDraw(CollideClient& client, absl::StatusOr<v1::Query> query) {
+  if (!query.ok()) return Usage(std::string(query.status().message()));
+  query->set_request_id(1);
+  const std::string level_id = FlagLevel();
+  absl::StatusOr<v1::RunQueriesResponse> response =
+      client.RunQueries(level_id, absl::MakeConstSpan(&*query, 1));
+  if (!response.ok()) return Fail(response.status());
+  PrintResults(absl::MakeConstSpan(&*query, 1), *response);
+  const int status = response->results(0).status().code() == 0 ? 0 : 1;
+  const std::string path = absl::GetFlag(FLAGS_svg);
+  if (path.empty()) return status;
+  absl::StatusOr<v1::GetLevelResponse> level = client.GetLevel(level_id);
+  if (!level.ok()) return Fail(level.status());
+  collide::client::RenderOptions options;
+  options.width_px = absl::GetFlag(FLAGS_width);
+  options.labels = absl::GetFlag(FLAGS_labels);
+  const collide::client::RenderedQuery drawn[] = {
+      {*query, response->results(0)}};
+  absl::StatusOr<std::string> svg =
+      collide::client::RenderSvg(level->content(), drawn, options);
+  if (!svg.ok()) return Usage(std::string(svg.status().message()));
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << *svg;
+  file.close();
+  if (!file)
+    return Fail(absl::UnavailableError(absl::StrCat("cannot write ", path)));
+  return status;
+}
+
+int VisibleCommand(const Invocation& call) {
+  return RunAndDraw(*call.client,
+                    cli::MakeVisibilityQuery(absl::GetFlag(FLAGS_viewer),
+                                             absl::GetFlag(FLAGS_target),
+                                             CastArgsFromFlags("")));
+}
+
+int VisibilityPolygonCommand(const Invocation& call) {
+  return RunAndDraw(
+      *call.client,
+      cli::MakeVisibilityPolygonQuery(
+          absl::GetFlag(FLAGS_viewer), absl::GetFlag(FLAGS_range),
+          absl::GetFlag(FLAGS_max_arc_angle), CastArgsFromFlags("")));
+}
+
 // One row of collide-cli's command table: Dispatch finds the row by name,
 // checks the argument count and runs it.
 struct Command {
@@ -678,6 +749,21 @@ constexpr Command kCommands[] = {
                               for run; see client/examples/validation.json)
 )",
      "move takes one mover kind", true, MoveCommand},
+    {"visible",
+     R"(  visible --viewer=x,y[,range[,dirx,diry,half]] ... --target=x,y[,r] ...
+                              which targets each viewer sees past --level's
+                              occluders (a filter: --mask, --category,
+                              --group, --ignore), e.g.
+      visible --viewer=0,0,30,1,0,0.8 --viewer=5,5 --target=10,0
+              --target=3,4,0.5 --svg=sight.svg
+)",
+     "", true, VisibleCommand},
+    {"visibility-polygon",
+     R"(  visibility-polygon --viewer=x,y --range=R [--max_arc_angle=A]
+                              the region a viewer sees within R, vertices
+                              counter-clockwise (--svg=F.svg draws it)
+)",
+     "", true, VisibilityPolygonCommand},
     {"run",
      "  run FILE                    a batch from a file (RunQueriesRequest "
      "JSON)\n"
@@ -776,6 +862,11 @@ int main(int argc, char** argv) {
   // Every --metadata counts (Abseil keeps only a flag's last value).
   absl::SetFlag(&FLAGS_metadata,
                 collide::tools::TakeRepeatedFlag(args, "metadata"));
+  // A viewer or target holds commas, which a list flag would split.
+  absl::SetFlag(&FLAGS_viewer,
+                collide::tools::TakeRepeatedFlag(args, "viewer"));
+  absl::SetFlag(&FLAGS_target,
+                collide::tools::TakeRepeatedFlag(args, "target"));
   // Checked first: Abseil's parser exits 1 on a bad flag; a bad command line
   // exits 2.
   if (absl::Status flags = collide::tools::CheckFlags(args); !flags.ok()) {

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "client/cli/visibility_text.h"
 
 namespace collide::client::cli {
 
@@ -228,6 +229,10 @@ std::string DescribeQuery(const v1::Query& query) {
       return absl::StrCat("pair: a ", motion(query.pair_toi().a()), ", b ",
                           motion(query.pair_toi().b()));
     }
+    case v1::Query::kVisibility:
+      return DescribeVisibility(query.visibility());
+    case v1::Query::kVisibilityPolygon:
+      return DescribeVisibilityPolygon(query.visibility_polygon());
     default:
       return absl::StrCat("query kind ", query.query_case());
   }
@@ -292,6 +297,14 @@ std::string ResultText(const v1::Query& query, const v1::QueryResult& result) {
                       Point(pair.normal()), "\n");
       break;
     }
+    case v1::QueryResult::kVisibility:
+      absl::StrAppend(&text,
+                      VisibilityText(query.visibility(), result.visibility()));
+      break;
+    case v1::QueryResult::kVisibilityPolygon:
+      absl::StrAppend(&text,
+                      VisibilityPolygonText(result.visibility_polygon()));
+      break;
     default:
       absl::StrAppend(&text,
                       "  (an answer this client cannot show; use "

@@ -39,7 +39,12 @@ constexpr const char* kRoleNames[kRoleCount] = {"solid shape",
                                                 "safe position",
                                                 "slide path",
                                                 "slide end",
-                                                "way out, pose after it"};
+                                                "way out, pose after it",
+                                                "viewer, range, cone",
+                                                "line of sight",
+                                                "target seen",
+                                                "target not seen",
+                                                "visible region"};
 
 // One entry's sample, drawn with the picture's own classes and colours,
 // centred vertically on `y` in the kSwatchWidth pixels from `x`.
@@ -123,6 +128,27 @@ void DrawSwatch(SvgLayer& legend, Role role, double x, double y) {
       legend.Rounded(pose, 4.0, Attributes("safe", "", colour), "");
       break;
     }
+    case kRoleViewer: {
+      const Vec2 cone[3] = {
+          {x + 20.0, y - 5.0}, {x + 4.0, y}, {x + 20.0, y + 5.0}};
+      legend.Chain(cone, false, Attributes("cone", "", colour), "");
+      legend.Dot({x + 4.0, y}, kPointRadius + 1.0,
+                 Attributes("viewer", colour, ""), "");
+      break;
+    }
+    case kRoleSight:
+      legend.Chain(line, false, Attributes("sight", "", colour), "");
+      break;
+    case kRoleSeen:
+      legend.Dot(dot[0], kPointRadius, Attributes("seen", colour, colour), "");
+      break;
+    case kRoleUnseen:
+      legend.Dot(dot[0], kPointRadius, Attributes("unseen", "", kMissColour),
+                 "");
+      break;
+    case kRoleVisible:
+      legend.Polygon(box, Attributes("visible", colour, colour), "");
+      break;
     case kRoleCount:
       break;
   }

@@ -33,6 +33,11 @@ enum Role {
   kRoleSlide,           // a move's collide-and-slide path
   kRoleSlideEnd,        // where the slide ends
   kRoleExit,            // the way out for a mover starting inside
+  kRoleViewer,          // a viewer, its range and its cone
+  kRoleSight,           // a line of sight to a target seen
+  kRoleSeen,            // a target some viewer sees
+  kRoleUnseen,          // a target no viewer sees
+  kRoleVisible,         // a visibility polygon's region
   kRoleCount,
 };
 

@@ -23,6 +23,7 @@
 #include "client/svg/svg_style.h"
 #include "client/svg/svg_turning.h"
 #include "client/svg/svg_validation.h"
+#include "client/svg/svg_visibility.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/v1/geometry.pb.h"
 #include "collide/vec2.h"
@@ -408,6 +409,20 @@ class Renderer {
                                   colour);
         return;
       }
+      case v1::Query::kVisibility:
+        svg_internal::DrawVisibility(
+            canvas_, tag, query.visibility(),
+            AnswerOf(tag, result, result.has_visibility(), result.visibility(),
+                     "visibility"),
+            colour);
+        return;
+      case v1::Query::kVisibilityPolygon:
+        svg_internal::DrawVisibilityPolygon(
+            canvas_, tag, query.visibility_polygon(),
+            AnswerOf(tag, result, result.has_visibility_polygon(),
+                     result.visibility_polygon(), "visibility polygon"),
+            colour);
+        return;
       case v1::Query::QUERY_NOT_SET:
         NoteUnknownKind(tag, query);
         return;
@@ -682,6 +697,9 @@ Aabb ContentBounds(const v1::Level& level,
       }
     } else if (query.has_closest_point()) {
       add_point(query.closest_point().point());
+    } else if (query.has_visibility() || query.has_visibility_polygon()) {
+      bounds = svg_internal::Union(
+          bounds, svg_internal::VisibilityBounds(query, rendered.result));
     } else {
       bounds = svg_internal::Union(
           bounds, svg_internal::ValidationBounds(query, rendered.result));

@@ -5,7 +5,9 @@
 // and normals; overlap queries with the level shapes they overlap; closest
 // point queries with a line to the point found; move validation with its
 // safe position, slide path or way out; hit validation with its targets
-// over the tick; pair TOI with both shapes at contact (svg_validation.h).
+// over the tick; pair TOI with both shapes at contact (svg_validation.h);
+// visibility with its viewers, cones, ranges, lines of sight and targets
+// seen or not, and visibility polygons filled (svg_visibility.h).
 // A legend under the drawing names what is shown and lists what could not
 // be drawn.
 #ifndef COLLIDE_CLIENT_SVG_SVG_RENDER_H_

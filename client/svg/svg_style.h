@@ -62,6 +62,13 @@ inline constexpr absl::string_view kStyle = R"css(
 .final { fill-opacity: 0.3; stroke-width: 2.5px; }
 .slide { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
 .exit { fill: none; stroke-width: 2px; stroke-linecap: round; stroke-linejoin: round; }
+.viewer { stroke: #ffffff; stroke-width: 1.5px; }
+.range { fill: none; stroke-width: 1px; stroke-dasharray: 2, 3; }
+.cone { fill: none; stroke-width: 1.5px; stroke-dasharray: 6, 3; }
+.sight { fill: none; stroke-width: 1px; stroke-opacity: 0.45; }
+.seen { fill-opacity: 0.8; stroke-width: 1.5px; }
+.unseen { fill: #ffffff; stroke-width: 1.5px; }
+.visible { fill-opacity: 0.12; stroke-width: 1.5px; stroke-linejoin: round; }
 .legend-band { fill: #f8f9fa; stroke: #dee2e6; stroke-width: 1px; }
 text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; font-size: 11px; }
 text.shape-id, text.tick { font-size: 9px; fill: #868e96; }

@@ -48,8 +48,15 @@ struct InputLimits {
   int32_t max_visibility_pairs = 65536;
   // Vertices of one visibility polygon; a polygon needing more is
   // RESOURCE_EXHAUSTED in that query's result. Each vertex costs about 30
-  // bytes of the answer.
+  // bytes of the answer, and each thread answering polygons keeps room for
+  // this many (32 bytes each).
   int32_t max_visibility_polygon_vertices = 16384;
+  // Occluder edges within one visibility polygon's range (a round
+  // occluder counts as up to 2 + 2 pi / max_arc_angle); more is
+  // RESOURCE_EXHAUSTED in that query's result. Each thread answering
+  // polygons keeps a collide::VisibilityPolygonScratch of this many
+  // edges.
+  int32_t max_visibility_polygon_edges = 16384;
   // Largest gRPC message the server receives or sends (bytes); also the
   // largest level file read.
   int32_t max_message_bytes = 64 << 20;

@@ -168,6 +168,8 @@ absl::StatusOr<ConvexPolygon> ConvexPolygonFromProto(const v1::Polygon& polygon,
   return convex;
 }
 
+}  // namespace
+
 absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
                                             const InputLimits& limits,
                                             const FieldPath& field) {
@@ -187,6 +189,8 @@ absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
                           static_cast<size_t>(filter.ignore_ids_size()));
   return result;
 }
+
+namespace {
 
 // A list capacity: 0 means the limit; otherwise 1..limit.
 absl::StatusOr<int32_t> ListCapacity(int32_t requested,

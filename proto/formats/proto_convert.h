@@ -77,6 +77,13 @@ absl::StatusOr<Level> PatchedLevelFromProto(
 // "queries[3].ray_cast") and prefixes every error. The results view the
 // message (filter.ignore_ids), so it must outlive them.
 
+// A query's filter: at most limits.max_ignore_ids ignore_ids
+// (INVALID_ARGUMENT "{field}.ignore_ids holds ..." beyond). The result
+// views filter.ignore_ids.
+absl::StatusOr<QueryFilter> FilterFromProto(const v1::QueryFilter& filter,
+                                            const InputLimits& limits,
+                                            const FieldPath& field);
+
 // A cast's options: the lib filter and options plus the mode.
 struct CastSettings {
   QueryFilter filter;

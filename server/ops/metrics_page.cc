@@ -100,6 +100,14 @@ void AppendBatches(const ServerMetrics& metrics, ExpositionWriter& writer) {
       static_cast<double>(metrics.budget_cuts_per_connection.value()));
   writer.Sample("collide_batches_cut_total", {{"limit", "max_queued_bytes"}},
                 static_cast<double>(metrics.budget_cuts_server.value()));
+  writer.Family("collide_queries_over_limit_total", "counter",
+                "Queries refused with RESOURCE_EXHAUSTED in their own result, "
+                "by the size limit (flag) they passed.");
+  for (size_t i = 0; i < kQueryLimitCount; ++i) {
+    writer.Sample("collide_queries_over_limit_total",
+                  {{"limit", QueryLimitFlag(static_cast<QueryLimit>(i))}},
+                  static_cast<double>(metrics.queries_over_limit[i].value()));
+  }
 }
 
 void AppendLevels(const ServerMetrics& metrics, const LevelStore& store,

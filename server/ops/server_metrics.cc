@@ -1,6 +1,7 @@
 #include "server/ops/server_metrics.h"
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstddef>
@@ -86,6 +87,29 @@ QueryOutcome OutcomeOf(const v1::QueryResult& result) {
     case v1::QueryResult::kPairToi:
       return result.pair_toi().hit() ? FromHitStatus(result.pair_toi().status())
                                      : QueryOutcome::kMiss;
+    case v1::QueryResult::kVisibility:
+      // A hit: some viewer sees some target.
+      for (const uint64_t word : result.visibility().visible_words()) {
+        if (word != 0) return QueryOutcome::kHit;
+      }
+      return QueryOutcome::kMiss;
+    case v1::QueryResult::kVisibilityPolygon: {
+      // Empty: the viewer is inside a solid. A hit: an occluder bounds the
+      // region somewhere (a vertex on a shape).
+      const auto& vertices = result.visibility_polygon().vertices();
+      if (vertices.empty()) return QueryOutcome::kStartOverlap;
+      for (const v1::VisibilityPolygonVertex& vertex : vertices) {
+        switch (vertex.kind()) {
+          case v1::VISIBILITY_VERTEX_KIND_ARC:
+          case v1::VISIBILITY_VERTEX_KIND_ARC_END:
+          case v1::VISIBILITY_VERTEX_KIND_VIEWER:
+            break;
+          default:
+            return QueryOutcome::kHit;
+        }
+      }
+      return QueryOutcome::kMiss;
+    }
     case v1::QueryResult::RESULT_NOT_SET:
       break;
   }
@@ -95,6 +119,34 @@ QueryOutcome OutcomeOf(const v1::QueryResult& result) {
 ServerMetrics& Metrics() {
   static ServerMetrics metrics;
   return metrics;
+}
+
+absl::string_view QueryLimitFlag(QueryLimit limit) {
+  switch (limit) {
+    case QueryLimit::kVisibilityPairs:
+      return "max_visibility_pairs";
+    case QueryLimit::kVisibilityPolygonVertices:
+      return "max_visibility_polygon_vertices";
+    case QueryLimit::kVisibilityPolygonEdges:
+      return "max_visibility_polygon_edges";
+  }
+  return "unknown";
+}
+
+namespace {
+std::atomic<QueryOverLimitHook> over_limit_hook{nullptr};
+}  // namespace
+
+void SetQueryOverLimitHook(QueryOverLimitHook hook) {
+  over_limit_hook.store(hook, std::memory_order_release);
+}
+
+void RecordQueryOverLimit(QueryLimit limit, absl::string_view message) {
+  Metrics().queries_over_limit[static_cast<size_t>(limit)].Add();
+  if (const QueryOverLimitHook hook =
+          over_limit_hook.load(std::memory_order_acquire)) {
+    hook(limit, message);
+  }
 }
 
 namespace {

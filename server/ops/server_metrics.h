@@ -26,12 +26,14 @@ namespace collide::server {
 // collide_queries_total.
 enum class QueryOutcome {
   // A cast, pair TOI or hit validation touched something, an overlap or
-  // closest-point query found a shape, a move was blocked.
+  // closest-point query found a shape, a move was blocked, a viewer saw a
+  // target, a visibility polygon met an occluder.
   kHit,
   // Nothing touched or found; a move allowed.
   kMiss,
   // The moving shape started touching or inside (HIT_STATUS_INITIAL_OVERLAP,
-  // MOVE_VERDICT_STARTS_INSIDE).
+  // MOVE_VERDICT_STARTS_INSIDE); a visibility polygon's viewer is inside a
+  // solid (the polygon is empty).
   kStartOverlap,
   // Refused: the query's own status is an error (bad input), or its batch
   // was refused as a whole (unknown level, empty or oversized batch).
@@ -47,6 +49,20 @@ absl::string_view QueryOutcomeName(QueryOutcome outcome);
 
 // The outcome of `result`, a query's answer.
 QueryOutcome OutcomeOf(const v1::QueryResult& result);
+
+// The per-query size limits a query alone is refused for
+// (RESOURCE_EXHAUSTED in its own result), the "limit" label of
+// collide_queries_over_limit_total.
+enum class QueryLimit {
+  kVisibilityPairs,
+  kVisibilityPolygonVertices,
+  kVisibilityPolygonEdges,
+};
+inline constexpr size_t kQueryLimitCount = 3;
+
+// The flag that sets `limit` ("max_visibility_pairs",
+// "max_visibility_polygon_vertices", "max_visibility_polygon_edges").
+absl::string_view QueryLimitFlag(QueryLimit limit);
 
 struct ServerMetrics {
   // Queries by kind and outcome. The kind is the Query oneof's field
@@ -83,6 +99,8 @@ struct ServerMetrics {
   // Batches parsed and not yet answered (queued for a worker or being
   // answered).
   Gauge batches_in_flight;
+  // Queries refused in their own result for a size limit, by QueryLimit.
+  std::array<Counter, kQueryLimitCount> queries_over_limit;
   // Levels put through LevelService.PutLevel (created or replaced).
   Counter level_puts;
   // Levels changed through a patch (LevelService.PatchLevel):
@@ -106,6 +124,16 @@ struct ServerMetrics {
 
 // The process's metrics.
 ServerMetrics& Metrics();
+
+// Counts a query refused for `limit` (queries_over_limit) and passes its
+// error message to the hook SetQueryOverLimitHook installed, if any: the
+// server runtime logs it there (at most every 10 s), since the handlers
+// that refuse it have no log of their own.
+void RecordQueryOverLimit(QueryLimit limit, absl::string_view message);
+using QueryOverLimitHook = void (*)(QueryLimit limit,
+                                    absl::string_view message);
+// Process-wide; nullptr removes it.
+void SetQueryOverLimitHook(QueryOverLimitHook hook);
 
 // Records one batch read at `read_at`: its size, its latency until now and
 // each query under its kind and outcome. `results` are the answer's, one

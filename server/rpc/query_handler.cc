@@ -20,6 +20,7 @@
 #include "server/rpc/packed_handler.h"
 #include "server/rpc/status_convert.h"
 #include "server/rpc/turning_handler.h"
+#include "server/rpc/visibility_handler.h"
 
 namespace collide::server {
 namespace {
@@ -249,13 +250,18 @@ absl::Status Dispatch(const Level& level, const v1::Query& query,
     case v1::Query::kPairToi:
       return RunPairToi(formats::PairToiFromProto(query.pair_toi(), "pair_toi"),
                         result);
+    case v1::Query::kVisibility:
+      return RunVisibility(query.visibility(), level, limits, result);
+    case v1::Query::kVisibilityPolygon:
+      return RunVisibilityPolygon(query.visibility_polygon(), level, limits,
+                                  result);
     case v1::Query::QUERY_NOT_SET:
       break;
   }
   return absl::InvalidArgumentError(
       "has no query: set one of ray_cast, circle_cast, polygon_cast, "
       "capsule_cast, overlap, closest_point, move_validation, "
-      "hit_validation, pair_toi");
+      "hit_validation, pair_toi, visibility, visibility_polygon");
 }
 
 // HandleQuery into a result the caller owns (an element of the response,
@@ -270,6 +276,21 @@ void AnswerQuery(const Level& level, const v1::Query& query, int index,
     *result->mutable_status() = ToResultStatus(absl::Status(
         s.code(),
         absl::StrCat("queries[", index, "]", separator, s.message())));
+  }
+}
+
+// How many queries' worth of a stop check's interval `query` spends. A
+// line-of-sight query answers up to max_visibility_pairs pairs or
+// max_visibility_polygon_vertices vertices, the work and answer bytes of
+// many casts: a check follows each, so a deadline stops the batch and the
+// call budget sees the answer grow within a few of them.
+int StopCheckWeight(const v1::Query& query) {
+  switch (query.query_case()) {
+    case v1::Query::kVisibility:
+    case v1::Query::kVisibilityPolygon:
+      return kQueriesPerStopCheck;
+    default:
+      return 1;
   }
 }
 
@@ -290,11 +311,14 @@ absl::Status AnswerBatch(
   results->Reserve(queries.size());
   int i = 0;
   absl::Status stopped;
+  int since_check = kQueriesPerStopCheck;  // check before the first
   for (; i < queries.size(); ++i) {
-    if (i % kQueriesPerStopCheck == 0) {
+    if (since_check >= kQueriesPerStopCheck) {
       stopped = stop();
       if (!stopped.ok()) break;
+      since_check = 0;
     }
+    since_check += StopCheckWeight(queries[i]);
     AnswerQuery(*snapshot.level, queries[i], i, limits, results->Add());
   }
   // Not answered: each says why in its own result, so a caller can tell

@@ -46,9 +46,10 @@ int BatchQueryCount(const v1::StreamQueriesRequest& request);
 // HandleRunQueries into `response`, which the caller owns and passes in
 // empty (the unary call keeps it on the call's arena). On a batch-level
 // error `response` is left empty and the error is returned. `stop` is
-// asked every kQueriesPerStopCheck queries; once it says stop, each query
-// not yet answered gets its request_id and that status ("queries[7]: not
-// answered: ...") and no result.
+// asked every kQueriesPerStopCheck queries (and after each visibility or
+// visibility polygon query, which counts as that many); once it says stop,
+// each query not yet answered gets its request_id and that status
+// ("queries[7]: not answered: ...") and no result.
 absl::Status AnswerRunQueries(const LevelSnapshot& snapshot,
                               const v1::RunQueriesRequest& request,
                               const formats::InputLimits& limits,

@@ -137,10 +137,13 @@ class VisibilityPolygonScratch {
     PolygonVertexKind a_kind = PolygonVertexKind::kLevelVertex;
     PolygonVertexKind b_kind = PolygonVertexKind::kLevelVertex;
   };
-  // A direction from the viewer: the ray through `point`.
+  // A direction from the viewer: the ray through `point`, in angular
+  // sector `sector`; role 0: an edge's end, 1: a sector's first direction,
+  // 2: that and a vertex of the range's chords.
   struct Direction {
     Vec2 point;
-    PolygonVertexKind kind = PolygonVertexKind::kArc;
+    int32_t sector = 0;
+    uint8_t role = 0;
   };
   struct Bin {
     int32_t begin = 0;

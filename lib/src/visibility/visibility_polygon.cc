@@ -1,0 +1,538 @@
+// VisibilityPolygon (collide/visibility_polygon.h): a rotational sweep.
+//
+// The occluders within the range become edges (visibility_polygon_edges.h).
+// The directions where the nearest edge can change are the edges' ends, the
+// wedges' boundary rays, and where edges cross; the first two are sorted
+// exactly by angle (a sector by the exact test against fixed sector
+// boundary rays, then Orient within the sector). At each such direction
+// the nearest edge is found twice, for the rays just clockwise and just
+// counter-clockwise of it, among the edges filed in that sector; the two
+// limits give the polygon's vertices on that ray. Between two directions
+// the nearest edge changes only where another edge crosses in front of it,
+// which a search of the sector's edges finds in angular order.
+//
+// Which edge is nearest is decided exactly when the candidates include an
+// edge's end on the ray (level vertices collinear with the viewer, shapes
+// touching at a vertex): the comparisons are then signs of Orient and Dot.
+// Two edges crossing the ray in their interiors are compared by their
+// rounded distances (they meet the ray within rounding of one point).
+#include "collide/visibility_polygon.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <optional>
+
+#include "absl/types/span.h"
+#include "collide/dcheck.h"
+#include "collide/level.h"
+#include "collide/shapes.h"
+#include "exact/sign.h"
+#include "visibility/occluders.h"
+#include "visibility/visibility_polygon_edges.h"
+
+namespace collide {
+namespace {
+
+using Edge = VisibilityPolygonAccess::Edge;
+using Direction = VisibilityPolygonAccess::Direction;
+using Bin = VisibilityPolygonAccess::Bin;
+using Wedge = VisibilityPolygonAccess::Wedge;
+
+// At least this many sectors, so that a sector holds few edges.
+constexpr int32_t kMinSectors = 256;
+// The most sectors: 2 pi / kMinArcAngle chords.
+constexpr int32_t kMaxSectors = 6284;
+constexpr int32_t kEntriesPerEdge = 16;
+constexpr int32_t kMaxWedges = 64;
+
+constexpr int32_t kRangeLimit = -1;
+constexpr int32_t kViewerLimit = -2;
+
+// What a ray just to one side of a direction meets first.
+struct Limit {
+  int32_t edge = kRangeLimit;  // or kViewerLimit
+  // The edge's end `end` (0: a, 1: b) lies on the ray: the limit is that
+  // point exactly. Otherwise the edge crosses the ray at parameter t along
+  // p - v.
+  int32_t end = -1;
+  double t = 0.0;
+};
+
+bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
+  if (internal::InsideOccluder(level, nullptr, v, filter)) return true;
+  const Level* base = level.base();
+  return base != nullptr &&
+         internal::InsideOccluder(*base, level.removed_from_base().data(), v,
+                                  filter);
+}
+
+class Sweep {
+ public:
+  Sweep(Vec2 v, const VisibilityPolygonOptions& options,
+        absl::Span<const Edge> edges, absl::Span<const Wedge> wedges,
+        absl::Span<const Bin> bins, absl::Span<const int32_t> entries,
+        int32_t sectors, absl::Span<VisibilityPolygonVertex> out)
+      : v_(v),
+        range_(options.range),
+        edges_(edges),
+        wedges_(wedges),
+        bins_(bins),
+        entries_(entries),
+        sectors_(sectors),
+        out_(out) {}
+
+  // The nearest thing the ray v -> p meets just to `side` of it (+1
+  // counter-clockwise, -1 clockwise), among the edges of `sector`.
+  Limit Nearest(Vec2 p, int32_t sector, int side) const {
+    for (const Wedge& wedge : wedges_) {
+      if (internal::WedgeCovers(wedge, v_, p, side)) {
+        return Limit{.edge = kViewerLimit};
+      }
+    }
+    Limit best;
+    const Bin bin = bins_[sector];
+    for (int32_t k = bin.begin; k < bin.end; ++k) {
+      const int32_t index = entries_[k];
+      const Edge& e = edges_[index];
+      const int oa = internal::Orient(v_, p, e.a);
+      const int ob = internal::Orient(v_, p, e.b);
+      Limit candidate{.edge = index};
+      if (oa * ob < 0) {
+        // Crosses the ray's line; ahead of v when v lies left of the edge
+        // taken from its clockwise end to its counter-clockwise one.
+        const Vec2 lo = oa < 0 ? e.a : e.b;
+        const Vec2 hi = oa < 0 ? e.b : e.a;
+        if (internal::Orient(lo, hi, v_) <= 0) continue;
+        const Vec2 d = p - v_;
+        const Vec2 w = e.b - e.a;
+        candidate.t = Cross(e.a - v_, w) / Cross(d, w);
+      } else if (oa == 0 && ob == side) {
+        if (internal::DotSign(v_, p, v_, e.a) <= 0) continue;
+        candidate.end = 0;
+      } else if (ob == 0 && oa == side) {
+        if (internal::DotSign(v_, p, v_, e.b) <= 0) continue;
+        candidate.end = 1;
+      } else {
+        continue;
+      }
+      if (best.edge == kRangeLimit || Nearer(p, candidate, best)) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  // Emits the vertices on the ray of a direction group, given its two
+  // limits. `arc` marks a chord vertex of the range circle.
+  void EmitRay(Vec2 p, const Limit& cw, const Limit& ccw, bool arc,
+               int32_t sector) {
+    if (cw.edge == kRangeLimit && ccw.edge == kRangeLimit) {
+      if (arc) Emit(RangePoint(p, sector, true), PolygonVertexKind::kArc, {});
+      return;
+    }
+    if (cw.edge >= 0 && cw.edge == ccw.edge && cw.end < 0 && ccw.end < 0) {
+      return;  // one edge on both sides: no corner here
+    }
+    // A range limit next to the edge end where that edge leaves the circle
+    // is the same point: keep the edge's.
+    if (cw.edge >= 0 && ccw.edge >= 0 && cw.end < 0 && ccw.end < 0) {
+      // Two edges crossing on the ray: one vertex where the boundary
+      // changes edge, unless they meet it apart (within rounding of a
+      // vertex on the ray).
+      const Vec2 a = RayPoint(p, edges_[cw.edge]);
+      const Vec2 b = RayPoint(p, edges_[ccw.edge]);
+      if (a == b) {
+        Emit(b, PolygonVertexKind::kEdgeCrossing, edges_[ccw.edge].shape_id);
+        return;
+      }
+    }
+    const bool skip_cw = cw.edge == kRangeLimit && IsArcEnd(ccw);
+    const bool skip_ccw = ccw.edge == kRangeLimit && IsArcEnd(cw);
+    if (!skip_cw) EmitLimit(p, cw, arc, sector);
+    if (!skip_ccw) EmitLimit(p, ccw, arc, sector);
+  }
+
+  // Between the directions through p0 and p1 (less than a half turn apart,
+  // in `sector`), starting on `edge`: emits where other edges cross in
+  // front, in angular order, and returns the edge the boundary ends on.
+  int32_t WalkCrossings(int32_t edge, Vec2 p0, Vec2 p1, int32_t sector) {
+    if (edge < 0) return edge;
+    const Bin bin = bins_[sector];
+    // Each step moves to an edge crossing the current one later in angle;
+    // the sector's size bounds the steps whatever the coordinates.
+    for (int32_t step = bin.begin; step <= bin.end; ++step) {
+      const Edge& e = edges_[edge];
+      const int v_side = internal::Orient(e.a, e.b, v_);
+      int32_t best = -1;
+      Vec2 best_point{};
+      for (int32_t k = bin.begin; k < bin.end; ++k) {
+        const int32_t index = entries_[k];
+        if (index == edge) continue;
+        const Edge& g = edges_[index];
+        if (!internal::CrossesProperly(e.a, e.b, g.a, g.b)) continue;
+        const Vec2 x = CrossingPoint(e, g);
+        if (internal::Orient(v_, p0, x) <= 0 ||
+            internal::Orient(v_, x, p1) <= 0) {
+          continue;
+        }
+        // g comes in front of e past x: its counter-clockwise part lies
+        // on v's side of e.
+        Vec2 ahead;
+        if (internal::Orient(v_, x, g.b) > 0) {
+          ahead = g.b;
+        } else if (internal::Orient(v_, x, g.a) > 0) {
+          ahead = g.a;
+        } else {
+          continue;
+        }
+        if (internal::Orient(e.a, e.b, ahead) * v_side <= 0) continue;
+        if (best < 0 || internal::Orient(v_, x, best_point) > 0) {
+          best = index;
+          best_point = x;
+        }
+      }
+      if (best < 0) break;
+      Emit(best_point, PolygonVertexKind::kEdgeCrossing, edges_[best].shape_id);
+      edge = best;
+      p0 = best_point;
+    }
+    return edge;
+  }
+
+  // Drops a last vertex equal to the first (the boundary closed on it).
+  int32_t Finish() {
+    if (count_ > 1 && last_ == first_) --count_;
+    return count_;
+  }
+
+ private:
+  bool IsArcEnd(const Limit& limit) const {
+    if (limit.edge < 0 || limit.end < 0) return false;
+    const Edge& e = edges_[limit.edge];
+    return (limit.end == 0 ? e.a_kind : e.b_kind) == PolygonVertexKind::kArcEnd;
+  }
+
+  // Whether `candidate` is strictly nearer than `best` (an edge) along the
+  // ray v -> p. Exact where either is an edge's end on the ray.
+  bool Nearer(Vec2 p, const Limit& candidate, const Limit& best) const {
+    const Edge& c = edges_[candidate.edge];
+    const Edge& b = edges_[best.edge];
+    if (candidate.end >= 0 && best.end >= 0) {
+      const Vec2 q = candidate.end == 0 ? c.a : c.b;
+      const Vec2 r = best.end == 0 ? b.a : b.b;
+      return internal::DotSign(v_, p, q, r) > 0;
+    }
+    if (candidate.end >= 0) {
+      // The point q against best's line, which the ray crosses ahead of v:
+      // q is nearer, or equal (an end wins a tie), unless beyond it.
+      const Vec2 q = candidate.end == 0 ? c.a : c.b;
+      return internal::Orient(b.a, b.b, q) * internal::Orient(b.a, b.b, v_) >=
+             0;
+    }
+    if (best.end >= 0) {
+      const Vec2 r = best.end == 0 ? b.a : b.b;
+      return internal::Orient(c.a, c.b, r) * internal::Orient(c.a, c.b, v_) < 0;
+    }
+    return candidate.t < best.t;
+  }
+
+  // Where the segments of e and g cross (they do, properly): on e.
+  static Vec2 CrossingPoint(const Edge& e, const Edge& g) {
+    const Vec2 w = e.b - e.a;
+    const Vec2 h = g.b - g.a;
+    double u = Cross(g.a - e.a, h) / Cross(w, h);
+    u = std::clamp(u, 0.0, 1.0);
+    return e.a + u * w;
+  }
+
+  // Where the ray v -> p meets edge e (crossing its line): on e.
+  Vec2 RayPoint(Vec2 p, const Edge& e) const {
+    const Vec2 d = p - v_;
+    const Vec2 w = e.b - e.a;
+    double u = Cross(e.a - v_, d) / Cross(d, w);
+    u = std::clamp(u, 0.0, 1.0);
+    return e.a + u * w;
+  }
+
+  Vec2 RangePoint(Vec2 p, int32_t sector, bool on_boundary) const {
+    if (on_boundary) {
+      const double angle = 2.0 * std::numbers::pi * sector / sectors_;
+      return {v_.x + range_ * std::cos(angle), v_.y + range_ * std::sin(angle)};
+    }
+    return v_ + range_ * Normalize(p - v_);
+  }
+
+  void EmitLimit(Vec2 p, const Limit& limit, bool arc, int32_t sector) {
+    if (limit.edge == kViewerLimit) {
+      Emit(v_, PolygonVertexKind::kViewer, {});
+      return;
+    }
+    if (limit.edge == kRangeLimit) {
+      Emit(RangePoint(p, sector, arc), PolygonVertexKind::kArcEnd, {});
+      return;
+    }
+    const Edge& e = edges_[limit.edge];
+    if (limit.end == 0) {
+      Emit(e.a, e.a_kind, e.shape_id);
+    } else if (limit.end == 1) {
+      Emit(e.b, e.b_kind, e.shape_id);
+    } else {
+      Emit(RayPoint(p, e), PolygonVertexKind::kRayHit, e.shape_id);
+    }
+  }
+
+  void Emit(Vec2 point, PolygonVertexKind kind,
+            std::optional<uint64_t> shape_id) {
+    if (count_ > 0 && point == last_) return;
+    if (count_ < static_cast<int32_t>(out_.size())) {
+      out_[count_] = VisibilityPolygonVertex{point, kind, shape_id};
+    }
+    if (count_ == 0) first_ = point;
+    last_ = point;
+    ++count_;
+  }
+
+  Vec2 v_;
+  double range_;
+  absl::Span<const Edge> edges_;
+  absl::Span<const Wedge> wedges_;
+  absl::Span<const Bin> bins_;
+  absl::Span<const int32_t> entries_;
+  int32_t sectors_;
+  absl::Span<VisibilityPolygonVertex> out_;
+  int32_t count_ = 0;
+  Vec2 first_{};
+  Vec2 last_{};
+};
+
+// The sector of direction q from v: the k with q in [A_k, A_{k+1}) by
+// exact tests against the boundary rays A (each less than a half turn
+// from the next), starting from an atan2 estimate.
+class Sectors {
+ public:
+  Sectors(Vec2 v, int32_t count, absl::Span<const Direction> boundaries)
+      : v_(v), count_(count), boundaries_(boundaries) {}
+
+  int32_t Of(Vec2 q) const {
+    double angle = std::atan2(q.y - v_.y, q.x - v_.x);
+    if (angle < 0.0) angle += 2.0 * std::numbers::pi;
+    int32_t k = static_cast<int32_t>(angle / (2.0 * std::numbers::pi) * count_);
+    k = std::clamp(k, int32_t{0}, count_ - 1);
+    const int32_t estimate = k;
+    for (int step = 0; step < 8; ++step) {
+      const Vec2 start = boundaries_[k].point;
+      const Vec2 end = boundaries_[(k + 1) % count_].point;
+      const int from_start = internal::Orient(v_, start, q);
+      const bool after_start =
+          from_start > 0 ||
+          (from_start == 0 && internal::DotSign(v_, start, v_, q) > 0);
+      if (!after_start) {
+        k = (k - 1 + count_) % count_;
+      } else if (internal::Orient(v_, end, q) >= 0) {
+        k = (k + 1) % count_;
+      } else {
+        return k;
+      }
+    }
+    return estimate;
+  }
+
+ private:
+  Vec2 v_;
+  int32_t count_;
+  absl::Span<const Direction> boundaries_;
+};
+
+}  // namespace
+
+VisibilityPolygonScratch::VisibilityPolygonScratch(int32_t max_edges)
+    : max_edges_(std::max(max_edges, int32_t{0})) {
+  edges_.reserve(max_edges_);
+  directions_.reserve(2 * static_cast<size_t>(max_edges_) + kMaxSectors +
+                      4 * kMaxWedges);
+  entries_.reserve(static_cast<size_t>(max_edges_) * kEntriesPerEdge);
+  bins_.reserve(kMaxSectors);
+  wedges_.reserve(kMaxWedges);
+}
+
+size_t VisibilityPolygonScratch::memory_bytes() const {
+  return edges_.capacity() * sizeof(Edge) +
+         directions_.capacity() * sizeof(Direction) +
+         entries_.capacity() * sizeof(int32_t) +
+         bins_.capacity() * sizeof(Bin) + wedges_.capacity() * sizeof(Wedge);
+}
+
+bool IsValid(const VisibilityPolygonOptions& options) {
+  return std::isfinite(options.range) && options.range > 0.0 &&
+         options.range <= kMaxCoordinate &&
+         options.max_arc_angle >= VisibilityPolygonOptions::kMinArcAngle &&
+         options.max_arc_angle <= std::numbers::pi / 2.0;
+}
+
+VisibilityPolygonResult VisibilityPolygon(
+    const Level& level, Vec2 viewer, const VisibilityPolygonOptions& options,
+    absl::Span<VisibilityPolygonVertex> out, VisibilityPolygonScratch& scratch,
+    const QueryFilter& filter) {
+  COLLIDE_DCHECK(IsValid(viewer) && IsValid(options));
+  const Vec2 v = viewer;
+  VisibilityPolygonResult result;
+  if (ViewerInside(level, v, filter)) {
+    result.viewer_inside = true;
+    return result;
+  }
+  std::vector<Edge>& edges = VisibilityPolygonAccess::edges(scratch);
+  std::vector<Direction>& directions =
+      VisibilityPolygonAccess::directions(scratch);
+  std::vector<int32_t>& entries = VisibilityPolygonAccess::entries(scratch);
+  std::vector<Bin>& bins = VisibilityPolygonAccess::bins(scratch);
+  std::vector<Wedge>& wedges = VisibilityPolygonAccess::wedges(scratch);
+  edges.clear();
+  directions.clear();
+  entries.clear();
+  bins.clear();
+  wedges.clear();
+
+  internal::PolygonEdgeSink sink{.edges = &edges,
+                                 .wedges = &wedges,
+                                 .max_edges = scratch.max_edges(),
+                                 .max_wedges = kMaxWedges};
+  internal::GatherPolygonEdges(level, v, options.range, options.max_arc_angle,
+                               filter, sink);
+  if (sink.edge_count > scratch.max_edges() || sink.wedge_count > kMaxWedges) {
+    result.status = VisibilityPolygonStatus::kScratchTooSmall;
+    result.needed = sink.edge_count;
+    return result;
+  }
+
+  // Sector boundaries: the chords' directions 2 pi j / chords, each split
+  // into `split` sectors so that there are at least kMinSectors. Their
+  // points lie far enough from v that rounding them turns their direction
+  // by at most about 1e-10 radians.
+  const int32_t chords = static_cast<int32_t>(
+      std::ceil(2.0 * std::numbers::pi / options.max_arc_angle));
+  const int32_t split = (kMinSectors + chords - 1) / chords;
+  const int32_t sectors = std::min(chords * split, kMaxSectors);
+  const double far =
+      std::max(options.range, 0x1p-20 * (std::abs(v.x) + std::abs(v.y)));
+  for (int32_t j = 0; j < sectors; ++j) {
+    const double angle = 2.0 * std::numbers::pi * j / sectors;
+    directions.push_back(Direction{
+        .point = {v.x + far * std::cos(angle), v.y + far * std::sin(angle)},
+        .sector = j,
+        .role = static_cast<uint8_t>(j % split == 0 ? 2 : 1)});
+  }
+  const Sectors sector_of(v, sectors,
+                          absl::MakeConstSpan(directions.data(), sectors));
+
+  // The edges' ends, and each edge filed in the sectors it spans (the
+  // shorter way round: no edge passes through v).
+  bins.resize(sectors);
+  const int32_t edge_count = static_cast<int32_t>(edges.size());
+  for (const Edge& e : edges) {
+    directions.push_back({.point = e.a, .sector = sector_of.Of(e.a)});
+    directions.push_back({.point = e.b, .sector = sector_of.Of(e.b)});
+  }
+  const auto span_of = [&](int32_t i, int32_t& first, int32_t& count) {
+    const int32_t sa = directions[sectors + 2 * i].sector;
+    const int32_t sb = directions[sectors + 2 * i + 1].sector;
+    const bool b_ccw = internal::Orient(v, edges[i].a, edges[i].b) >= 0;
+    first = b_ccw ? sa : sb;
+    const int32_t last = b_ccw ? sb : sa;
+    count = (last - first + sectors) % sectors + 1;
+  };
+  int64_t total = 0;
+  for (int32_t i = 0; i < edge_count; ++i) {
+    int32_t first, count;
+    span_of(i, first, count);
+    total += count;
+  }
+  if (total <= static_cast<int64_t>(entries.capacity())) {
+    for (int32_t i = 0; i < edge_count; ++i) {
+      int32_t first, count;
+      span_of(i, first, count);
+      for (int32_t k = 0; k < count; ++k) ++bins[(first + k) % sectors].end;
+    }
+    int32_t offset = 0;
+    for (Bin& bin : bins) {
+      bin.begin = offset;
+      offset += bin.end;
+      bin.end = bin.begin;
+    }
+    entries.resize(total);
+    for (int32_t i = 0; i < edge_count; ++i) {
+      int32_t first, count;
+      span_of(i, first, count);
+      for (int32_t k = 0; k < count; ++k) {
+        entries[bins[(first + k) % sectors].end++] = i;
+      }
+    }
+  } else {
+    // Too many for the sectors' lists: every sector searches every edge
+    // (the same answers, more work).
+    for (int32_t i = 0; i < edge_count; ++i) entries.push_back(i);
+    for (Bin& bin : bins) bin = Bin{0, edge_count};
+  }
+
+  // The wedges' boundary rays.
+  for (const Wedge& w : wedges) {
+    const Vec2 rays[4] = {w.a1 == v ? v + (w.b1 - w.a1) : w.a1,
+                          w.b1 == v ? v - (w.b1 - w.a1) : w.b1,
+                          w.a2 == v ? v + (w.b2 - w.a2) : w.a2,
+                          w.b2 == v ? v - (w.b2 - w.a2) : w.b2};
+    for (const Vec2 ray : rays) {
+      if (ray != v)
+        directions.push_back({.point = ray, .sector = sector_of.Of(ray)});
+    }
+  }
+
+  // Directions by angle from +x: by sector, then counter-clockwise within
+  // it (a sector is narrower than a half turn), a sector's boundary first.
+  std::sort(directions.begin(), directions.end(),
+            [&](const Direction& a, const Direction& b) {
+              if (a.sector != b.sector) return a.sector < b.sector;
+              const int o = internal::Orient(v, a.point, b.point);
+              if (o != 0) return o > 0;
+              return a.role > b.role;
+            });
+
+  // Groups of directions on one ray; group g is [begin, next).
+  const int32_t direction_count = static_cast<int32_t>(directions.size());
+  const auto group_end = [&](int32_t begin) {
+    int32_t end = begin + 1;
+    while (end < direction_count &&
+           directions[end].sector == directions[begin].sector &&
+           internal::Orient(v, directions[begin].point,
+                            directions[end].point) == 0) {
+      ++end;
+    }
+    return end;
+  };
+
+  Sweep sweep(v, options, edges, wedges, bins, entries, sectors, out);
+  for (int32_t begin = 0; begin < direction_count;) {
+    const int32_t end = group_end(begin);
+    const Direction& d = directions[begin];  // the highest role sorts first
+    const int32_t sector = d.sector;
+    const int32_t cw_sector =
+        d.role > 0 ? (sector - 1 + sectors) % sectors : sector;
+    const Limit cw = sweep.Nearest(d.point, cw_sector, -1);
+    const Limit ccw = sweep.Nearest(d.point, sector, +1);
+    sweep.EmitRay(d.point, cw, ccw, d.role == 2, sector);
+    const Vec2 next =
+        end < direction_count ? directions[end].point : directions[0].point;
+    sweep.WalkCrossings(ccw.edge, d.point, next, sector);
+    begin = end;
+  }
+  const int32_t count = sweep.Finish();
+  if (count > static_cast<int32_t>(out.size())) {
+    result.status = VisibilityPolygonStatus::kOutputTooSmall;
+    result.needed = count;
+    return result;
+  }
+  result.vertex_count = count;
+  return result;
+}
+
+}  // namespace collide
