@@ -146,8 +146,8 @@ function sees(result, viewerIndex, targetIndex) {
   if (!(viewerIndex >= 0 && targetIndex >= 0 &&
         Math.floor(targetIndex / 64) < perViewer &&
         index < answer.visible_words.length)) {
-    throw new RangeError(`no target ${targetIndex} of viewer ${
-        viewerIndex} in the answer`);
+    throw new RangeError(
+        `no target ${targetIndex} of viewer ${viewerIndex} in the answer`);
   }
   const bits = word(answer.visible_words[index]);
   return ((bits >> BigInt(targetIndex % 64)) & 1n) === 1n;

@@ -35,16 +35,15 @@ test('two-way filter fields are set only when given', () => {
   assert.equal('category_bits' in plain, false);
   assert.equal('mask_bits' in plain, false);
   assert.equal(plain.group, 0);
-  const glass = collide.box(
-      2, [0, 0], [1, 1], {categoryBits: 2, maskBits: 0, group: -3});
+  const glass =
+      collide.box(2, [0, 0], [1, 1], {categoryBits: 2, maskBits: 0, group: -3});
   assert.equal(glass.category_bits, 2);
   assert.equal(glass.mask_bits, 0);
   assert.equal(glass.group, -3);
   assert.equal(
       collide.capsule(3, [0, 0], [1, 0], 0.5, {maskBits: '6'}).mask_bits, '6');
   assert.equal(
-      collide.polygon(4, [[0, 0], [1, 0], [0, 1]], {maskBits: 6}).mask_bits,
-      6);
+      collide.polygon(4, [[0, 0], [1, 0], [0, 1]], {maskBits: 6}).mask_bits, 6);
 });
 
 test('segments and polylines may be one-sided', () => {
@@ -104,8 +103,7 @@ test('every query takes the two-way filter', () => {
   const options = {maskBits: 5, categoryBits: 4, group: -2, ignoreIds: [9]};
   const filters = [
     collide.ray([0, 0], [1, 0], options).ray_cast.options.filter,
-    collide.circleCast([[0, 0], 1], [1, 0], options)
-        .circle_cast.options.filter,
+    collide.circleCast([[0, 0], 1], [1, 0], options).circle_cast.options.filter,
     collide.overlap({circle: [[0, 0], 1], ...options}).overlap.filter,
     collide.closestPoint([0, 0], options).closest_point.filter,
     collide.validateMove([1, 0], {circle: [[0, 0], 1], ...options})
@@ -177,14 +175,17 @@ test('visibility targets are points or discs', () => {
   const query = collide.visibility(
       [[0, 0], {x: 2, y: 3}, collide.viewer([1, 1], {range: 5})],
       [
-        [15, 0], {x: 3, y: 4}, [[10, -5], 0.5], {center: {x: 1, y: 1}, radius: 2},
+        [15, 0],
+        {x: 3, y: 4},
+        [[10, -5], 0.5],
+        {center: {x: 1, y: 1}, radius: 2},
         {point: {x: 7, y: 0}},
       ],
       {maskBits: 1, group: -4});
   const visibility = query.visibility;
   assert.deepEqual(
-      visibility.viewers.map((v) => v.position), [{x: 0, y: 0}, {x: 2, y: 3},
-                                                  {x: 1, y: 1}]);
+      visibility.viewers.map((v) => v.position),
+      [{x: 0, y: 0}, {x: 2, y: 3}, {x: 1, y: 1}]);
   assert.equal(visibility.viewers[2].range, 5);
   assert.deepEqual(
       visibility.targets.map((t) => Object.keys(t)[0]),
@@ -197,8 +198,8 @@ test('visibility targets are points or discs', () => {
 });
 
 test('visibility polygon', () => {
-  const polygon =
-      collide.visibilityPolygon([5, 2], 3, {categoryBits: 2}).visibility_polygon;
+  const polygon = collide.visibilityPolygon([5, 2], 3, {categoryBits: 2})
+                      .visibility_polygon;
   assert.deepEqual(polygon.viewer, {x: 5, y: 2});
   assert.equal(polygon.range, 3);
   assert.equal(polygon.max_arc_angle_radians, 0);
@@ -238,8 +239,7 @@ test('result helpers refuse other answers', () => {
   };
   assert.throws(() => collide.visibleSets(refused), collide.QueryRefused);
   const cast = {request_id: '5', status: null, result: 'cast', cast: {}};
-  assert.throws(
-      () => collide.visibleSets(cast), /cast result, not visibility/);
+  assert.throws(() => collide.visibleSets(cast), /cast result, not visibility/);
   const polygon = {
     request_id: '6',
     status: null,
