@@ -55,7 +55,9 @@ absl::StatusOr<Viewer> ViewerFromProto(const v1::Viewer& viewer,
       !s.ok()) {
     return s;
   }
-  Viewer result{.position = FromProto(viewer.position())};
+  Viewer result{.position = FromProto(viewer.position()),
+                .range = std::nullopt,
+                .cone = std::nullopt};
   if (viewer.has_range()) {
     if (absl::Status s =
             CheckNonNegative(viewer.range(), FieldPath(field, ".range"));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numbers>
 #include <vector>
 
@@ -299,14 +300,56 @@ TEST(VisibilityPolygon, SmallOutputAndScratchNameTheSizeNeeded) {
   EXPECT_EQ(refused.needed, 2);  // the box's face toward v and the wall
 }
 
+double LargestRadius(const std::vector<ShapeDesc>& shapes) {
+  double largest = 0.0;
+  for (const ShapeDesc& shape : shapes) {
+    if (const auto* c = std::get_if<Circle>(&shape.geometry)) {
+      largest = std::max(largest, c->radius);
+    }
+    if (const auto* c = std::get_if<Capsule>(&shape.geometry)) {
+      largest = std::max(largest, c->radius);
+    }
+  }
+  return largest;
+}
+
+// Whether p is, bitwise, a vertex of the shape.
+bool IsVertexOf(const Level& level, int shape, Vec2 p) {
+  std::vector<Vec2> points;
+  switch (level.kind(shape)) {
+    case ShapeKind::kSegment:
+      points = {level.segment(shape).p1, level.segment(shape).p2};
+      break;
+    case ShapeKind::kPolyline: {
+      const auto chain = level.polyline(shape).vertices;
+      points.assign(chain.begin(), chain.end());
+      break;
+    }
+    case ShapeKind::kConvexPolygon: {
+      const ConvexPolygon& polygon = level.convex_polygon(shape);
+      points.assign(polygon.vertices.begin(),
+                    polygon.vertices.begin() + polygon.count);
+      break;
+    }
+    case ShapeKind::kConcavePolygon: {
+      const auto vertices = level.concave_polygon(shape).vertices;
+      points.assign(vertices.begin(), vertices.end());
+      break;
+    }
+    default:
+      return false;
+  }
+  return std::find(points.begin(), points.end(), p) != points.end();
+}
+
 // Every vertex is what its kind says: a level vertex of its shape bitwise,
 // range points on the circle, and the polygon agrees with Sees away from
 // its boundary.
-void CheckAgainstSees(const Level& level, const std::vector<ShapeDesc>& shapes,
-                      Vec2 v, const VisibilityPolygonOptions& options,
+void CheckAgainstSees(const Level& level, Vec2 v,
+                      const VisibilityPolygonOptions& options,
                       double largest_radius, SplitMix64& rng, int samples,
-                      int& decided) {
-  const auto polygon = Polygon(level, v, options);
+                      int& decided, const QueryFilter& filter = {}) {
+  const auto polygon = Polygon(level, v, options, filter);
   const double scale = std::max(std::abs(v.x), std::abs(v.y)) + options.range;
   const double error = kVisibilityPolygonRelativeError * scale;
   const double half = options.max_arc_angle / 2;
@@ -320,8 +363,16 @@ void CheckAgainstSees(const Level& level, const std::vector<ShapeDesc>& shapes,
     }
     if (vertex.kind == Kind::kLevelVertex) {
       ASSERT_TRUE(vertex.shape_id.has_value());
-      const auto shape = level.FindShape(*vertex.shape_id);
+      // A patched level finds its own layer's shapes; the base the rest.
+      const Level* layer = &level;
+      auto shape = level.FindShape(*vertex.shape_id);
+      if (!shape.has_value() && level.base() != nullptr) {
+        layer = level.base();
+        shape = layer->FindShape(*vertex.shape_id);
+      }
       ASSERT_TRUE(shape.has_value());
+      EXPECT_TRUE(IsVertexOf(*layer, *shape, vertex.point))
+          << vertex.point.x << " " << vertex.point.y;
       EXPECT_LE(Length(vertex.point - v), options.range);
     }
   }
@@ -332,7 +383,8 @@ void CheckAgainstSees(const Level& level, const std::vector<ShapeDesc>& shapes,
     const Where where = Locate(polygon, p);
     if (where.distance <= margin) continue;
     ++decided;
-    const bool sees = Sees(level, Viewer{v, options.range, std::nullopt}, p);
+    const bool sees =
+        Sees(level, Viewer{v, options.range, std::nullopt}, p, filter);
     EXPECT_EQ(where.inside, sees)
         << "viewer " << v.x << "," << v.y << " point " << p.x << "," << p.y
         << " distance " << where.distance;
@@ -348,26 +400,54 @@ TEST(VisibilityPolygon, InsideMeansSeenOnRandomLevels) {
     scene.offset = seed % 3 == 0 ? 1e6 : (seed % 3 == 1 ? 0.0 : 1e9);
     const auto random = MakeRandomLevel(scene);
     const Level level = Build(random.shapes);
-    double largest_radius = 0.0;
-    for (const ShapeDesc& shape : random.shapes) {
-      if (const auto* c = std::get_if<Circle>(&shape.geometry)) {
-        largest_radius = std::max(largest_radius, c->radius);
-      }
-      if (const auto* c = std::get_if<Capsule>(&shape.geometry)) {
-        largest_radius = std::max(largest_radius, c->radius);
-      }
-    }
+    const double largest_radius = LargestRadius(random.shapes);
     SplitMix64 rng(seed * 31);
     for (int k = 0; k < 12; ++k) {
       const Vec2 v = RandomPoint(rng, {scene.offset, scene.offset},
                                  {scene.offset + 100, scene.offset + 100});
       const double range = k % 2 == 0 ? 20.0 : 60.0;
-      CheckAgainstSees(level, random.shapes, v,
-                       {.range = range, .max_arc_angle = 0.05}, largest_radius,
-                       rng, 200, decided);
+      CheckAgainstSees(level, v, {.range = range, .max_arc_angle = 0.05},
+                       largest_radius, rng, 200, decided);
     }
   }
   EXPECT_GT(decided, 15000) << decided;
+}
+
+TEST(VisibilityPolygon, PatchedLevelsAndFiltersAgreeWithSees) {
+  Scene scene;
+  scene.seed = 21;
+  scene.shape_count = 150;
+  const auto random = MakeRandomLevel(scene);
+  auto base = std::make_shared<const Level>(Build(random.shapes));
+  Scene added_scene;
+  added_scene.seed = 22;
+  added_scene.shape_count = 40;
+  auto added = MakeRandomLevel(added_scene);
+  for (ShapeDesc& shape : added.shapes) shape.id += 100000;
+  std::vector<uint64_t> removed;
+  for (size_t i = 0; i < random.shapes.size(); i += 3) {
+    removed.push_back(random.shapes[i].id);
+  }
+  auto patched = Level::Patch(base, removed, added.shapes);
+  ASSERT_TRUE(patched.ok()) << patched.status();
+  const double largest =
+      std::max(LargestRadius(random.shapes), LargestRadius(added.shapes));
+  SplitMix64 rng(23);
+  int decided = 0;
+  for (int k = 0; k < 12; ++k) {
+    const Vec2 v = RandomPoint(rng, {0, 0}, {100, 100});
+    const QueryFilter filter{k % 2 == 0 ? ~uint64_t{0} : uint64_t{0b1011}};
+    CheckAgainstSees(*patched, v, {.range = 40, .max_arc_angle = 0.05}, largest,
+                     rng, 200, decided, filter);
+  }
+  EXPECT_GT(decided, 1500) << decided;
+}
+
+TEST(VisibilityPolygon, ScratchIsSizedOnceAndBounded) {
+  const VisibilityPolygonScratch scratch;
+  // Room for the default 16,384 edges: a few MiB, whatever the level.
+  EXPECT_LT(scratch.memory_bytes(), size_t{4} << 20);
+  EXPECT_GT(scratch.memory_bytes(), size_t{1} << 20);
 }
 
 }  // namespace

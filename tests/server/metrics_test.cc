@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "collide/v1/collision_service.pb.h"
 #include "gtest/gtest.h"
 #include "server/ops/server_metrics.h"
@@ -114,6 +116,46 @@ TEST(OutcomeOfTest, EachKindOfResultMapsToItsOutcome) {
   v1::QueryResult closest;
   closest.mutable_closest_point()->set_found(true);
   EXPECT_EQ(OutcomeOf(closest), QueryOutcome::kHit);
+}
+
+TEST(OutcomeOfTest, LineOfSightAnswersHaveTheirOutcomes) {
+  v1::QueryResult sight;
+  sight.mutable_visibility()->add_visible_words(0);
+  sight.mutable_visibility()->add_visible_words(0);
+  EXPECT_EQ(OutcomeOf(sight), QueryOutcome::kMiss);
+  sight.mutable_visibility()->set_visible_words(1, uint64_t{1} << 63);
+  EXPECT_EQ(OutcomeOf(sight), QueryOutcome::kHit);
+
+  v1::QueryResult polygon;
+  polygon.mutable_visibility_polygon();
+  EXPECT_EQ(OutcomeOf(polygon), QueryOutcome::kStartOverlap);
+  for (const v1::VisibilityVertexKind kind :
+       {v1::VISIBILITY_VERTEX_KIND_ARC, v1::VISIBILITY_VERTEX_KIND_ARC_END,
+        v1::VISIBILITY_VERTEX_KIND_VIEWER}) {
+    polygon.mutable_visibility_polygon()->add_vertices()->set_kind(kind);
+  }
+  EXPECT_EQ(OutcomeOf(polygon), QueryOutcome::kMiss);
+  polygon.mutable_visibility_polygon()->add_vertices()->set_kind(
+      v1::VISIBILITY_VERTEX_KIND_RAY_HIT);
+  EXPECT_EQ(OutcomeOf(polygon), QueryOutcome::kHit);
+}
+
+TEST(QueryLimitTest, RefusalsAreCountedAndPassedToTheHook) {
+  static int calls = 0;
+  static std::string last;
+  SetQueryOverLimitHook([](QueryLimit limit, absl::string_view message) {
+    ++calls;
+    last = absl::StrCat(QueryLimitFlag(limit), ": ", message);
+  });
+  Counter& counter = Metrics().queries_over_limit[static_cast<size_t>(
+      QueryLimit::kVisibilityPolygonEdges)];
+  const uint64_t before = counter.value();
+  RecordQueryOverLimit(QueryLimit::kVisibilityPolygonEdges, "too many");
+  SetQueryOverLimitHook(nullptr);
+  RecordQueryOverLimit(QueryLimit::kVisibilityPolygonEdges, "not passed on");
+  EXPECT_EQ(counter.value(), before + 2);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(last, "max_visibility_polygon_edges: too many");
 }
 
 TEST(OutcomeOfTest, ErrorStatusesAreRefusedOrStopped) {

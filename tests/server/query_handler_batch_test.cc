@@ -116,6 +116,42 @@ TEST(AnswerRunQueriesTest, StopsBetweenQueriesWhenTheCheckSaysStop) {
   }
 }
 
+// A line-of-sight query counts as a whole interval of queries: the check
+// comes after each, so a deadline (and the answer's growth, which the
+// service charges at checks) is seen within one of them.
+TEST(AnswerRunQueriesTest, EachLineOfSightQueryIsFollowedByACheck) {
+  const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
+  v1::RunQueriesRequest request;
+  *request.add_queries() = RayQuery({0, 0}, {20, 0});
+  for (int i = 0; i < 2; ++i) {
+    v1::VisibilityQuery* sight = request.add_queries()->mutable_visibility();
+    sight->add_viewers()->mutable_position()->set_x(-1);
+    sight->add_targets()->mutable_point()->set_x(20);
+  }
+  v1::VisibilityPolygonQuery* polygon =
+      request.add_queries()->mutable_visibility_polygon();
+  polygon->set_range(5);
+  *request.add_queries() = RayQuery({0, 0}, {20, 0});
+  int checks = 0;
+  v1::RunQueriesResponse response;
+  ASSERT_TRUE(AnswerRunQueries(snapshot, request, formats::InputLimits{},
+                               &response,
+                               [&] {
+                                 ++checks;
+                                 return absl::OkStatus();
+                               })
+                  .ok());
+  // Before the first query, then after each of the three heavy ones.
+  EXPECT_EQ(checks, 4);
+  ASSERT_EQ(response.results_size(), 5);
+  for (const v1::QueryResult& result : response.results()) {
+    EXPECT_EQ(result.status().code(), 0) << result.status().message();
+  }
+  // The wall (x in [10, 12]) hides (20, 0) from (-1, 0).
+  EXPECT_EQ(response.results(1).visibility().visible_words(0), 0u);
+  EXPECT_GT(response.results(3).visibility_polygon().vertices_size(), 0);
+}
+
 TEST(AnswerStreamQueriesTest, ACancelledCallAnswersNoQuery) {
   const LevelSnapshot snapshot = Snapshot(WallLevel(), 3);
   v1::StreamQueriesRequest request;

@@ -251,6 +251,22 @@ TEST_F(RefusalPathsE2eTest, BadQueriesNameTheirFields) {
         q->mutable_pair_toi()->mutable_a()->mutable_point();
         q->mutable_pair_toi()->mutable_b()->mutable_capsule()->set_radius(-1);
       },
+      [](v1::Query* q) {
+        q->mutable_visibility()->add_viewers()->mutable_position()->set_x(
+            std::nan(""));
+      },
+      [](v1::Query* q) {
+        q->mutable_visibility()->add_viewers();
+        q->mutable_visibility()->add_viewers()->mutable_cone();
+      },
+      [](v1::Query* q) {
+        q->mutable_visibility()->add_viewers();
+        q->mutable_visibility()->add_targets();
+      },
+      [](v1::Query* q) {
+        q->mutable_visibility()->set_target_rule(v1::TARGET_RULE_ANY_PART);
+      },
+      [](v1::Query* q) { q->mutable_visibility_polygon()->set_range(-1); },
   };
   // Each bad query at index 1 of a batch, after a good one: one refusal.
   for (size_t i = 0; i < bad.size(); ++i) {

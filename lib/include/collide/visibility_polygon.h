@@ -21,8 +21,9 @@
 //   occluder behind it; rounded (error below).
 // - kEdgeCrossing: where the edges of two overlapping occluders cross (the
 //   shape is the one the boundary continues on, counter-clockwise).
-// - kRoundPoint: a point of a circle's or capsule's outline as approximated
-//   below (a tangent point from the viewer or a corner of the outline).
+// - kRoundPoint: a corner of a circle's or capsule's outline as drawn
+//   (below): on its tangent lines, the first and last on the tangent rays
+//   from the viewer; rounded.
 // - kArc: a point of the range circle inside a visible arc.
 // - kArcEnd: where a visible arc of the range circle ends: an occluder's
 //   edge crossing the range circle, or a shadow's edge reaching it.
@@ -30,22 +31,27 @@
 //   the directions into the solid see nothing.
 //
 // Approximations (every vertex but kLevelVertex and kViewer is a rounded
-// point; each rounded point lies within kVisibilityPolygonRelativeError *
-// (|v| + range) of the exact point it stands for, |v| the larger of the
-// viewer's coordinates' magnitudes):
+// point; the drawn boundary lies within kVisibilityPolygonRelativeError *
+// (|v| + range) of the boundary it stands for, |v| the larger of the
+// viewer's coordinates' magnitudes: a rounded point is that close to the
+// exact one, or, where a ray meets an edge at a grazing angle, to the
+// edge and the ray, off along them):
 // - The range circle is drawn as chords of at most max_arc_angle radians
 //   whose ends lie on the circle (kArc, kArcEnd), so the chords run inside
 //   the circle: the polygon leaves out at most range * (1 - cos(
 //   max_arc_angle / 2)) of the region near its range.
-// - A circle, and each cap of a capsule, is drawn from the viewer as its
-//   two tangent points and, between them on the side facing the viewer,
-//   segments of its tangent lines each spanning at most max_arc_angle of
-//   the circle (kRoundPoint), so the drawn outline lies outside the circle
-//   by at most radius * (1 / cos(max_arc_angle / 2) - 1): the polygon
-//   leaves out at most that much of the region in front of a round
-//   occluder, and its shadows' edges are the tangent rays, rounded.
-// So, apart from rounded points, the polygon never holds a point the viewer
-// does not see: it is safe to reveal.
+// - A circle, and each cap of a capsule, is drawn from the viewer as the
+//   segments of its tangent lines between the two tangent rays, each
+//   spanning at most max_arc_angle of the circle (kRoundPoint corners), so
+//   the drawn outline lies outside the circle by at most radius * (1 /
+//   cos(max_arc_angle / 2) - 1): the polygon leaves out at most that much
+//   of the region in front of a round occluder; its shadows' edges are the
+//   tangent rays, rounded. A capsule's sides are its side segments.
+// - Two edges crossing a ray within rounding of one point are ordered by
+//   their rounded distances (exactly where a level vertex is involved).
+// So, apart from rounded points and sight lines of zero width (through a
+// point segment, along a wall's line through the viewer), the polygon
+// holds no point the viewer does not see: it is safe to reveal.
 #ifndef COLLIDE_VISIBILITY_POLYGON_H_
 #define COLLIDE_VISIBILITY_POLYGON_H_
 
@@ -60,8 +66,8 @@
 
 namespace collide {
 
-// The bound on a rounded vertex's distance from the exact point, relative
-// to |v| + range (see above).
+// The bound on the drawn boundary's distance from the exact one, relative
+// to |v| + range (see above), beside the chords' and outlines' bounds.
 inline constexpr double kVisibilityPolygonRelativeError = 1e-12;
 
 enum class PolygonVertexKind : uint8_t {
@@ -98,9 +104,10 @@ enum class VisibilityPolygonStatus : uint8_t {
   // The output holds fewer than the polygon's vertices; `needed` says how
   // many it needs. The output's contents are unspecified.
   kOutputTooSmall,
-  // More occluder edges or directions near the viewer than the scratch
-  // holds; `needed` says how many edges (VisibilityPolygonScratch's
-  // max_edges) it needs. No polygon is written.
+  // More occluder edges within the range than the scratch holds (or the
+  // viewer on the boundary of more than 64 solids at once); `needed` says
+  // how many edges (VisibilityPolygonScratch's max_edges) it needs. No
+  // polygon is written.
   kScratchTooSmall,
 };
 
@@ -161,6 +168,7 @@ class VisibilityPolygonScratch {
   };
 
   std::vector<Edge> edges_;
+  std::vector<double> near_;  // per edge: a lower bound of its distance
   std::vector<Direction> directions_;
   std::vector<int32_t> entries_;
   std::vector<Bin> bins_;

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numbers>
 #include <optional>
 
@@ -40,12 +41,17 @@ using Direction = VisibilityPolygonAccess::Direction;
 using Bin = VisibilityPolygonAccess::Bin;
 using Wedge = VisibilityPolygonAccess::Wedge;
 
-// At least this many sectors, so that a sector holds few edges.
+// At least this many sectors, and one per kEdgesPerSector edges, so that a
+// sector holds few edges.
 constexpr int32_t kMinSectors = 256;
+constexpr int32_t kEdgesPerSector = 2;
 // The most sectors: 2 pi / kMinArcAngle chords.
 constexpr int32_t kMaxSectors = 6284;
 constexpr int32_t kEntriesPerEdge = 16;
 constexpr int32_t kMaxWedges = 64;
+
+// Relative to |v| + range: far beyond the rounding of any distance here.
+constexpr double kReachSlack = 1e-9;
 
 constexpr int32_t kRangeLimit = -1;
 constexpr int32_t kViewerLimit = -2;
@@ -60,6 +66,13 @@ struct Limit {
   double t = 0.0;
 };
 
+// Orient, answering a repeated point without the exact fallback (a
+// direction's own point is often an end of the edges tested against it).
+int Orient(Vec2 a, Vec2 b, Vec2 c) {
+  if (c == b || c == a || a == b) return 0;
+  return internal::Orient(a, b, c);
+}
+
 bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
   if (internal::InsideOccluder(level, nullptr, v, filter)) return true;
   const Level* base = level.base();
@@ -71,17 +84,20 @@ bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
 class Sweep {
  public:
   Sweep(Vec2 v, const VisibilityPolygonOptions& options,
-        absl::Span<const Edge> edges, absl::Span<const Wedge> wedges,
-        absl::Span<const Bin> bins, absl::Span<const int32_t> entries,
-        int32_t sectors, absl::Span<VisibilityPolygonVertex> out)
+        absl::Span<const Edge> edges, absl::Span<const double> near,
+        absl::Span<const Wedge> wedges, absl::Span<const Bin> bins,
+        absl::Span<const int32_t> entries, int32_t sectors,
+        absl::Span<VisibilityPolygonVertex> out)
       : v_(v),
         range_(options.range),
         edges_(edges),
+        near_(near),
         wedges_(wedges),
         bins_(bins),
         entries_(entries),
         sectors_(sectors),
-        out_(out) {}
+        out_(out),
+        scale_(std::abs(v.x) + std::abs(v.y) + options.range) {}
 
   // The nearest thing the ray v -> p meets just to `side` of it (+1
   // counter-clockwise, -1 clockwise), among the edges of `sector`.
@@ -92,12 +108,16 @@ class Sweep {
       }
     }
     Limit best;
+    // A bound past which no edge can be nearer than the best so far (the
+    // sector's edges come nearest first): it only skips work.
+    double reach = std::numeric_limits<double>::infinity();
     const Bin bin = bins_[sector];
     for (int32_t k = bin.begin; k < bin.end; ++k) {
       const int32_t index = entries_[k];
+      if (near_[index] > reach) break;
       const Edge& e = edges_[index];
-      const int oa = internal::Orient(v_, p, e.a);
-      const int ob = internal::Orient(v_, p, e.b);
+      const int oa = Orient(v_, p, e.a);
+      const int ob = Orient(v_, p, e.b);
       Limit candidate{.edge = index};
       if (oa * ob < 0) {
         // Crosses the ray's line; ahead of v when v lies left of the edge
@@ -117,8 +137,9 @@ class Sweep {
       } else {
         continue;
       }
-      if (best.edge == kRangeLimit || Nearer(p, candidate, best)) {
+      if (best.edge == kRangeLimit || Nearer(p, side, candidate, best)) {
         best = candidate;
+        reach = Reach(p, best);
       }
     }
     return best;
@@ -165,10 +186,15 @@ class Sweep {
     for (int32_t step = bin.begin; step <= bin.end; ++step) {
       const Edge& e = edges_[edge];
       const int v_side = internal::Orient(e.a, e.b, v_);
+      // An edge crossing e meets it no farther than e's far end.
+      const double reach =
+          std::max(Length(e.a - v_), Length(e.b - v_)) * (1.0 + 1e-6) +
+          kReachSlack * scale_;
       int32_t best = -1;
       Vec2 best_point{};
       for (int32_t k = bin.begin; k < bin.end; ++k) {
         const int32_t index = entries_[k];
+        if (near_[index] > reach) break;
         if (index == edge) continue;
         const Edge& g = edges_[index];
         if (!internal::CrossesProperly(e.a, e.b, g.a, g.b)) continue;
@@ -208,6 +234,16 @@ class Sweep {
   }
 
  private:
+  // Above the distance from v of the point where `limit` meets the ray
+  // v -> p, by a margin far beyond its rounding.
+  double Reach(Vec2 p, const Limit& limit) const {
+    const Edge& e = edges_[limit.edge];
+    const double distance = limit.end == 0   ? Length(e.a - v_)
+                            : limit.end == 1 ? Length(e.b - v_)
+                                             : limit.t * Length(p - v_);
+    return distance * (1.0 + 1e-6) + kReachSlack * scale_;
+  }
+
   bool IsArcEnd(const Limit& limit) const {
     if (limit.edge < 0 || limit.end < 0) return false;
     const Edge& e = edges_[limit.edge];
@@ -215,27 +251,57 @@ class Sweep {
   }
 
   // Whether `candidate` is strictly nearer than `best` (an edge) along the
-  // ray v -> p. Exact where either is an edge's end on the ray.
-  bool Nearer(Vec2 p, const Limit& candidate, const Limit& best) const {
+  // ray v -> p just to `side` of it. Exact where either is an edge's end on
+  // the ray. Where both meet the ray at one point, the nearer just beside
+  // the ray is the one the other turns away from v behind.
+  bool Nearer(Vec2 p, int side, const Limit& candidate,
+              const Limit& best) const {
     const Edge& c = edges_[candidate.edge];
     const Edge& b = edges_[best.edge];
+    // The end of an edge off the ray, on `side` (for an edge crossing the
+    // ray, its end on that side).
+    const auto beside = [&](const Edge& e, const Limit& limit) {
+      if (limit.end == 0) return e.b;
+      if (limit.end == 1) return e.a;
+      return internal::Orient(v_, p, e.a) == side ? e.a : e.b;
+    };
+    // Whether `e`, through the meeting point, hides `other`'s end x.
+    const auto hides = [&](const Edge& e, Vec2 x) {
+      return internal::Orient(e.a, e.b, x) * internal::Orient(e.a, e.b, v_) < 0;
+    };
     if (candidate.end >= 0 && best.end >= 0) {
       const Vec2 q = candidate.end == 0 ? c.a : c.b;
       const Vec2 r = best.end == 0 ? b.a : b.b;
-      return internal::DotSign(v_, p, q, r) > 0;
+      const int order = internal::DotSign(v_, p, q, r);
+      if (order != 0) return order > 0;
+      return hides(c, beside(b, best));
     }
     if (candidate.end >= 0) {
-      // The point q against best's line, which the ray crosses ahead of v:
-      // q is nearer, or equal (an end wins a tie), unless beyond it.
+      // The point q against best's line, which the ray crosses ahead of v.
       const Vec2 q = candidate.end == 0 ? c.a : c.b;
-      return internal::Orient(b.a, b.b, q) * internal::Orient(b.a, b.b, v_) >=
-             0;
+      const int at = internal::Orient(b.a, b.b, q);
+      if (at != 0) return at * internal::Orient(b.a, b.b, v_) > 0;
+      return hides(c, beside(b, best));
     }
     if (best.end >= 0) {
       const Vec2 r = best.end == 0 ? b.a : b.b;
-      return internal::Orient(c.a, c.b, r) * internal::Orient(c.a, c.b, v_) < 0;
+      const int at = internal::Orient(c.a, c.b, r);
+      if (at != 0) return at * internal::Orient(c.a, c.b, v_) < 0;
+      return hides(c, beside(b, best));
     }
-    return candidate.t < best.t;
+    // Both cross the ray inside them. Apart by more than rounding: by
+    // their distances. Within rounding of one point: their lines meet at
+    // x; beside the ray short of x the order is the one at the ray, and
+    // past x the other.
+    const double slack = 1e-9 * std::max(candidate.t, best.t);
+    if (std::abs(candidate.t - best.t) > slack) return candidate.t < best.t;
+    const Vec2 w = c.b - c.a;
+    const Vec2 h = b.b - b.a;
+    const double denominator = Cross(w, h);
+    if (denominator == 0.0) return candidate.t < best.t;
+    const Vec2 x = c.a + (Cross(b.a - c.a, h) / denominator) * w;
+    const bool past = hides(c, beside(b, best));
+    return internal::Orient(v_, p, x) == side ? !past : past;
   }
 
   // Where the segments of e and g cross (they do, properly): on e.
@@ -297,11 +363,13 @@ class Sweep {
   Vec2 v_;
   double range_;
   absl::Span<const Edge> edges_;
+  absl::Span<const double> near_;
   absl::Span<const Wedge> wedges_;
   absl::Span<const Bin> bins_;
   absl::Span<const int32_t> entries_;
   int32_t sectors_;
   absl::Span<VisibilityPolygonVertex> out_;
+  double scale_;
   int32_t count_ = 0;
   Vec2 first_{};
   Vec2 last_{};
@@ -350,15 +418,16 @@ class Sectors {
 VisibilityPolygonScratch::VisibilityPolygonScratch(int32_t max_edges)
     : max_edges_(std::max(max_edges, int32_t{0})) {
   edges_.reserve(max_edges_);
+  near_.reserve(max_edges_);
   directions_.reserve(2 * static_cast<size_t>(max_edges_) + kMaxSectors +
-                      4 * kMaxWedges);
+                      8 * kMaxWedges);
   entries_.reserve(static_cast<size_t>(max_edges_) * kEntriesPerEdge);
   bins_.reserve(kMaxSectors);
   wedges_.reserve(kMaxWedges);
 }
 
 size_t VisibilityPolygonScratch::memory_bytes() const {
-  return edges_.capacity() * sizeof(Edge) +
+  return edges_.capacity() * sizeof(Edge) + near_.capacity() * sizeof(double) +
          directions_.capacity() * sizeof(Direction) +
          entries_.capacity() * sizeof(int32_t) +
          bins_.capacity() * sizeof(Bin) + wedges_.capacity() * sizeof(Wedge);
@@ -386,9 +455,11 @@ VisibilityPolygonResult VisibilityPolygon(
   std::vector<Direction>& directions =
       VisibilityPolygonAccess::directions(scratch);
   std::vector<int32_t>& entries = VisibilityPolygonAccess::entries(scratch);
+  std::vector<double>& near = VisibilityPolygonAccess::near(scratch);
   std::vector<Bin>& bins = VisibilityPolygonAccess::bins(scratch);
   std::vector<Wedge>& wedges = VisibilityPolygonAccess::wedges(scratch);
   edges.clear();
+  near.clear();
   directions.clear();
   entries.clear();
   bins.clear();
@@ -407,13 +478,17 @@ VisibilityPolygonResult VisibilityPolygon(
   }
 
   // Sector boundaries: the chords' directions 2 pi j / chords, each split
-  // into `split` sectors so that there are at least kMinSectors. Their
+  // into `split` sectors so that there are at least kMinSectors and one per
+  // kEdgesPerSector edges (at most kMaxSectors). Their
   // points lie far enough from v that rounding them turns their direction
   // by at most about 1e-10 radians.
   const int32_t chords = static_cast<int32_t>(
       std::ceil(2.0 * std::numbers::pi / options.max_arc_angle));
-  const int32_t split = (kMinSectors + chords - 1) / chords;
-  const int32_t sectors = std::min(chords * split, kMaxSectors);
+  const int32_t wanted = std::max(
+      kMinSectors, static_cast<int32_t>(edges.size()) / kEdgesPerSector);
+  const int32_t split =
+      std::min((wanted + chords - 1) / chords, kMaxSectors / chords);
+  const int32_t sectors = chords * split;
   const double far =
       std::max(options.range, 0x1p-20 * (std::abs(v.x) + std::abs(v.y)));
   for (int32_t j = 0; j < sectors; ++j) {
@@ -474,16 +549,38 @@ VisibilityPolygonResult VisibilityPolygon(
     for (int32_t i = 0; i < edge_count; ++i) entries.push_back(i);
     for (Bin& bin : bins) bin = Bin{0, edge_count};
   }
+  // Each sector's edges nearest first, so that a search can stop early.
+  for (const Edge& e : edges) {
+    const Vec2 d = e.b - e.a;
+    const double length_squared = Dot(d, d);
+    const double s =
+        length_squared > 0.0
+            ? std::clamp(Dot(v - e.a, d) / length_squared, 0.0, 1.0)
+            : 0.0;
+    near.push_back(Length(e.a + s * d - v));
+  }
+  const auto nearer = [&](int32_t a, int32_t b) { return near[a] < near[b]; };
+  if (total <= static_cast<int64_t>(entries.capacity())) {
+    for (const Bin& bin : bins) {
+      std::sort(entries.begin() + bin.begin, entries.begin() + bin.end, nearer);
+    }
+  } else {
+    std::sort(entries.begin(), entries.end(), nearer);
+  }
 
-  // The wedges' boundary rays.
+  // The wedges' boundary rays: both rays of each line through v (its
+  // points other than v exactly, the others rounded).
   for (const Wedge& w : wedges) {
-    const Vec2 rays[4] = {w.a1 == v ? v + (w.b1 - w.a1) : w.a1,
-                          w.b1 == v ? v - (w.b1 - w.a1) : w.b1,
-                          w.a2 == v ? v + (w.b2 - w.a2) : w.a2,
-                          w.b2 == v ? v - (w.b2 - w.a2) : w.b2};
-    for (const Vec2 ray : rays) {
-      if (ray != v)
-        directions.push_back({.point = ray, .sector = sector_of.Of(ray)});
+    const Vec2 lines[2][2] = {{w.a1, w.b1}, {w.a2, w.b2}};
+    for (int k = 0; k < w.lines; ++k) {
+      const Vec2 a = lines[k][0];
+      const Vec2 b = lines[k][1];
+      const Vec2 rays[4] = {a, b, v + (b - a), v - (b - a)};
+      for (const Vec2 ray : rays) {
+        if (ray != v) {
+          directions.push_back({.point = ray, .sector = sector_of.Of(ray)});
+        }
+      }
     }
   }
 
@@ -492,7 +589,7 @@ VisibilityPolygonResult VisibilityPolygon(
   std::sort(directions.begin(), directions.end(),
             [&](const Direction& a, const Direction& b) {
               if (a.sector != b.sector) return a.sector < b.sector;
-              const int o = internal::Orient(v, a.point, b.point);
+              const int o = Orient(v, a.point, b.point);
               if (o != 0) return o > 0;
               return a.role > b.role;
             });
@@ -503,14 +600,13 @@ VisibilityPolygonResult VisibilityPolygon(
     int32_t end = begin + 1;
     while (end < direction_count &&
            directions[end].sector == directions[begin].sector &&
-           internal::Orient(v, directions[begin].point,
-                            directions[end].point) == 0) {
+           Orient(v, directions[begin].point, directions[end].point) == 0) {
       ++end;
     }
     return end;
   };
 
-  Sweep sweep(v, options, edges, wedges, bins, entries, sectors, out);
+  Sweep sweep(v, options, edges, near, wedges, bins, entries, sectors, out);
   for (int32_t begin = 0; begin < direction_count;) {
     const int32_t end = group_end(begin);
     const Direction& d = directions[begin];  // the highest role sorts first

@@ -23,6 +23,9 @@ struct VisibilityPolygonAccess {
   static std::vector<Edge>& edges(VisibilityPolygonScratch& s) {
     return s.edges_;
   }
+  static std::vector<double>& near(VisibilityPolygonScratch& s) {
+    return s.near_;
+  }
   static std::vector<Direction>& directions(VisibilityPolygonScratch& s) {
     return s.directions_;
   }

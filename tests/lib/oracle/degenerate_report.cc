@@ -34,6 +34,7 @@
 #include "collide/toi.h"
 #include "degenerate.h"
 #include "degenerate_sight.h"
+#include "degenerate_sight_polygon.h"
 #include "exact_oracle.h"
 #include "scenes.h"
 
@@ -564,7 +565,7 @@ int main(int argc, char** argv) {
       for (const SightFamily& f : SightFamilies()) {
         std::fprintf(stderr, " %s", f.name);
       }
-      std::fprintf(stderr, "\n");
+      std::fprintf(stderr, " %s\n", kSightPolygonFamily);
       return 2;
     }
   }
@@ -597,6 +598,11 @@ int main(int argc, char** argv) {
     }
     ++found;
     RunSightFamily(f, opt.cases, opt.show, &disagreements);
+  }
+  if (wanted.empty() || std::find(wanted.begin(), wanted.end(),
+                                  kSightPolygonFamily) != wanted.end()) {
+    ++found;
+    RunSightPolygonFamily(opt.cases, opt.show, &disagreements);
   }
   if (found == 0 ||
       (!wanted.empty() && found != static_cast<int>(wanted.size()))) {

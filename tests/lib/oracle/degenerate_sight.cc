@@ -327,7 +327,9 @@ bool MapCase(const Local& l, const Frame& f, SightCase* c) {
   return true;
 }
 
-std::vector<ShapeDesc> LevelShapes(const SightCase& c) {
+}  // namespace
+
+std::vector<ShapeDesc> SightLevelShapes(const SightCase& c) {
   std::vector<ShapeDesc> shapes;
   uint64_t id = 1;
   for (const SightOccluder& o : c.occluders) {
@@ -355,8 +357,6 @@ std::vector<ShapeDesc> LevelShapes(const SightCase& c) {
   }
   return shapes;
 }
-
-}  // namespace
 
 SightCase GenerateSight(const SightFamily& family, Rng& rng) {
   for (;;) {
@@ -406,7 +406,7 @@ void RunSightFamily(const SightFamily& family, int cases, int show,
   VisibilityScratch scratch;
   for (int i = 0; i < cases; ++i) {
     const SightCase c = GenerateSight(family, rng);
-    const std::vector<ShapeDesc> shapes = LevelShapes(c);
+    const std::vector<ShapeDesc> shapes = SightLevelShapes(c);
     absl::StatusOr<Level> level = Level::Create(shapes);
     if (!level.ok()) {
       ++skipped;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collide/level.h"
 #include "scenes.h"
 #include "sight_oracle.h"
 
@@ -42,6 +43,8 @@ struct SightCase {
 };
 
 SightCase GenerateSight(const SightFamily& family, Rng& rng);
+// The level shapes of a case: occluder i has id i + 1.
+std::vector<ShapeDesc> SightLevelShapes(const SightCase& c);
 std::string DescribeSight(const SightCase& c);
 
 // Runs `cases` cases of the family through VisibleTargets and Sees and
