@@ -463,9 +463,9 @@ const (
 	// Where the edges of two overlapping occluders cross; shape_id is the
 	// one the boundary continues on, counter-clockwise.
 	VisibilityVertexKind_VISIBILITY_VERTEX_KIND_EDGE_CROSSING VisibilityVertexKind = 3
-	// A point of round occluder shape_id's outline (a circle, a capsule's
-	// cap) as approximated: a tangent point from the viewer, or a corner of
-	// the tangent segments drawn between two of them.
+	// A corner of round occluder shape_id's outline as drawn (a circle, a
+	// capsule's cap): on its tangent lines, the first and last on the
+	// tangent rays from the viewer.
 	VisibilityVertexKind_VISIBILITY_VERTEX_KIND_ROUND_POINT VisibilityVertexKind = 4
 	// A point of the range circle inside a visible arc (a chord's end);
 	// shape_id 0.
@@ -4652,17 +4652,21 @@ func (x *VisibilityResult) GetWordsPerViewer() int32 {
 
 // The answer to a VisibilityPolygonQuery: the visible region as a
 // polygon star-shaped around the viewer. Apart from its rounded vertices
-// it holds no point the viewer does not see, so it is safe to reveal:
+// and sight lines of zero width (through a point segment, along a wall's
+// line through the viewer) it holds no point the viewer does not see, so
+// it is safe to reveal:
 //   - The range circle is drawn as chords of at most max_arc_angle_radians
 //     whose ends lie on the circle, inside it: the polygon leaves out at
 //     most range * (1 - cos(max_arc_angle_radians / 2)) near the range.
-//   - A circle, or a capsule's cap, is drawn as its two tangent points from
-//     the viewer joined by segments of its tangent lines each spanning at
+//   - A circle, or a capsule's cap, is drawn as the segments of its tangent
+//     lines between the two tangent rays from the viewer, each spanning at
 //     most max_arc_angle_radians, outside it: the polygon leaves out at
 //     most radius * (1 / cos(max_arc_angle_radians / 2) - 1) in front of it.
-//   - Level vertices (and the viewer) are exact; every other vertex is a
-//     rounded point within 1e-12 * (|v| + range) of the exact point it
-//     stands for, |v| the larger magnitude of the viewer's coordinates.
+//   - Level vertices (and the viewer) are exact; the rest of the drawn
+//     boundary lies within 1e-12 * (|v| + range) of the boundary it stands
+//     for, |v| the larger magnitude of the viewer's coordinates (a rounded
+//     vertex that close to the exact point, or, where a ray meets an edge
+//     at a grazing angle, to the edge and the ray).
 //
 // Empty when the viewer is strictly inside a solid occluder (it sees
 // nothing).
