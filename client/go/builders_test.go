@@ -114,3 +114,52 @@ func TestClosestPointWithinSetsTheDistance(t *testing.T) {
 		t.Errorf("ClosestPointWithin: %v", within)
 	}
 }
+
+func TestTwoWayFilterFieldsAreSetOnlyWhenGiven(t *testing.T) {
+	plain := Circle(1, Vec(0, 0), 1)
+	if plain.CategoryBits != nil || plain.MaskBits != nil ||
+		plain.Group != 0 || plain.OneSided {
+		t.Errorf("plain circle: %v", plain)
+	}
+	glass := Box(2, Vec(0, 0), Vec(1, 1), 0, CategoryBits(2), MaskBits(0),
+		Group(-3))
+	if glass.GetCategoryBits() != 2 || glass.MaskBits == nil ||
+		glass.GetMaskBits() != 0 || glass.GetGroup() != -3 {
+		t.Errorf("glass: %v", glass)
+	}
+	platform := Segment(3, Vec(0, 0), Vec(4, 0), OneSided(), Group(2))
+	chain := Polyline(4, []*collidev1.Vec2{Vec(0, 0), Vec(1, 1)}, false,
+		OneSided(), MaskBits(1<<63))
+	if !platform.GetOneSided() || platform.GetGroup() != 2 ||
+		!chain.GetOneSided() || chain.GetMaskBits() != 1<<63 {
+		t.Errorf("platform %v, chain %v", platform, chain)
+	}
+}
+
+func TestEveryQueryTakesTheTwoWayFilter(t *testing.T) {
+	want := &collidev1.QueryFilter{MaskBits: proto.Uint64(5),
+		CategoryBits: proto.Uint64(4), Group: -2, IgnoreIds: []uint64{9}}
+	disc := CircleBody(Vec(0, 0), 1)
+	filters := map[string]*collidev1.QueryFilter{
+		"ray": Ray(Vec(0, 0), Vec(1, 0), MaskBits(5), CategoryBits(4),
+			Group(-2), IgnoreIDs(9)).GetRayCast().GetOptions().GetFilter(),
+		"cast": Cast(disc, Vec(1, 0), MaskBits(5), CategoryBits(4), Group(-2),
+			IgnoreIDs(9)).GetCircleCast().GetOptions().GetFilter(),
+		"overlap": Overlap(disc, MaskBits(5), CategoryBits(4), Group(-2),
+			IgnoreIDs(9)).GetOverlap().GetFilter(),
+		"closest point": ClosestPoint(Vec(0, 0), MaskBits(5), CategoryBits(4),
+			Group(-2), IgnoreIDs(9)).GetClosestPoint().GetFilter(),
+		"move": ValidateMove(disc, Vec(1, 0), MaskBits(5), CategoryBits(4),
+			Group(-2), IgnoreIDs(9)).GetMoveValidation().GetFilter(),
+		"shot": ValidateShot(Vec(0, 0), Vec(1, 0), nil, MaskBits(5),
+			CategoryBits(4), Group(-2), IgnoreIDs(9)).GetHitValidation().GetFilter(),
+	}
+	for name, got := range filters {
+		if !proto.Equal(got, want) {
+			t.Errorf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	if filter := Ray(Vec(0, 0), Vec(1, 0)).GetRayCast().GetOptions().GetFilter(); filter.CategoryBits != nil || filter.Group != 0 {
+		t.Errorf("a plain ray's filter: %v", filter)
+	}
+}

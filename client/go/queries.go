@@ -28,7 +28,8 @@ func PolygonBody(vertices ...*collidev1.Vec2) Body {
 }
 
 // A CastOption sets a cast's options (MaxFraction, AllHits,
-// TargetDistance, MaxHits) or its filter (MaskBits, IgnoreIDs).
+// TargetDistance, MaxHits) or its filter (MaskBits, CategoryBits, Group,
+// IgnoreIDs).
 type CastOption interface {
 	applyCast(*collidev1.CastOptions)
 }
@@ -76,12 +77,6 @@ func TargetDistance(distance float64) CastOption {
 // MaxHits caps the hits an AllHits cast reports (0: the server's limit).
 func MaxHits(count int32) CastOption {
 	return castOption(func(o *collidev1.CastOptions) { o.MaxHits = count })
-}
-
-// MaskBits counts only the shapes sharing a category bit with bits
-// (default 1).
-func MaskBits(bits uint64) FilterOption {
-	return filterOption(func(f *collidev1.QueryFilter) { f.MaskBits = &bits })
 }
 
 // IgnoreIDs skips the shapes with these ids.

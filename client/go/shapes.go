@@ -5,24 +5,34 @@ import collidev1 "github.com/collide-dev/collide/client/go/collidev1"
 // Vec is the point or vector (x, y).
 func Vec(x, y float64) *collidev1.Vec2 { return &collidev1.Vec2{X: x, Y: y} }
 
-// A ShapeOption sets a level shape's user data or category bits.
-type ShapeOption func(*collidev1.Shape)
+// A ShapeOption sets a level shape's user data, its side of the two-way
+// filter (CategoryBits, MaskBits, Group) or OneSided.
+type ShapeOption interface {
+	applyShape(*collidev1.Shape)
+}
+
+type shapeOption func(*collidev1.Shape)
+
+func (o shapeOption) applyShape(shape *collidev1.Shape) { o(shape) }
 
 // UserData is the caller's value a hit on the shape reports.
 func UserData(value uint64) ShapeOption {
-	return func(shape *collidev1.Shape) { shape.UserData = value }
+	return shapeOption(func(shape *collidev1.Shape) { shape.UserData = value })
 }
 
-// CategoryBits is the shape's categories (default 1); a query counts the
-// shapes sharing a bit with its mask.
-func CategoryBits(bits uint64) ShapeOption {
-	return func(shape *collidev1.Shape) { shape.CategoryBits = &bits }
+// OneSided makes a segment or polyline block only what moves into its
+// front, the left of p1 -> p2 (of each polyline segment's vertex i -> i +
+// 1; y up, so a platform drawn left to right faces up and a mover rising
+// through it from below passes). The server refuses it on other shapes,
+// naming shapes[i].one_sided.
+func OneSided() ShapeOption {
+	return shapeOption(func(shape *collidev1.Shape) { shape.OneSided = true })
 }
 
 func shape(id uint64, options []ShapeOption) *collidev1.Shape {
 	result := &collidev1.Shape{Id: id}
 	for _, option := range options {
-		option(result)
+		option.applyShape(result)
 	}
 	return result
 }

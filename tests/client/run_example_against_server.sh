@@ -35,9 +35,10 @@ certs="${workdir}/certs"
 bash "$(dirname "$0")/../support/make_test_certs.sh" "${certs}" example \
   >/dev/null 2>&1
 printf 'example-token-%s\n' "$$" >"${workdir}/admin_token"
-# No bundled level: the examples put (and delete) their own.
+# The bundled level levels/arena is served (the examples' fog-of-war tick
+# reads it); the examples put (and delete) their own level for the rest.
 "${server}" --listen=127.0.0.1:0 --admin_listen=127.0.0.1:0 \
-  --default_level=false --tls_cert_file="${certs}/server.pem" \
+  --tls_cert_file="${certs}/server.pem" \
   --tls_key_file="${certs}/server.key" \
   --tls_client_ca_file="${certs}/ca.pem" \
   --admin_token_file="${workdir}/admin_token" 2>"${log}" &

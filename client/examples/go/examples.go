@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
-// exampleLevel has three shapes whose contacts are easy to work out by hand.
+// exampleLevel has four shapes whose contacts are easy to work out by hand.
 func exampleLevel() *collidev1.Level {
 	v := collide.Vec
 	return collide.Level(levelID,
@@ -19,7 +19,11 @@ func exampleLevel() *collidev1.Level {
 		// A crate: the square -11 <= x <= -9, -1 <= y <= 1. Its edges are
 		// numbered counter-clockwise from the lower-left corner, so its
 		// right side (x = -9) is edge 1.
-		collide.Box(3, v(-10, 0), v(1, 1), 0, collide.UserData(103)))
+		collide.Box(3, v(-10, 0), v(1, 1), 0, collide.UserData(103)),
+		// A jump-through platform: the one-sided segment y = 10,
+		// 20 <= x <= 30, drawn left to right, so its front faces up.
+		collide.Segment(4, v(20, 10), v(30, 10), collide.OneSided(),
+			collide.UserData(104)))
 }
 
 // example is one query of the batch, what it is, and its known answer.
@@ -71,6 +75,13 @@ func exampleQueries() []example {
 		// Straight down from the origin there is nothing: a miss is an
 		// answer with no hits, not an error.
 		{"ray cast misses", collide.Ray(v(0, 0), v(0, -20)), miss()},
+		// Falling onto the platform from above meets its front halfway.
+		{"ray lands on the platform", collide.Ray(v(25, 15), v(0, -10)),
+			castHit(0.5, contact{point: xy{25, 10}, normal: xy{0, 1},
+				shapeID: 4, userData: 104, feature: feature{edge, 0}})},
+		// Rising into it from below passes through.
+		{"ray rises through the platform", collide.Ray(v(25, 5), v(0, 10)),
+			miss()},
 		// A deforming segment in general: a blade turning about its centre
 		// from (-1, 0)-(1, 0) to (0, -1)-(0, 1), each end moving on its own,
 		// and a point falling from (0.25, 0.75) by (0, -1). It lies on the

@@ -1,9 +1,11 @@
 // Command collide_example calls a collide server from Go through the
 // client package (github.com/collide-dev/collide/client/go): it puts a
 // level, sends one batch of mixed queries on a QueryStream and a packed
-// batch of rays (twice: varint, then fixed-width result columns), checks
-// every result against an answer worked out by hand, then deletes the
-// level.
+// batch of rays (twice: varint, then fixed-width result columns), runs a
+// fog-of-war tick on the bundled level levels/arena (fog_of_war.go: which
+// enemies each of three players sees, and one player's visibility
+// polygon), checks every result against an answer worked out by hand,
+// then deletes the level it put.
 //
 // It builds from Debian 12's packages alone (no module downloads); see
 // README.md next to this file:
@@ -67,6 +69,9 @@ var (
 			"(query_loop.go)")
 	loopLevel = flag.String("loop_level", "levels/arena",
 		"the level the loop queries")
+	fogLevel = flag.String("fog_level", "levels/arena",
+		"the level of the fog-of-war tick (fog_of_war.go; its known "+
+			"answers are the bundled level's)")
 )
 
 // exit prints message and ends the process with code.
@@ -153,6 +158,11 @@ func run(client *collide.Client) int {
 		callFailed(*address, "StreamQueries", err)
 	} else if code == 0 {
 		if code, err = packedRaysAndCheck(client); err != nil {
+			callFailed(*address, "RunQueries", err)
+		}
+	}
+	if err == nil && code == 0 {
+		if code, err = fogOfWarAndCheck(client, *fogLevel); err != nil {
 			callFailed(*address, "RunQueries", err)
 		}
 	}

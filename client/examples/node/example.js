@@ -1,7 +1,10 @@
 // Calls a collide server from Node.js through the collide-client package:
 // puts a level, streams one batch of mixed queries and a packed batch of
-// rays (twice: varint, then fixed-width result columns), checks every
-// result against an answer worked out by hand, then deletes the level.
+// rays (twice: varint, then fixed-width result columns), then runs a
+// fog-of-war tick on the bundled level levels/arena (fog_of_war.js: which
+// enemies each of three players sees, and one player's visibility
+// polygon), checks every result against an answer worked out by hand,
+// then deletes the level it put.
 //
 //   (cd ../../node && npm ci && npm run build)  # once: the package
 //   npm ci                                      # once, in this folder
@@ -59,7 +62,7 @@ const DEADLINE_MS = 10000;
 // double, so compare within a few rounding errors.
 const TOLERANCE = 1e-9;
 
-// Three shapes whose contacts are easy to work out by hand.
+// Four shapes whose contacts are easy to work out by hand.
 const exampleLevel = collide.level(LEVEL_ID, [
   // A wall: the segment x = 10, -5 <= y <= 5.
   collide.segment(1, [10, -5], [10, 5], {userData: 101}),
@@ -69,6 +72,9 @@ const exampleLevel = collide.level(LEVEL_ID, [
   // numbered counter-clockwise from the lower-left corner, so its right
   // side (x = -9) is edge 1.
   collide.box(3, [-10, 0], [1, 1], {userData: 103}),
+  // A jump-through platform: the one-sided segment y = 10, 20 <= x <= 30,
+  // drawn left to right, so its front faces up.
+  collide.segment(4, [20, 10], [30, 10], {oneSided: true, userData: 104}),
 ]);
 
 // Each entry: what it is, the query (the package's builders make the
@@ -165,6 +171,27 @@ const examples = [
     // with no hits, not an error.
     name: 'ray cast misses',
     query: collide.ray([0, 0], [0, -20]),
+    want: {miss: true},
+  },
+  {
+    // Falling onto the platform from above meets its front halfway.
+    name: 'ray lands on the platform',
+    query: collide.ray([25, 15], [0, -10]),
+    want: {
+      cast: {
+        fraction: 0.5,
+        point: [25, 10],
+        normal: [0, 1],
+        shape_id: 4,
+        user_data: 104,
+        feature: ['FEATURE_TYPE_EDGE', 0],
+      },
+    },
+  },
+  {
+    // Rising into it from below passes through.
+    name: 'ray rises through the platform',
+    query: collide.ray([25, 5], [0, 10]),
     want: {miss: true},
   },
   {
@@ -550,8 +577,12 @@ async function run(flags) {
     console.log(
         `put ${put.level}: version ${put.version}, ${put.shape_count} shapes`);
     try {
-      const code = await streamAndCheck(client, put.version);
-      return code !== 0 ? code : await packedRaysAndCheck(client);
+      let code = await streamAndCheck(client, put.version);
+      if (code === 0) code = await packedRaysAndCheck(client);
+      return code !== 0 ?
+          code :
+          await require('./fog_of_war')
+              .fogOfWarAndCheck(collide, client, flags.fog_level);
     } finally {
       // Delete even after a mismatch or a failed call, so reruns start
       // clean.
@@ -575,12 +606,16 @@ const FLAG_DEFAULTS = {
   // until SIGINT/SIGTERM) and count failed calls (query_loop.js).
   loop_seconds: '0',
   loop_level: 'levels/arena',
+  // The level of the fog-of-war tick (fog_of_war.js; its known answers are
+  // the bundled level's).
+  fog_level: 'levels/arena',
 };
 
 const USAGE = 'usage: node example.js [--address=HOST:PORT] ' +
     '[--admin_address=HOST:PORT] [--admin_token_file=FILE] ' +
     '[--tls_ca_file=FILE] [--tls_cert_file=FILE --tls_key_file=FILE] ' +
-    '[--tls_server_name=NAME] [--loop_seconds=S] [--loop_level=LEVEL]';
+    '[--tls_server_name=NAME] [--loop_seconds=S] [--loop_level=LEVEL] ' +
+    '[--fog_level=LEVEL]';
 
 function parseFlags(argv) {
   const flags = {...FLAG_DEFAULTS};

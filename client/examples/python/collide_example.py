@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Calls a collide server from Python through the collide package: puts a
 level, streams one batch of mixed queries and sends a packed batch of rays
-(twice: varint, then fixed-width result columns), checks every result
-against an answer worked out by hand, then deletes the level.
+(twice: varint, then fixed-width result columns), then runs a fog-of-war
+tick on the bundled level levels/arena (which enemies each of three
+players sees, and one player's visibility polygon), checks every result
+against an answer worked out by hand, then deletes the level it put.
 
 Run it with the python of a venv the package is installed in (see README.md
 next to this file):
@@ -68,7 +70,7 @@ INVALID_ARGUMENT = grpc.StatusCode.INVALID_ARGUMENT.value[0]  # 3
 
 
 def example_level():
-    """Three shapes whose contacts are easy to work out by hand."""
+    """Four shapes whose contacts are easy to work out by hand."""
     return collide.level(
         LEVEL_ID,
         # A wall: the segment x = 10, -5 <= y <= 5.
@@ -78,7 +80,11 @@ def example_level():
         # A crate: the square -11 <= x <= -9, -1 <= y <= 1. Its edges are
         # numbered counter-clockwise from the lower-left corner, so its
         # right side (x = -9) is edge 1.
-        collide.box(3, (-10, 0), (1, 1), user_data=103))
+        collide.box(3, (-10, 0), (1, 1), user_data=103),
+        # A jump-through platform: the one-sided segment y = 10,
+        # 20 <= x <= 30, drawn left to right, so its front faces up.
+        collide.segment(4, (20, 10), (30, 10), one_sided=True,
+                        user_data=104))
 
 
 def sword_swing(with_near_target):
@@ -152,6 +158,15 @@ def example_queries():
         # answer with no hits, not an error.
         ("ray cast misses",
          collide.ray((0, 0), (0, -20)),
+         {"miss": True}),
+        # Falling onto the platform from above meets its front halfway.
+        ("ray lands on the platform",
+         collide.ray((25, 15), (0, -10)),
+         {"cast": dict(fraction=0.5, point=(25, 10), normal=(0, 1),
+                       shape_id=4, user_data=104, feature=(edge, 0))}),
+        # Rising into it from below passes through.
+        ("ray rises through the platform",
+         collide.ray((25, 5), (0, 10)),
          {"miss": True}),
         # A deforming segment in general: a blade turning about its centre from
         # (-1, 0)-(1, 0) to (0, -1)-(0, 1), each end moving on its own, and
@@ -329,13 +344,15 @@ def describe(result):
             f"{number(found.point.y)}), distance {number(found.distance)}")
 
 
-def run(client):
+def run(client, fog_level):
     put = client.put_level(example_level())
     print(f"put {put.level}: version {put.version}, "
           f"{put.shape_count} shapes")
     try:
         code = stream_and_check(client, put.version)
-        return code if code != 0 else packed_rays_and_check(client)
+        if code == 0:
+            code = packed_rays_and_check(client)
+        return code if code != 0 else fog_of_war_and_check(client, fog_level)
     finally:
         # Delete even after a mismatch or a failed call, so reruns start
         # clean.
@@ -451,6 +468,95 @@ def packed_batch_and_check(client, rays, fixed_width):
     print(f"all {len(rays)} packed ray results ({form}) match the known "
           "answers")
     return 0
+
+
+# The fog-of-war tick: on the bundled level (levels/arena, which
+# collide_server serves unless --default_level=false; server/levels/
+# default_level.cc has its shapes), which enemies each player sees and so
+# may be sent. One visibility query answers every player at once. Its
+# filter counts only category 1: the glass pane (shape 60, category 2,
+# x = 14, -8 <= y <= -2) blocks shots but not sight.
+PLAYERS = [
+    # All round, within 20. Enemy 0 (15, 0) is behind the pillar at
+    # (10, 0) (radius 1.5; the sight line passes 0.98 from its centre) and
+    # enemy 3 (-12, 0) behind the one at (-10, 0) (0.23 from it); enemies
+    # 1 and 2 are in the open.
+    ("scout", collide.viewer((5, 2), range=20)),
+    # Facing west, 30 degrees either side, any distance: enemy 2, dead
+    # ahead, through the glass; enemies 0 and 1 are outside the cone (68
+    # and 41 degrees off), enemy 3 inside it but behind the pillar at
+    # (-10, 0).
+    ("sniper", collide.viewer((17, -5), cone=((-1, 0), math.pi / 6))),
+    # All round, within 16: enemy 3 (5.8 away, 1.71 from the pillar at
+    # (-10, 0), which has radius 1.5); enemy 1 (13.5 away) is behind the
+    # barrier (the capsule along y = 12, -14 <= x <= -8); enemies 0 and 2
+    # are out of range.
+    ("guard", collide.viewer((-15, 5), range=16)),
+]
+# Points, and a disc (enemy 2) that counts by its centre.
+ENEMIES = [(15, 0), (-6, 15), ((10, -5), 0.5), (-12, 0)]
+# The enemies each player may be sent, by index.
+FOG_ANSWER = {"scout": [1, 2], "sniper": [2], "guard": [3]}
+# The scout's own view within 3: the polygon the client draws. The crate
+# around (5, 5) (shape 20, half-size 1) is the only shape that near: its
+# two near corners are the polygon's level vertices, (6, 4) first (the
+# polygon runs counter-clockwise from +x), and every other vertex lies on
+# the range circle.
+FOG_POLYGON_RANGE = 3
+FOG_POLYGON_CORNERS = [((6, 4), 20), ((4, 4), 20)]
+
+
+def fog_of_war_and_check(client, level):
+    """One tick's visibility and visibility polygon queries on `level`;
+    returns the exit code (0: the answers match)."""
+    scout = PLAYERS[0][1].position
+    tick, polygon = client.run(level, [
+        collide.visibility([viewer for _, viewer in PLAYERS], ENEMIES,
+                           mask_bits=1),
+        collide.visibility_polygon((scout.x, scout.y), FOG_POLYGON_RANGE)])
+    failures = []
+    try:
+        seen = collide.visible_sets(tick)
+        expect_equal("visibility rows", len(seen), len(PLAYERS))
+    except (Mismatch, collide.QueryRefused) as error:
+        print(f"collide_example: fog of war: {error}", file=sys.stderr)
+        return 1
+    print(f"fog of war on {level}: {len(PLAYERS)} players, "
+          f"{len(ENEMIES)} enemies")
+    for (name, viewer), enemies in zip(PLAYERS, seen):
+        mark = "ok" if enemies == FOG_ANSWER[name] else "MISMATCH"
+        if mark != "ok":
+            failures.append(f"{name} sees enemies {enemies}, expected "
+                            f"{FOG_ANSWER[name]}")
+        at = f"({number(viewer.position.x)}, {number(viewer.position.y)})"
+        print(f"  {name:7} at {at:9} {mark:8} may be sent enemies {enemies}")
+    try:
+        check_fog_polygon(polygon, scout)
+        corners = ", ".join(f"({number(x)}, {number(y)})"
+                            for (x, y), _ in FOG_POLYGON_CORNERS)
+        print(f"  scout's view within {FOG_POLYGON_RANGE}: ok       "
+              f"{len(collide.polygon_points(polygon))} vertices, crate "
+              f"corners {corners}")
+    except (Mismatch, collide.QueryRefused) as error:
+        failures.append(f"scout's polygon: {error}")
+    for failure in failures:
+        print(f"collide_example: fog of war: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def check_fog_polygon(result, scout):
+    """Raises Mismatch unless the polygon's level vertices are the crate's
+    near corners and every other vertex lies on the range circle."""
+    vertices = collide.check(result).visibility_polygon.vertices
+    level_vertices = [((v.point.x, v.point.y), v.shape_id) for v in vertices
+                      if v.kind == cs.VISIBILITY_VERTEX_KIND_LEVEL_VERTEX]
+    expect_equal("level vertices", level_vertices, FOG_POLYGON_CORNERS)
+    for i, vertex in enumerate(vertices):
+        if vertex.kind != cs.VISIBILITY_VERTEX_KIND_LEVEL_VERTEX:
+            expect_near(f"vertex {i}'s distance from the scout",
+                        math.hypot(vertex.point.x - scout.x,
+                                   vertex.point.y - scout.y),
+                        FOG_POLYGON_RANGE)
 
 
 # The --loop_seconds loop: batches of LOOP_RAYS rays, LOOP_WINDOW of them in
@@ -584,6 +690,9 @@ def main():
                         "count failed calls")
     parser.add_argument("--loop_level", default="levels/arena",
                         help="the level the loop queries")
+    parser.add_argument("--fog_level", default="levels/arena",
+                        help="the level of the fog-of-war tick (its known "
+                        "answers are the bundled level's)")
     args = parser.parse_args()
     if bool(args.tls_cert_file) != bool(args.tls_key_file):
         cannot_start("--tls_cert_file and --tls_key_file go together", 2)
@@ -605,7 +714,7 @@ def main():
         if args.loop_seconds > 0:
             return run_loop(client, args.loop_level, args.loop_seconds)
         try:
-            return run(client)
+            return run(client, args.fog_level)
         except grpc.RpcError as error:
             print(f"collide_example: {args.address}: {error.code().name}: "
                   f"{error.details()}", file=sys.stderr)

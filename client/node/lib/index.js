@@ -6,7 +6,9 @@
 //
 // Level builders (level, segment, polyline, polygon, circle, box, capsule),
 // query builders (ray, circleCast, capsuleCast, polygonCast, overlap,
-// closestPoint, validateMove, validateShot, target), Client and its
+// closestPoint, validateMove, validateShot, target), line of sight
+// (visibility, viewer, viewCone, visibilityPolygon, and visibleSets, sees,
+// polygonPoints to read the answers), Client and its
 // QueryStream, and the grpc-js services under v1. types/index.d.ts
 // declares them, with the collide.v1 messages generated from the protos.
 'use strict';
@@ -18,6 +20,7 @@ const {levelName} = require('./names');
 const {LOADER_OPTIONS, PROTO_DIR, v1} = require('./proto');
 const queries = require('./queries');
 const shapes = require('./shapes');
+const visibility = require('./visibility');
 const {Client} = require('./client');
 const {QueryStream, MAX_REOPENS} = require('./stream');
 const {version} = require('../package.json');
@@ -38,4 +41,4 @@ module.exports = {
   check,
   statusName,
 };
-Object.assign(module.exports, shapes, queries);
+Object.assign(module.exports, shapes, queries, visibility);

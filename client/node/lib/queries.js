@@ -7,8 +7,12 @@
 // polygon as an array of points; the messages ({center, radius}, ...) and
 // circleOf and friends are taken too.
 //
-// Common options: maskBits (which shape categories count; default 1) and
-// ignoreIds (shape ids to skip). Casts also take maxFraction (default 1),
+// Common options, the query's side of the two-way filter: maskBits (the
+// shape categories that count; default all bits), categoryBits (the query's
+// own categories, which a shape's maskBits must share; default 1), group
+// (Box2D's group index: a shape of the same positive group always counts,
+// of the same negative group never; default 0, no group) and ignoreIds
+// (shape ids to skip). Casts also take maxFraction (default 1),
 // allHits (every shape hit, sorted by fraction then id, instead of the
 // first), targetDistance and maxHits.
 'use strict';
@@ -27,12 +31,20 @@ function toPolygon(shape) {
   return Array.isArray(shape) ? polygonOf(shape) : shape;
 }
 
-// Which shapes count: those sharing a bit with maskBits (default 1) and not
-// in ignoreIds.
+// Which shapes count: those whose categories share a bit with maskBits and
+// whose mask shares a bit with categoryBits (or of the query's positive
+// group, never of its negative one), not in ignoreIds. Bits left out keep
+// the server's defaults.
 function queryFilter(options = {}) {
-  const result = {ignore_ids: Array.from(options.ignoreIds ?? [])};
+  const result = {
+    ignore_ids: Array.from(options.ignoreIds ?? []),
+    group: options.group ?? 0,
+  };
   if (options.maskBits !== undefined && options.maskBits !== null) {
     result.mask_bits = options.maskBits;
+  }
+  if (options.categoryBits !== undefined && options.categoryBits !== null) {
+    result.category_bits = options.categoryBits;
   }
   return result;
 }

@@ -26,31 +26,56 @@ function vec(point) {
       `a point is [x, y] or {x, y}, got ${JSON.stringify(point)}`);
 }
 
-// A Shape with `geometry` (one member of its oneof). category_bits is left
-// unset (the server's default category, 1) unless given.
+// Every shape builder takes the two-way filter's options: categoryBits (the
+// shape's categories, which a query's maskBits must share; default 1),
+// maskBits (the query categories it blocks, which a query's categoryBits
+// must share; default all bits) and group (Box2D's group index: a shape and
+// a query of the same positive group always meet, of the same negative
+// group never; default 0, no group). Segments and polylines also take
+// oneSided: they then block only what moves into their front, the left of
+// p1 -> p2 (y up: a platform drawn left to right faces up, so a mover
+// rising through it from below passes).
+
+// A Shape with `geometry` (one member of its oneof). category_bits and
+// mask_bits are left unset (the server's defaults) unless given.
 function shape(id, geometry, options = {}) {
-  const result = {id, user_data: options.userData ?? 0, ...geometry};
+  const result = {
+    id,
+    user_data: options.userData ?? 0,
+    group: options.group ?? 0,
+    ...geometry,
+  };
   if (options.categoryBits !== undefined && options.categoryBits !== null) {
     result.category_bits = options.categoryBits;
+  }
+  if (options.maskBits !== undefined && options.maskBits !== null) {
+    result.mask_bits = options.maskBits;
   }
   return result;
 }
 
 // A segment from p1 to p2 (no inside).
 function segment(id, p1, p2, options = {}) {
-  return shape(id, {segment: {p1: vec(p1), p2: vec(p2)}}, options);
+  return {
+    ...shape(id, {segment: {p1: vec(p1), p2: vec(p2)}}, options),
+    one_sided: Boolean(options.oneSided),
+  };
 }
 
-// A chain of segments through `vertices` (no inside, even when closed).
+// A chain of segments through `vertices` (no inside, even when closed);
+// one-sided, each segment's front is the left of vertex i -> i + 1.
 function polyline(id, vertices, options = {}) {
-  return shape(
-      id, {
-        polyline: {
-          vertices: Array.from(vertices, vec),
-          closed: Boolean(options.closed),
+  return {
+    ...shape(
+        id, {
+          polyline: {
+            vertices: Array.from(vertices, vec),
+            closed: Boolean(options.closed),
+          },
         },
-      },
-      options);
+        options),
+    one_sided: Boolean(options.oneSided),
+  };
 }
 
 // A solid polygon, convex or concave, either winding.

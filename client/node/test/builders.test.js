@@ -30,6 +30,36 @@ test('a level holds the shapes as given', () => {
       /shapes is an array/);
 });
 
+test('two-way filter fields are set only when given', () => {
+  const plain = collide.circle(1, [0, 0], 1);
+  assert.equal('category_bits' in plain, false);
+  assert.equal('mask_bits' in plain, false);
+  assert.equal(plain.group, 0);
+  const glass =
+      collide.box(2, [0, 0], [1, 1], {categoryBits: 2, maskBits: 0, group: -3});
+  assert.equal(glass.category_bits, 2);
+  assert.equal(glass.mask_bits, 0);
+  assert.equal(glass.group, -3);
+  assert.equal(
+      collide.capsule(3, [0, 0], [1, 0], 0.5, {maskBits: '6'}).mask_bits, '6');
+  assert.equal(
+      collide.polygon(4, [[0, 0], [1, 0], [0, 1]], {maskBits: 6}).mask_bits, 6);
+});
+
+test('segments and polylines may be one-sided', () => {
+  const platform =
+      collide.segment(1, [0, 0], [4, 0], {oneSided: true, group: 2});
+  assert.equal(platform.one_sided, true);
+  assert.equal(platform.group, 2);
+  const chain = collide.polyline(
+      2, [[0, 0], [1, 1], [2, 0]],
+      {oneSided: true, maskBits: '9223372036854775808'});
+  assert.equal(chain.one_sided, true);
+  assert.equal(chain.mask_bits, '9223372036854775808');
+  assert.equal(collide.segment(3, [0, 0], [1, 0]).one_sided, false);
+  assert.equal('one_sided' in collide.circle(4, [0, 0], 1), false);
+});
+
 test('vec takes arrays and {x, y}', () => {
   assert.deepEqual(collide.vec([1.5, -2]), {x: 1.5, y: -2});
   const given = {x: 3, y: 4};
@@ -59,6 +89,31 @@ test('cast options as given', () => {
   assert.equal(options.max_fraction, 0.5);
   assert.equal(options.filter.mask_bits, 6);
   assert.deepEqual(options.filter.ignore_ids, [3, 4]);
+});
+
+test('query filters leave unset bits to the server', () => {
+  const filter = collide.ray([0, 0], [1, 0]).ray_cast.options.filter;
+  assert.equal('category_bits' in filter, false);
+  assert.equal('mask_bits' in filter, false);
+  assert.equal(filter.group, 0);
+  assert.equal(collide.queryFilter({categoryBits: 0}).category_bits, 0);
+});
+
+test('every query takes the two-way filter', () => {
+  const options = {maskBits: 5, categoryBits: 4, group: -2, ignoreIds: [9]};
+  const filters = [
+    collide.ray([0, 0], [1, 0], options).ray_cast.options.filter,
+    collide.circleCast([[0, 0], 1], [1, 0], options).circle_cast.options.filter,
+    collide.overlap({circle: [[0, 0], 1], ...options}).overlap.filter,
+    collide.closestPoint([0, 0], options).closest_point.filter,
+    collide.validateMove([1, 0], {circle: [[0, 0], 1], ...options})
+        .move_validation.filter,
+    collide.validateShot([0, 0], [1, 0], [], options).hit_validation.filter,
+  ];
+  for (const filter of filters) {
+    assert.deepEqual(
+        filter, {ignore_ids: [9], group: -2, mask_bits: 5, category_bits: 4});
+  }
 });
 
 test('capsule and polygon casts take arrays or messages', () => {
@@ -104,6 +159,96 @@ test('a shot with targets', () => {
   assert.equal(shot.targets[0].id, 9);
   assert.equal(shot.targets[0].translation.y, -2);
   assert.throws(() => collide.target(5, {}), /target 5/);
+});
+
+test('viewers take a range and a cone', () => {
+  const plain = collide.viewer([1, 2]);
+  assert.deepEqual(plain, {position: {x: 1, y: 2}});
+  const sniper = collide.viewer([17, -5], {range: 0, cone: [[-1, 0], 0.5]});
+  assert.equal(sniper.range, 0);
+  assert.deepEqual(sniper.cone, collide.viewCone([-1, 0], 0.5));
+  assert.deepEqual(
+      sniper.cone, {direction: {x: -1, y: 0}, half_angle_radians: 0.5});
+});
+
+test('visibility targets are points or discs', () => {
+  const query = collide.visibility(
+      [[0, 0], {x: 2, y: 3}, collide.viewer([1, 1], {range: 5})],
+      [
+        [15, 0],
+        {x: 3, y: 4},
+        [[10, -5], 0.5],
+        {center: {x: 1, y: 1}, radius: 2},
+        {point: {x: 7, y: 0}},
+      ],
+      {maskBits: 1, group: -4});
+  const visibility = query.visibility;
+  assert.deepEqual(
+      visibility.viewers.map((v) => v.position),
+      [{x: 0, y: 0}, {x: 2, y: 3}, {x: 1, y: 1}]);
+  assert.equal(visibility.viewers[2].range, 5);
+  assert.deepEqual(
+      visibility.targets.map((t) => Object.keys(t)[0]),
+      ['point', 'point', 'circle', 'circle', 'point']);
+  assert.equal(visibility.targets[2].circle.radius, 0.5);
+  assert.equal(visibility.target_rule, 'TARGET_RULE_UNSPECIFIED');
+  assert.equal(visibility.filter.mask_bits, 1);
+  assert.equal(visibility.filter.group, -4);
+  assert.throws(() => collide.visibilityTarget('here'), TypeError);
+});
+
+test('visibility polygon', () => {
+  const polygon = collide.visibilityPolygon([5, 2], 3, {categoryBits: 2})
+                      .visibility_polygon;
+  assert.deepEqual(polygon.viewer, {x: 5, y: 2});
+  assert.equal(polygon.range, 3);
+  assert.equal(polygon.max_arc_angle_radians, 0);
+  assert.equal(polygon.filter.category_bits, 2);
+});
+
+test('visible sets read the bit rows', () => {
+  // Two viewers, 70 targets: two words a row, fixed64 words as decimal
+  // strings as the client receives them. Viewer 0 sees 0, 5 and 69;
+  // viewer 1 sees 63 and 64.
+  const answer = {
+    words_per_viewer: 2,
+    visible_words: ['33', '32', '9223372036854775808', '1'],
+  };
+  const result = {
+    request_id: '3',
+    status: null,
+    result: 'visibility',
+    visibility: answer,
+  };
+  assert.deepEqual(collide.visibleSets(result), [[0, 5, 69], [63, 64]]);
+  assert.deepEqual(collide.visibleSets(answer), [[0, 5, 69], [63, 64]]);
+  assert.equal(collide.sees(result, 1, 64), true);
+  assert.equal(collide.sees(result, 1, 5), false);
+  for (const [viewer, target] of [[0, 128], [2, 0], [0, -1]]) {
+    assert.throws(() => collide.sees(result, viewer, target), RangeError);
+  }
+  const empty = {words_per_viewer: 0, visible_words: []};
+  assert.deepEqual(collide.visibleSets(empty), []);
+  assert.deepEqual(collide.visibleSets(empty, 2), [[], []]);
+});
+
+test('result helpers refuse other answers', () => {
+  const refused = {
+    request_id: '4',
+    status: {code: 8, message: 'queries[0].visibility: too many pairs'},
+  };
+  assert.throws(() => collide.visibleSets(refused), collide.QueryRefused);
+  const cast = {request_id: '5', status: null, result: 'cast', cast: {}};
+  assert.throws(() => collide.visibleSets(cast), /cast result, not visibility/);
+  const polygon = {
+    request_id: '6',
+    status: null,
+    result: 'visibility_polygon',
+    visibility_polygon: {
+      vertices: [{point: {x: 3, y: 0}}, {point: {x: 0, y: 3}}],
+    },
+  };
+  assert.deepEqual(collide.polygonPoints(polygon), [[3, 0], [0, 3]]);
 });
 
 test('level names', () => {

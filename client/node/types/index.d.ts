@@ -46,19 +46,35 @@ export declare function levelName(level: string): string;
 export interface ShapeOptions {
   /** Opaque to collide; returned with every result naming the shape. */
   userData?: Uint64;
-  /** The shape's categories; unset: 1 (the default category). */
+  /** The shape's categories, which a query's maskBits must share; unset: 1
+   * (the default category). */
   categoryBits?: Uint64;
+  /** The query categories the shape blocks, which a query's categoryBits
+   * must share; unset: all bits. */
+  maskBits?: Uint64;
+  /** Box2D's group index: a shape and a query of the same positive group
+   * always meet, of the same negative group never; 0 (default): none. */
+  group?: number;
+}
+
+/** Segments and polylines only. */
+export interface OneSidedOption {
+  /** Block only what moves into the front, the left of p1 -> p2 (y up: a
+   * platform drawn left to right faces up). Default false: two-sided. */
+  oneSided?: boolean;
 }
 
 /** A Vec2 from [x, y] ({x, y} is returned as it is). */
 export declare function vec(point: Point): v1.Vec2;
 /** A segment from p1 to p2 (no inside). */
 export declare function segment(
-    id: Uint64, p1: Point, p2: Point, options?: ShapeOptions): v1.Shape;
+    id: Uint64, p1: Point, p2: Point,
+    options?: ShapeOptions & OneSidedOption): v1.Shape;
 /** A chain of segments through `vertices` (no inside, even when closed). */
 export declare function polyline(
     id: Uint64, vertices: Iterable<Point>,
-    options?: ShapeOptions & { closed?: boolean }): v1.Shape;
+    options?: ShapeOptions & OneSidedOption & { closed?: boolean }):
+    v1.Shape;
 /** A solid polygon, convex or concave, either winding. */
 export declare function polygon(
     id: Uint64, vertices: Iterable<Point>, options?: ShapeOptions): v1.Shape;
@@ -86,8 +102,14 @@ export declare function polygonOf(vertices: Iterable<Point>): v1.Polygon;
 // Queries.
 
 export interface FilterOptions {
-  /** Which shape categories count (default 1). */
+  /** The shape categories that count (default all bits). */
   maskBits?: Uint64;
+  /** The query's own categories, which a shape's maskBits must share
+   * (default 1). */
+  categoryBits?: Uint64;
+  /** Box2D's group index: a shape of the same positive group always
+   * counts, of the same negative group never; 0 (default): none. */
+  group?: number;
   /** Shape ids to skip. */
   ignoreIds?: Iterable<Uint64>;
 }
@@ -142,6 +164,61 @@ export declare function target(
 export declare function validateShot(
     origin: Point, translation: Point, targets: Iterable<v1.ShotTarget>,
     options?: FilterOptions & { radius?: number }): v1.Query;
+
+// Line of sight (server-side fog of war).
+
+/** A view cone: [direction, halfAngleRadians] or the message. */
+export type ConeLike = readonly [Point, number] | v1.ViewCone;
+/** A visibility target: a point, a disc (seen when its centre is), or the
+ * message. */
+export type VisibilityTargetLike =
+    | Point | readonly [Point, number] | v1.Circle | v1.VisibilityTarget;
+
+export interface ViewerOptions {
+  /** How far it sees (level units; a target at exactly range is in view);
+   * unset: unlimited. */
+  range?: number;
+  /** Which way it sees; unset: every direction. */
+  cone?: ConeLike;
+}
+
+/** The cone around `direction` opening halfAngleRadians (in [0, pi])
+ * either side; a target exactly on an edge is in view. */
+export declare function viewCone(
+    direction: Point, halfAngleRadians: number): v1.ViewCone;
+/** A viewer at `position`. */
+export declare function viewer(
+    position: Point, options?: ViewerOptions): v1.Viewer;
+/** A VisibilityTarget from a point or a disc. */
+export declare function visibilityTarget(
+    target: VisibilityTargetLike): v1.VisibilityTarget;
+/** Which of `targets` each of `viewers` (a Viewer, or a bare position: all
+ * round, unlimited range) sees past the level's occluders (those passing
+ * the filter). */
+export declare function visibility(
+    viewers: Iterable<v1.Viewer | Point>,
+    targets: Iterable<VisibilityTargetLike>,
+    options?: FilterOptions & { targetRule?: v1.TargetRule }): v1.Query;
+/** The region seen from `position` within `range`, as a polygon; arcs as
+ * chords of at most maxArcAngleRadians (0: the server's 0.2). */
+export declare function visibilityPolygon(
+    position: Point, range: number,
+    options?: FilterOptions & { maxArcAngleRadians?: number }): v1.Query;
+/** Per viewer, the indices of the targets it sees, ascending (throws
+ * QueryRefused for a refused query). With no targets the answer holds no
+ * rows: viewerCount empty arrays. */
+export declare function visibleSets(
+    result: v1.QueryResult__Output | v1.VisibilityResult__Output,
+    viewerCount?: number): number[][];
+/** Whether viewer viewerIndex sees target targetIndex (throws RangeError
+ * for indices outside the answer). */
+export declare function sees(
+    result: v1.QueryResult__Output | v1.VisibilityResult__Output,
+    viewerIndex: number, targetIndex: number): boolean;
+/** A visibility polygon's vertices as [x, y], counter-clockwise from +x. */
+export declare function polygonPoints(
+    result: v1.QueryResult__Output | v1.VisibilityPolygonResult__Output):
+    Array<[number, number]>;
 
 // Results and errors.
 

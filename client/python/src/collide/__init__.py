@@ -7,7 +7,9 @@
 Level builders (collide.level, segment, circle, box, capsule, polygon,
 polyline), query builders (collide.ray, circle_cast, capsule_cast,
 polygon_cast, overlap, closest_point, validate_move, validate_shot,
-target), collide.Client and its QueryStream, collide.aio for asyncio, and
+target), line of sight (collide.visibility, viewer, view_cone,
+visibility_polygon, and visible_sets, sees, polygon_points to read the
+answers), collide.Client and its QueryStream, collide.aio for asyncio, and
 the generated messages under collide.v1.
 """
 
@@ -22,6 +24,9 @@ from collide.queries import (capsule_cast, circle_cast, closest_point,
 from collide.shapes import (box, capsule, capsule_of, circle, circle_of,
                             level, polygon, polygon_of, polyline, segment, vec)
 from collide.stream import BatchRefused, QueryStream, StreamClosed
+from collide.visibility import (polygon_points, sees, view_cone, viewer,
+                                visibility, visibility_polygon,
+                                visibility_target, visible_sets)
 
 try:
     __version__ = _metadata.version("collide-client")

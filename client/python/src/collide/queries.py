@@ -5,8 +5,12 @@ Shapes a query moves or tests are given as bare geometry: a circle as
 `((x, y), radius)`, a capsule as `((x1, y1), (x2, y2), radius)`, a convex
 polygon as a list of points; shapes.circle_of and friends make them too.
 
-Common keywords: `mask_bits` (which shape categories count; default 1)
-and `ignore_ids` (shape ids to skip). Casts also take `max_fraction`
+Common keywords, the query's side of the two-way filter: `mask_bits` (the
+shape categories that count; default all bits), `category_bits` (the
+query's own categories, which a shape's mask_bits must share; default 1),
+`group` (Box2D's group index: a shape of the same positive group always
+counts, of the same negative group never; default 0, no group) and
+`ignore_ids` (shape ids to skip). Casts also take `max_fraction`
 (default 1), `all_hits` (every shape hit, sorted by fraction then id,
 instead of the first) and `target_distance`.
 """
@@ -35,22 +39,31 @@ def _polygon(shape: PolygonLike) -> "geo.Polygon":
 
 
 def query_filter(mask_bits: Optional[int] = None,
-                 ignore_ids: Iterable[int] = ()) -> "cs.QueryFilter":
-    """Which shapes count: those sharing a bit with mask_bits (default 1)
-    and not in ignore_ids."""
-    result = cs.QueryFilter(ignore_ids=list(ignore_ids))
+                 ignore_ids: Iterable[int] = (), *,
+                 category_bits: Optional[int] = None,
+                 group: int = 0) -> "cs.QueryFilter":
+    """Which shapes count: those whose categories share a bit with
+    mask_bits and whose mask shares a bit with category_bits (or of the
+    query's positive group, never of its negative one), not in ignore_ids.
+    Unset bits keep the server's defaults."""
+    result = cs.QueryFilter(ignore_ids=list(ignore_ids), group=group)
     if mask_bits is not None:
         result.mask_bits = mask_bits
+    if category_bits is not None:
+        result.category_bits = category_bits
     return result
 
 
 def cast_options(*, max_fraction: Optional[float] = None,
                  all_hits: bool = False, target_distance: float = 0,
                  max_hits: int = 0, mask_bits: Optional[int] = None,
-                 ignore_ids: Iterable[int] = ()) -> "cs.CastOptions":
+                 ignore_ids: Iterable[int] = (),
+                 category_bits: Optional[int] = None,
+                 group: int = 0) -> "cs.CastOptions":
     options = cs.CastOptions(
         mode=cs.CAST_MODE_ALL if all_hits else cs.CAST_MODE_CLOSEST,
-        filter=query_filter(mask_bits, ignore_ids),
+        filter=query_filter(mask_bits, ignore_ids,
+                            category_bits=category_bits, group=group),
         target_distance=target_distance, max_hits=max_hits)
     if max_fraction is not None:
         options.max_fraction = max_fraction
@@ -92,15 +105,19 @@ def overlap(*, circle: Optional[CircleLike] = None,
             capsule: Optional[CapsuleLike] = None,
             polygon: Optional[PolygonLike] = None, max_results: int = 0,
             mask_bits: Optional[int] = None,
-            ignore_ids: Iterable[int] = ()) -> "cs.Query":
+            ignore_ids: Iterable[int] = (),
+            category_bits: Optional[int] = None,
+            group: int = 0) -> "cs.Query":
     """The shapes one shape at rest touches or overlaps (give exactly one
     of circle, capsule, polygon)."""
     given = [s for s in (circle, capsule, polygon) if s is not None]
     if len(given) != 1:
         raise ValueError("overlap: give exactly one of circle, capsule, "
                          f"polygon (got {len(given)})")
-    query = cs.OverlapQuery(filter=query_filter(mask_bits, ignore_ids),
-                            max_results=max_results)
+    query = cs.OverlapQuery(
+        filter=query_filter(mask_bits, ignore_ids,
+                            category_bits=category_bits, group=group),
+        max_results=max_results)
     if circle is not None:
         query.circle.CopyFrom(_circle(circle))
     elif capsule is not None:
@@ -112,10 +129,14 @@ def overlap(*, circle: Optional[CircleLike] = None,
 
 def closest_point(point: Point, *, max_distance: Optional[float] = None,
                   mask_bits: Optional[int] = None,
-                  ignore_ids: Iterable[int] = ()) -> "cs.Query":
+                  ignore_ids: Iterable[int] = (),
+                  category_bits: Optional[int] = None,
+                  group: int = 0) -> "cs.Query":
     """The level point nearest `point`, within max_distance if given."""
-    query = cs.ClosestPointQuery(point=vec(point),
-                                 filter=query_filter(mask_bits, ignore_ids))
+    query = cs.ClosestPointQuery(
+        point=vec(point),
+        filter=query_filter(mask_bits, ignore_ids,
+                            category_bits=category_bits, group=group))
     if max_distance is not None:
         query.max_distance = max_distance
     return cs.Query(closest_point=query)
@@ -126,7 +147,9 @@ def validate_move(translation: Point, *, circle: Optional[CircleLike] = None,
                   polygon: Optional[PolygonLike] = None, skin: float = 0,
                   max_slide_iterations: int = 0,
                   mask_bits: Optional[int] = None,
-                  ignore_ids: Iterable[int] = ()) -> "cs.Query":
+                  ignore_ids: Iterable[int] = (),
+                  category_bits: Optional[int] = None,
+                  group: int = 0) -> "cs.Query":
     """May a mover (exactly one of circle, capsule, polygon, at its start
     pose) go by translation in one step?"""
     given = [s for s in (circle, capsule, polygon) if s is not None]
@@ -136,7 +159,8 @@ def validate_move(translation: Point, *, circle: Optional[CircleLike] = None,
     query = cs.MoveValidationQuery(
         translation=vec(translation), skin=skin,
         max_slide_iterations=max_slide_iterations,
-        filter=query_filter(mask_bits, ignore_ids))
+        filter=query_filter(mask_bits, ignore_ids,
+                            category_bits=category_bits, group=group))
     if circle is not None:
         query.circle.CopyFrom(_circle(circle))
     elif capsule is not None:
@@ -168,9 +192,13 @@ def target(target_id: int, *, circle: Optional[CircleLike] = None,
 def validate_shot(origin: Point, translation: Point,
                   targets: Iterable["cs.ShotTarget"], *, radius: float = 0,
                   mask_bits: Optional[int] = None,
-                  ignore_ids: Iterable[int] = ()) -> "cs.Query":
+                  ignore_ids: Iterable[int] = (),
+                  category_bits: Optional[int] = None,
+                  group: int = 0) -> "cs.Query":
     """What a shot (a point, or a disc of `radius`) meets first among the
     level and `targets` moving during the same tick."""
     return cs.Query(hit_validation=cs.HitValidationQuery(
         origin=vec(origin), translation=vec(translation), radius=radius,
-        targets=list(targets), filter=query_filter(mask_bits, ignore_ids)))
+        targets=list(targets),
+        filter=query_filter(mask_bits, ignore_ids,
+                            category_bits=category_bits, group=group)))

@@ -24,58 +24,84 @@ def vec(point: Point) -> "geo.Vec2":
     return geo.Vec2(x=x, y=y)
 
 
-def _shape(shape_id: int, category_bits: Optional[int], user_data: int,
+def _shape(shape_id: int, user_data: int, category_bits: Optional[int],
+           mask_bits: Optional[int], group: int, one_sided: bool = False,
            **geometry) -> "geo.Shape":
-    shape = geo.Shape(id=shape_id, user_data=user_data, **geometry)
+    """A Shape with `geometry`. category_bits and mask_bits are left unset
+    unless given, so the server's defaults apply (category 1, a mask of all
+    bits)."""
+    shape = geo.Shape(id=shape_id, user_data=user_data, group=group,
+                      one_sided=one_sided, **geometry)
     if category_bits is not None:
         shape.category_bits = category_bits
+    if mask_bits is not None:
+        shape.mask_bits = mask_bits
     return shape
 
 
+# Every shape builder takes the two-way filter's keywords: category_bits
+# (the shape's categories, which a query's mask_bits must share; default
+# 1), mask_bits (the query categories it blocks, which a query's
+# category_bits must share; default all bits) and group (Box2D's group
+# index: a shape and a query of the same positive group always meet, of
+# the same negative group never; default 0, no group). Segments and
+# polylines also take one_sided: they then block only what moves into
+# their front, the left of p1 -> p2 (y up: a platform drawn left to right
+# faces up, so a mover rising through it from below passes).
+
+
 def segment(shape_id: int, p1: Point, p2: Point, *, user_data: int = 0,
-            category_bits: Optional[int] = None) -> "geo.Shape":
+            category_bits: Optional[int] = None,
+            mask_bits: Optional[int] = None, group: int = 0,
+            one_sided: bool = False) -> "geo.Shape":
     """A segment from p1 to p2 (no inside)."""
-    return _shape(shape_id, category_bits, user_data,
-                  segment=geo.Segment(p1=vec(p1), p2=vec(p2)))
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
+                  one_sided, segment=geo.Segment(p1=vec(p1), p2=vec(p2)))
 
 
 def polyline(shape_id: int, vertices: Iterable[Point], *, closed: bool = False,
-             user_data: int = 0,
-             category_bits: Optional[int] = None) -> "geo.Shape":
-    """A chain of segments through `vertices` (no inside, even closed)."""
-    return _shape(shape_id, category_bits, user_data,
+             user_data: int = 0, category_bits: Optional[int] = None,
+             mask_bits: Optional[int] = None, group: int = 0,
+             one_sided: bool = False) -> "geo.Shape":
+    """A chain of segments through `vertices` (no inside, even closed);
+    one-sided, each segment's front is the left of vertex i -> i + 1."""
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
+                  one_sided,
                   polyline=geo.Polyline(vertices=[vec(v) for v in vertices],
                                         closed=closed))
 
 
 def polygon(shape_id: int, vertices: Iterable[Point], *, user_data: int = 0,
-            category_bits: Optional[int] = None) -> "geo.Shape":
+            category_bits: Optional[int] = None,
+            mask_bits: Optional[int] = None, group: int = 0) -> "geo.Shape":
     """A solid polygon, convex or concave, either winding."""
-    return _shape(shape_id, category_bits, user_data,
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
                   polygon=polygon_of(vertices))
 
 
 def circle(shape_id: int, center: Point, radius: float, *, user_data: int = 0,
-           category_bits: Optional[int] = None) -> "geo.Shape":
+           category_bits: Optional[int] = None,
+           mask_bits: Optional[int] = None, group: int = 0) -> "geo.Shape":
     """A solid disc."""
-    return _shape(shape_id, category_bits, user_data,
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
                   circle=circle_of(center, radius))
 
 
 def box(shape_id: int, center: Point, half_extents: Point, *,
         angle_radians: float = 0, user_data: int = 0,
-        category_bits: Optional[int] = None) -> "geo.Shape":
+        category_bits: Optional[int] = None, mask_bits: Optional[int] = None,
+        group: int = 0) -> "geo.Shape":
     """A solid rectangle, turned counter-clockwise by angle_radians."""
-    return _shape(shape_id, category_bits, user_data,
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
                   box=geo.Box(center=vec(center), half_extents=vec(half_extents),
                               angle_radians=angle_radians))
 
 
 def capsule(shape_id: int, p1: Point, p2: Point, radius: float, *,
-            user_data: int = 0,
-            category_bits: Optional[int] = None) -> "geo.Shape":
+            user_data: int = 0, category_bits: Optional[int] = None,
+            mask_bits: Optional[int] = None, group: int = 0) -> "geo.Shape":
     """A solid stadium: the points within radius of segment p1-p2."""
-    return _shape(shape_id, category_bits, user_data,
+    return _shape(shape_id, user_data, category_bits, mask_bits, group,
                   capsule=capsule_of(p1, p2, radius))
 
 
