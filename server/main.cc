@@ -130,7 +130,8 @@ ABSL_FLAG(absl::Duration, max_connection_age_grace, absl::Seconds(30),
           "batches on a new stream (0: no limit).");
 ABSL_FLAG(std::string, metrics_listen, "",
           "Address to serve Prometheus metrics on (GET /metrics, plain "
-          "HTTP), IPv4 host:port (port 0: any free port); empty: off. The "
+          "HTTP), IPv4 host:port (port 0: any free port); empty or none: "
+          "off. The "
           "image and manifests use 0.0.0.0:9090.");
 ABSL_FLAG(int, metrics_threads, 16,
           "Threads serving the metrics endpoint: connections served at once "
@@ -290,6 +291,7 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.max_connection_age_grace =
       absl::GetFlag(FLAGS_max_connection_age_grace);
   options.metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  if (options.metrics_listen == "none") options.metrics_listen.clear();
   options.metrics_threads = absl::GetFlag(FLAGS_metrics_threads);
   options.metrics_request_timeout =
       absl::GetFlag(FLAGS_metrics_request_timeout);

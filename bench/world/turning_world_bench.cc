@@ -6,7 +6,15 @@
 // it translates by the query's translation (20 units); a "swing" set turns
 // a blade a half turn about one end in place.
 //
-//   collide_turning_world_bench [--queries=N] [--passes=P]
+//   collide_turning_world_bench [--queries=N] [--passes=P] [--scene=S]
+//                               [--mover=M]
+//
+// Times are this thread's CPU time (best of the passes): on a shared
+// machine wall time counts the other processes' turns too. --scene and
+// --mover keep one row, for callgrind: every timed translating cast runs
+// inside TranslatingPass and every turning one inside TurningPass, so
+//   valgrind --tool=callgrind --toggle-collect='*TurningPass*' ...
+// counts the instructions of the timed turning casts alone.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -84,19 +92,41 @@ void Count(const std::optional<collide::WorldTurnHit>& r, Counts& c) {
   }
 }
 
-// The best of `passes` timings of fn over every query, in ns per query.
+double ThreadNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// One pass of fn over every query; two names so that callgrind can collect
+// in either alone.
 template <typename Fn>
-double NsPerQuery(int passes, size_t count, Fn&& fn) {
+[[gnu::noinline]] void TranslatingPass(size_t count, Fn& fn) {
+  for (size_t i = 0; i < count; ++i) fn(i);
+}
+template <typename Fn>
+[[gnu::noinline]] void TurningPass(size_t count, Fn& fn) {
+  for (size_t i = 0; i < count; ++i) fn(i);
+}
+
+// The best of `passes` timings of a pass over every query, in ns per query.
+template <typename Pass>
+double NsPerQuery(int passes, size_t count, Pass&& pass) {
   double best = 1e300;
   for (int p = 0; p < passes; ++p) {
-    const auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < count; ++i) fn(i);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    best = std::min(best, seconds * 1e9 / static_cast<double>(count));
+    const double start = ThreadNanos();
+    pass();
+    best = std::min(best, (ThreadNanos() - start) / static_cast<double>(count));
   }
   return best;
+}
+
+std::string only_scene;
+std::string only_mover;
+
+bool Wanted(const std::string& scene, const char* mover) {
+  return (only_scene.empty() || only_scene == scene) &&
+         (only_mover.empty() || only_mover == mover);
 }
 
 volatile double sink = 0.0;
@@ -132,50 +162,62 @@ void RunScene(const Scene& scene, size_t queries, int passes) {
   const double quarter = std::numbers::pi / 2;
 
   // Capsules: translating, then turning a quarter turn about the centre.
-  Counts capsule_counts;
-  for (size_t i = 0; i < n; ++i) {
-    Count(collide::CastTurning(
-              Turning<Capsule>{capsule_at(i), set.translations[i], quarter,
-                               set.origins[i]},
-              level),
-          capsule_counts);
+  if (Wanted(scene.name, "capsule")) {
+    Counts capsule_counts;
+    for (size_t i = 0; i < n; ++i) {
+      Count(collide::CastTurning(
+                Turning<Capsule>{capsule_at(i), set.translations[i], quarter,
+                                 set.origins[i]},
+                level),
+            capsule_counts);
+    }
+    auto capsule_translate = [&](size_t i) {
+      const auto hit = collide::CastCapsule(
+          collide::CapsuleCast{capsule_at(i), set.translations[i]}, level);
+      sink = sink + (hit ? hit->hit.fraction : 1.0);
+    };
+    auto capsule_turn = [&](size_t i) {
+      const auto hit = collide::CastTurning(
+          Turning<Capsule>{capsule_at(i), set.translations[i], quarter,
+                           set.origins[i]},
+          level);
+      sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
+    };
+    const double capsule_translating =
+        NsPerQuery(passes, n, [&] { TranslatingPass(n, capsule_translate); });
+    const double capsule_turning =
+        NsPerQuery(passes, n, [&] { TurningPass(n, capsule_turn); });
+    Row(scene.name.c_str(), "capsule", capsule_translating, capsule_turning,
+        capsule_counts);
   }
-  const double capsule_translating = NsPerQuery(passes, n, [&](size_t i) {
-    const auto hit = collide::CastCapsule(
-        collide::CapsuleCast{capsule_at(i), set.translations[i]}, level);
-    sink = sink + (hit ? hit->hit.fraction : 1.0);
-  });
-  const double capsule_turning = NsPerQuery(passes, n, [&](size_t i) {
-    const auto hit = collide::CastTurning(
-        Turning<Capsule>{capsule_at(i), set.translations[i], quarter,
-                         set.origins[i]},
-        level);
-    sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
-  });
-  Row(scene.name.c_str(), "capsule", capsule_translating, capsule_turning,
-      capsule_counts);
 
-  Counts box_counts;
-  for (size_t i = 0; i < n; ++i) {
-    Count(collide::CastTurning(
-              Turning<ConvexPolygon>{box_at(i), set.translations[i], quarter,
-                                     set.origins[i]},
-              level),
-          box_counts);
+  if (Wanted(scene.name, "box")) {
+    Counts box_counts;
+    for (size_t i = 0; i < n; ++i) {
+      Count(collide::CastTurning(
+                Turning<ConvexPolygon>{box_at(i), set.translations[i], quarter,
+                                       set.origins[i]},
+                level),
+            box_counts);
+    }
+    auto box_translate = [&](size_t i) {
+      const auto hit = collide::CastPolygon(
+          collide::PolygonCast{box_at(i), set.translations[i]}, level);
+      sink = sink + (hit ? hit->hit.fraction : 1.0);
+    };
+    auto box_turn = [&](size_t i) {
+      const auto hit = collide::CastTurning(
+          Turning<ConvexPolygon>{box_at(i), set.translations[i], quarter,
+                                 set.origins[i]},
+          level);
+      sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
+    };
+    const double box_translating =
+        NsPerQuery(passes, n, [&] { TranslatingPass(n, box_translate); });
+    const double box_turning =
+        NsPerQuery(passes, n, [&] { TurningPass(n, box_turn); });
+    Row(scene.name.c_str(), "box", box_translating, box_turning, box_counts);
   }
-  const double box_translating = NsPerQuery(passes, n, [&](size_t i) {
-    const auto hit = collide::CastPolygon(
-        collide::PolygonCast{box_at(i), set.translations[i]}, level);
-    sink = sink + (hit ? hit->hit.fraction : 1.0);
-  });
-  const double box_turning = NsPerQuery(passes, n, [&](size_t i) {
-    const auto hit = collide::CastTurning(
-        Turning<ConvexPolygon>{box_at(i), set.translations[i], quarter,
-                               set.origins[i]},
-        level);
-    sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
-  });
-  Row(scene.name.c_str(), "box", box_translating, box_turning, box_counts);
 
   // A blade of length 3 swinging a half turn about its hand, in place,
   // beside the same blade translating by its tip's displacement.
@@ -183,28 +225,35 @@ void RunScene(const Scene& scene, size_t queries, int passes) {
     const Vec2 d = (3.0 / 20.0) * set.translations[i];
     return Capsule{set.origins[i], set.origins[i] + d, 0.05};
   };
-  Counts swing_counts;
-  for (size_t i = 0; i < n; ++i) {
-    Count(collide::CastTurning(
-              Turning<Capsule>{
-                  blade_at(i), {0, 0}, std::numbers::pi, set.origins[i]},
-              level),
-          swing_counts);
+  if (Wanted(scene.name, "swing")) {
+    Counts swing_counts;
+    for (size_t i = 0; i < n; ++i) {
+      Count(collide::CastTurning(
+                Turning<Capsule>{
+                    blade_at(i), {0, 0}, std::numbers::pi, set.origins[i]},
+                level),
+            swing_counts);
+    }
+    auto swing_translate = [&](size_t i) {
+      const Capsule blade = blade_at(i);
+      const auto hit = collide::CastCapsule(
+          collide::CapsuleCast{blade, -2.0 * (blade.p2 - blade.p1)}, level);
+      sink = sink + (hit ? hit->hit.fraction : 1.0);
+    };
+    auto swing_turn = [&](size_t i) {
+      const auto hit = collide::CastTurning(
+          Turning<Capsule>{
+              blade_at(i), {0, 0}, std::numbers::pi, set.origins[i]},
+          level);
+      sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
+    };
+    const double swing_translating =
+        NsPerQuery(passes, n, [&] { TranslatingPass(n, swing_translate); });
+    const double swing_turning =
+        NsPerQuery(passes, n, [&] { TurningPass(n, swing_turn); });
+    Row(scene.name.c_str(), "swing", swing_translating, swing_turning,
+        swing_counts);
   }
-  const double swing_translating = NsPerQuery(passes, n, [&](size_t i) {
-    const Capsule blade = blade_at(i);
-    const auto hit = collide::CastCapsule(
-        collide::CapsuleCast{blade, -2.0 * (blade.p2 - blade.p1)}, level);
-    sink = sink + (hit ? hit->hit.fraction : 1.0);
-  });
-  const double swing_turning = NsPerQuery(passes, n, [&](size_t i) {
-    const auto hit = collide::CastTurning(
-        Turning<Capsule>{blade_at(i), {0, 0}, std::numbers::pi, set.origins[i]},
-        level);
-    sink = sink + (hit ? hit->hit.hit.fraction : 1.0);
-  });
-  Row(scene.name.c_str(), "swing", swing_translating, swing_turning,
-      swing_counts);
 }
 
 }  // namespace
@@ -218,10 +267,15 @@ int main(int argc, char** argv) {
       queries = static_cast<size_t>(std::atoll(argv[i] + 10));
     } else if (std::strncmp(argv[i], "--passes=", 9) == 0) {
       passes = std::atoi(argv[i] + 9);
+    } else if (std::strncmp(argv[i], "--scene=", 8) == 0) {
+      collide_bench::only_scene = argv[i] + 8;
+    } else if (std::strncmp(argv[i], "--mover=", 8) == 0) {
+      collide_bench::only_mover = argv[i] + 8;
     } else {
       std::fprintf(stderr,
                    "usage: collide_turning_world_bench [--queries=N] "
-                   "[--passes=P]\n");
+                   "[--passes=P] [--scene=S1|S2|S3] "
+                   "[--mover=capsule|box|swing]\n");
       return 2;
     }
   }
@@ -229,8 +283,15 @@ int main(int argc, char** argv) {
       "| scene | mover | translating ns | turning ns | ratio | hit | "
       "initial overlap | near contact | undecided | miss |\n"
       "|---|---|---|---|---|---|---|---|---|---|\n");
-  collide_bench::RunScene(collide_bench::MakeS1(), queries, passes);
-  collide_bench::RunScene(collide_bench::MakeS2(), queries, passes);
-  collide_bench::RunScene(collide_bench::MakeS3(), queries, passes);
+  const std::string& only = collide_bench::only_scene;
+  if (only.empty() || only == "S1") {
+    collide_bench::RunScene(collide_bench::MakeS1(), queries, passes);
+  }
+  if (only.empty() || only == "S2") {
+    collide_bench::RunScene(collide_bench::MakeS2(), queries, passes);
+  }
+  if (only.empty() || only == "S3") {
+    collide_bench::RunScene(collide_bench::MakeS3(), queries, passes);
+  }
   return 0;
 }

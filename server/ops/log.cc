@@ -183,7 +183,28 @@ std::string LogValue(absl::string_view value, size_t max_bytes) {
 }
 
 std::string LogValue(const absl::Status& status) {
-  return LogValue(status.ToString());
+  std::string text = LogValue(status.ToString());
+  if (g_format.load(std::memory_order_relaxed) == LogFormat::kJson) {
+    return text;
+  }
+  // CHexEscape's text is plain bytes and escapes that each start with a
+  // backslash; reading it escape by escape, the escapes of quotes and
+  // apostrophes go back to the character and every other one is kept.
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      if (text[i + 1] == '"' || text[i + 1] == '\'') {
+        out.push_back(text[i + 1]);
+      } else {
+        out.append(text, i, 2);
+      }
+      ++i;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
 }
 
 void SetLogFormat(LogFormat format) {

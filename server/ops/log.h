@@ -49,7 +49,10 @@ inline constexpr size_t kMaxLogValueBytes = 256;
 std::string LogValue(absl::string_view value,
                      size_t max_bytes = kMaxLogValueBytes);
 
-// LogValue(status.ToString()).
+// LogValue(status.ToString()), except that quotes and apostrophes stay as
+// they are: a status is logged unquoted, and its messages quote the values
+// they name (metrics_listen \"x\" would be noise); newlines and the rest
+// are still escaped, so a status cannot forge a line.
 std::string LogValue(const absl::Status& status);
 
 enum class LogFormat { kText, kJson };

@@ -282,8 +282,9 @@ TEST(VisibleTargets, PatchedLevelsAnswerBothLayers) {
   EXPECT_GT(visible_pairs, 10);
 }
 
-TEST(VisibleTargets, ClosedBinsStopTheWalkEarly) {
-  // A ring of boxes around the viewer hides a far field of shapes.
+TEST(VisibleTargets, ARingOfBoxesIsWalkedToOnceAndHidesTheField) {
+  // A ring of boxes around the viewer hides a far field of shapes: each
+  // box, once a walk finds it, hides the targets behind it without walks.
   std::vector<ShapeDesc> shapes;
   uint64_t id = 1;
   for (int k = 0; k < 64; ++k) {
@@ -301,7 +302,7 @@ TEST(VisibleTargets, ClosedBinsStopTheWalkEarly) {
   const Level level = Build(shapes);
   std::vector<Vec2> targets;
   SplitMix64 rng(3);
-  while (targets.size() < 64) {
+  while (targets.size() < 1024) {
     const Vec2 t = RandomPoint(rng, {-200, -200}, {200, 200});
     if (LengthSquared(t) > 144) targets.push_back(t);  // outside the ring
   }
@@ -310,7 +311,28 @@ TEST(VisibleTargets, ClosedBinsStopTheWalkEarly) {
   VisibilityScratch scratch;
   ExpectAllAgree(level, viewers, targets, {}, scratch, visible_pairs);
   EXPECT_EQ(visible_pairs, 0);
-  EXPECT_LT(scratch.counts().occluders_gathered, 200);
+  EXPECT_LE(scratch.counts().walked_targets, 128);
+  EXPECT_GE(scratch.counts().certified_blocked, 1024 - 128);
+  EXPECT_EQ(scratch.counts().occluders_gathered,
+            scratch.counts().walked_targets);
+}
+
+TEST(VisibleTargets, NoRoomForBlockersWalksEveryTargetWithTheSameAnswers) {
+  Scene scene;
+  scene.seed = 12;
+  scene.shape_count = 300;
+  const auto random = MakeRandomLevel(scene);
+  const Level level = Build(random.shapes);
+  SplitMix64 rng(6);
+  const auto viewers = RandomViewers(rng, 12, {0, 0}, {100, 100});
+  std::vector<Vec2> targets;
+  for (int j = 0; j < 60; ++j)
+    targets.push_back(RandomPoint(rng, {0, 0}, {100, 100}));
+  int visible_pairs = 0;
+  VisibilityScratch none(0, 0);
+  ExpectAllAgree(level, viewers, targets, {}, none, visible_pairs);
+  EXPECT_EQ(none.counts().occluders_gathered, 0);
+  EXPECT_EQ(none.counts().certified_blocked, 0);
 }
 
 }  // namespace

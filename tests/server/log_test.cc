@@ -64,6 +64,12 @@ TEST(LogValueTest, LongValuesAreCutAndSayTheirLength) {
 TEST(LogValueTest, StatusIsItsEscapedText) {
   EXPECT_EQ(LogValue(absl::InvalidArgumentError("bad\nid")),
             "INVALID_ARGUMENT: bad\\nid");
+  // Its quotes are kept (a status is logged unquoted); backslashes before
+  // them are still escaped.
+  EXPECT_EQ(LogValue(absl::UnavailableError("metrics_listen \"zzz\": can't")),
+            "UNAVAILABLE: metrics_listen \"zzz\": can't");
+  EXPECT_EQ(LogValue(absl::InvalidArgumentError("a\\\"b\n")),
+            "INVALID_ARGUMENT: a\\\\\"b\\n");
 }
 
 // Runs `log` with stderr sent to a temporary file; returns what it wrote.

@@ -419,12 +419,21 @@ TEST(MetricsE2eTest, OnlyMetricsIsServedAndOnlyToGetAndHead) {
 }
 
 TEST(MetricsE2eTest, WithoutMetricsListenNoEndpointIsStarted) {
-  ServerProcess server;
-  ASSERT_TRUE(server.Start({"--listen=127.0.0.1:0"})) << server.log();
-  server.Signal(SIGTERM);
-  EXPECT_EQ(server.Wait(15), std::optional<int>(0));
-  EXPECT_EQ(server.log().find("metrics port"), std::string::npos)
-      << server.log();
+  // No flag, an empty value and `none` (as --admin_listen takes) all mean
+  // off.
+  for (const std::vector<std::string>& flags :
+       std::vector<std::vector<std::string>>{
+           {"--listen=127.0.0.1:0"},
+           {"--listen=127.0.0.1:0", "--metrics_listen="},
+           {"--listen=127.0.0.1:0", "--metrics_listen=none"}}) {
+    ServerProcess server;
+    ASSERT_TRUE(server.Start(flags)) << server.log();
+    server.Signal(SIGTERM);
+    EXPECT_EQ(server.Wait(15), std::optional<int>(0));
+    EXPECT_EQ(server.log().find("metrics port"), std::string::npos)
+        << flags.back() << "\n"
+        << server.log();
+  }
 }
 
 TEST(MetricsE2eTest, AMetricsAddressThatCannotBeBoundFailsTheStart) {

@@ -80,10 +80,13 @@ bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
           const QueryFilter& filter = {});
 
 // The working memory of VisibleTargets, sized once by the caller and
-// reused across calls (one per thread). A viewer whose work does not fit
-// (more occluders near it than max_occluders, more targets than
-// max_targets) is answered target by target as Sees does, with the same
-// answers, so capacities trade memory for speed only.
+// reused across calls (one per thread): per viewer, the occluders found
+// blocking one of its sight lines, filed by direction, at most
+// max_occluders of them (40 bytes each, plus 7 KiB of bins). A viewer
+// that finds more answers its other targets as Sees does, with the same
+// answers, so the capacity trades speed only. The query keeps no state per
+// target: max_targets bounds nothing and is accepted for callers that
+// size scratch by both.
 class VisibilityScratch {
  public:
   static constexpr int32_t kDefaultMaxTargets = 4096;
@@ -98,47 +101,32 @@ class VisibilityScratch {
 
   // What the last VisibleTargets call did (counts, for metrics and tests).
   struct Counts {
-    int64_t occluders_gathered = 0;  // over viewers
+    int64_t occluders_gathered = 0;  // blockers filed, over viewers
     int64_t exact_tests = 0;         // per-shape sight line tests
-    int64_t certified_blocked = 0;   // decided by a bin's blocker
+    int64_t certified_blocked = 0;   // decided by a filed blocker
     int64_t walked_targets = 0;      // answered as Sees does
   };
   const Counts& counts() const { return counts_; }
 
  private:
   friend struct VisibilityAccess;
-  struct Occluder {
+  // An occluder that blocked a sight line of the current viewer.
+  struct Blocker {
     const Level* level = nullptr;
     const Level::Primitive* primitive = nullptr;
+    double lo = 0.0;  // its directions: pseudo-angles [lo, hi], widened (lo
+    double hi = 0.0;  // may be < 0, hi > 4); -1 and 5 for every direction
     double near_squared = 0.0;  // a lower bound of its squared distance
-    int32_t bin_first = 0;      // bins [bin_first, bin_first + bin_count)
-    int32_t bin_count = 0;      // mod kBins
   };
-  // A coarse angular bin: the occluders a sight line through it may meet.
+  // An angular bin: up to kSlots of the blockers filed over it, nearest
+  // first.
+  static constexpr int32_t kSlots = 6;
   struct Bin {
-    int32_t begin = 0;  // into entries_
-    int32_t end = 0;
+    int32_t count = 0;
+    int32_t slots[kSlots] = {};
   };
-  // A fine angular bin holding targets: its nearest blocker.
-  struct FineBin {
-    Vec2 blocker_a;
-    Vec2 blocker_b;
-    double blocker_far_squared = 0.0;  // +inf: no blocker
-    double need_squared = 0.0;         // its farthest target
-    int32_t index = 0;                 // which fine bin
-  };
-  struct Target {
-    double distance_squared = 0.0;
-    int32_t bin = -1;   // coarse; -1: not in the view region
-    int32_t fine = -1;  // into fine_
-  };
-  std::vector<Occluder> occluders_;
-  std::vector<int32_t> entries_;
+  std::vector<Blocker> blockers_;
   std::vector<Bin> bins_;
-  std::vector<FineBin> fine_;
-  std::vector<double> needs_;
-  std::vector<int32_t> fine_slot_;  // fine bin index -> into fine_, or -1
-  std::vector<Target> targets_;
   int32_t max_targets_ = 0;
   int32_t max_occluders_ = 0;
   Counts counts_;
@@ -152,13 +140,13 @@ inline int32_t VisibilityWords(int32_t target_count) {
 // For every viewer i, sets bit j of visible[i * words .. (i + 1) * words)
 // (words = VisibilityWords(targets.size()); bit j % 64 of word j / 64)
 // exactly when viewer i sees target j by the rules above, and clears the
-// others. The same answers as Sees for every pair, sharing work: per
-// viewer one walk of the cells around it, nearest first, that files each
-// occluder into angular bins and stops where all but one in 16 of the
-// target directions are closed by an occluder spanning them (or no target
-// lies farther), so the work is bounded by the range, the targets and the
-// cells, not the level. Each pair is then decided by exact tests against
-// the occluders of its bin, or, beyond the walk, as Sees does.
+// others. The same answers as Sees for every pair, sharing work: a target
+// is first tried, by one exact test each, against the occluders that
+// blocked earlier sight lines of the same viewer in its direction (kept
+// in angular bins); only when none blocks it is it answered as Sees does,
+// by a walk along its sight line, and the occluder that walk finds is
+// kept for the targets after it. The work per viewer is bounded by its
+// targets' walks and the bins, not by the level's size.
 // Preconditions: visible.size() >= viewers.size() * words, valid points,
 // ranges >= 0, cone edges non-zero.
 void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,

@@ -180,8 +180,8 @@ class Advance {
     ++iterations_;
     State s;
     s.t = t;
-    s.a = internal::PoseAt(a_, Vec2{}, 0.0, t);
-    s.b = internal::PoseAt(b_, b_base_, b_base_error_, t);
+    internal::PoseInto(a_, Vec2{}, 0.0, t, &s.a);
+    internal::PoseInto(b_, b_base_, b_base_error_, t, &s.b);
     s.gap = internal::GapBetween(s.a, s.b);
     return s;
   }
@@ -234,7 +234,12 @@ class Advance {
   // A point against a segment, neither with radius: contact is a crossing.
   bool crossing_pair_ = false;
   int32_t iterations_ = 0;
+  bool tried_bracket_ = false;
 };
+
+// Below this step the advancement tries the bracket past the step's end
+// (Advance::Run).
+inline constexpr double kTryBracketStep = 0x1p-16;
 
 TurnResult Advance::Run(double max_fraction) {
   // Swept bounding disks: no contact outside [window.enter, window.leave].
@@ -292,10 +297,18 @@ TurnResult Advance::Run(double max_fraction) {
   // touching start that moves apart) and after window.leave, and
   // s.gap.lower > 0; covering [s.t, last] is a miss.
   while (iterations_ < kMaxTurnIterations) {
+    // The step taken is the larger of the motion bound's and the
+    // separating axis's; once either covers the rest the pair is a miss,
+    // so the dearer axis bound is skipped, or cut short, when it cannot
+    // change that.
+    const double remaining = (last - s.t) * (1.0 + 0x1p-40);
+    const double linear = s.gap.lower / speed_ * (1.0 - 0x1p-20);
     const double step =
-        std::fmax(s.gap.lower / speed_ * (1.0 - 0x1p-20),
-                  internal::SeparatedFor(s.a, a_, s.b, b_, s.gap));
-    if ((last - s.t) * (1.0 + 0x1p-40) < step) {
+        remaining < linear
+            ? linear
+            : std::fmax(linear, internal::SeparatedFor(s.a, a_, s.b, b_, s.gap,
+                                                       remaining));
+    if (remaining < step) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
@@ -312,6 +325,25 @@ TurnResult Advance::Run(double max_fraction) {
     double next_t = s.t + step;
     if (next_t - s.t > step) next_t = std::nextafter(next_t, s.t);
     if (!(next_t > s.t)) break;
+    // Near a crossing contact the steps converge like Newton's method:
+    // after a step below kTryBracketStep the contact usually lies within
+    // a bracket's width past next_t (the remaining error goes as the
+    // step's square). So, once per query, the bracket [next_t, next_t +
+    // width] is tried at once (the shapes are disjoint on [0, next_t)); a
+    // graze that converges slowly fails it and goes on step by step,
+    // having spent one evaluation on the try.
+    if (!tried_bracket_ && step < kTryBracketStep &&
+        iterations_ < kMaxTurnIterations) {
+      tried_bracket_ = true;
+      const double hi = BracketEnd(next_t, max_fraction);
+      if (hi > next_t) {
+        const State end = Evaluate(hi);
+        if (ContactAfter(s, next_t, end)) {
+          return Result(TurnStatus::kHit, next_t, hi, s.gap);
+        }
+        if (iterations_ >= kMaxTurnIterations) break;
+      }
+    }
     State next = Evaluate(next_t);
     if (next.gap.lower > 0.0) {
       s = next;

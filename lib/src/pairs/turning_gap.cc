@@ -346,19 +346,22 @@ double FrameSeparatedFor(const TurnPose& f, const TurnBody& body_f,
 
 double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
                     const TurnPose& b, const TurnBody& body_b,
-                    const TurnGap& gap) {
+                    const TurnGap& gap, double enough) {
   // With a shape that does not turn, its frame is the level's and the
   // axis fixed in the level adds nothing; with both turning, it can beat
   // either frame (its curvature has no Coriolis term).
   const double value_error = gap.errors + a.radius + b.radius;
   const double in_a =
       FrameSeparatedFor(a, body_a, b, body_b, gap.separating, value_error);
-  const double in_b =
-      FrameSeparatedFor(b, body_b, a, body_a, -gap.separating, value_error);
+  if (in_a > enough) return in_a;
+  const double in_b = std::fmax(
+      in_a,
+      FrameSeparatedFor(b, body_b, a, body_a, -gap.separating, value_error));
+  if (in_b > enough) return in_b;
   const double fixed = body_a.angle != 0.0 && body_b.angle != 0.0
                            ? FixedAxisSeparatedFor(a, body_a, b, body_b, gap)
                            : 0.0;
-  return std::fmax(fixed, std::fmax(in_a, in_b));
+  return std::fmax(fixed, in_b);
 }
 
 bool CertainlyInContact(const TurnPose& a, const TurnPose& b,

@@ -46,11 +46,12 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b);
 // on gap.separating, with the axis fixed in the level or turning with
 // either shape, bounded below by its first-order motion and a bound on its
 // curvature (the rotations' centripetal terms, and in a turning frame the
-// Coriolis term); the largest of the three. Near a contact it advances
+// Coriolis term); the largest of the three, or the first one found above
+// `enough` (the caller needs no more than that). Near a contact it advances
 // like Newton's method on that gap rather than by lower / L.
 double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
                     const TurnPose& b, const TurnBody& body_b,
-                    const TurnGap& gap);
+                    const TurnGap& gap, double enough);
 
 // True when the true shapes touch or overlap: gap.upper <= 0, a vertex of
 // one strictly inside the other polygon, or an edge of one properly

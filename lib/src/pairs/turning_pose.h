@@ -81,10 +81,11 @@ struct TurnPose {
 };
 
 // The pose of `body` at fraction t whose pivot started at `base` in the
-// pair's frame (`base_error` bounds the rounding of base itself).
-inline TurnPose PoseAt(const TurnBody& body, Vec2 base, double base_error,
-                       double t) {
-  TurnPose pose;
+// pair's frame (`base_error` bounds the rounding of base itself), written
+// into `out` (its vertices past body.count are left as they were).
+inline void PoseInto(const TurnBody& body, Vec2 base, double base_error,
+                     double t, TurnPose* out) {
+  TurnPose& pose = *out;
   pose.count = body.count;
   pose.radius = body.radius;
   // A shape that does not turn keeps cos 1 and sin 0 exactly.
@@ -117,7 +118,6 @@ inline TurnPose PoseAt(const TurnBody& body, Vec2 base, double base_error,
   pose.error = base_error + body.offset_error +
                2.0 * ((trig_error + 8.0 * kUnitRoundoff) * o1 +
                       4.0 * kUnitRoundoff * (L1(base) + L1(moved) + largest));
-  return pose;
 }
 
 }  // namespace collide::internal

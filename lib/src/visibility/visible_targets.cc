@@ -1,20 +1,16 @@
 // VisibleTargets and Sees (collide/visibility.h).
 //
-// Per viewer: the cells around it are walked nearest first
-// (SpatialHash::VisitNear), and every occluder met is filed into the
-// coarse angular bins its directions from the viewer cover (a
-// conservative interval of a pseudo-angle, computed in double: filing
-// decides nothing, it only says which occluders a sight line through the
-// bin could meet). The fine bins holding targets are closed by blockers:
-// segments interior to an occluder (a segment, an edge, a chord of a
-// solid shape) spanning the fine bin's whole wedge; a target beyond one
-// is then normally blocked by it, which one exact proper-crossing test
-// confirms. The walk stops at the distance past which all but one in
-// kWalkShare of those fine bins are closed or hold no target. Each pair
-// not confirmed blocked is then tested exactly against its coarse bin's
-// occluders nearer than the target or, where the walk did not reach that
-// far, by a walk along its sight line. Only exact tests answer; the
-// doubles choose the work.
+// Per viewer, the targets share the occluders their sight lines meet. A
+// target is first tried against the blockers already found for this
+// viewer in its direction: occluders that blocked an earlier sight line,
+// filed into the angular bins their directions cover (a conservative
+// interval of a pseudo-angle, computed in double). One that blocks it by
+// the exact test answers "hidden". Otherwise the target is answered as
+// Sees does, by a walk of the cells along its sight line; the occluder
+// that walk finds blocking is filed for the targets after it. In a dense
+// level a few near occluders hide most directions, so most targets cost
+// one bin lookup and one exact test instead of a walk. Only exact tests
+// answer; the doubles choose the work.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -31,28 +27,13 @@ namespace collide {
 
 // Friend of VisibilityScratch: the query's access to its arrays.
 struct VisibilityAccess {
-  using Occluder = VisibilityScratch::Occluder;
+  using Blocker = VisibilityScratch::Blocker;
   using Bin = VisibilityScratch::Bin;
-  using Target = VisibilityScratch::Target;
-  static std::vector<Occluder>& occluders(VisibilityScratch& s) {
-    return s.occluders_;
+  static constexpr int32_t kSlots = VisibilityScratch::kSlots;
+  static std::vector<Blocker>& blockers(VisibilityScratch& s) {
+    return s.blockers_;
   }
-  static std::vector<int32_t>& entries(VisibilityScratch& s) {
-    return s.entries_;
-  }
-  using FineBin = VisibilityScratch::FineBin;
   static std::vector<Bin>& bins(VisibilityScratch& s) { return s.bins_; }
-  static std::vector<FineBin>& fine(VisibilityScratch& s) { return s.fine_; }
-  static std::vector<double>& needs(VisibilityScratch& s) { return s.needs_; }
-  static std::vector<int32_t>& fine_slot(VisibilityScratch& s) {
-    return s.fine_slot_;
-  }
-  static std::vector<Target>& targets(VisibilityScratch& s) {
-    return s.targets_;
-  }
-  static int32_t max_targets(const VisibilityScratch& s) {
-    return s.max_targets_;
-  }
   static int32_t max_occluders(const VisibilityScratch& s) {
     return s.max_occluders_;
   }
@@ -63,19 +44,9 @@ struct VisibilityAccess {
 
 namespace {
 
+// Angular bins per viewer: about one target each at 256 targets, and an
+// occluder a few units away spans several.
 constexpr int32_t kBins = 256;
-// Fine bins decide only which blocker a target's sight line is tried
-// against first: narrow, so that one occluder spans a target's fine bin
-// about as soon as the ray to it would meet one.
-constexpr int32_t kFineBins = 1 << 14;
-// Entries per occluder the bin lists hold on average before a viewer is
-// answered by walks instead.
-constexpr int32_t kEntriesPerOccluder = 16;
-// Fewer targets in view than this: walks cost less than filing.
-constexpr int32_t kWalkBelow = 4;
-// One target direction in this many may be left to a walk rather than
-// widen every viewer's gathering to the farthest first hit of all.
-constexpr size_t kWalkShare = 16;
 // Widening of every pseudo-angle interval, far beyond its rounding (a few
 // ulps of values below 4).
 constexpr double kAngleMargin = 1e-9;
@@ -147,170 +118,6 @@ inline double BoxDistanceSquared(Vec2 v, Vec2 lower, Vec2 upper) {
   return (dx * dx + dy * dy) * (1.0 - kDistanceMargin);
 }
 
-inline double FarSquared(Vec2 v, Vec2 a, Vec2 b) {
-  return std::max(LengthSquared(a - v), LengthSquared(b - v)) *
-         (1.0 + kDistanceMargin);
-}
-
-// The state of one viewer's gathering.
-class Gatherer {
- public:
-  using Occluder = VisibilityAccess::Occluder;
-  using FineBin = VisibilityAccess::FineBin;
-
-  // fine: the fine bins holding targets, ascending by index.
-  Gatherer(Vec2 viewer, VisibilityScratch& scratch)
-      : v_(viewer),
-        occluders_(VisibilityAccess::occluders(scratch)),
-        fine_(VisibilityAccess::fine(scratch)),
-        max_occluders_(VisibilityAccess::max_occluders(scratch)),
-        needs_(VisibilityAccess::needs(scratch)) {}
-
-  // Files primitive p; false when the scratch is full.
-  bool Add(const Level& level, const Level::Primitive& p) {
-    if (static_cast<int32_t>(occluders_.size()) >= max_occluders_) {
-      return false;
-    }
-    Arc arc;
-    double near_squared = 0.0;
-    switch (p.kind) {
-      case Level::PrimitiveKind::kSegment:
-      case Level::PrimitiveKind::kPolylineEdge:
-      case Level::PrimitiveKind::kConcaveEdge: {
-        const Vec2 lower{std::min(p.a.x, p.b.x), std::min(p.a.y, p.b.y)};
-        const Vec2 upper{std::max(p.a.x, p.b.x), std::max(p.a.y, p.b.y)};
-        arc = SegmentArc(v_, p.a, p.b);
-        near_squared = BoxDistanceSquared(v_, lower, upper);
-        Block(p.a, p.b);
-        break;
-      }
-      case Level::PrimitiveKind::kCircle: {
-        if (p.radius == 0.0) return true;  // no interior
-        const Vec2 r{p.radius, p.radius};
-        arc = BoxArc(v_, p.a - r, p.a + r);
-        near_squared = BoxDistanceSquared(v_, p.a - r, p.a + r);
-        // Chords at half the radius lie inside whatever the rounding.
-        const double h = 0.5 * p.radius;
-        Block({p.a.x - h, p.a.y}, {p.a.x + h, p.a.y});
-        Block({p.a.x, p.a.y - h}, {p.a.x, p.a.y + h});
-        break;
-      }
-      case Level::PrimitiveKind::kCapsule: {
-        if (p.radius == 0.0) return true;
-        const Vec2 r{p.radius, p.radius};
-        const Vec2 lower =
-            Vec2{std::min(p.a.x, p.b.x), std::min(p.a.y, p.b.y)} - r;
-        const Vec2 upper =
-            Vec2{std::max(p.a.x, p.b.x), std::max(p.a.y, p.b.y)} + r;
-        arc = BoxArc(v_, lower, upper);
-        near_squared = BoxDistanceSquared(v_, lower, upper);
-        Block(p.a, p.b);
-        break;
-      }
-      case Level::PrimitiveKind::kConvexPolygon: {
-        arc = BoxArc(v_, p.a, p.b);
-        near_squared = BoxDistanceSquared(v_, p.a, p.b);
-        const ConvexPolygon& polygon = level.convex_polygon(p.shape);
-        const int n = polygon.count;
-        if (n >= 4) {
-          Block(polygon.vertices[0], polygon.vertices[2]);
-          Block(polygon.vertices[1], polygon.vertices[3]);
-        }
-        for (int i = 0; i < n; ++i) {
-          Block(polygon.vertices[i], polygon.vertices[(i + 1) % n]);
-        }
-        break;
-      }
-    }
-    Occluder occluder;
-    occluder.level = &level;
-    occluder.primitive = &p;
-    occluder.near_squared = near_squared;
-    if (arc.full) {
-      occluder.bin_first = 0;
-      occluder.bin_count = kBins;
-    } else {
-      const double lo = arc.lo < 0.0 ? arc.lo + 4.0 : arc.lo;
-      const int32_t first = BinOf(lo);
-      const int32_t last = BinOf(arc.hi >= 4.0 ? arc.hi - 4.0 : arc.hi);
-      occluder.bin_first = first;
-      occluder.bin_count = (last - first + kBins) % kBins + 1;
-    }
-    occluders_.push_back(occluder);
-    return true;
-  }
-
-  // The distance beyond which the walk goes no further: all but one in
-  // kWalkShare of the fine bins holding targets are closed nearer or hold
-  // no target farther (the targets of the rest, beyond it, are answered by
-  // walks along their sight lines). Recomputed every few calls (a larger
-  // limit only walks further).
-  double Limit() {
-    if (dirty_ && (++calls_ & 15) == 0) Recompute();
-    return limit_;
-  }
-  void Recompute() {
-    needs_.clear();
-    for (const FineBin& bin : fine_) {
-      needs_.push_back(std::min(bin.need_squared, bin.blocker_far_squared));
-    }
-    const size_t open = needs_.size() / kWalkShare;
-    std::nth_element(needs_.begin(), needs_.end() - 1 - open, needs_.end());
-    limit_squared_ = needs_[needs_.size() - 1 - open];
-    limit_ = std::sqrt(limit_squared_) * (1.0 + kDistanceMargin);
-    dirty_ = false;
-  }
-
- private:
-  // Offers the segment [a, b], interior to an occluder, as a blocker of the
-  // fine bins holding targets that it spans.
-  void Block(Vec2 a, Vec2 b) {
-    const Arc arc = SegmentArc(v_, a, b);
-    if (arc.full) return;
-    const double scale = kFineBins / 4.0;
-    int64_t first = static_cast<int64_t>(std::ceil(arc.lo * scale));
-    int64_t end = static_cast<int64_t>(std::floor(arc.hi * scale));
-    if (first >= end) return;
-    const double far_squared = FarSquared(v_, a, b);
-    // [first, end) in fine bin indices, possibly wrapping past 0.
-    if (first < 0) {
-      BlockRange(first + kFineBins, kFineBins, a, b, far_squared);
-      first = 0;
-    }
-    if (end > kFineBins) {
-      BlockRange(0, end - kFineBins, a, b, far_squared);
-      end = kFineBins;
-    }
-    BlockRange(first, end, a, b, far_squared);
-  }
-  void BlockRange(int64_t first, int64_t end, Vec2 a, Vec2 b,
-                  double far_squared) {
-    auto it = std::lower_bound(
-        fine_.begin(), fine_.end(), first,
-        [](const FineBin& bin, int64_t index) { return bin.index < index; });
-    for (; it != fine_.end() && it->index < end; ++it) {
-      if (far_squared < it->blocker_far_squared) {
-        // Only a bin at or above the limit can lower it.
-        dirty_ |= std::min(it->need_squared, it->blocker_far_squared) >=
-                  limit_squared_;
-        it->blocker_a = a;
-        it->blocker_b = b;
-        it->blocker_far_squared = far_squared;
-      }
-    }
-  }
-
-  Vec2 v_;
-  std::vector<Occluder>& occluders_;
-  std::vector<FineBin>& fine_;
-  int32_t max_occluders_;
-  std::vector<double>& needs_;
-  double limit_ = 0.0;
-  double limit_squared_ = 0.0;  // the order statistic limit_ comes from
-  bool dirty_ = true;
-  uint32_t calls_ = 0;
-};
-
 struct Layer {
   const Level* level = nullptr;
   const uint64_t* removed = nullptr;
@@ -337,10 +144,218 @@ bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
   return false;
 }
 
-// Whether an occluder blocks v -> t (v != t), walking the cells along the
-// sight line.
-bool WalkBlocked(const Level& level, Vec2 v, Vec2 t, const QueryFilter& filter,
-                 int64_t& tests) {
+// Quick answers of internal::Blocks(p, v, t) where the filtered signs
+// alone decide: Apart when p lies strictly on one side of the line vt (a
+// segment's two ends, or the four corners of a convex polygon's bounding
+// box, which are its vertices' exact minima and maxima), Crossing when a
+// segment kind crosses (v, t) properly. Both are exact when they answer;
+// Unknown leaves the case to internal::Blocks.
+enum class Quick { kApart, kCrossing, kUnknown };
+
+inline bool SegmentKind(Level::PrimitiveKind kind) {
+  return kind == Level::PrimitiveKind::kSegment ||
+         kind == Level::PrimitiveKind::kPolylineEdge ||
+         kind == Level::PrimitiveKind::kConcaveEdge;
+}
+
+inline Quick QuickBlocks(const Level::Primitive& p, Vec2 v, Vec2 t) {
+  const Vec2 u = t - v;
+  if (SegmentKind(p.kind)) {
+    const int o1 = internal::FilteredCrossSign(u, p.a - v);
+    const int o2 = internal::FilteredCrossSign(u, p.b - v);
+    if (o1 != 0 && o1 == o2) return Quick::kApart;
+    if (o1 * o2 >= 0) return Quick::kUnknown;
+    const Vec2 e = p.b - p.a;
+    const int o3 = internal::FilteredCrossSign(e, v - p.a);
+    const int o4 = internal::FilteredCrossSign(e, t - p.a);
+    return o3 * o4 < 0 ? Quick::kCrossing : Quick::kUnknown;
+  }
+  if (p.kind == Level::PrimitiveKind::kConvexPolygon) {
+    const int o = internal::FilteredCrossSign(u, p.a - v);
+    if (o != 0 && internal::FilteredCrossSign(u, Vec2{p.b.x, p.a.y} - v) == o &&
+        internal::FilteredCrossSign(u, p.b - v) == o &&
+        internal::FilteredCrossSign(u, Vec2{p.a.x, p.b.y} - v) == o) {
+      return Quick::kApart;
+    }
+  }
+  return Quick::kUnknown;
+}
+
+// Whether the filtered signs alone show (v, t) and (a, b) crossing at one
+// point interior to both (internal::CrossesProperly where it is certain).
+inline bool SurelyCrossesProperly(Vec2 v, Vec2 t, Vec2 a, Vec2 b) {
+  const Vec2 u = t - v;
+  const Vec2 e = b - a;
+  return internal::FilteredCrossSign(u, a - v) *
+                 internal::FilteredCrossSign(u, b - v) <
+             0 &&
+         internal::FilteredCrossSign(e, v - a) *
+                 internal::FilteredCrossSign(e, t - a) <
+             0;
+}
+
+// internal::Blocks, answered by QuickBlocks where it can. A convex polygon
+// crossed properly along a segment between two of its vertices (two
+// diagonals, or a triangle's edges) blocks: near the crossing the sight
+// line enters the interior.
+inline bool BlocksFast(const Level& level, const Level::Primitive& p, Vec2 v,
+                       Vec2 t) {
+  switch (QuickBlocks(p, v, t)) {
+    case Quick::kApart:
+      return false;
+    case Quick::kCrossing:
+      return true;
+    case Quick::kUnknown:
+      break;
+  }
+  if (p.kind == Level::PrimitiveKind::kConvexPolygon) {
+    const ConvexPolygon& polygon = level.convex_polygon(p.shape);
+    const Vec2* w = polygon.vertices.data();
+    if (polygon.count >= 4 ? SurelyCrossesProperly(v, t, w[0], w[2]) ||
+                                 SurelyCrossesProperly(v, t, w[1], w[3])
+                           : SurelyCrossesProperly(v, t, w[0], w[1]) ||
+                                 SurelyCrossesProperly(v, t, w[1], w[2])) {
+      return true;
+    }
+  }
+  return internal::Blocks(level, p, v, t);
+}
+
+// The directions primitive p covers from v, and a lower bound of its
+// squared distance.
+struct Extent {
+  Arc arc;
+  double near_squared = 0.0;
+};
+
+Extent ExtentOf(Vec2 v, const Level::Primitive& p) {
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+    case Level::PrimitiveKind::kConcaveEdge: {
+      const Vec2 lower{std::min(p.a.x, p.b.x), std::min(p.a.y, p.b.y)};
+      const Vec2 upper{std::max(p.a.x, p.b.x), std::max(p.a.y, p.b.y)};
+      // A concave edge may answer for its whole polygon: only its own
+      // directions are tried, which is enough (others walk).
+      return {SegmentArc(v, p.a, p.b), BoxDistanceSquared(v, lower, upper)};
+    }
+    case Level::PrimitiveKind::kCircle: {
+      const Vec2 r{p.radius, p.radius};
+      return {BoxArc(v, p.a - r, p.a + r),
+              BoxDistanceSquared(v, p.a - r, p.a + r)};
+    }
+    case Level::PrimitiveKind::kCapsule: {
+      const Vec2 r{p.radius, p.radius};
+      const Vec2 lower =
+          Vec2{std::min(p.a.x, p.b.x), std::min(p.a.y, p.b.y)} - r;
+      const Vec2 upper =
+          Vec2{std::max(p.a.x, p.b.x), std::max(p.a.y, p.b.y)} + r;
+      return {BoxArc(v, lower, upper), BoxDistanceSquared(v, lower, upper)};
+    }
+    case Level::PrimitiveKind::kConvexPolygon:
+      // p.a and p.b are the polygon's bounding box.
+      return {BoxArc(v, p.a, p.b), BoxDistanceSquared(v, p.a, p.b)};
+  }
+  return {};
+}
+
+// One viewer's filed blockers.
+class BlockerBins {
+ public:
+  using Blocker = VisibilityAccess::Blocker;
+  using Bin = VisibilityAccess::Bin;
+  static constexpr int32_t kSlots = VisibilityAccess::kSlots;
+
+  BlockerBins(Vec2 viewer, VisibilityScratch& scratch)
+      : v_(viewer),
+        blockers_(VisibilityAccess::blockers(scratch)),
+        bins_(VisibilityAccess::bins(scratch)),
+        max_(VisibilityAccess::max_occluders(scratch)) {
+    blockers_.clear();
+    for (Bin& bin : bins_) bin.count = 0;
+  }
+
+  // Files primitive p of `level`, which blocked a sight line from the
+  // viewer (so it occludes for this viewer); false, filing nothing, once
+  // full.
+  bool File(const Level& level, const Level::Primitive& p) {
+    if (static_cast<int32_t>(blockers_.size()) >= max_) return false;
+    const Extent extent = ExtentOf(v_, p);
+    const int32_t n = static_cast<int32_t>(blockers_.size());
+    Blocker blocker;
+    blocker.level = &level;
+    blocker.primitive = &p;
+    blocker.near_squared = extent.near_squared;
+    int32_t first = 0;
+    int32_t count = kBins;
+    if (extent.arc.full) {
+      blocker.lo = -1.0;
+      blocker.hi = 5.0;
+    } else {
+      blocker.lo = extent.arc.lo;
+      blocker.hi = extent.arc.hi;
+      const double lo = blocker.lo < 0.0 ? blocker.lo + 4.0 : blocker.lo;
+      first = BinOf(lo);
+      const int32_t last =
+          BinOf(blocker.hi >= 4.0 ? blocker.hi - 4.0 : blocker.hi);
+      count = (last - first + kBins) % kBins + 1;
+    }
+    blockers_.push_back(blocker);
+    for (int32_t k = 0; k < count; ++k) {
+      Insert(bins_[(first + k) % kBins], n, blocker.near_squared);
+    }
+    return true;
+  }
+
+  // Whether a filed blocker blocks v -> t (t != v; angle its pseudo-angle,
+  // distance_squared |t - v|^2 in double), exactly.
+  bool Blocked(Vec2 t, double angle, double distance_squared,
+               int64_t& tests) const {
+    const Bin& bin = bins_[BinOf(angle)];
+    const double within = distance_squared * (1.0 + kDistanceMargin);
+    for (int32_t k = 0; k < bin.count; ++k) {
+      const Blocker& b = blockers_[bin.slots[k]];
+      if (b.near_squared > within) break;  // nearest first
+      const bool in_arc = (angle >= b.lo && angle <= b.hi) ||
+                          (angle + 4.0 >= b.lo && angle + 4.0 <= b.hi) ||
+                          (angle - 4.0 >= b.lo && angle - 4.0 <= b.hi);
+      if (!in_arc) continue;
+      ++tests;
+      if (BlocksFast(*b.level, *b.primitive, v_, t)) return true;
+    }
+    return false;
+  }
+
+ private:
+  // Keeps a bin's blockers nearest first; a full bin drops its farthest
+  // other than the newcomer (which just blocked a sight line its others
+  // did not).
+  void Insert(Bin& bin, int32_t n, double near_squared) {
+    int32_t k = bin.count < kSlots ? bin.count++ : kSlots - 1;
+    while (k > 0 && blockers_[bin.slots[k - 1]].near_squared > near_squared) {
+      bin.slots[k] = bin.slots[k - 1];
+      --k;
+    }
+    bin.slots[k] = n;
+  }
+
+  Vec2 v_;
+  std::vector<Blocker>& blockers_;
+  std::vector<Bin>& bins_;
+  int32_t max_;
+};
+
+// The occluder blocking v -> t (v != t) that a walk of the cells along the
+// sight line meets first, or none.
+struct Found {
+  const Level* level = nullptr;
+  const Level::Primitive* primitive = nullptr;
+};
+
+// From `from` to `to`, which are v and t in either order (the rules are
+// symmetric in v and t but for which shapes occlude, decided for `viewer`).
+Found WalkBlocked(const Level& level, Vec2 v, Vec2 t, Vec2 viewer,
+                  const QueryFilter& filter, int64_t& tests) {
   Layer layers[2];
   const int count = LayersOf(level, layers);
   // A box an ulp-scale wider than the viewer, so that the walk along the
@@ -351,23 +366,30 @@ bool WalkBlocked(const Level& level, Vec2 v, Vec2 t, const QueryFilter& filter,
   const Aabb start{{v.x - slack, v.y - slack}, {v.x + slack, v.y + slack}};
   for (int i = 0; i < count; ++i) {
     const Layer layer = layers[i];
-    bool blocked = false;
+    // Most levels need no shape record read to know every shape occludes.
+    const bool all_occlude =
+        layer.removed == nullptr && filter.ignore_ids.empty() &&
+        !layer.level->has_one_sided() &&
+        layer.level->EveryShapePasses(filter.mask_bits, filter.category_bits,
+                                      filter.group);
+    Found found;
     layer.level->spatial_hash().VisitSweep(
         start, t - v, 1.0, [&](int32_t item) {
           const Level::Primitive& p = layer.level->primitive(item);
-          if (!internal::Occludes(*layer.level, p, v, filter, layer.removed)) {
+          if (!all_occlude && !internal::Occludes(*layer.level, p, viewer,
+                                                  filter, layer.removed)) {
             return 1.0;
           }
           ++tests;
-          if (internal::Blocks(*layer.level, p, v, t)) {
-            blocked = true;
+          if (BlocksFast(*layer.level, p, v, t)) {
+            found = {layer.level, &p};
             return -1.0;
           }
           return 1.0;
         });
-    if (blocked) return true;
+    if (found.primitive != nullptr) return found;
   }
-  return false;
+  return {};
 }
 
 }  // namespace
@@ -375,19 +397,13 @@ bool WalkBlocked(const Level& level, Vec2 v, Vec2 t, const QueryFilter& filter,
 VisibilityScratch::VisibilityScratch(int32_t max_targets, int32_t max_occluders)
     : max_targets_(std::max(max_targets, int32_t{0})),
       max_occluders_(std::max(max_occluders, int32_t{0})) {
-  occluders_.reserve(max_occluders_);
-  entries_.reserve(static_cast<size_t>(max_occluders_) * kEntriesPerOccluder);
+  blockers_.reserve(max_occluders_);
   bins_.resize(kBins);
-  fine_.reserve(max_targets_);
-  needs_.reserve(max_targets_);
-  fine_slot_.assign(kFineBins, -1);
-  targets_.reserve(max_targets_);
 }
 
 size_t VisibilityScratch::memory_bytes() const {
-  return occluders_.capacity() * sizeof(Occluder) +
-         entries_.capacity() * sizeof(int32_t) +
-         bins_.capacity() * sizeof(Bin) + targets_.capacity() * sizeof(Target);
+  return blockers_.capacity() * sizeof(Blocker) +
+         bins_.capacity() * sizeof(Bin);
 }
 
 bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
@@ -397,204 +413,50 @@ bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
   if (ViewerInside(level, viewer.position, filter)) return false;
   if (target == viewer.position) return true;
   int64_t tests = 0;
-  return !WalkBlocked(level, viewer.position, target, filter, tests);
+  return WalkBlocked(level, viewer.position, target, viewer.position, filter,
+                     tests)
+             .primitive == nullptr;
 }
 
 void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
                     absl::Span<const Vec2> targets,
                     absl::Span<uint64_t> visible, VisibilityScratch& scratch,
                     const QueryFilter& filter) {
-  using Occluder = VisibilityAccess::Occluder;
-  using Bin = VisibilityAccess::Bin;
-  using FineBin = VisibilityAccess::FineBin;
-  using Target = VisibilityAccess::Target;
   const int32_t target_count = static_cast<int32_t>(targets.size());
   const int32_t words = VisibilityWords(target_count);
   COLLIDE_DCHECK(visible.size() >= viewers.size() * words);
   VisibilityScratch::Counts& counts = VisibilityAccess::counts(scratch);
   counts = {};
-  std::vector<Occluder>& occluders = VisibilityAccess::occluders(scratch);
-  std::vector<int32_t>& entries = VisibilityAccess::entries(scratch);
-  std::vector<Bin>& bins = VisibilityAccess::bins(scratch);
-  std::vector<Target>& in_view = VisibilityAccess::targets(scratch);
-  std::vector<FineBin>& fine = VisibilityAccess::fine(scratch);
-  std::vector<int32_t>& fine_slot = VisibilityAccess::fine_slot(scratch);
-  const bool store_targets =
-      target_count <= VisibilityAccess::max_targets(scratch);
-  Layer layers[2];
-  const int layer_count = LayersOf(level, layers);
-
   for (size_t i = 0; i < viewers.size(); ++i) {
     const Viewer& viewer = viewers[i];
     const Vec2 v = viewer.position;
     uint64_t* row = visible.data() + i * words;
     std::fill(row, row + words, uint64_t{0});
     if (ViewerInside(level, v, filter)) continue;
-    const auto set = [&](int32_t j) { row[j >> 6] |= uint64_t{1} << (j & 63); };
-    const auto walk = [&](int32_t j) {
-      ++counts.walked_targets;
-      if (!WalkBlocked(level, v, targets[j], filter, counts.exact_tests)) {
-        set(j);
-      }
-    };
-
-    // The targets in view, their bins and the farthest per fine bin.
-    for (Bin& bin : bins) bin.begin = bin.end = 0;
-    fine.clear();
-    int32_t pending = 0;
-    if (store_targets) in_view.assign(target_count, Target{});
+    BlockerBins bins(v, scratch);
+    const bool limited = viewer.range.has_value() || viewer.cone.has_value();
     for (int32_t j = 0; j < target_count; ++j) {
       const Vec2 t = targets[j];
-      if (!InViewRegion(viewer, t)) continue;
-      if (t == v) {
-        set(j);
-        continue;
-      }
-      if (!store_targets) {
-        walk(j);
-        continue;
-      }
-      const Vec2 d = t - v;
-      const double distance_squared = LengthSquared(d);
-      const double angle = PseudoAngle(d);
-      const int32_t fine_index = BinOf(angle, kFineBins);
-      if (fine_slot[fine_index] < 0) {
-        fine_slot[fine_index] = static_cast<int32_t>(fine.size());
-        FineBin bin;
-        bin.blocker_far_squared = std::numeric_limits<double>::infinity();
-        bin.index = fine_index;
-        fine.push_back(bin);
-      }
-      FineBin& bin = fine[fine_slot[fine_index]];
-      bin.need_squared = std::max(bin.need_squared,
-                                  distance_squared * (1.0 + kDistanceMargin));
-      in_view[j] = {distance_squared, BinOf(angle), fine_index};
-      ++pending;
-    }
-    // Ascending by index (Block's binary search), then each target's slot.
-    std::sort(fine.begin(), fine.end(), [](const FineBin& a, const FineBin& b) {
-      return a.index < b.index;
-    });
-    for (int32_t k = 0; k < static_cast<int32_t>(fine.size()); ++k) {
-      fine_slot[fine[k].index] = k;
-    }
-    for (int32_t j = 0; j < target_count && store_targets; ++j) {
-      if (in_view[j].bin >= 0) in_view[j].fine = fine_slot[in_view[j].fine];
-    }
-    for (const FineBin& bin : fine) fine_slot[bin.index] = -1;
-    if (pending == 0) continue;
-    if (pending < kWalkBelow) {
-      for (int32_t j = 0; j < target_count; ++j) {
-        if (in_view[j].bin >= 0) walk(j);
-      }
-      continue;
-    }
-
-    // Gather, nearest cells first, until every bin with a target is
-    // reached or closed.
-    occluders.clear();
-    Gatherer gatherer(v, scratch);
-    gatherer.Recompute();
-    bool overflow = false;
-    double reached = std::numeric_limits<double>::infinity();
-    for (int l = 0; l < layer_count && !overflow; ++l) {
-      const Layer layer = layers[l];
-      double limit = gatherer.Limit();
-      // Most levels need no shape record read to know every shape occludes.
-      const bool all_occlude =
-          layer.removed == nullptr && filter.ignore_ids.empty() &&
-          !layer.level->has_one_sided() &&
-          layer.level->EveryShapePasses(filter.mask_bits, filter.category_bits,
-                                        filter.group);
-      layer.level->spatial_hash().VisitNear(v, limit, [&](int32_t item) {
-        const Level::Primitive& p = layer.level->primitive(item);
-        if ((all_occlude ||
-             internal::Occludes(*layer.level, p, v, filter, layer.removed)) &&
-            !gatherer.Add(*layer.level, p)) {
-          overflow = true;
-          return -1.0;
+      if (limited && !InViewRegion(viewer, t)) continue;
+      bool seen = t == v;
+      if (!seen) {
+        const Vec2 d = t - v;
+        if (bins.Blocked(t, PseudoAngle(d), LengthSquared(d),
+                         counts.exact_tests)) {
+          ++counts.certified_blocked;
+          continue;
         }
-        limit = gatherer.Limit();
-        return limit;
-      });
-      reached = std::min(reached, limit);
-    }
-    counts.occluders_gathered += static_cast<int64_t>(occluders.size());
-
-    // File the occluders into the bins' lists; one covering every bin is
-    // kept apart (listed in bin 0's place once, tested for every target).
-    int64_t entry_count = 0;
-    for (const Occluder& o : occluders) {
-      if (o.bin_count < kBins) entry_count += o.bin_count;
-    }
-    if (overflow || entry_count > static_cast<int64_t>(entries.capacity())) {
-      for (int32_t j = 0; j < target_count; ++j) {
-        if (in_view[j].bin >= 0) walk(j);
+        ++counts.walked_targets;
+        const Found found =
+            WalkBlocked(level, v, t, v, filter, counts.exact_tests);
+        seen = found.primitive == nullptr;
+        if (!seen) {
+          if (bins.File(*found.level, *found.primitive)) {
+            ++counts.occluders_gathered;
+          }
+        }
       }
-      continue;
-    }
-    for (const Occluder& o : occluders) {
-      if (o.bin_count == kBins) continue;
-      for (int32_t k = 0; k < o.bin_count; ++k) {
-        ++bins[(o.bin_first + k) % kBins].end;
-      }
-    }
-    int32_t offset = 0;
-    for (Bin& bin : bins) {
-      bin.begin = offset;
-      offset += bin.end;
-      bin.end = bin.begin;
-    }
-    entries.resize(static_cast<size_t>(offset));
-    int32_t full_count = 0;
-    for (int32_t n = 0; n < static_cast<int32_t>(occluders.size()); ++n) {
-      const Occluder& o = occluders[n];
-      if (o.bin_count == kBins) {
-        // Moved to the front of the occluder list (order is free).
-        std::swap(occluders[full_count], occluders[n]);
-        ++full_count;
-      }
-    }
-    for (int32_t n = full_count; n < static_cast<int32_t>(occluders.size());
-         ++n) {
-      const Occluder& o = occluders[n];
-      for (int32_t k = 0; k < o.bin_count; ++k) {
-        Bin& bin = bins[(o.bin_first + k) % kBins];
-        entries[bin.end++] = n;
-      }
-    }
-
-    // Decide each pair.
-    const double reached_squared = reached * reached * (1.0 - kDistanceMargin);
-    for (int32_t j = 0; j < target_count; ++j) {
-      const Target target = in_view[j];
-      if (target.bin < 0) continue;
-      const Vec2 t = targets[j];
-      const Bin& bin = bins[target.bin];
-      const FineBin& closer = fine[target.fine];
-      if (target.distance_squared > closer.blocker_far_squared &&
-          internal::CrossesProperly(v, t, closer.blocker_a, closer.blocker_b)) {
-        ++counts.certified_blocked;
-        continue;
-      }
-      if (!(target.distance_squared < reached_squared)) {
-        walk(j);
-        continue;
-      }
-      const double within = target.distance_squared * (1.0 + kDistanceMargin);
-      bool blocked = false;
-      const auto test = [&](const Occluder& o) {
-        if (o.near_squared > within) return false;
-        ++counts.exact_tests;
-        return internal::Blocks(*o.level, *o.primitive, v, t);
-      };
-      for (int32_t n = 0; n < full_count && !blocked; ++n) {
-        blocked = test(occluders[n]);
-      }
-      for (int32_t e = bin.begin; e < bin.end && !blocked; ++e) {
-        blocked = test(occluders[entries[e]]);
-      }
-      if (!blocked) set(j);
+      if (seen) row[j >> 6] |= uint64_t{1} << (j & 63);
     }
   }
 }

@@ -238,7 +238,14 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
         const double limit = reach();
         if (swept.Meets(bounds, limit) && near_path(bounds, limit) &&
             internal::Passes(level, p.shape, filter, removed)) {
-          const TurnResult r = CastPrimitive(mover, level, p, options);
+          // The pair cast stops at the reach. Its advancement does not
+          // depend on where the step ends until it gets there, so a
+          // candidate whose bracket starts more than a bracket width before
+          // the reach (every one that can still rank first) gets the answer
+          // the whole step gives; a later one ranks after the kept answers
+          // either way, and may end as a miss without advancing that far.
+          const TurnResult r = CastPrimitive(
+              mover, level, p, TurnOptions{.max_fraction = limit});
           if (r.status != TurnStatus::kMiss) {
             offer(TurnCandidate{r, p.shape, p.part});
           }
