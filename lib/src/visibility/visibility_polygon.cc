@@ -223,7 +223,13 @@ class Sweep {
         }
       }
       if (best < 0) break;
-      Emit(best_point, PolygonVertexKind::kEdgeCrossing, edges_[best].shape_id);
+      // Edges crossing at a grazing angle meet at an ill-conditioned point:
+      // one rounded to before p0 would fold the polygon back, so the
+      // boundary then switches edge on p0's ray without a vertex.
+      if (internal::Orient(v_, p0, best_point) > 0) {
+        Emit(best_point, PolygonVertexKind::kEdgeCrossing,
+             edges_[best].shape_id);
+      }
       edge = best;
       p0 = best_point;
     }
