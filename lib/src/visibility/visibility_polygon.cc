@@ -150,13 +150,19 @@ class Sweep {
   // Emits the vertices on the ray of a direction group, given its two
   // limits. `arc` marks a chord vertex of the range circle.
   void EmitRay(Vec2 p, const Limit& cw, const Limit& ccw, bool arc,
-               int32_t sector) {
+               int32_t sector, int32_t arriving) {
     if (cw.edge == kRangeLimit && ccw.edge == kRangeLimit) {
       if (arc) Emit(RangePoint(p, sector, true), PolygonVertexKind::kArc, {});
       return;
     }
     if (cw.edge >= 0 && cw.edge == ccw.edge && cw.end < 0 && ccw.end < 0) {
-      return;  // one edge on both sides: no corner here
+      // One edge on both sides: no corner here, unless the boundary arrives
+      // on another edge (one crossing it within rounding of this ray).
+      if (arriving != cw.edge) {
+        Emit(RayPoint(p, edges_[cw.edge]), PolygonVertexKind::kEdgeCrossing,
+             edges_[cw.edge].shape_id);
+      }
+      return;
     }
     // A range limit next to the edge end where that edge leaves the circle
     // is the same point: keep the edge's.
@@ -234,6 +240,13 @@ class Sweep {
       p0 = best_point;
     }
     return edge;
+  }
+
+  // A vertex where the boundary changes onto `limit`'s edge on the ray
+  // v -> p.
+  void EmitCrossingOn(Vec2 p, const Limit& limit) {
+    Emit(RayPoint(p, edges_[limit.edge]), PolygonVertexKind::kEdgeCrossing,
+         edges_[limit.edge].shape_id);
   }
 
   // Drops a last vertex equal to the first (the boundary closed on it).
@@ -657,6 +670,12 @@ VisibilityPolygonResult VisibilityPolygon(
   };
 
   Sweep sweep(v, options, edges, near, wedges, bins, entries, sectors, out);
+  // The edge the boundary arrives on at each direction (from the walk
+  // before it); at the first, the one it leaves on, so no vertex is forced
+  // there until the walk round the turn comes back to it.
+  int32_t arriving = kRangeLimit - 10;
+  Limit first_cw;
+  Vec2 first_point{};
   for (int32_t begin = 0; begin < direction_count;) {
     const int32_t end = group_end(begin);
     const Direction& d = directions[begin];  // the highest role sorts first
@@ -665,11 +684,21 @@ VisibilityPolygonResult VisibilityPolygon(
         d.role > 0 ? (sector - 1 + sectors) % sectors : sector;
     const Limit cw = sweep.Nearest(d.point, cw_sector, -1);
     const Limit ccw = sweep.Nearest(d.point, sector, +1);
-    sweep.EmitRay(d.point, cw, ccw, d.role == 2, sector);
+    if (begin == 0) {
+      first_cw = cw;
+      first_point = d.point;
+      arriving = cw.edge;
+    }
+    sweep.EmitRay(d.point, cw, ccw, d.role == 2, sector, arriving);
     const Vec2 next =
         end < direction_count ? directions[end].point : directions[0].point;
-    sweep.WalkCrossings(ccw.edge, d.point, next, sector);
+    arriving = sweep.WalkCrossings(ccw.edge, d.point, next, sector);
     begin = end;
+  }
+  // Round the turn: arriving at the first direction on another edge than
+  // its clockwise limit's, the boundary changes edge there.
+  if (arriving != first_cw.edge && first_cw.edge >= 0 && first_cw.end < 0) {
+    sweep.EmitCrossingOn(first_point, first_cw);
   }
   const int32_t count = sweep.Finish();
   if (count > static_cast<int32_t>(out.size())) {
