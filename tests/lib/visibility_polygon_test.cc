@@ -443,6 +443,31 @@ TEST(VisibilityPolygon, PatchedLevelsAndFiltersAgreeWithSees) {
   EXPECT_GT(decided, 1500) << decided;
 }
 
+TEST(VisibilityPolygon, EdgesSpanningManySectorsGiveTheSamePolygon) {
+  // Long walls close to the viewer each span about half the sectors: more
+  // sector entries than a 64-edge scratch holds, so every direction then
+  // searches every edge. The polygon is the same.
+  std::vector<ShapeDesc> shapes;
+  for (int i = 0; i < 40; ++i) {
+    const double y = 1.0 + 0.25 * i;
+    shapes.push_back(Shape(i + 1, Segment{{-50, y}, {50, y + 0.01 * i}}));
+  }
+  shapes.push_back(Shape(100, BoxDesc{{0, -3}, {1, 1}, 0.3}));
+  const Level level = Build(shapes);
+  const auto expected = Polygon(level, {0.3, 0}, {.range = 60});
+  VisibilityPolygonScratch small(64);
+  std::vector<VisibilityPolygonVertex> out(4096);
+  const auto result = VisibilityPolygon(level, {0.3, 0}, {.range = 60},
+                                        absl::MakeSpan(out), small);
+  ASSERT_EQ(result.status, VisibilityPolygonStatus::kOk);
+  ASSERT_EQ(result.vertex_count, static_cast<int32_t>(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(out[i].point, expected[i].point);
+    EXPECT_EQ(out[i].kind, expected[i].kind);
+    EXPECT_EQ(out[i].shape_id, expected[i].shape_id);
+  }
+}
+
 TEST(VisibilityPolygon, ScratchIsSizedOnceAndBounded) {
   const VisibilityPolygonScratch scratch;
   // Room for the default 16,384 edges: a few MiB, whatever the level.

@@ -47,8 +47,6 @@
 //   cos(max_arc_angle / 2) - 1): the polygon leaves out at most that much
 //   of the region in front of a round occluder; its shadows' edges are the
 //   tangent rays, rounded. A capsule's sides are its side segments.
-// - Two edges crossing a ray within rounding of one point are ordered by
-//   their rounded distances (exactly where a level vertex is involved).
 // So, apart from rounded points and sight lines of zero width (through a
 // point segment, along a wall's line through the viewer), the polygon
 // holds no point the viewer does not see: it is safe to reveal.

@@ -11,11 +11,12 @@
 // the nearest edge changes only where another edge crosses in front of it,
 // which a search of the sector's edges finds in angular order.
 //
-// Which edge is nearest is decided exactly when the candidates include an
-// edge's end on the ray (level vertices collinear with the viewer, shapes
-// touching at a vertex): the comparisons are then signs of Orient and Dot.
-// Two edges crossing the ray in their interiors are compared by their
-// rounded distances (they meet the ray within rounding of one point).
+// Which edge is nearest just beside a ray is decided exactly: an edge's
+// end on the ray (level vertices collinear with the viewer, shapes
+// touching at a vertex) by signs of Orient and Dot, two edges crossing the
+// ray in their interiors by their crossing parameters (filtered, with an
+// exact fallback), and a tie at one point by which edge hides the other
+// beside the ray. Only the emitted crossing points are rounded.
 #include "collide/visibility_polygon.h"
 
 #include <algorithm>
@@ -29,6 +30,7 @@
 #include "collide/dcheck.h"
 #include "collide/level.h"
 #include "collide/shapes.h"
+#include "exact/exact_time.h"
 #include "exact/sign.h"
 #include "visibility/occluders.h"
 #include "visibility/visibility_polygon_edges.h"
@@ -148,13 +150,19 @@ class Sweep {
   // Emits the vertices on the ray of a direction group, given its two
   // limits. `arc` marks a chord vertex of the range circle.
   void EmitRay(Vec2 p, const Limit& cw, const Limit& ccw, bool arc,
-               int32_t sector) {
+               int32_t sector, int32_t arriving) {
     if (cw.edge == kRangeLimit && ccw.edge == kRangeLimit) {
       if (arc) Emit(RangePoint(p, sector, true), PolygonVertexKind::kArc, {});
       return;
     }
     if (cw.edge >= 0 && cw.edge == ccw.edge && cw.end < 0 && ccw.end < 0) {
-      return;  // one edge on both sides: no corner here
+      // One edge on both sides: no corner here, unless the boundary arrives
+      // on another edge (one crossing it within rounding of this ray).
+      if (arriving != cw.edge) {
+        Emit(RayPoint(p, edges_[cw.edge]), PolygonVertexKind::kEdgeCrossing,
+             edges_[cw.edge].shape_id);
+      }
+      return;
     }
     // A range limit next to the edge end where that edge leaves the circle
     // is the same point: keep the edge's.
@@ -199,10 +207,10 @@ class Sweep {
         const Edge& g = edges_[index];
         if (!internal::CrossesProperly(e.a, e.b, g.a, g.b)) continue;
         const Vec2 x = CrossingPoint(e, g);
-        if (internal::Orient(v_, p0, x) <= 0 ||
-            internal::Orient(v_, x, p1) <= 0) {
-          continue;
-        }
+        // Before p1 (rounded x: a crossing within rounding of p1's ray is
+        // left to p1's exact limits). Not tested against p0: e is the
+        // nearest just past p0, so g can come in front only past it.
+        if (internal::Orient(v_, x, p1) <= 0) continue;
         // g comes in front of e past x: its counter-clockwise part lies
         // on v's side of e.
         Vec2 ahead;
@@ -213,6 +221,7 @@ class Sweep {
         } else {
           continue;
         }
+        if (internal::Orient(v_, p0, ahead) <= 0) continue;
         if (internal::Orient(e.a, e.b, ahead) * v_side <= 0) continue;
         if (best < 0 || internal::Orient(v_, x, best_point) > 0) {
           best = index;
@@ -220,11 +229,24 @@ class Sweep {
         }
       }
       if (best < 0) break;
-      Emit(best_point, PolygonVertexKind::kEdgeCrossing, edges_[best].shape_id);
+      // Edges crossing at a grazing angle meet at an ill-conditioned point:
+      // one rounded to before p0 would fold the polygon back, so the
+      // boundary then switches edge on p0's ray without a vertex.
+      if (internal::Orient(v_, p0, best_point) > 0) {
+        Emit(best_point, PolygonVertexKind::kEdgeCrossing,
+             edges_[best].shape_id);
+      }
       edge = best;
       p0 = best_point;
     }
     return edge;
+  }
+
+  // A vertex where the boundary changes onto `limit`'s edge on the ray
+  // v -> p.
+  void EmitCrossingOn(Vec2 p, const Limit& limit) {
+    Emit(RayPoint(p, edges_[limit.edge]), PolygonVertexKind::kEdgeCrossing,
+         edges_[limit.edge].shape_id);
   }
 
   // Drops a last vertex equal to the first (the boundary closed on it).
@@ -289,19 +311,60 @@ class Sweep {
       if (at != 0) return at * internal::Orient(c.a, c.b, v_) < 0;
       return hides(c, beside(b, best));
     }
-    // Both cross the ray inside them. Apart by more than rounding: by
-    // their distances. Within rounding of one point: their lines meet at
-    // x; beside the ray short of x the order is the one at the ray, and
-    // past x the other.
-    const double slack = 1e-9 * std::max(candidate.t, best.t);
-    if (std::abs(candidate.t - best.t) > slack) return candidate.t < best.t;
-    const Vec2 w = c.b - c.a;
-    const Vec2 h = b.b - b.a;
-    const double denominator = Cross(w, h);
-    if (denominator == 0.0) return candidate.t < best.t;
-    const Vec2 x = c.a + (Cross(b.a - c.a, h) / denominator) * w;
-    const bool past = hides(c, beside(b, best));
-    return internal::Orient(v_, p, x) == side ? !past : past;
+    // Both cross the ray inside them, at t = Cross(a - v, b - a) /
+    // Cross(p - v, b - a) along p - v. Apart beyond the rounding of those
+    // cross products: by the doubles; otherwise exactly. At one exact
+    // point, the nearer beside the ray is the one hiding the other's end
+    // on that side.
+    const int order = CompareCrossings(p, c, b);
+    if (order != 0) return order < 0;
+    return hides(c, beside(b, best));
+  }
+
+  // The sign of t(e) - t(f) for two edges crossing the ray v -> p.
+  int CompareCrossings(Vec2 p, const Edge& e, const Edge& f) const {
+    const Vec2 d = p - v_;
+    const auto bounds = [&](const Edge& g, double& low, double& high) {
+      const Vec2 m = g.a - v_;
+      const Vec2 w = g.b - g.a;
+      const double n1 = m.x * w.y, n2 = m.y * w.x;
+      const double d1 = d.x * w.y, d2 = d.y * w.x;
+      double n = n1 - n2, den = d1 - d2;
+      double n_error =
+          internal::kCrossErrorBound * (std::abs(n1) + std::abs(n2)) +
+          internal::kUnderflowSlack;
+      double d_error =
+          internal::kCrossErrorBound * (std::abs(d1) + std::abs(d2)) +
+          internal::kUnderflowSlack;
+      if (den < 0.0) {
+        n = -n;
+        den = -den;
+      }
+      if (!(den > d_error)) return false;
+      // t >= 0 here (the crossing is ahead of v); widened by a relative
+      // margin for the divisions' rounding.
+      low = std::max(0.0, (n - n_error) / (den + d_error)) * (1.0 - 1e-15);
+      high = (n + n_error) / (den - d_error) * (1.0 + 1e-15);
+      return true;
+    };
+    double e_low, e_high, f_low, f_high;
+    if (bounds(e, e_low, e_high) && bounds(f, f_low, f_high)) {
+      if (e_high < f_low) return -1;
+      if (f_high < e_low) return 1;
+    }
+    return internal::CompareTimes(ExactCrossing(p, e), ExactCrossing(p, f));
+  }
+
+  internal::ExactTime ExactCrossing(Vec2 p, const Edge& g) const {
+    const internal::ExactVec m = internal::Difference(g.a, v_);
+    const internal::ExactVec w = internal::Difference(g.b, g.a);
+    const internal::ExactVec d = internal::Difference(p, v_);
+    internal::ExactTime t{m.x * w.y - m.y * w.x, d.x * w.y - d.y * w.x};
+    if (t.denominator.sign() < 0) {
+      t.numerator = -t.numerator;
+      t.denominator = -t.denominator;
+    }
+    return t;
   }
 
   // Where the segments of e and g cross (they do, properly): on e.
@@ -607,6 +670,12 @@ VisibilityPolygonResult VisibilityPolygon(
   };
 
   Sweep sweep(v, options, edges, near, wedges, bins, entries, sectors, out);
+  // The edge the boundary arrives on at each direction (from the walk
+  // before it); at the first, the one it leaves on, so no vertex is forced
+  // there until the walk round the turn comes back to it.
+  int32_t arriving = kRangeLimit - 10;
+  Limit first_cw;
+  Vec2 first_point{};
   for (int32_t begin = 0; begin < direction_count;) {
     const int32_t end = group_end(begin);
     const Direction& d = directions[begin];  // the highest role sorts first
@@ -615,11 +684,21 @@ VisibilityPolygonResult VisibilityPolygon(
         d.role > 0 ? (sector - 1 + sectors) % sectors : sector;
     const Limit cw = sweep.Nearest(d.point, cw_sector, -1);
     const Limit ccw = sweep.Nearest(d.point, sector, +1);
-    sweep.EmitRay(d.point, cw, ccw, d.role == 2, sector);
+    if (begin == 0) {
+      first_cw = cw;
+      first_point = d.point;
+      arriving = cw.edge;
+    }
+    sweep.EmitRay(d.point, cw, ccw, d.role == 2, sector, arriving);
     const Vec2 next =
         end < direction_count ? directions[end].point : directions[0].point;
-    sweep.WalkCrossings(ccw.edge, d.point, next, sector);
+    arriving = sweep.WalkCrossings(ccw.edge, d.point, next, sector);
     begin = end;
+  }
+  // Round the turn: arriving at the first direction on another edge than
+  // its clockwise limit's, the boundary changes edge there.
+  if (arriving != first_cw.edge && first_cw.edge >= 0 && first_cw.end < 0) {
+    sweep.EmitCrossingOn(first_point, first_cw);
   }
   const int32_t count = sweep.Finish();
   if (count > static_cast<int32_t>(out.size())) {
