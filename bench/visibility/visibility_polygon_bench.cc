@@ -66,7 +66,8 @@ std::vector<Vec2> FreePoints(const collide::Level& level, int n, uint64_t seed,
 double CpuSeconds() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  return static_cast<double>(ts.tv_sec) +
+         1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 struct Row {

@@ -209,6 +209,28 @@ void PrintResult(const Sample& sample, const v1::QueryResult& result) {
           result.pair_toi().hit() ? "meet at fraction %.4f\n" : "never meet\n",
           result.pair_toi().fraction());
       break;
+    case v1::QueryResult::kVisibility: {
+      // One row of words per viewer: the count of set bits is the number
+      // of targets that viewer sees.
+      const v1::VisibilityResult& sight = result.visibility();
+      const int per_viewer = sight.words_per_viewer();
+      std::printf("targets seen per viewer:");
+      for (int start = 0; per_viewer > 0 && start < sight.visible_words_size();
+           start += per_viewer) {
+        int seen = 0;
+        for (int w = start;
+             w < start + per_viewer && w < sight.visible_words_size(); ++w) {
+          seen += __builtin_popcountll(sight.visible_words(w));
+        }
+        std::printf(" %d", seen);
+      }
+      std::printf("\n");
+      break;
+    }
+    case v1::QueryResult::kVisibilityPolygon:
+      std::printf("visibility polygon of %d vertices\n",
+                  result.visibility_polygon().vertices_size());
+      break;
     case v1::QueryResult::RESULT_NOT_SET:
       std::printf("no result\n");
       break;

@@ -82,9 +82,6 @@ SightOccluder RandomOccluder(Rng& rng) {
   }
 }
 
-// Every vertex of an occluder (a round one's axis points).
-std::vector<Vec2> Vertices(const SightOccluder& o) { return o.points; }
-
 // The local case before the frame.
 struct Local {
   std::vector<SightOccluder> occluders;
