@@ -220,6 +220,40 @@ TEST(VisibilityPolygon, OverlappingShapesCrossAtEdgeCrossings) {
   EXPECT_FALSE(Locate(polygon, {6.1, 1}).inside);
 }
 
+// Two edges crossing at a grazing angle between two sweep directions, their
+// crossing within rounding of a vertex's ray (a wall's end at -1e6 beside
+// coordinates near 2^140): which crossing comes first, and whether it lies
+// before the next ray, must be decided exactly, or the polygon stays on
+// the wrong edge until the next direction and loses a region that is seen.
+TEST(VisibilityPolygon, GrazingCrossingsBetweenDirectionsAreExact) {
+  const double a = 6.9689828745408197e+42, b = 2.7875931498163279e+42;
+  const double c = 5.5751862996326558e+42, d = 1.3937965749081639e+42;
+  const Level level = Build({
+      Shape(
+          1,
+          PolygonDesc{{{-a, a}, {-a, b}, {-c, b}, {-c, c}, {-d, c}, {-d, a}}}),
+      Shape(2, PolygonDesc{{{a, c},
+                            {a, b},
+                            {9.7565760243571476e+42, b},
+                            {9.7565760243571476e+42, c}}}),
+      Shape(3, Segment{{-4.1813897247244918e+42, 8.3627794494489837e+42},
+                       {-1000000, -a}}),
+  });
+  const Vec2 v{4.1813897247244918e+42, -2.2300745198530623e+43};
+  const double range = 4.1715780810313007e+43;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  for (const Vec2 t :
+       {Vec2{-7.4872138353787629e+41, -7.026564092411703e+41},
+        Vec2{-1.6602637984979391e+42, -6.8317881693053938e+41}}) {
+    EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+    const Where where = Locate(polygon, t);
+    EXPECT_GT(where.distance,
+              kVisibilityPolygonRelativeError * (std::abs(v.y) + range));
+    EXPECT_TRUE(where.inside) << t.x << " " << t.y;
+  }
+}
+
 TEST(VisibilityPolygon, RoundShapesGiveTangentShadows) {
   const Level level = Build({Shape(4, Circle{{10, 0}, 5})});
   const double arc = 0.1;
