@@ -254,6 +254,31 @@ TEST(VisibilityPolygon, GrazingCrossingsBetweenDirectionsAreExact) {
   }
 }
 
+// A wall's corner within rounding outside the range circle (exactly
+// collinear with the viewer and another shape's vertex): the rounded entry
+// into the disc falls just before the corner, and the wall must still be
+// clipped there, not dropped.
+TEST(VisibilityPolygon, WallEndJustOutsideTheRangeStillHides) {
+  const Level level = Build({
+      Shape(1, PolygonDesc{{{999999, 0.75},
+                            {999999.75, 1.75},
+                            {1000001.25, 0.625},
+                            {1000000.5, -0.375}}}),
+      Shape(2, Segment{{1000001.25, 0.625}, {1000003.5, 0.5}}),
+      Shape(3, Segment{{1000003.5, 0.5}, {1000002.75, 2.625}}),
+  });
+  const Vec2 v{999992.25, 4.25};
+  // Just below |(1000003.5, 0.5) - v| = sqrt(140.625).
+  const double range = 11.858541225631422;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  const Vec2 t{1000003.5267322226, 0.63184643445072053};
+  EXPECT_FALSE(Sees(level, Viewer{.position = v, .range = range}, t));
+  const Where where = Locate(polygon, t);
+  EXPECT_GT(where.distance, 1e-3);
+  EXPECT_FALSE(where.inside);
+}
+
 TEST(VisibilityPolygon, RoundShapesGiveTangentShadows) {
   const Level level = Build({Shape(4, Circle{{10, 0}, 5})});
   const double arc = 0.1;
