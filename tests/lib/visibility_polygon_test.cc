@@ -279,6 +279,29 @@ TEST(VisibilityPolygon, WallEndJustOutsideTheRangeStillHides) {
   EXPECT_FALSE(where.inside);
 }
 
+// A wall seen end-on (its far end offset by 1e6 from the viewer's ray
+// through its near end, at coordinates near 2^140) crossed by another
+// wall: every point of the first lies within rounding of that ray, and
+// the crossing vertex must still be drawn, or the polygon cuts off the
+// seen corner behind it.
+TEST(VisibilityPolygon, CrossingOnAWallSeenEndOnIsDrawn) {
+  const double k = 1.3937965749081639e+42;
+  const Level level = Build(
+      {Shape(1, PolylineDesc{
+                    {{5 * k, 4 * k}, {0, 4 * k}, {4 * k, 6 * k}, {3 * k, -1e6}},
+                    true})});
+  const Vec2 v{6 * k, 18 * k};
+  const double range = 3.1793000927660159e+43;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  const Vec2 t{6.2365407825394181e+42, 6.9512109722671599e+42};
+  EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+  const Where where = Locate(polygon, t);
+  EXPECT_GT(where.distance, 1e-3 * k);
+  EXPECT_TRUE(where.inside);
+  ExpectStarShaped(polygon, v);
+}
+
 TEST(VisibilityPolygon, RoundShapesGiveTangentShadows) {
   const Level level = Build({Shape(4, Circle{{10, 0}, 5})});
   const double arc = 0.1;

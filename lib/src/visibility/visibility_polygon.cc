@@ -57,6 +57,11 @@ constexpr int32_t kMaxWedges = 64;
 // Relative to |v| + range: far beyond the rounding of any distance here.
 constexpr double kReachSlack = 1e-9;
 
+// The sine of the angle by which a rounded crossing point may fall before
+// the previous vertex's ray and still be emitted: a few hundred roundings
+// of the point and of the cross product, far below the error bound.
+constexpr double kRayTolerance = 0x1p-44;
+
 constexpr int32_t kRangeLimit = -1;
 constexpr int32_t kViewerLimit = -2;
 
@@ -251,10 +256,15 @@ class Sweep {
       }
       if (best < 0) break;
       // Edges crossing at a grazing angle meet at an ill-conditioned point:
-      // one rounded to before the last vertex would fold the polygon back,
-      // so the boundary then switches edge there without a vertex.
+      // one rounded to well before the last vertex's ray would fold the
+      // polygon back, so the boundary then switches edge there without a
+      // vertex. One within rounding of that ray is kept (the crossing is
+      // exactly after it): an edge seen end-on lies wholly within rounding
+      // of its ray, and dropping a crossing on it would cut off a corner.
       const Vec2 point = CrossingPoint(e, edges_[best]);
-      if (internal::Orient(v_, shown, point) > 0) {
+      const Vec2 last = shown - v_;
+      const Vec2 next = point - v_;
+      if (Cross(last, next) >= -kRayTolerance * Length(last) * Length(next)) {
         Emit(point, PolygonVertexKind::kEdgeCrossing, edges_[best].shape_id);
         shown = point;
       }
