@@ -220,6 +220,88 @@ TEST(VisibilityPolygon, OverlappingShapesCrossAtEdgeCrossings) {
   EXPECT_FALSE(Locate(polygon, {6.1, 1}).inside);
 }
 
+// Two edges crossing at a grazing angle between two sweep directions, their
+// crossing within rounding of a vertex's ray (a wall's end at -1e6 beside
+// coordinates near 2^140): which crossing comes first, and whether it lies
+// before the next ray, must be decided exactly, or the polygon stays on
+// the wrong edge until the next direction and loses a region that is seen.
+TEST(VisibilityPolygon, GrazingCrossingsBetweenDirectionsAreExact) {
+  const double a = 6.9689828745408197e+42, b = 2.7875931498163279e+42;
+  const double c = 5.5751862996326558e+42, d = 1.3937965749081639e+42;
+  const Level level = Build({
+      Shape(
+          1,
+          PolygonDesc{{{-a, a}, {-a, b}, {-c, b}, {-c, c}, {-d, c}, {-d, a}}}),
+      Shape(2, PolygonDesc{{{a, c},
+                            {a, b},
+                            {9.7565760243571476e+42, b},
+                            {9.7565760243571476e+42, c}}}),
+      Shape(3, Segment{{-4.1813897247244918e+42, 8.3627794494489837e+42},
+                       {-1000000, -a}}),
+  });
+  const Vec2 v{4.1813897247244918e+42, -2.2300745198530623e+43};
+  const double range = 4.1715780810313007e+43;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  for (const Vec2 t :
+       {Vec2{-7.4872138353787629e+41, -7.026564092411703e+41},
+        Vec2{-1.6602637984979391e+42, -6.8317881693053938e+41}}) {
+    EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+    const Where where = Locate(polygon, t);
+    EXPECT_GT(where.distance,
+              kVisibilityPolygonRelativeError * (std::abs(v.y) + range));
+    EXPECT_TRUE(where.inside) << t.x << " " << t.y;
+  }
+}
+
+// A wall's corner within rounding outside the range circle (exactly
+// collinear with the viewer and another shape's vertex): the rounded entry
+// into the disc falls just before the corner, and the wall must still be
+// clipped there, not dropped.
+TEST(VisibilityPolygon, WallEndJustOutsideTheRangeStillHides) {
+  const Level level = Build({
+      Shape(1, PolygonDesc{{{999999, 0.75},
+                            {999999.75, 1.75},
+                            {1000001.25, 0.625},
+                            {1000000.5, -0.375}}}),
+      Shape(2, Segment{{1000001.25, 0.625}, {1000003.5, 0.5}}),
+      Shape(3, Segment{{1000003.5, 0.5}, {1000002.75, 2.625}}),
+  });
+  const Vec2 v{999992.25, 4.25};
+  // Just below |(1000003.5, 0.5) - v| = sqrt(140.625).
+  const double range = 11.858541225631422;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  const Vec2 t{1000003.5267322226, 0.63184643445072053};
+  EXPECT_FALSE(Sees(level, Viewer{.position = v, .range = range}, t));
+  const Where where = Locate(polygon, t);
+  EXPECT_GT(where.distance, 1e-3);
+  EXPECT_FALSE(where.inside);
+}
+
+// A wall seen end-on (its far end offset by 1e6 from the viewer's ray
+// through its near end, at coordinates near 2^140) crossed by another
+// wall: every point of the first lies within rounding of that ray, and
+// the crossing vertex must still be drawn, or the polygon cuts off the
+// seen corner behind it.
+TEST(VisibilityPolygon, CrossingOnAWallSeenEndOnIsDrawn) {
+  const double k = 1.3937965749081639e+42;
+  const Level level = Build(
+      {Shape(1, PolylineDesc{
+                    {{5 * k, 4 * k}, {0, 4 * k}, {4 * k, 6 * k}, {3 * k, -1e6}},
+                    true})});
+  const Vec2 v{6 * k, 18 * k};
+  const double range = 3.1793000927660159e+43;
+  const auto polygon =
+      Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
+  const Vec2 t{6.2365407825394181e+42, 6.9512109722671599e+42};
+  EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+  const Where where = Locate(polygon, t);
+  EXPECT_GT(where.distance, 1e-3 * k);
+  EXPECT_TRUE(where.inside);
+  ExpectStarShaped(polygon, v);
+}
+
 TEST(VisibilityPolygon, RoundShapesGiveTangentShadows) {
   const Level level = Build({Shape(4, Circle{{10, 0}, 5})});
   const double arc = 0.1;

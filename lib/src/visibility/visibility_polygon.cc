@@ -9,7 +9,9 @@
 // counter-clockwise of it, among the edges filed in that sector; the two
 // limits give the polygon's vertices on that ray. Between two directions
 // the nearest edge changes only where another edge crosses in front of it,
-// which a search of the sector's edges finds in angular order.
+// which a search of the sector's edges finds in angular order: which of
+// two crossings comes first, and whether one lies before the next ray, are
+// signs of degree-4 forms in the inputs, filtered with an exact fallback.
 //
 // Which edge is nearest just beside a ray is decided exactly: an edge's
 // end on the ray (level vertices collinear with the viewer, shapes
@@ -54,6 +56,11 @@ constexpr int32_t kMaxWedges = 64;
 
 // Relative to |v| + range: far beyond the rounding of any distance here.
 constexpr double kReachSlack = 1e-9;
+
+// The sine of the angle by which a rounded crossing point may fall before
+// the previous vertex's ray and still be emitted: a few hundred roundings
+// of the point and of the cross product, far below the error bound.
+constexpr double kRayTolerance = 0x1p-44;
 
 constexpr int32_t kRangeLimit = -1;
 constexpr int32_t kViewerLimit = -2;
@@ -186,11 +193,21 @@ class Sweep {
   // Between the directions through p0 and p1 (less than a half turn apart,
   // in `sector`), starting on `edge`: emits where other edges cross in
   // front, in angular order, and returns the edge the boundary ends on.
+  // Which crossing comes first, and whether one lies before p1's ray, are
+  // decided exactly (crossings within rounding of each other or of a ray
+  // are common at large offsets); only the emitted points are rounded.
   int32_t WalkCrossings(int32_t edge, Vec2 p0, Vec2 p1, int32_t sector) {
     if (edge < 0) return edge;
     const Bin bin = bins_[sector];
-    // Each step moves to an edge crossing the current one later in angle;
-    // the sector's size bounds the steps whatever the coordinates.
+    // The edge the boundary left where it came onto `edge` (its crossing
+    // with `edge` is where the walk stands), or -1 while it stands on p0's
+    // ray.
+    int32_t from = -1;
+    // The last emitted point's direction: for the output only.
+    Vec2 shown = p0;
+    // Each step moves to an edge crossing the current one later in angle
+    // (or at one point, nearer past it); the sector's size bounds the steps
+    // whatever the coordinates.
     for (int32_t step = bin.begin; step <= bin.end; ++step) {
       const Edge& e = edges_[edge];
       const int v_side = internal::Orient(e.a, e.b, v_);
@@ -199,45 +216,60 @@ class Sweep {
           std::max(Length(e.a - v_), Length(e.b - v_)) * (1.0 + 1e-6) +
           kReachSlack * scale_;
       int32_t best = -1;
-      Vec2 best_point{};
       for (int32_t k = bin.begin; k < bin.end; ++k) {
         const int32_t index = entries_[k];
         if (near_[index] > reach) break;
-        if (index == edge) continue;
+        if (index == edge || index == from) continue;
         const Edge& g = edges_[index];
         if (!internal::CrossesProperly(e.a, e.b, g.a, g.b)) continue;
-        const Vec2 x = CrossingPoint(e, g);
-        // Before p1 (rounded x: a crossing within rounding of p1's ray is
-        // left to p1's exact limits). Not tested against p0: e is the
-        // nearest just past p0, so g can come in front only past it.
-        if (internal::Orient(v_, x, p1) <= 0) continue;
-        // g comes in front of e past x: its counter-clockwise part lies
-        // on v's side of e.
-        Vec2 ahead;
-        if (internal::Orient(v_, x, g.b) > 0) {
-          ahead = g.b;
-        } else if (internal::Orient(v_, x, g.a) > 0) {
-          ahead = g.a;
-        } else {
+        // g's end counter-clockwise of the ray through the crossing x: x
+        // lies inside g, so Cross(x - v, g.b - v) is (1 - s) Cross(g.a - v,
+        // g.b - v) for x = g.a + s (g.b - g.a), 0 < s < 1.
+        const int turn = internal::Orient(v_, g.a, g.b);
+        if (turn == 0) continue;
+        const Vec2 ahead = turn > 0 ? g.b : g.a;
+        // g comes in front of e past x: its part beyond x lies on v's side
+        // of e.
+        if (internal::Orient(e.a, e.b, ahead) * v_side <= 0) continue;
+        // Strictly before p1's ray (one on it is left to p1's exact
+        // limits), and not before where the walk stands.
+        if (RaySide(e, g, p1) >= 0) continue;
+        if (from < 0 ? RaySide(e, g, p0) < 0
+                     : AngleOrder(e, v_side, edges_[from], g) < 0) {
           continue;
         }
-        if (internal::Orient(v_, p0, ahead) <= 0) continue;
-        if (internal::Orient(e.a, e.b, ahead) * v_side <= 0) continue;
-        if (best < 0 || internal::Orient(v_, x, best_point) > 0) {
-          best = index;
-          best_point = x;
+        if (best >= 0) {
+          const int order = AngleOrder(e, v_side, edges_[best], g);
+          if (order > 0) continue;
+          // At one point, the nearer just past it: the one whose part
+          // beyond lies on v's side of the other.
+          if (order == 0) {
+            const Edge& b = edges_[best];
+            if (internal::Orient(b.a, b.b, ahead) *
+                    internal::Orient(b.a, b.b, v_) <=
+                0) {
+              continue;
+            }
+          }
         }
+        best = index;
       }
       if (best < 0) break;
       // Edges crossing at a grazing angle meet at an ill-conditioned point:
-      // one rounded to before p0 would fold the polygon back, so the
-      // boundary then switches edge on p0's ray without a vertex.
-      if (internal::Orient(v_, p0, best_point) > 0) {
-        Emit(best_point, PolygonVertexKind::kEdgeCrossing,
-             edges_[best].shape_id);
+      // one rounded to well before the last vertex's ray would fold the
+      // polygon back, so the boundary then switches edge there without a
+      // vertex. One within rounding of that ray is kept (the crossing is
+      // exactly after it): an edge seen end-on lies wholly within rounding
+      // of its ray, and dropping a crossing on it would cut off a corner.
+      const Vec2 point = CrossingPoint(e, edges_[best]);
+      const Vec2 last = shown - v_;
+      const Vec2 next = point - v_;
+      if (Cross(last, next) >= -kRayTolerance * Length(last) * Length(next)) {
+        Emit(point, PolygonVertexKind::kEdgeCrossing, edges_[best].shape_id);
+        shown = point;
       }
+      from = edge;
       edge = best;
-      p0 = best_point;
     }
     return edge;
   }
@@ -365,6 +397,103 @@ class Sweep {
       t.denominator = -t.denominator;
     }
     return t;
+  }
+
+  // A cross product of two rounded differences of inputs, and a bound on
+  // its rounding.
+  struct Rounded {
+    double value;
+    double bound;
+  };
+  static Rounded CrossOf(Vec2 a, Vec2 b) {
+    const double left = a.x * b.y;
+    const double right = a.y * b.x;
+    return {left - right,
+            internal::kCrossErrorBound * (std::abs(left) + std::abs(right)) +
+                internal::kUnderflowSlack};
+  }
+
+  // An interval holding n / d, or false where d's sign is not certain.
+  static bool RatioBounds(Rounded n, Rounded d, double& low, double& high) {
+    if (!(std::abs(d.value) > d.bound)) return false;
+    if (d.value < 0.0) {
+      n.value = -n.value;
+      d.value = -d.value;
+    }
+    const double d_low = d.value - d.bound;
+    const double d_high = d.value + d.bound;
+    const double n_low = n.value - n.bound;
+    const double n_high = n.value + n.bound;
+    low = n_low / (n_low >= 0.0 ? d_high : d_low);
+    high = n_high / (n_high >= 0.0 ? d_low : d_high);
+    // Widened for the roundings of the ends and the divisions.
+    low -= std::abs(low) * 0x1p-48 + internal::kUnderflowSlack;
+    high += std::abs(high) * 0x1p-48 + internal::kUnderflowSlack;
+    return true;
+  }
+
+  // Where g's line crosses e: e.a + u (e.b - e.a) with u = Cross(g.a - e.a,
+  // h) / Cross(e.b - e.a, h), h = g.b - g.a (not parallel).
+  static bool CrossingBounds(const Edge& e, const Edge& g, double& low,
+                             double& high) {
+    const Vec2 h = g.b - g.a;
+    return RatioBounds(CrossOf(g.a - e.a, h), CrossOf(e.b - e.a, h), low, high);
+  }
+  static internal::ExactTime ExactParameter(const Edge& e, const Edge& g) {
+    const internal::ExactVec m = internal::Difference(g.a, e.a);
+    const internal::ExactVec w = internal::Difference(e.b, e.a);
+    const internal::ExactVec h = internal::Difference(g.b, g.a);
+    internal::ExactTime u{m.x * h.y - m.y * h.x, w.x * h.y - w.y * h.x};
+    if (u.denominator.sign() < 0) {
+      u.numerator = -u.numerator;
+      u.denominator = -u.denominator;
+    }
+    return u;
+  }
+
+  // The sign of Cross(x - v, y - v) for x and y where g and f cross e
+  // (v_side = Orient(e.a, e.b, v)): > 0 when y comes after x counter-
+  // clockwise. With x = e.a + u (e.b - e.a), it is (u_y - u_x)
+  // Cross(e.a - v, e.b - e.a), whose second factor has v_side's sign.
+  int AngleOrder(const Edge& e, int v_side, const Edge& g,
+                 const Edge& f) const {
+    double g_low, g_high, f_low, f_high;
+    if (CrossingBounds(e, g, g_low, g_high) &&
+        CrossingBounds(e, f, f_low, f_high)) {
+      if (g_high < f_low) return v_side;
+      if (f_high < g_low) return -v_side;
+    }
+    return v_side *
+           internal::CompareTimes(ExactParameter(e, f), ExactParameter(e, g));
+  }
+
+  // The sign of Cross(q - v, x - v) for x where g crosses e: > 0 when x lies
+  // counter-clockwise of the ray v -> q. With x = e.a + u (e.b - e.a), it
+  // is c1 + u c2 for c1 = Cross(q - v, e.a - v), c2 = Cross(q - v, e.b -
+  // e.a): the sign of c2 (u - r) for r = -c1 / c2, or c1's where c2 is 0.
+  int RaySide(const Edge& e, const Edge& g, Vec2 q) const {
+    const Vec2 d = q - v_;
+    Rounded c1 = CrossOf(d, e.a - v_);
+    const Rounded c2 = CrossOf(d, e.b - e.a);
+    c1.value = -c1.value;
+    double u_low, u_high, r_low, r_high;
+    if (CrossingBounds(e, g, u_low, u_high) &&
+        RatioBounds(c1, c2, r_low, r_high)) {
+      const int c2_sign = c2.value > 0.0 ? 1 : -1;
+      if (u_high < r_low) return -c2_sign;
+      if (r_high < u_low) return c2_sign;
+    }
+    const internal::ExactVec dv = internal::Difference(q, v_);
+    const internal::ExactVec m = internal::Difference(e.a, v_);
+    const internal::ExactVec w = internal::Difference(e.b, e.a);
+    internal::ExactTime r{m.x * dv.y - m.y * dv.x, dv.x * w.y - dv.y * w.x};
+    const int c2_sign = r.denominator.sign();
+    if (c2_sign == 0) return -r.numerator.sign();
+    if (c2_sign < 0) {
+      r.numerator = -r.numerator;
+      r.denominator = -r.denominator;
+    }
+    return c2_sign * internal::CompareTimes(ExactParameter(e, g), r);
   }
 
   // Where the segments of e and g cross (they do, properly): on e.

@@ -41,24 +41,42 @@ class Gatherer {
       if (!(qa > 0.0)) return;
       const double half_b = Dot(m, d);
       const double qc = (Length(m) - range_) * (Length(m) + range_);
-      const double disc = half_b * half_b - qa * qc;
-      if (!(disc > 0.0)) return;
+      // With one end inside, the line meets the circle on the segment
+      // whatever the roundings say: an end outside by less than their
+      // error must not lose the edge (nor move the crossing off it).
+      const bool one_in = a_in || b_in;
+      double disc = half_b * half_b - qa * qc;
+      if (one_in) {
+        disc = std::max(disc, 0.0);
+      } else if (!(disc > 0.0)) {
+        return;
+      }
       // The two roots, the larger-magnitude one without cancellation.
       const double root = std::sqrt(disc);
       const double big = half_b >= 0.0 ? -half_b - root : -half_b + root;
       double s1 = big / qa;
       double s2 = big != 0.0 ? qc / big : s1;
       if (s1 > s2) std::swap(s1, s2);
-      if (s1 >= 1.0 || s2 <= 0.0) return;
+      if (!one_in && (s1 >= 1.0 || s2 <= 0.0)) return;
       if (!a_in) {
-        if (s1 <= 0.0) return;
-        edge.a = a + s1 * d;
-        edge.a_kind = PolygonVertexKind::kArcEnd;
+        if (!one_in && s1 <= 0.0) return;
+        if (s1 < 1.0) {
+          edge.a = s1 > 0.0 ? a + s1 * d : a;
+          edge.a_kind = PolygonVertexKind::kArcEnd;
+        } else {
+          edge.a = b;
+          edge.a_kind = PolygonVertexKind::kArcEnd;
+        }
       }
       if (!b_in) {
-        if (s2 >= 1.0) return;
-        edge.b = a + s2 * d;
-        edge.b_kind = PolygonVertexKind::kArcEnd;
+        if (!one_in && s2 >= 1.0) return;
+        if (s2 > 0.0) {
+          edge.b = s2 < 1.0 ? a + s2 * d : b;
+          edge.b_kind = PolygonVertexKind::kArcEnd;
+        } else {
+          edge.b = a;
+          edge.b_kind = PolygonVertexKind::kArcEnd;
+        }
       }
       if (edge.a == edge.b) return;
     }

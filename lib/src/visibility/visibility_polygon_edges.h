@@ -54,7 +54,9 @@ struct PolygonEdgeSink {
 // Adds the edges of every shape of `level` (both layers of a patched one)
 // that occludes for `filter`, seen from `v`, clipped to the disc of radius
 // `range` around v (an end outside becomes the rounded point where the
-// edge crosses the circle, kArcEnd):
+// edge crosses the circle, kArcEnd; an edge with one end inside is never
+// dropped, and an end outside by less than that point's rounding stays
+// where it is, marked kArcEnd):
 // - a segment or polyline edge (a one-sided one only from its front): the
 //   segment, unless v lies on its line (it then hides no area);
 // - a polygon (convex or concave): its edges facing v (v strictly outside
