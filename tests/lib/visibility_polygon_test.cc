@@ -354,11 +354,12 @@ TEST(VisibilityPolygon, FilterAndOneSidedWallsChooseOccluders) {
   // From x < 5 the one-sided wall is seen through; the glass (category
   // 0b10) is left out of the mask.
   const auto polygon =
-      Polygon(level, {0, 0}, {.range = 20}, QueryFilter{.mask_bits = 0b01});
+      Polygon(level, {0, 0}, {.range = 20},
+              QueryFilter{.mask_bits = 0b01, .ignore_ids = {}});
   EXPECT_TRUE(Locate(polygon, {15, 0}).inside);
   EXPECT_TRUE(Locate(polygon, {-15, 0}).inside);
-  const auto front =
-      Polygon(level, {8, 0}, {.range = 20}, QueryFilter{.mask_bits = 0b01});
+  const auto front = Polygon(level, {8, 0}, {.range = 20},
+                             QueryFilter{.mask_bits = 0b01, .ignore_ids = {}});
   EXPECT_FALSE(Locate(front, {0, 0}).inside);
 }
 
@@ -518,7 +519,8 @@ TEST(VisibilityPolygon, PatchedLevelsAndFiltersAgreeWithSees) {
   int decided = 0;
   for (int k = 0; k < 12; ++k) {
     const Vec2 v = RandomPoint(rng, {0, 0}, {100, 100});
-    const QueryFilter filter{k % 2 == 0 ? ~uint64_t{0} : uint64_t{0b1011}};
+    QueryFilter filter;
+    filter.mask_bits = k % 2 == 0 ? ~uint64_t{0} : uint64_t{0b1011};
     CheckAgainstSees(*patched, v, {.range = 40, .max_arc_angle = 0.05}, largest,
                      rng, 200, decided, filter);
   }
