@@ -246,7 +246,8 @@ TEST(VisibilityPolygon, GrazingCrossingsBetweenDirectionsAreExact) {
   for (const Vec2 t :
        {Vec2{-7.4872138353787629e+41, -7.026564092411703e+41},
         Vec2{-1.6602637984979391e+42, -6.8317881693053938e+41}}) {
-    EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+    EXPECT_TRUE(
+        Sees(level, Viewer{.position = v, .range = range, .cone = {}}, t));
     const Where where = Locate(polygon, t);
     EXPECT_GT(where.distance,
               kVisibilityPolygonRelativeError * (std::abs(v.y) + range));
@@ -273,7 +274,8 @@ TEST(VisibilityPolygon, WallEndJustOutsideTheRangeStillHides) {
   const auto polygon =
       Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
   const Vec2 t{1000003.5267322226, 0.63184643445072053};
-  EXPECT_FALSE(Sees(level, Viewer{.position = v, .range = range}, t));
+  EXPECT_FALSE(
+      Sees(level, Viewer{.position = v, .range = range, .cone = {}}, t));
   const Where where = Locate(polygon, t);
   EXPECT_GT(where.distance, 1e-3);
   EXPECT_FALSE(where.inside);
@@ -295,7 +297,8 @@ TEST(VisibilityPolygon, CrossingOnAWallSeenEndOnIsDrawn) {
   const auto polygon =
       Polygon(level, v, {.range = range, .max_arc_angle = 0.05});
   const Vec2 t{6.2365407825394181e+42, 6.9512109722671599e+42};
-  EXPECT_TRUE(Sees(level, Viewer{.position = v, .range = range}, t));
+  EXPECT_TRUE(
+      Sees(level, Viewer{.position = v, .range = range, .cone = {}}, t));
   const Where where = Locate(polygon, t);
   EXPECT_GT(where.distance, 1e-3 * k);
   EXPECT_TRUE(where.inside);
