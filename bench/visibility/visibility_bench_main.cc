@@ -34,28 +34,6 @@ namespace {
 
 using collide::Vec2;
 
-collide::Level BuildLevel(const Scene& scene) {
-  std::vector<collide::ShapeDesc> shapes;
-  for (size_t i = 0; i < scene.size(); ++i) {
-    collide::ShapeDesc desc;
-    desc.id = i;
-    if (scene.kind == ShapeKind::kSegment) {
-      desc.geometry = scene.segments[i];
-    } else {
-      const collide::Aabb& b = scene.boxes[i];
-      desc.geometry = collide::BoxDesc{0.5 * (b.lower + b.upper),
-                                       0.5 * (b.upper - b.lower), 0.0};
-    }
-    shapes.push_back(desc);
-  }
-  auto level = collide::Level::Create(shapes);
-  if (!level.ok()) {
-    std::fprintf(stderr, "level: %s\n", level.status().ToString().c_str());
-    std::exit(1);
-  }
-  return std::move(*level);
-}
-
 std::vector<Vec2> FreePoints(const collide::Level& level, int n, uint64_t seed,
                              double window) {
   SplitMix64 rng(seed);
@@ -76,7 +54,8 @@ std::vector<Vec2> FreePoints(const collide::Level& level, int n, uint64_t seed,
 double CpuSeconds() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  return static_cast<double>(ts.tv_sec) +
+         1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 double Median(std::vector<double> v) {
@@ -138,9 +117,9 @@ Row Run(const Scene& scene, const collide::Level& level,
     }
     const double s3 = (CpuSeconds() - start);
     if (pass == 0) continue;  // warm-up
-    sweep_t.push_back(s1 * 1e9 / pairs);
-    rays_t.push_back(s2 * 1e9 / pairs);
-    b2_t.push_back(s3 * 1e9 / pairs);
+    sweep_t.push_back(s1 * 1e9 / static_cast<double>(pairs));
+    rays_t.push_back(s2 * 1e9 / static_cast<double>(pairs));
+    b2_t.push_back(s3 * 1e9 / static_cast<double>(pairs));
   }
   Row row;
   row.scene = scene.name;
@@ -185,7 +164,7 @@ int Main(int argc, char** argv) {
     const Scene scene = std::string(name) == "S1"   ? MakeS1()
                         : std::string(name) == "S2" ? MakeS2()
                                                     : MakeS3();
-    const collide::Level level = BuildLevel(scene);
+    const collide::Level level = SceneLevel(scene);
     const Box2dWorld box2d(scene);
     for (int n : {64, 256}) {
       rows.push_back(Run(scene, level, box2d, n, passes, window, range,

@@ -27,28 +27,6 @@ namespace {
 
 using collide::Vec2;
 
-collide::Level BuildLevel(const Scene& scene) {
-  std::vector<collide::ShapeDesc> shapes;
-  for (size_t i = 0; i < scene.size(); ++i) {
-    collide::ShapeDesc desc;
-    desc.id = i;
-    if (scene.kind == ShapeKind::kSegment) {
-      desc.geometry = scene.segments[i];
-    } else {
-      const collide::Aabb& b = scene.boxes[i];
-      desc.geometry = collide::BoxDesc{0.5 * (b.lower + b.upper),
-                                       0.5 * (b.upper - b.lower), 0.0};
-    }
-    shapes.push_back(desc);
-  }
-  auto level = collide::Level::Create(shapes);
-  if (!level.ok()) {
-    std::fprintf(stderr, "level: %s\n", level.status().ToString().c_str());
-    std::exit(1);
-  }
-  return std::move(*level);
-}
-
 std::vector<Vec2> FreePoints(const collide::Level& level, int n, uint64_t seed,
                              Vec2 centre, double window) {
   SplitMix64 rng(seed);
@@ -206,7 +184,7 @@ int Main(int argc, char** argv) {
     const Scene scene = std::string(name) == "S1"   ? MakeS1()
                         : std::string(name) == "S2" ? MakeS2()
                                                     : MakeS3();
-    const collide::Level level = BuildLevel(scene);
+    const collide::Level level = SceneLevel(scene);
     if (!svg.empty()) {
       WriteSvg(scene, level, svg, svg_range);
       return 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <numbers>
 #include <utility>
 
@@ -180,6 +182,28 @@ QuerySet MakeR300(const Scene& scene) {
 }
 QuerySet MakeC20(const Scene& scene) {
   return MakeQuerySet(scene, "C20", 0xA11CE03, QueryKind::kCircle, 0.5, 20.0);
+}
+
+collide::Level SceneLevel(const Scene& scene) {
+  std::vector<collide::ShapeDesc> shapes;
+  for (size_t i = 0; i < scene.size(); ++i) {
+    collide::ShapeDesc desc;
+    desc.id = i;
+    if (scene.kind == ShapeKind::kSegment) {
+      desc.geometry = scene.segments[i];
+    } else {
+      const collide::Aabb& b = scene.boxes[i];
+      desc.geometry = collide::BoxDesc{0.5 * (b.lower + b.upper),
+                                       0.5 * (b.upper - b.lower), 0.0};
+    }
+    shapes.push_back(desc);
+  }
+  absl::StatusOr<collide::Level> level = collide::Level::Create(shapes);
+  if (!level.ok()) {
+    std::fprintf(stderr, "level: %s\n", level.status().ToString().c_str());
+    std::exit(1);
+  }
+  return *std::move(level);
 }
 
 }  // namespace collide_bench

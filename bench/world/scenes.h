@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "collide/level.h"
 #include "collide/shapes.h"
 #include "collide/vec2.h"
 #include "tests/support/splitmix64.h"
@@ -47,6 +48,11 @@ Scene MakeBoxScene(std::string name, uint64_t seed, int n,
 Scene MakeS1();  // arena: 10,000 segments, seed 0x5151
 Scene MakeS2();  // dense arena: 100,000 segments, seed 0x5252
 Scene MakeS3();  // city: 20,000 boxes, seed 0x5353
+
+// The scene as a Level (ids are scene indices; boxes as BoxDesc), for the
+// benches that query a level without a reference engine beside it. Exits
+// the program if the level cannot be built.
+collide::Level SceneLevel(const Scene& scene);
 
 enum class QueryKind { kRay, kCircle };
 

@@ -42,28 +42,6 @@ using collide::Turning;
 using collide::TurnStatus;
 using collide::Vec2;
 
-Level BuildLevel(const Scene& scene) {
-  std::vector<collide::ShapeDesc> shapes;
-  for (size_t i = 0; i < scene.size(); ++i) {
-    collide::ShapeDesc desc;
-    desc.id = i;
-    if (scene.kind == ShapeKind::kSegment) {
-      desc.geometry = scene.segments[i];
-    } else {
-      const collide::Aabb b = scene.boxes[i];
-      desc.geometry = collide::BoxDesc{0.5 * (b.lower + b.upper),
-                                       0.5 * (b.upper - b.lower), 0.0};
-    }
-    shapes.push_back(desc);
-  }
-  absl::StatusOr<Level> level = Level::Create(shapes);
-  if (!level.ok()) {
-    std::fprintf(stderr, "level: %s\n", level.status().ToString().c_str());
-    std::exit(1);
-  }
-  return *std::move(level);
-}
-
 struct Counts {
   int64_t hit = 0, overlap = 0, near = 0, undecided = 0, miss = 0;
 };
@@ -143,7 +121,7 @@ void Row(const char* scene, const char* mover, double translating,
 }
 
 void RunScene(const Scene& scene, size_t queries, int passes) {
-  const Level level = BuildLevel(scene);
+  const Level level = SceneLevel(scene);
   const QuerySet set = MakeC20(scene);
   const size_t n = std::min(queries, set.size());
   const absl::StatusOr<ConvexPolygon> unit_box =
