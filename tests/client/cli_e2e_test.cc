@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "proto/formats/level_file.h"
 #include "tests/client/test_server.h"
+#include "tests/support/run_program.h"
 #include "tests/support/temp_dir.h"
 
 namespace collide::client {
@@ -24,26 +25,13 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
+using Outcome = ::collide::testing::ProgramOutcome;
 
 // Runs `args` through the shell (paths here have no spaces) and captures
 // what it printed. Bounded: the CLI's calls all have deadlines.
 Outcome RunProgram(const std::string& program, const std::string& args) {
-  Outcome outcome;
-  const std::string command = absl::StrCat(program, " ", args, " 2>&1");
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return outcome;
-  std::array<char, 4096> buffer;
-  size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    outcome.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
+  return ::collide::testing::RunShellCommand(
+      absl::StrCat(program, " ", args, " 2>&1"));
 }
 
 Outcome RunCli(const std::string& args) {

@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/client/test_server.h"
+#include "tests/support/run_program.h"
 #include "tests/support/temp_dir.h"
 
 namespace collide::client {
@@ -26,26 +27,13 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;  // stdout
-};
+using Outcome = ::collide::testing::ProgramOutcome;
 
 // Runs collide-load with `args` through the shell; stderr goes to the
 // test's log.
 Outcome RunLoad(const std::string& args) {
-  Outcome outcome;
-  const std::string command = absl::StrCat(COLLIDE_LOAD_BINARY, " ", args);
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return outcome;
-  std::array<char, 4096> buffer;
-  size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    outcome.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
+  return ::collide::testing::RunShellCommand(
+      absl::StrCat(COLLIDE_LOAD_BINARY, " ", args));
 }
 
 std::string ReadFile(const std::string& path) {

@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/client/test_server.h"
+#include "tests/support/run_program.h"
 #include "tests/support/temp_dir.h"
 
 namespace collide::client {
@@ -46,27 +47,13 @@ constexpr char kTick[] =
     "--target=-10,5 --target=-7,0 --target=-3,0,0.5 --target=6,0 "
     "--target=10,4";
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
+using Outcome = ::collide::testing::ProgramOutcome;
 
 // Runs the CLI through the shell (paths here have no spaces) and captures
 // what it printed. Bounded: the CLI's calls all have deadlines.
 Outcome RunCli(const std::string& args) {
-  Outcome outcome;
-  const std::string command =
-      absl::StrCat(COLLIDE_CLI_BINARY, " ", args, " 2>&1");
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return outcome;
-  std::array<char, 4096> buffer;
-  size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    outcome.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return outcome;
+  return ::collide::testing::RunShellCommand(
+      absl::StrCat(COLLIDE_CLI_BINARY, " ", args, " 2>&1"));
 }
 
 std::string ReadFile(const std::string& path) {
