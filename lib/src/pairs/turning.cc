@@ -122,7 +122,7 @@ std::optional<Hit> Translate(const Turning<Mover>& mover,
 double BracketEnd(double t, double max_fraction) {
   double end = t + kTurnBracketWidth;
   if (end - t > kTurnBracketWidth) end = std::nextafter(end, t);
-  return std::fmin(end, max_fraction);
+  return internal::Min(end, max_fraction);
 }
 
 TurnResult FromTranslation(const std::optional<Hit>& hit) {
@@ -246,7 +246,7 @@ TurnResult Advance::Run(double max_fraction) {
   const internal::TurnWindow window =
       internal::SweptWindow(a_, b_, b_base_, b_base_error_, max_fraction);
   if (window.miss) return TurnResult{};
-  const double last = std::fmin(max_fraction, window.leave);
+  const double last = internal::Min(max_fraction, window.leave);
   State s;
   if (window.enter > 0.0) {
     // Disjoint on [0, enter]; a gap there too small to prove in double
@@ -265,7 +265,7 @@ TurnResult Advance::Run(double max_fraction) {
     }
     // Within rounding of contact at the start: a hit at 0 only if contact
     // is certified within the first bracket width (turning or moving in).
-    const double end = std::fmin(kTurnBracketWidth, max_fraction);
+    const double end = internal::Min(kTurnBracketWidth, max_fraction);
     if (end > 0.0 && ContactBy(s, Evaluate(end))) {
       return Result(TurnStatus::kInitialOverlap, 0.0, end, s.gap);
     }
@@ -306,8 +306,8 @@ TurnResult Advance::Run(double max_fraction) {
     const double step =
         remaining < linear
             ? linear
-            : std::fmax(linear, internal::SeparatedFor(s.a, a_, s.b, b_, s.gap,
-                                                       remaining));
+            : internal::Max(linear, internal::SeparatedFor(s.a, a_, s.b, b_,
+                                                           s.gap, remaining));
     if (remaining < step) {
       TurnResult r;
       r.iterations = iterations_;

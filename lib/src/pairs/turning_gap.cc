@@ -136,7 +136,7 @@ int SideWithin(Vec2 x, double error_x, Vec2 p, Vec2 q, double error_pq,
   const double length = Length(pq);
   if (!(length > 0.0)) return 0;
   const double e = error_x + error_pq;
-  const double reach = std::fmax(L1(x - p), L1(x - q));
+  const double reach = Max(L1(x - p), L1(x - q));
   // The projection's own error, and how far it can drift while every
   // vertex moves at most `motion`: the point and the ends move, and the
   // segment's direction turns by at most 2 * 2 motion / length.
@@ -207,7 +207,7 @@ TurnGap GapBetween(const TurnPose& a, const TurnPose& b) {
   NearestVertexEdge(a, b, /*from_is_a=*/true, &best, &gap);
   NearestVertexEdge(b, a, /*from_is_a=*/false, &best, &gap);
   const double d = std::sqrt(best);
-  const double size = std::fmax(a.largest_l1, b.largest_l1);
+  const double size = Max(a.largest_l1, b.largest_l1);
   const double radii = a.radius + b.radius;
   const double rounding = 64.0 * u * (size + radii);
   const double errors = a.error + b.error + rounding;
@@ -257,7 +257,7 @@ double FixedAxisSeparatedFor(const TurnPose& a, const TurnBody& body_a,
   const double k = (body_a.angle * body_a.angle * body_a.reach +
                     body_b.angle * body_b.angle * body_b.reach) *
                    (1.0 + 0x1p-40);
-  const double size = std::fmax(a.largest_l1, b.largest_l1);
+  const double size = Max(a.largest_l1, b.largest_l1);
   const double speed_size =
       L1(body_a.translation) + L1(body_b.translation) +
       std::fabs(body_a.angle) * (body_a.reach + 2.0 * size) +
@@ -314,7 +314,7 @@ double FrameSeparatedFor(const TurnPose& f, const TurnBody& body_f,
   const double af = std::fabs(body_f.angle);
   const double ao = std::fabs(body_o.angle);
   const double size =
-      std::fmax(f.largest_l1, o.largest_l1) + L1(f.pivot) + L1(o.pivot);
+      Max(f.largest_l1, o.largest_l1) + L1(f.pivot) + L1(o.pivot);
   // |V| <= L1(T_O) + L1(T_F); |d| <= L1(w) + L1(p_F) plus the pose error.
   const double relative = L1(body_o.translation) + L1(body_f.translation);
   const double o_speed = relative + ao * body_o.reach;
@@ -354,14 +354,14 @@ double SeparatedFor(const TurnPose& a, const TurnBody& body_a,
   const double in_a =
       FrameSeparatedFor(a, body_a, b, body_b, gap.separating, value_error);
   if (in_a > enough) return in_a;
-  const double in_b = std::fmax(
+  const double in_b = Max(
       in_a,
       FrameSeparatedFor(b, body_b, a, body_a, -gap.separating, value_error));
   if (in_b > enough) return in_b;
   const double fixed = body_a.angle != 0.0 && body_b.angle != 0.0
                            ? FixedAxisSeparatedFor(a, body_a, b, body_b, gap)
                            : 0.0;
-  return std::fmax(fixed, in_b);
+  return Max(fixed, in_b);
 }
 
 bool CertainlyInContact(const TurnPose& a, const TurnPose& b,

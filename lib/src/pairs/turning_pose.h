@@ -31,6 +31,11 @@ inline constexpr double kUnitRoundoff = 0x1p-53;
 
 inline double L1(Vec2 a) { return std::fabs(a.x) + std::fabs(a.y); }
 
+// std::fmax and std::fmin (a NaN operand yields the other), without the
+// library call GCC emits for them unless math is assumed finite.
+inline double Max(double a, double b) { return a > b || b != b ? a : b; }
+inline double Min(double a, double b) { return a < b || b != b ? a : b; }
+
 // A shape and its motion, with the vertices as offsets from the pivot.
 struct TurnBody {
   std::array<Vec2, kMaxPolygonVertices> offsets;

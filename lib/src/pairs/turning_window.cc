@@ -28,8 +28,8 @@ Disk DiskOf(const TurnBody& body) {
   Vec2 upper = body.offsets[0];
   for (int32_t i = 1; i < body.count; ++i) {
     const Vec2 o = body.offsets[i];
-    lower = {std::fmin(lower.x, o.x), std::fmin(lower.y, o.y)};
-    upper = {std::fmax(upper.x, o.x), std::fmax(upper.y, o.y)};
+    lower = {Min(lower.x, o.x), Min(lower.y, o.y)};
+    upper = {Max(upper.x, o.x), Max(upper.y, o.y)};
   }
   // The centre is the double computed here; the radius is measured from
   // it: each difference rounds by u per coordinate and the length by a
