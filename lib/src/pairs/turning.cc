@@ -18,9 +18,12 @@
 // kMaxTurnIterations.
 #include "collide/turning.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "collide/dcheck.h"
 #include "collide/toi.h"
@@ -118,10 +121,16 @@ std::optional<Hit> Translate(const Turning<Mover>& mover,
   }
 }
 
+// The largest double below x, for finite x > 0: std::nextafter(x, 0)
+// without the library call.
+inline double NextDown(double x) {
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(x) - 1);
+}
+
 // t + kTurnBracketWidth rounded down, and at most max_fraction.
 double BracketEnd(double t, double max_fraction) {
   double end = t + kTurnBracketWidth;
-  if (end - t > kTurnBracketWidth) end = std::nextafter(end, t);
+  if (end - t > kTurnBracketWidth) end = NextDown(end);
   return internal::Min(end, max_fraction);
 }
 
@@ -176,13 +185,18 @@ class Advance {
     TurnGap gap;
   };
 
-  State Evaluate(double t) {
+  // The poses and gap at t, written over *s (a State is a few hundred
+  // bytes: the advancement keeps two and swaps them rather than copying).
+  void EvaluateInto(double t, State* s) {
     ++iterations_;
+    s->t = t;
+    internal::PoseInto(a_, Vec2{}, 0.0, t, &s->a);
+    internal::PoseInto(b_, b_base_, b_base_error_, t, &s->b);
+    s->gap = internal::GapBetween(s->a, s->b);
+  }
+  State Evaluate(double t) {
     State s;
-    s.t = t;
-    internal::PoseInto(a_, Vec2{}, 0.0, t, &s.a);
-    internal::PoseInto(b_, b_base_, b_base_error_, t, &s.b);
-    s.gap = internal::GapBetween(s.a, s.b);
+    EvaluateInto(t, &s);
     return s;
   }
 
@@ -247,27 +261,30 @@ TurnResult Advance::Run(double max_fraction) {
       internal::SweptWindow(a_, b_, b_base_, b_base_error_, max_fraction);
   if (window.miss) return TurnResult{};
   const double last = internal::Min(max_fraction, window.leave);
-  State s;
+  State first;
+  State second;
+  State* s = &first;
+  State* next = &second;
   if (window.enter > 0.0) {
     // Disjoint on [0, enter]; a gap there too small to prove in double
     // (the disks' margin can be below the poses' rounding) starts over
     // from 0.
-    s = Evaluate(window.enter);
-    if (!(s.gap.lower > 0.0)) s = Evaluate(0.0);
+    EvaluateInto(window.enter, s);
+    if (!(s->gap.lower > 0.0)) EvaluateInto(0.0, s);
   } else {
-    s = Evaluate(0.0);
+    EvaluateInto(0.0, s);
   }
-  if (s.t == 0.0 && !(s.gap.lower > 0.0)) {
-    if (internal::CertainlyInContact(s.a, s.b, s.gap)) {
-      TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s.gap);
-      r.depth = std::fmax(0.0, -s.gap.upper);
+  if (s->t == 0.0 && !(s->gap.lower > 0.0)) {
+    if (internal::CertainlyInContact(s->a, s->b, s->gap)) {
+      TurnResult r = Result(TurnStatus::kInitialOverlap, 0.0, 0.0, s->gap);
+      r.depth = std::fmax(0.0, -s->gap.upper);
       return r;
     }
     // Within rounding of contact at the start: a hit at 0 only if contact
     // is certified within the first bracket width (turning or moving in).
     const double end = internal::Min(kTurnBracketWidth, max_fraction);
-    if (end > 0.0 && ContactBy(s, Evaluate(end))) {
-      return Result(TurnStatus::kInitialOverlap, 0.0, end, s.gap);
+    if (end > 0.0 && ContactBy(*s, Evaluate(end))) {
+      return Result(TurnStatus::kInitialOverlap, 0.0, end, s->gap);
     }
     // Turning or moving apart from a touch, proved exactly for shapes
     // without radius: not a hit; the advancement resumes where the gap
@@ -277,8 +294,8 @@ TurnResult Advance::Run(double max_fraction) {
                              ? internal::LeavesContactFor(start_a_, start_b_)
                              : 0.0;
     if (!(apart > 0.0)) {
-      TurnResult r = Result(TurnStatus::kNearContact, 0.0, 0.0, s.gap);
-      r.gap_bound = std::fmax(0.0, s.gap.upper);
+      TurnResult r = Result(TurnStatus::kNearContact, 0.0, 0.0, s->gap);
+      r.gap_bound = std::fmax(0.0, s->gap.upper);
       return r;
     }
     if (apart >= last) {
@@ -286,45 +303,45 @@ TurnResult Advance::Run(double max_fraction) {
       r.iterations = iterations_;
       return r;
     }
-    s = Evaluate(apart);
-    if (!(s.gap.lower > 0.0)) {
-      TurnResult r = Result(TurnStatus::kNearContact, apart, apart, s.gap);
-      r.gap_bound = std::fmax(0.0, s.gap.upper);
+    EvaluateInto(apart, s);
+    if (!(s->gap.lower > 0.0)) {
+      TurnResult r = Result(TurnStatus::kNearContact, apart, apart, s->gap);
+      r.gap_bound = std::fmax(0.0, s->gap.upper);
       return r;
     }
   }
-  // Invariant: the shapes are disjoint on [0, s.t] (on (0, s.t] after a
+  // Invariant: the shapes are disjoint on [0, s->t] (on (0, s->t] after a
   // touching start that moves apart) and after window.leave, and
-  // s.gap.lower > 0; covering [s.t, last] is a miss.
+  // s->gap.lower > 0; covering [s->t, last] is a miss.
   while (iterations_ < kMaxTurnIterations) {
     // The step taken is the larger of the motion bound's and the
     // separating axis's; once either covers the rest the pair is a miss,
     // so the dearer axis bound is skipped, or cut short, when it cannot
     // change that.
-    const double remaining = (last - s.t) * (1.0 + 0x1p-40);
-    const double linear = s.gap.lower / speed_ * (1.0 - 0x1p-20);
+    const double remaining = (last - s->t) * (1.0 + 0x1p-40);
+    const double linear = s->gap.lower / speed_ * (1.0 - 0x1p-20);
     const double step =
         remaining < linear
             ? linear
-            : internal::Max(linear, internal::SeparatedFor(s.a, a_, s.b, b_,
-                                                           s.gap, remaining));
+            : internal::Max(linear, internal::SeparatedFor(s->a, a_, s->b, b_,
+                                                           s->gap, remaining));
     if (remaining < step) {
       TurnResult r;
       r.iterations = iterations_;
       return r;
     }
     if (step < 0.25 * kTurnBracketWidth) {
-      const State end = Evaluate(BracketEnd(s.t, max_fraction));
-      if (ContactAfter(s, s.t, end)) {
-        return Result(TurnStatus::kHit, s.t, end.t, s.gap);
+      const State end = Evaluate(BracketEnd(s->t, max_fraction));
+      if (ContactAfter(*s, s->t, end)) {
+        return Result(TurnStatus::kHit, s->t, end.t, s->gap);
       }
     }
     // The cover ends at t + lower / L > t + step; a sum rounded above
     // t + step (possible when step is below an ulp of t times 2^20) is
     // moved one ulp back, which the exact difference next_t - t detects.
-    double next_t = s.t + step;
-    if (next_t - s.t > step) next_t = std::nextafter(next_t, s.t);
-    if (!(next_t > s.t)) break;
+    double next_t = s->t + step;
+    if (next_t - s->t > step) next_t = NextDown(next_t);
+    if (!(next_t > s->t)) break;
     // Near a crossing contact the steps converge like Newton's method:
     // after a step below kTryBracketStep the contact usually lies within
     // a bracket's width past next_t (the remaining error goes as the
@@ -338,37 +355,37 @@ TurnResult Advance::Run(double max_fraction) {
       const double hi = BracketEnd(next_t, max_fraction);
       if (hi > next_t) {
         const State end = Evaluate(hi);
-        if (ContactAfter(s, next_t, end)) {
-          return Result(TurnStatus::kHit, next_t, hi, s.gap);
+        if (ContactAfter(*s, next_t, end)) {
+          return Result(TurnStatus::kHit, next_t, hi, s->gap);
         }
         if (iterations_ >= kMaxTurnIterations) break;
       }
     }
-    State next = Evaluate(next_t);
-    if (next.gap.lower > 0.0) {
-      s = next;
+    EvaluateInto(next_t, next);
+    if (next->gap.lower > 0.0) {
+      std::swap(s, next);
       continue;
     }
     // Disjoint on [0, next_t); the gap there is within rounding of 0.
     const double hi = BracketEnd(next_t, max_fraction);
-    if (internal::CertainlyInContact(next.a, next.b, next.gap)) {
-      return Result(TurnStatus::kHit, next_t, next_t, s.gap);
+    if (internal::CertainlyInContact(next->a, next->b, next->gap)) {
+      return Result(TurnStatus::kHit, next_t, next_t, s->gap);
     }
     if (hi > next_t && iterations_ < kMaxTurnIterations) {
       const State end = Evaluate(hi);
-      if (ContactAfter(s, next_t, end)) {
-        return Result(TurnStatus::kHit, next_t, hi, next.gap);
+      if (ContactAfter(*s, next_t, end)) {
+        return Result(TurnStatus::kHit, next_t, hi, next->gap);
       }
     }
-    TurnResult r = Result(TurnStatus::kNearContact, next_t, next_t, next.gap);
-    r.gap_bound = std::fmax(0.0, next.gap.upper);
+    TurnResult r = Result(TurnStatus::kNearContact, next_t, next_t, next->gap);
+    r.gap_bound = std::fmax(0.0, next->gap.upper);
     return r;
   }
   if (iterations_ >= kMaxTurnIterations) {
-    return Result(TurnStatus::kUndecided, s.t, s.t, s.gap);
+    return Result(TurnStatus::kUndecided, s->t, s->t, s->gap);
   }
-  TurnResult r = Result(TurnStatus::kNearContact, s.t, s.t, s.gap);
-  r.gap_bound = std::fmax(0.0, s.gap.upper);
+  TurnResult r = Result(TurnStatus::kNearContact, s->t, s->t, s->gap);
+  r.gap_bound = std::fmax(0.0, s->gap.upper);
   return r;
 }
 

@@ -37,8 +37,9 @@ inline int32_t EdgeCount(const TurnPose& pose) {
   return pose.count <= 2 ? 1 : pose.count;
 }
 inline Vec2 EdgeEnd(const TurnPose& pose, int32_t i) {
-  if (pose.count == 1) return pose.vertices[0];
-  return pose.vertices[(i + 1) % pose.count];
+  // The next vertex, wrapping to the first (a point's edge ends where it
+  // starts); no division.
+  return pose.vertices[i + 1 == pose.count ? 0 : i + 1];
 }
 
 // Updates the nearest pair with the vertices of `from` against the edges
