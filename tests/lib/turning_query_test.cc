@@ -180,6 +180,79 @@ TEST(CastTurningWorldTest, RandomLevelsMatchBruteForce) {
   }
 }
 
+// A blade turning in place about one end of its axis: the broad phase
+// keeps only the sector it sweeps, and casts by stages of the turn.
+Turning<Capsule> RandomSwingInPlace(SplitMix64& rng, double world) {
+  Turning<Capsule> blade = RandomBlade(rng, world);
+  blade.translation = Vec2{};
+  if (rng.Chance(0.3)) blade.pivot = blade.shape.p2;
+  constexpr double kTurns[] = {0.3, 1.5, 3.0, 4.5, 6.0, 12.0};
+  blade.angle = (rng.Chance(0.5) ? -1.0 : 1.0) *
+                kTurns[rng.Below(std::size(kTurns))] * rng.Uniform(0.8, 1.2);
+  return blade;
+}
+
+TEST(CastTurningWorldTest, BladesSwingingInPlaceMatchBruteForce) {
+  for (const Scene& scene :
+       {Scene{.seed = 33, .shape_count = 400, .world = 40.0, .size = 3.0},
+        Scene{.seed = 34,
+        .shape_count = 150,
+        .world = 40.0,
+        .size = 3.0,
+        .huge_share = 0.05}}) {
+    const RandomLevel random = MakeRandomLevel(scene);
+    absl::StatusOr<Level> level = Level::Create(random.shapes);
+    ASSERT_TRUE(level.ok()) << level.status();
+    SplitMix64 rng(scene.seed * 131);
+    for (int q = 0; q < 150; ++q) {
+      const uint64_t mask = rng.Chance(0.3) ? 0x5 : ~uint64_t{0};
+      const TurnOptions options{.max_fraction = rng.Chance(0.2) ? 0.5 : 1.0};
+      const Turning<Capsule> blade = RandomSwingInPlace(rng, scene.world);
+      ExpectMatchesBruteForce(blade, *level, mask, options);
+      // Every single-primitive shape the brute force finds in contact is
+      // in the full list, and no other.
+      const auto single = [&](int s) {
+        const ShapeKind kind = level->kind(s);
+        return kind == ShapeKind::kSegment || kind == ShapeKind::kCircle ||
+               kind == ShapeKind::kCapsule || kind == ShapeKind::kConvexPolygon;
+      };
+      int expected = 0;
+      for (int s = 0; s < level->shape_count(); ++s) {
+        if ((level->category_bits(s) & mask) == 0 || !single(s)) continue;
+        TurnResult r;
+        switch (level->kind(s)) {
+          case ShapeKind::kSegment:
+            r = CastTurning(blade, Still(level->segment(s)), options);
+            break;
+          case ShapeKind::kCircle:
+            r = CastTurning(blade, Still(level->circle(s)), options);
+            break;
+          case ShapeKind::kCapsule:
+            r = CastTurning(blade, Still(level->capsule(s)), options);
+            break;
+          default:
+            r = CastTurning(blade, Still(level->convex_polygon(s)), options);
+            break;
+        }
+        if (r.status != TurnStatus::kMiss) ++expected;
+      }
+      WorldHit hits[256];
+      TurnBracket brackets[256];
+      const ListResult all = CastTurningAll(
+          blade, *level, hits, brackets,
+          QueryFilter{.mask_bits = mask, .ignore_ids = {}}, options);
+      ASSERT_FALSE(all.truncated);
+      int listed = 0;
+      for (int i = 0; i < all.count; ++i) {
+        const std::optional<int> s = level->FindShape(hits[i].shape_id);
+        ASSERT_TRUE(s.has_value());
+        if (single(*s)) ++listed;
+      }
+      EXPECT_EQ(listed, expected);
+    }
+  }
+}
+
 bool SameBits(const WorldHit& a, const WorldHit& b) {
   return std::memcmp(&a.hit.fraction, &b.hit.fraction, sizeof(double)) == 0 &&
          a.hit.point == b.hit.point && a.hit.normal == b.hit.normal &&

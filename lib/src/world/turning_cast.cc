@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <optional>
+#include <type_traits>
 
 #include "absl/types/span.h"
 #include "collide/dcheck.h"
@@ -17,6 +19,7 @@
 #include "collide/vec2.h"
 #include "exact/sign.h"
 #include "world/query_common.h"
+#include "world/swing_sector.h"
 
 namespace collide {
 namespace {
@@ -201,6 +204,12 @@ double ReachAfter(const TurnResult& result, double max_fraction) {
   return std::min(max_fraction, result.fraction_hi + 2 * kTurnBracketWidth);
 }
 
+// The stages of a swinging blade's casts (CastLayer): the largest turn of
+// one, the most stages, and the most primitives waiting for a later stage.
+inline constexpr double kSwingStageTurn = 0.5 * std::numbers::pi;
+inline constexpr int32_t kMaxSwingStages = 4;
+inline constexpr int32_t kMaxWaiting = 64;
+
 // Visits the answers of one layer (a level's own shapes, or its base's
 // less those `removed`): offer(candidate) for each primitive met, then for
 // each concave polygon holding the start reference point; reach() bounds
@@ -231,27 +240,91 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
         mover.pivot, mover.pivot + limit * mover.translation, box);
     return d <= disc_radius * (1.0 + 0x1p-30);
   };
+  // Whether the mover can meet a primitive's box by `limit`; the pair cast
+  // of a primitive that passes the filter, stopped at `limit`.
+  std::optional<internal::SwingSector> sector;
+  if constexpr (std::is_same_v<Shape, Capsule>) {
+    sector = internal::SwingSector::For(mover);
+  }
+  const auto meets = [&](const Aabb& bounds, double limit) {
+    return swept.Meets(bounds, limit) && near_path(bounds, limit) &&
+           !(sector && sector->Misses(bounds, limit));
+  };
+  const auto cast = [&](const Level::Primitive& p, double limit) {
+    // The pair cast stops at the reach. Its advancement does not depend
+    // on where the step ends until it gets there, so a candidate whose
+    // bracket starts more than a bracket width before the reach (every one
+    // that can still rank first) gets the answer the whole step gives; a
+    // later one ranks after the kept answers either way, and may end as a
+    // miss without advancing that far. So neither the order of the casts
+    // nor the reach each one gets changes the answer.
+    const TurnResult r =
+        CastPrimitive(mover, level, p, TurnOptions{.max_fraction = limit});
+    if (r.status != TurnStatus::kMiss) {
+      offer(TurnCandidate{r, p.shape, p.part});
+    }
+  };
+  // A blade swinging in place reaches only a sector of the disc, and has no
+  // direction to walk the cells in, so the casts are ordered by turn
+  // instead: the turn is cut into stages of at most kSwingStageTurn
+  // radians, and a primitive that the sector up to the first stage's end
+  // certainly misses waits (in a fixed buffer) for the first stage whose
+  // sector may meet it. Once the reach is below a stage's end, every
+  // primitive still waiting is disjoint from the mover up to the reach and
+  // cannot rank first. A full buffer casts at once.
+  int32_t stages = 1;
+  if (sector) {
+    const double turn = std::fabs(mover.angle) * options.max_fraction;
+    stages = static_cast<int32_t>(std::fmax(
+        1.0, std::fmin(kMaxSwingStages, std::ceil(turn / kSwingStageTurn))));
+  }
+  // The sector up to the end of stage k < stages - 1, made on first use.
+  std::optional<internal::SwingSector> stage_sectors[kMaxSwingStages - 1];
+  const auto stage_end = [&](int32_t k) {
+    return options.max_fraction * (k + 1) / stages;
+  };
+  const auto stage_misses = [&](int32_t k, const Aabb& bounds) {
+    if (!stage_sectors[k]) stage_sectors[k] = *sector;
+    return stage_sectors[k]->Misses(bounds, stage_end(k));
+  };
+  struct Waiting {
+    int32_t item;
+    int32_t stage;
+    double limit;  // the reach when it was met
+  };
+  Waiting waiting[kMaxWaiting];
+  int32_t waiting_count = 0;
   level.spatial_hash().VisitSweep(
       disc_box, mover.translation, options.max_fraction, [&](int32_t item) {
         const Level::Primitive& p = level.primitive(item);
         const Aabb bounds = PrimitiveBounds(p);
         const double limit = reach();
-        if (swept.Meets(bounds, limit) && near_path(bounds, limit) &&
-            internal::Passes(level, p.shape, filter, removed)) {
-          // The pair cast stops at the reach. Its advancement does not
-          // depend on where the step ends until it gets there, so a
-          // candidate whose bracket starts more than a bracket width before
-          // the reach (every one that can still rank first) gets the answer
-          // the whole step gives; a later one ranks after the kept answers
-          // either way, and may end as a miss without advancing that far.
-          const TurnResult r = CastPrimitive(
-              mover, level, p, TurnOptions{.max_fraction = limit});
-          if (r.status != TurnStatus::kMiss) {
-            offer(TurnCandidate{r, p.shape, p.part});
-          }
+        if (!meets(bounds, limit) ||
+            !internal::Passes(level, p.shape, filter, removed)) {
+          return reach();
+        }
+        int32_t stage = 0;
+        while (stage + 1 < stages && stage_misses(stage, bounds)) ++stage;
+        if (stage == 0 || waiting_count == kMaxWaiting) {
+          cast(p, limit);
+        } else {
+          waiting[waiting_count++] = {item, stage, limit};
         }
         return reach();
       });
+  for (int32_t stage = 1; stage < stages && waiting_count > 0; ++stage) {
+    if (reach() <= stage_end(stage - 1)) return;
+    for (int32_t w = 0; w < waiting_count; ++w) {
+      if (waiting[w].stage != stage) continue;
+      const Level::Primitive& p = level.primitive(waiting[w].item);
+      const double limit = reach();
+      // Met by the reach when it was larger: met again only if it shrank.
+      if (limit < waiting[w].limit && !meets(PrimitiveBounds(p), limit)) {
+        continue;
+      }
+      cast(p, limit);
+    }
+  }
 }
 
 WorldHit ToWorldHit(const TurnResult& r, uint64_t id, uint64_t user_data) {
