@@ -240,16 +240,12 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
         mover.pivot, mover.pivot + limit * mover.translation, box);
     return d <= disc_radius * (1.0 + 0x1p-30);
   };
-  // Whether the mover can meet a primitive's box by `limit`; the pair cast
-  // of a primitive that passes the filter, stopped at `limit`.
+  // The pair cast of a primitive that passes the filter, stopped at
+  // `limit`.
   std::optional<internal::SwingSector> sector;
   if constexpr (std::is_same_v<Shape, Capsule>) {
     sector = internal::SwingSector::For(mover);
   }
-  const auto meets = [&](const Aabb& bounds, double limit) {
-    return swept.Meets(bounds, limit) && near_path(bounds, limit) &&
-           !(sector && sector->Misses(bounds, limit));
-  };
   const auto cast = [&](const Level::Primitive& p, double limit) {
     // The pair cast stops at the reach. Its advancement does not depend
     // on where the step ends until it gets there, so a candidate whose
@@ -264,6 +260,22 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
       offer(TurnCandidate{r, p.shape, p.part});
     }
   };
+  // Any other motion: each primitive the pose disc meets, in the walk's
+  // order (the time the disc's box reaches its cell).
+  if (!sector) {
+    level.spatial_hash().VisitSweep(
+        disc_box, mover.translation, options.max_fraction, [&](int32_t item) {
+          const Level::Primitive& p = level.primitive(item);
+          const Aabb bounds = PrimitiveBounds(p);
+          const double limit = reach();
+          if (swept.Meets(bounds, limit) && near_path(bounds, limit) &&
+              internal::Passes(level, p.shape, filter, removed)) {
+            cast(p, limit);
+          }
+          return reach();
+        });
+    return;
+  }
   // A blade swinging in place reaches only a sector of the disc, and has no
   // direction to walk the cells in, so the casts are ordered by turn
   // instead: the turn is cut into stages of at most kSwingStageTurn
@@ -272,12 +284,13 @@ void CastLayer(const Turning<Shape>& mover, const Level& level,
   // sector may meet it. Once the reach is below a stage's end, every
   // primitive still waiting is disjoint from the mover up to the reach and
   // cannot rank first. A full buffer casts at once.
-  int32_t stages = 1;
-  if (sector) {
-    const double turn = std::fabs(mover.angle) * options.max_fraction;
-    stages = static_cast<int32_t>(std::fmax(
-        1.0, std::fmin(kMaxSwingStages, std::ceil(turn / kSwingStageTurn))));
-  }
+  const auto meets = [&](const Aabb& bounds, double limit) {
+    return swept.Meets(bounds, limit) && near_path(bounds, limit) &&
+           !sector->Misses(bounds, limit);
+  };
+  const double turn = std::fabs(mover.angle) * options.max_fraction;
+  const int32_t stages = static_cast<int32_t>(std::fmax(
+      1.0, std::fmin(kMaxSwingStages, std::ceil(turn / kSwingStageTurn))));
   // The sector up to the end of stage k < stages - 1, made on first use.
   std::optional<internal::SwingSector> stage_sectors[kMaxSwingStages - 1];
   const auto stage_end = [&](int32_t k) {
