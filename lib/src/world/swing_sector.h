@@ -4,22 +4,23 @@
 // A capsule turning about one end of its axis without translating (a sword
 // swung about the hand) sweeps a sector, not the whole disc of its reach:
 // over the fractions [0, limit] its axis turns from its start direction
-// through angle * limit. Every point of the capsule farther than 2 radius
-// from the pivot lies within 30 degrees of the axis direction (its offset
-// from the axis is at most radius, less than half its distance), so every
-// pose lies in the disc of radius 2 radius about the pivot or in the wedge
-// of directions from 30 degrees before the start direction to 30 degrees
-// past the end one. A primitive whose box misses both is disjoint from the
-// mover for every fraction in [0, limit], so the pair cast would answer it
-// as a miss and is skipped.
+// through angle * limit. Every point of the capsule farther than twice its
+// radius from the pivot lies within 30 degrees of the axis direction (its
+// offset from the axis is at most the radius, less than half its
+// distance), so every pose lies in the disc of twice the radius about the
+// pivot or in the wedge of directions from 30 degrees before the start
+// direction to 30 degrees past the end one. A primitive whose box misses
+// both is disjoint from the mover for every fraction in [0, limit], so the
+// pair cast would answer it as a miss and is skipped.
 //
 // Rounding: the wedge tested is widened to 32 degrees on each side; the
 // rotated directions, the corners' offsets from the pivot and the cross
 // products are each within a few ulps of their exact values, which moves a
 // tested direction by about 1e-15 radians, far inside the 2-degree margin.
-// The disc's radius carries a relative margin of 2^-20 of the blade's
-// length, so a skipped primitive is apart from every pose by far more
-// than the pair cast's rounding, and that cast would have proved it a miss.
+// The disc's radius carries a margin of 2^-20 of the blade's length, so a
+// skipped primitive stays apart from every pose by far more than the
+// rounding of the pair cast, which answers such a pair as a miss: leaving
+// it out does not change the world cast's answer.
 #ifndef COLLIDE_LIB_SRC_WORLD_SWING_SECTOR_H_
 #define COLLIDE_LIB_SRC_WORLD_SWING_SECTOR_H_
 
@@ -94,6 +95,9 @@ class SwingSector {
     return {c * v.x - s * v.y, s * v.x + c * v.y};
   }
 
+  // The distance from p to the box, rounded down: the differences, the
+  // squares, the sum and the root each round by half an ulp, which the
+  // factor 1 - 2^-50 covers.
   static double PointBoxDistance(Vec2 p, const Aabb& box) {
     const double dx =
         std::fmax(std::fmax(box.lower.x - p.x, p.x - box.upper.x), 0.0);
