@@ -31,6 +31,7 @@ install(FILES
     client/lib/collide_client.h client/lib/level_choice.h
     client/lib/packed_batch.h client/lib/packed_results.h
     client/lib/query_builders.h client/lib/query_stream.h
+    client/lib/visibility_builders.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/client/lib COMPONENT development)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/proto/gen/collide/v1
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/collide COMPONENT development
