@@ -1,7 +1,9 @@
-// The six known-answer queries every collide client package checks, through
-// an installed collide: the client library (collide::client) against a
-// real server, and one of them again with the geometry core
-// (collide::geometry) in process, which must give the same answer.
+// The six known-answer queries every collide client package checks, and a
+// fog-of-war tick (which targets each of two viewers sees), through an
+// installed collide: the client library (collide::client) against a real
+// server, and one of them again with the geometry core (collide::geometry)
+// in process, which must give the same answer. C++17, as a consumer may
+// be: no designated initializers.
 //
 //   known_answers --address=HOST:PORT [--admin_address=HOST:PORT]
 //       [--admin_token_file=F] [--tls_ca_file=F --tls_cert_file=F
@@ -19,6 +21,7 @@
 
 #include "client/lib/collide_client.h"
 #include "client/lib/query_builders.h"
+#include "client/lib/visibility_builders.h"
 #include "collide/toi.h"
 
 namespace {
@@ -131,7 +134,22 @@ int main(int argc, char** argv) {
       q::WithRequestId(q::ClosestPoint({0, 25}, 10), 5),
       q::WithRequestId(q::RayCast({0, 0}, {0, -20}), 6)};
   auto response = (*client)->RunQueries(level, queries);
+  // The fog-of-war tick: a viewer at the origin sees all round at any
+  // distance, one at (15, 0) within 6.
+  q::ViewerOptions near;
+  near.range = 6;
+  const std::vector<v1::Viewer> viewers = {q::Viewer({0, 0}),
+                                           q::Viewer({15, 0}, near)};
+  const std::vector<v1::VisibilityTarget> targets = {
+      q::PointTarget({20, 0}), q::PointTarget({0, 30}),
+      q::PointTarget({0, -10}), q::DiscTarget({-20, 0}, 0.5)};
+  auto tick = (*client)->RunQuery(level, q::Visibility(viewers, targets));
   (void)(*client)->DeleteLevel(level);
+  if (!tick.ok()) {
+    std::fprintf(stderr, "known_answers: visibility: %s\n",
+                 tick.status().ToString().c_str());
+    return 1;
+  }
   if (!response.ok() || response->results_size() != 6) {
     std::fprintf(stderr, "known_answers: RunQueries: %s\n",
                  response.ok() ? "wrong number of results"
@@ -152,6 +170,13 @@ int main(int argc, char** argv) {
          "closest point on the pillar", r[4].ShortDebugString());
   Expect(r[5].status().code() == 0 && r[5].cast().hits_size() == 0,
          "ray misses", r[5].ShortDebugString());
+
+  // The origin sees only (0, -10): the wall hides (20, 0), the pillar
+  // (0, 30), the crate (-20, 0). (15, 0) sees (20, 0), 5 away; the rest
+  // are farther than 6.
+  const std::vector<std::vector<int>> seen = q::VisibleSets(tick->visibility());
+  Expect(seen == std::vector<std::vector<int>>{{2}, {0}},
+         "fog of war: each viewer's targets", tick->ShortDebugString());
 
   // The geometry core in process: the same ray against the same wall.
   const auto local = collide::CastRay(collide::RayInput{{0, 0}, {20, 0}},
