@@ -85,8 +85,9 @@ v1::ShotTarget WithTurn(v1::ShotTarget target, double angle,
                         std::optional<Vec2> pivot = std::nullopt);
 
 // --- The query's side of the two-way filter (v1::QueryFilter has the
-// rule). Fields left unset keep the server's defaults, which count every
-// shape of today's levels: a mask of all bits, category 1, no group.
+// rule). Fields left unset keep the server's defaults, under which every
+// shape whose own filter fields are unset counts: a mask of all bits,
+// category 1, no group.
 struct FilterOptions {
   // The shape categories the query counts. Unset: all bits.
   std::optional<uint64_t> mask_bits;
