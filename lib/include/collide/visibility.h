@@ -79,17 +79,17 @@ bool InViewRegion(const Viewer& viewer, Vec2 target);
 bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
           const QueryFilter& filter = {});
 
-// The working memory of VisibleTargets, sized once by the caller and
-// reused across calls (one per thread): room for max_targets targets of
-// one viewer at a time (about 90 bytes each; more targets are answered
-// max_targets at a time, with the same answers), and a budget of
-// max_occluders occluders read around each viewer before the rest of its
-// targets are walked to as Sees does (work, not memory). Neither changes
-// an answer, only the work.
 namespace internal {
 struct FanSlot;
 }  // namespace internal
 
+// The working memory of VisibleTargets, sized once by the caller and
+// reused across calls (one per thread): room for max_targets targets of
+// one viewer at a time (about 80 bytes each; more targets are answered
+// max_targets at a time), and for max_occluders occluders read around
+// each viewer (16 bytes each), after which its remaining targets are
+// walked to as Sees does. Neither capacity changes an answer, only the
+// work. About 580 KiB at the defaults.
 class VisibilityScratch {
  public:
   static constexpr int32_t kDefaultMaxTargets = 4096;
@@ -142,13 +142,15 @@ inline int32_t VisibilityWords(int32_t target_count) {
 // For every viewer i, sets bit j of visible[i * words .. (i + 1) * words)
 // (words = VisibilityWords(targets.size()); bit j % 64 of word j / 64)
 // exactly when viewer i sees target j by the rules above, and clears the
-// others. The same answers as Sees for every pair, sharing work: a target
-// is first tried, by one exact test each, against the occluders that
-// blocked earlier sight lines of the same viewer in its direction (kept
-// in angular bins); only when none blocks it is it answered as Sees does,
-// by a walk along its sight line, and the occluder that walk finds is
-// kept for the targets after it. The work per viewer is bounded by its
-// targets' walks and the bins, not by the level's size.
+// others. The same answers as Sees for every pair, sharing work: per
+// viewer, the occluders around it are read once, ring by ring of cells,
+// and each is tested against the targets in its directions; a target in
+// the square of cells read that none of them hides is seen, and one
+// beyond it is walked to from the square's edge as Sees walks (the
+// occluder that walk finds is tested against the other targets in turn).
+// The rings stop once fewer targets remain beyond them than the next ring
+// has cells, so the work per viewer is bounded by its targets and the
+// scratch, not by the level's size (docs/visibility.md).
 // Preconditions: visible.size() >= viewers.size() * words, valid points,
 // ranges >= 0, cone edges non-zero.
 void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
