@@ -69,22 +69,26 @@ class TargetFan {
         ring_counts_(arrays.ring_counts),
         counts_(counts) {}
 
-  // Orders loaded[0, n) (targets other than the viewer's position, with
-  // their bins of `bins`, a power of two) by bin.
-  void Load(const FanSlot* loaded, int32_t n, int32_t bins) {
+  // Starts a viewer's targets in `bins` bins (a power of two); each is then
+  // counted, and Load orders them.
+  void Begin(int32_t bins) {
     bins_ = bins;
-    n_ = n;
-    active_ = n;
     std::fill(begin_, begin_ + bins + 1, 0);
     std::fill(ring_counts_, ring_counts_ + kFanRings, 0);
-    for (int32_t i = 0; i < n; ++i) {
-      ++begin_[loaded[i].bin + 1];
-      ++ring_counts_[loaded[i].ring];
-    }
-    for (int32_t b = 0; b < bins; ++b) begin_[b + 1] += begin_[b];
+  }
+  void Count(const FanSlot& s) {
+    ++begin_[s.bin + 1];
+    ++ring_counts_[s.ring];
+  }
+  // Orders loaded[0, n) (targets other than the viewer's position, each
+  // counted) by bin.
+  void Load(const FanSlot* loaded, int32_t n) {
+    n_ = n;
+    active_ = n;
+    for (int32_t b = 0; b < bins_; ++b) begin_[b + 1] += begin_[b];
     // Filling advances begin_[b] to the start of bin b + 1; shifted back.
     for (int32_t i = 0; i < n; ++i) slots_[begin_[loaded[i].bin]++] = loaded[i];
-    for (int32_t b = bins; b > 0; --b) begin_[b] = begin_[b - 1];
+    for (int32_t b = bins_; b > 0; --b) begin_[b] = begin_[b - 1];
     begin_[0] = 0;
     for (int32_t i = 0; i <= n; ++i) skip_[i] = i;
     ring_ = -1;
@@ -110,6 +114,7 @@ class TargetFan {
     return i;
   }
   const FanSlot& slot(int32_t i) const { return slots_[i]; }
+  bool Resolved(int32_t i) const { return skip_[i] != i; }
   Vec2 target(const FanSlot& s) const { return targets_[s.index]; }
   void Resolve(int32_t i) {
     const FanSlot& s = slots_[i];

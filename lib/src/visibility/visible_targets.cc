@@ -7,13 +7,16 @@
 // each is tested, by the exact per-shape test Sees uses, against the
 // unresolved targets in the directions it covers and beyond its nearest
 // point, and hides those it blocks. Rings are read while enough targets
-// remain that a ring costs less than walking to them (in a dense level a
-// few rings hide nearly every direction). Then every occluder meeting the
-// square of cells read has been tested against every target: a target in
-// that square that none hides is seen, and one beyond it is walked to as
-// Sees does, from where its sight line leaves the square; the occluder
-// that walk finds is tested against the other targets in its directions.
-// Only exact tests answer; the doubles choose the work.
+// remain beyond them (in a dense level a few rings hide nearly every
+// direction). Then every occluder meeting the square of cells read has
+// been tested against every target: a target in that square that none hid
+// is seen, and one beyond it is walked to from where its sight line
+// leaves the square. On a one-tier level the walk reads the occluders of
+// the cells it passes into the fan like the rings (each is tested against
+// every unresolved target, so one walk often resolves its neighbours);
+// otherwise it walks as Sees does and tests the occluder it finds against
+// the other targets. Only exact tests, or double tests with a proven
+// margin, answer; the doubles otherwise choose the work.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +32,7 @@
 #include "visibility/sight_arcs.h"
 #include "visibility/sight_line.h"
 #include "visibility/target_fan.h"
+#include "world/swept_cells.h"
 
 namespace collide {
 
@@ -74,11 +78,12 @@ using internal::SightLayer;
 using internal::TargetFan;
 
 // A ring of cells is read while the unresolved targets beyond the rings
-// read so far, times this, reach the ring's cell count: a cell read costs
-// about what a walk of a sight line through it does, and a walk beyond
-// the rings passes about one cell of each ring (tuned by instruction
-// counts on the scenes of docs/performance.md).
-constexpr int32_t kCellsPerTarget = 1;
+// read so far number at least this many per cell of the ring: a cell read
+// costs about what a walk through it does, a walk beyond the rings passes
+// about one cell of each ring, and the occluders a walk reads serve the
+// other targets too (tuned by instruction counts on the scenes of
+// docs/performance.md).
+constexpr int32_t kTargetsPerCell = 4;
 // Cell coordinates of points outside the grid are clamped to this, so that
 // huge coordinates cannot overflow.
 constexpr double kCellLimit = 1 << 30;
@@ -340,6 +345,47 @@ Vec2 WalkStart(Vec2 v, Vec2 t, const Square& square) {
   return v + s * d;
 }
 
+// How a shared walk ended.
+enum class Walked { kHidden, kSeen, kUnable };
+
+// Walks the cells of `grid`'s tier along the sight line from `from` to t
+// (as WalkBlocked does), reading each occluder not read before into the
+// fan through `visit`, until slot i (t's) is resolved: what the walk reads
+// is tested against every unresolved target, not only t. kUnable when
+// `seen` filled up.
+template <typename Visit>
+Walked WalkShared(const RingGrid& grid, Vec2 v, Vec2 from, Vec2 t, int32_t i,
+                  TargetFan& fan, SeenItems& seen, Visit&& visit) {
+  const double scale =
+      std::abs(v.x) + std::abs(v.y) + std::abs(t.x) + std::abs(t.y);
+  const double slack = (from == v ? 4e-16 : 4e-15) * scale +
+                       std::numeric_limits<double>::denorm_min();
+  const Aabb start{{from.x - slack, from.y - slack},
+                   {from.x + slack, from.y + slack}};
+  const Vec2 d = t - from;
+  const SpatialHash::Tier& tier = *grid.tier;
+  const int32_t* offsets = tier.offsets.data();
+  const int32_t* entries = grid.hash->entries().data();
+  internal::SweptColumns walk(tier.grid, tier.inverse_cell_size, start, d,
+                              {1.0 / d.x, 1.0 / d.y}, 1.0);
+  internal::SweptColumn column;
+  while (walk.Next(1.0, column)) {
+    for (int32_t r = column.v0; r <= column.v1; ++r) {
+      const int64_t c = column.Cell(r);
+      for (int32_t e = offsets[c]; e < offsets[c + 1]; ++e) {
+        const int32_t item = entries[e];
+        if (!seen.Insert(item)) {
+          if (seen.full()) return Walked::kUnable;
+          continue;
+        }
+        visit(item);
+      }
+    }
+    if (fan.Resolved(i)) return Walked::kHidden;
+  }
+  return Walked::kSeen;
+}
+
 // Answers viewer `viewer`'s targets targets[first, first + n) into `row`,
 // sharing the work as described at the top.
 void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
@@ -356,6 +402,9 @@ void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
   const int32_t bins =
       internal::FanBinCount(n, VisibilityAccess::max_targets(scratch));
   const bool limited = viewer.range.has_value() || viewer.cone.has_value();
+  internal::FanCounts fan_counts;
+  TargetFan fan(VisibilityAccess::Fan(scratch), v, targets.data(), fan_counts);
+  fan.Begin(bins);
   int32_t loaded_count = 0;
   for (int32_t i = 0; i < n; ++i) {
     const int32_t j = first + i;
@@ -375,11 +424,10 @@ void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
     s.ring =
         static_cast<int32_t>(std::min<int64_t>(ring, internal::kFanRings - 1));
     s.bin = internal::FanBinOf(s.angle, bins);
+    fan.Count(s);
   }
   if (loaded_count == 0) return;
-  internal::FanCounts fan_counts;
-  TargetFan fan(VisibilityAccess::Fan(scratch), v, targets.data(), fan_counts);
-  fan.Load(loaded, loaded_count, bins);
+  fan.Load(loaded, loaded_count);
 
   LayerReader readers[2];
   for (int i = 0; i < layer_count; ++i) {
@@ -404,7 +452,7 @@ void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
     for (int32_t k = 0; k <= last; ++k) {
       const int64_t ring_cells = grid.RingCells(k);
       if (k > 0 && (fan.outside() == 0 ||
-                    int64_t{fan.outside()} * kCellsPerTarget < ring_cells)) {
+                    fan.outside() < kTargetsPerCell * ring_cells)) {
         break;
       }
       cells += ring_cells;
@@ -429,27 +477,46 @@ void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
       }
     }
   }
-  counts.occluders_gathered += seen.count();
 
   // Targets in the square that no occluder hid are seen; the others are
   // walked to from the square's edge.
   const bool viewer_in_square = square.Contains(v);
   {
+    const bool shared = layer_count == 1 && grid.hash->tiers().size() == 1;
+    const LayerReader& reader = readers[grid.layer];
+    const auto visit = [&](int32_t item) {
+      const Level::Primitive& p = reader.layer.level->primitive(item);
+      if (reader.Occludes(p)) fan.Apply(*reader.layer.level, p);
+    };
     for (int32_t i = fan.Next(0); i < fan.size(); i = fan.Next(i)) {
       const int32_t j = fan.slot(i).index;
       const Vec2 t = targets[j];
-      fan.Resolve(i);
-      bool seen = viewer_in_square && square.Contains(t);
-      if (!seen) {
+      bool seen_target = viewer_in_square && square.Contains(t);
+      if (!seen_target) {
         ++counts.walked_targets;
-        const SightBlocker found = internal::WalkBlocked(
-            level, v, WalkStart(v, t, square), t, filter, counts.exact_tests);
-        seen = found.primitive == nullptr;
-        if (!seen) fan.Apply(*found.level, *found.primitive);
+        const Vec2 from = WalkStart(v, t, square);
+        const Walked walked =
+            shared ? WalkShared(grid, v, from, t, i, fan, seen, visit)
+                   : Walked::kUnable;
+        if (walked == Walked::kHidden) continue;
+        if (walked == Walked::kSeen) {
+          seen_target = true;
+        } else {
+          const SightBlocker found = internal::WalkBlocked(
+              level, v, from, t, filter, counts.exact_tests);
+          seen_target = found.primitive == nullptr;
+          if (!seen_target) {
+            fan.Resolve(i);
+            fan.Apply(*found.level, *found.primitive);
+            continue;
+          }
+        }
       }
-      if (seen) row[j >> 6] |= uint64_t{1} << (j & 63);
+      fan.Resolve(i);
+      row[j >> 6] |= uint64_t{1} << (j & 63);
     }
   }
+  counts.occluders_gathered += seen.count();
   counts.exact_tests += fan_counts.exact_tests;
   counts.certified_blocked += fan_counts.hidden;
 }
