@@ -208,14 +208,15 @@ class TargetFan {
   // QuickBlocks for a segment kind with its per-segment parts computed
   // once; what the filtered signs leave open goes to BlocksFast.
   struct SegmentTest {
-    SegmentTest(const Level& level, const Level::Primitive& p, Vec2 v)
-        : level(level),
-          p(p),
-          v(v),
-          da(p.a - v),
-          db(p.b - v),
-          e(p.b - p.a),
-          o3(FilteredCrossSign(e, v - p.a)) {}
+    SegmentTest(const Level& of_level, const Level::Primitive& segment,
+                Vec2 viewer)
+        : level(of_level),
+          p(segment),
+          v(viewer),
+          da(segment.a - viewer),
+          db(segment.b - viewer),
+          e(segment.b - segment.a),
+          o3(FilteredCrossSign(e, viewer - segment.a)) {}
     bool operator()(Vec2 t) const {
       const Vec2 u = t - v;
       const int o1 = FilteredCrossSign(u, da);

@@ -210,7 +210,7 @@ class SeenItems {
       uint64_t& slot = table_[h & mask_];
       if (slot == key) return false;
       if ((slot >> 32) != (stamp_ >> 32)) {
-        if (2 * (count_ + 1) > mask_ + 1) {
+        if (2 * (int64_t{count_} + 1) > int64_t{mask_} + 1) {
           full_ = true;
           return false;
         }
@@ -386,7 +386,7 @@ Walked WalkShared(const RingGrid& grid, Vec2 v, Vec2 from, Vec2 t, int32_t i,
   return Walked::kSeen;
 }
 
-// Answers viewer `viewer`'s targets targets[first, first + n) into `row`,
+// Answers which of targets[first, first + n) `viewer` sees into `row`,
 // sharing the work as described at the top.
 void AnswerChunk(const Level& level, const SightLayer (&layers)[2],
                  int layer_count, const Viewer& viewer,
