@@ -13,6 +13,7 @@
 //
 // Usage: collide_visibility_bench [--scene=S1|S2|S3|all] [--passes=N]
 //          [--window=W] [--range=R] [--method=all|visible_targets]
+//          [--size=64|256|all]
 // --method=visible_targets times VisibleTargets alone (for callgrind; the
 // differing counts are then meaningless).
 #include <algorithm>
@@ -149,14 +150,16 @@ int Main(int argc, char** argv) {
   double window = 200.0;
   double range = 0.0;
   std::string method = "all";
+  std::string size = "all";
   ArgParser args(argc, argv,
                  "[--scene=S1|S2|S3|all] [--passes=N] [--window=W] [--range=R] "
-                 "[--method=all|visible_targets]");
+                 "[--method=all|visible_targets] [--size=64|256|all]");
   args.Choice("scene", &which, {"S1", "S2", "S3", "all"});
   args.Int("passes", &passes, 1, 1000);
   args.Double("window", &window, 1.0);
   args.Double("range", &range, 0.0);
   args.Choice("method", &method, {"all", "visible_targets"});
+  args.Choice("size", &size, {"64", "256", "all"});
   args.Finish();
   std::vector<Row> rows;
   for (const char* name : {"S1", "S2", "S3"}) {
@@ -167,6 +170,7 @@ int Main(int argc, char** argv) {
     const collide::Level level = SceneLevel(scene);
     const Box2dWorld box2d(scene);
     for (int n : {64, 256}) {
+      if (size != "all" && size != std::to_string(n)) continue;
       rows.push_back(Run(scene, level, box2d, n, passes, window, range,
                          method == "visible_targets"));
       const Row& r = rows.back();

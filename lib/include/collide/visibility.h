@@ -79,54 +79,56 @@ bool InViewRegion(const Viewer& viewer, Vec2 target);
 bool Sees(const Level& level, const Viewer& viewer, Vec2 target,
           const QueryFilter& filter = {});
 
+namespace internal {
+struct FanSlot;
+}  // namespace internal
+
 // The working memory of VisibleTargets, sized once by the caller and
-// reused across calls (one per thread): per viewer, the occluders found
-// blocking one of its sight lines, filed by direction, at most
-// max_occluders of them (40 bytes each, plus 7 KiB of bins). A viewer
-// that finds more answers its other targets as Sees does, with the same
-// answers, so the capacity trades speed only. The query keeps no state per
-// target: max_targets bounds nothing and is accepted for callers that
-// size scratch by both.
+// reused across calls (one per thread): room for max_targets targets of
+// one viewer at a time (about 80 bytes each; more targets are answered
+// max_targets at a time), and for max_occluders occluders read around
+// each viewer (16 bytes each), after which its remaining targets are
+// walked to as Sees does. Neither capacity changes an answer, only the
+// work. About 580 KiB at the defaults.
 class VisibilityScratch {
  public:
   static constexpr int32_t kDefaultMaxTargets = 4096;
   static constexpr int32_t kDefaultMaxOccluders = 16384;
   explicit VisibilityScratch(int32_t max_targets = kDefaultMaxTargets,
                              int32_t max_occluders = kDefaultMaxOccluders);
-  VisibilityScratch(VisibilityScratch&&) = default;
-  VisibilityScratch& operator=(VisibilityScratch&&) = default;
+  ~VisibilityScratch();
+  VisibilityScratch(VisibilityScratch&&) noexcept;
+  VisibilityScratch& operator=(VisibilityScratch&&) noexcept;
 
   // Heap bytes held.
   size_t memory_bytes() const;
 
   // What the last VisibleTargets call did (counts, for metrics and tests).
   struct Counts {
-    int64_t occluders_gathered = 0;  // blockers filed, over viewers
+    int64_t occluders_gathered = 0;  // occluders read around viewers
     int64_t exact_tests = 0;         // per-shape sight line tests
-    int64_t certified_blocked = 0;   // decided by a filed blocker
-    int64_t walked_targets = 0;      // answered as Sees does
+    int64_t certified_blocked = 0;   // hidden by an occluder read or
+                                     // found for another target
+    int64_t walked_targets = 0;      // walked to as Sees does
   };
   const Counts& counts() const { return counts_; }
 
  private:
   friend struct VisibilityAccess;
-  // An occluder that blocked a sight line of the current viewer.
-  struct Blocker {
-    const Level* level = nullptr;
-    const Level::Primitive* primitive = nullptr;
-    double lo = 0.0;  // its directions: pseudo-angles [lo, hi], widened (lo
-    double hi = 0.0;  // may be < 0, hi > 4); -1 and 5 for every direction
-    double near_squared = 0.0;  // a lower bound of its squared distance
-  };
-  // An angular bin: up to kSlots of the blockers filed over it, nearest
-  // first.
-  static constexpr int32_t kSlots = 6;
-  struct Bin {
-    int32_t count = 0;
-    int32_t slots[kSlots] = {};
-  };
-  std::vector<Blocker> blockers_;
-  std::vector<Bin> bins_;
+  // One viewer's targets as loaded and as ordered by direction.
+  std::vector<internal::FanSlot> loaded_;
+  std::vector<internal::FanSlot> slots_;
+  // Per direction bin, where its targets start; per target, the next
+  // unresolved one; unresolved targets per ring of cells.
+  std::vector<int32_t> bin_begin_;
+  std::vector<int32_t> skip_;
+  std::vector<int32_t> ring_counts_;
+  // The targets' cells in the level's finest grid.
+  std::vector<int32_t> cell_x_;
+  std::vector<int32_t> cell_y_;
+  // The occluders one viewer has read, stamped with its number.
+  std::vector<uint64_t> seen_;
+  uint32_t seen_stamp_ = 0;
   int32_t max_targets_ = 0;
   int32_t max_occluders_ = 0;
   Counts counts_;
@@ -140,13 +142,15 @@ inline int32_t VisibilityWords(int32_t target_count) {
 // For every viewer i, sets bit j of visible[i * words .. (i + 1) * words)
 // (words = VisibilityWords(targets.size()); bit j % 64 of word j / 64)
 // exactly when viewer i sees target j by the rules above, and clears the
-// others. The same answers as Sees for every pair, sharing work: a target
-// is first tried, by one exact test each, against the occluders that
-// blocked earlier sight lines of the same viewer in its direction (kept
-// in angular bins); only when none blocks it is it answered as Sees does,
-// by a walk along its sight line, and the occluder that walk finds is
-// kept for the targets after it. The work per viewer is bounded by its
-// targets' walks and the bins, not by the level's size.
+// others. The same answers as Sees for every pair, sharing work: per
+// viewer, the occluders around it are read once, ring by ring of cells,
+// and each is tested against the targets in its directions; a target in
+// the square of cells read that none of them hides is seen, and one
+// beyond it is walked to from the square's edge as Sees walks (the
+// occluder that walk finds is tested against the other targets in turn).
+// The rings stop once fewer targets remain beyond them than the next ring
+// has cells, so the work per viewer is bounded by its targets and the
+// scratch, not by the level's size (docs/visibility.md).
 // Preconditions: visible.size() >= viewers.size() * words, valid points,
 // ranges >= 0, cone edges non-zero.
 void VisibleTargets(const Level& level, absl::Span<const Viewer> viewers,
