@@ -268,6 +268,55 @@ TEST_F(CornerCasesE2eTest,
   }
 }
 
+// With a skin every shape is round. A ray with a skin of 195 is first that
+// far from two segments at one exact time, t* = 22/43 (one's inside, the
+// other's end): shape 3 in both modes, one exact time as one double. A ray
+// starting exactly a skin of 650 from segment 6 and closing on it is a hit
+// at exactly 0, before segment 3, met a sub-ulp time later, though both
+// report fraction 0 or near it and 3 is the smaller id.
+TEST_F(CornerCasesE2eTest, CastsWithASkinTieOnExactTimes) {
+  v1::Level level;
+  AddSegment(level, 3, {193, 612}, {-122, 532});
+  AddSegment(level, 6, {220, 276}, {223, 278});
+  ASSERT_TRUE(client_->PutLevel("skin-tie", level).ok());
+  v1::CastOptions skin;
+  skin.set_target_distance(195);
+  v1::CastOptions all = skin;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const double exact = 22.0 / 43.0;  // correctly rounded
+  const v1::QueryResult closest =
+      Run("skin-tie", RayCast({-344, -43}, {774, 817}, skin));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(closest.cast().hits(0).fraction(), exact);
+  const v1::QueryResult listed =
+      Run("skin-tie", RayCast({-344, -43}, {774, 817}, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
+  EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
+  EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+
+  v1::Level start;
+  AddSegment(start, 3, {-3994, 2217}, {-1810, 1580.0000000000002});
+  AddSegment(start, 6, {-3312, 1966}, {-3306, 1983});
+  ASSERT_TRUE(client_->PutLevel("skin-start", start).ok());
+  skin.set_target_distance(650);
+  all.set_target_distance(650);
+  const v1::QueryResult first =
+      Run("skin-start", RayCast({-3240, 1320}, {2760, 4320}, skin));
+  ASSERT_EQ(first.cast().hits_size(), 1);
+  EXPECT_EQ(first.cast().hits(0).shape_id(), 6u);
+  EXPECT_EQ(first.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  EXPECT_EQ(first.cast().hits(0).fraction(), 0.0);
+  const v1::QueryResult both =
+      Run("skin-start", RayCast({-3240, 1320}, {2760, 4320}, all));
+  ASSERT_EQ(both.cast().hits_size(), 2);
+  EXPECT_EQ(both.cast().hits(0).shape_id(), 6u);
+  EXPECT_EQ(both.cast().hits(1).shape_id(), 3u);
+  EXPECT_LE(both.cast().hits(1).fraction(), 1e-13);
+}
+
 // A shot from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and
 // a target on the same line moving by -2^-60 at 1 / (3 + 2^-60), about
 // 1e-19 earlier: no double lies between, and the exactly earlier target is

@@ -12,10 +12,14 @@
 // one exact time is one double in an answer and a list's fractions never
 // decrease.
 //
-// Undecided here (the rounded order stands): casts with a skin
-// (target_distance > 0); contacts at the start (fraction 0, or an initial
-// overlap), which their own rules rank; a hit whose exact time this cannot
-// place within kNearTie of its fraction.
+// A skin (target_distance > 0) grows both shapes by it: the contact is
+// where the gap first equals the skin, a round time even between flat
+// shapes, and a start within the skin closing on it is at exactly 0.
+//
+// Undecided here (the rounded order stands): initial overlaps, which their
+// own rules rank; a hit at fraction 0 on a concave solid, and one on a
+// concave solid that starts within the skin of an edge (its own rules); a
+// hit whose exact time this cannot place within kNearTie of its fraction.
 #ifndef COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 #define COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 
@@ -81,10 +85,12 @@ template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     const Cast& cast, const CastOptions& options, const Level& level,
     const Candidate& c) {
-  if (options.target_distance != 0.0 || c.hit.status != HitStatus::kHit ||
-      !(c.hit.fraction >= 0.0)) {
+  if (c.hit.status != HitStatus::kHit || !(c.hit.fraction >= 0.0)) {
     return std::nullopt;
   }
+  // A skin grows every shape: the contact is where the gap first equals
+  // it, the time of the shapes grown by it (round even when both are flat).
+  const double skin = options.target_distance;
   Corners mover;
   double mover_radius = 0.0;
   MoverCorners(cast, &mover, &mover_radius);
@@ -92,10 +98,10 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
   double obstacle_radius = 0.0;
   std::optional<ExactTime> t;
   const auto first_contact = [&]() {
-    return mover_radius == 0.0 && obstacle_radius == 0.0
+    return mover_radius == 0.0 && obstacle_radius == 0.0 && skin == 0.0
                ? FirstContactTime(mover, obstacle, cast.translation)
                : FirstRoundContactTime(mover, mover_radius, obstacle,
-                                       obstacle_radius, cast.translation);
+                                       obstacle_radius, skin, cast.translation);
   };
   switch (level.kind(c.shape)) {
     case ShapeKind::kSegment: {
@@ -131,11 +137,17 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
     case ShapeKind::kConcavePolygon: {
       // The first contact with the solid's boundary: the earliest over its
-      // edges (a start touching one edge gives none for it).
+      // edges (a start touching one edge gives none for it). A start within
+      // the skin of an edge follows the solid's own rules (toi.h: the skin
+      // of an edge facing the motion, not the nearest): undecided.
       const absl::Span<const Vec2> v = level.concave_polygon(c.shape).vertices;
       const size_t n = v.size();
       for (size_t i = 0; i < n; ++i) {
         SegmentCorners(v[i], v[(i + 1) % n], &obstacle);
+        if (skin != 0.0 &&
+            StartsWithin(mover, mover_radius, obstacle, 0.0, skin)) {
+          return std::nullopt;
+        }
         const std::optional<ExactTime> edge = first_contact();
         if (edge && (!t || CompareTimes(*edge, *t) < 0)) t = edge;
       }
@@ -144,11 +156,11 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
   }
   if (obstacle.count > 0) {
-    // A hit at fraction 0 is a touching start moving in (exactly 0) or a
-    // later contact whose time rounded to 0 (a concave solid's starts
-    // follow its own rules: undecided).
+    // A hit at fraction 0 is a touching start moving in, or one within the
+    // skin closing on it (exactly 0), or a later contact whose time rounded
+    // to 0 (a concave solid's starts follow its own rules: undecided).
     if (c.hit.fraction == 0.0 &&
-        StartsWithin(mover, mover_radius, obstacle, obstacle_radius)) {
+        StartsWithin(mover, mover_radius, obstacle, obstacle_radius, skin)) {
       return ExactTime{Expansion(), Expansion(1.0)};
     }
     t = first_contact();

@@ -96,6 +96,11 @@ enum class Query {
   // round, or at distances less than an ulp apart
   // (degenerate_closest_tie.cc).
   kClosestTie,
+  // The round-time construction with a skin: a ray, circle, capsule or
+  // polygon cast with target_distance > 0 in a level of two shapes whose
+  // gaps first equal the skin at one exact time, or at the start
+  // (degenerate_round_time.cc).
+  kSkinTie,
 };
 
 struct DegenerateFamily {
@@ -225,6 +230,14 @@ Disagreement CompareSameTime(const DegenerateFamily& family,
 Disagreement CompareRoundTime(const DegenerateFamily& family,
                               const DegenerateCase& c, int pose, bool* expected,
                               bool* touching, std::string* why);
+
+// A skin-tie family's question (poses as CompareRoundTime's; at t* = 0 both
+// shapes start a skin apart, and the turned one a sub-ulp amount inside or
+// outside it). Kinds as CompareSameTime's; kStatus also for an answer
+// that is not kHit.
+Disagreement CompareSkinTie(const DegenerateFamily& family,
+                            const DegenerateCase& c, int pose, bool* expected,
+                            bool* touching, std::string* why);
 
 // A shot-near-tie family's question (pose 0: the wall, or a second
 // target, and the target met at one exact time t* = p / q; 1: one shape's

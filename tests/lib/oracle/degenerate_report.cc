@@ -149,6 +149,7 @@ const char* PoseName(Query query, int pose) {
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
     case Query::kRoundTime:
+    case Query::kSkinTie:
     case Query::kShotTie:
     case Query::kClosestTie:
       return pose == 0 ? "one exact time" : "sub-ulp apart";
