@@ -317,6 +317,35 @@ TEST_F(CornerCasesE2eTest, CastsWithASkinTieOnExactTimes) {
   EXPECT_LE(both.cast().hits(1).fraction(), 1e-13);
 }
 
+// A quadrilateral meets triangles 3 and 6 at one exact time along
+// different paths, both per-shape times one ulp below its correct
+// rounding: the settled tie reports the correct rounding for both, in
+// both modes.
+TEST_F(CornerCasesE2eTest,
+       ATiedTimeIsReportedCorrectlyRoundedThoughBothRoundAlike) {
+  v1::Level level;
+  AddPolygon(level, 3, {{-65968, 54524}, {-66000, 54532}, {-66035, 54567}});
+  AddPolygon(level, 6, {{-64762, 43530}, {-64768, 43525}, {-64764, 43524}});
+  ASSERT_TRUE(client_->PutLevel("tie-rounding", level).ok());
+  const Vec2 mover[] = {
+      {-30080, 27072}, {-12032, -15040}, {-9024, -27072}, {-24064, -27072}};
+  const Vec2 translation{-51136, 39104};
+  const double exact = 0.7021276595744681;  // correctly rounded
+  const v1::QueryResult closest =
+      Run("tie-rounding", PolygonCast(mover, translation));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(closest.cast().hits(0).fraction(), exact);
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("tie-rounding", PolygonCast(mover, translation, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
+  EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+}
+
 // A shot from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and
 // a target on the same line moving by -2^-60 at 1 / (3 + 2^-60), about
 // 1e-19 earlier: no double lies between, and the exactly earlier target is

@@ -199,6 +199,40 @@ TEST(CornerCasesTest, ATiedTimeIsOneDoubleInBothModesWhenARayMeetsAShapeAgain) {
   EXPECT_EQ(hits[1].hit.fraction, exact);
 }
 
+// A quadrilateral meets two triangles at one exact time along different
+// paths; both per-shape times round to the same double, one ulp below the
+// exact time's correct rounding. The examined tie reports that correct
+// rounding for both, in both modes, so the one exact time is the same
+// double in every answer that settles a tie on it.
+TEST(CornerCasesTest, ATiedTimeIsReportedCorrectlyRoundedThoughBothRoundAlike) {
+  const std::vector<Vec2> first{
+      {-65968, 54524}, {-66000, 54532}, {-66035, 54567}};
+  const std::vector<Vec2> second{
+      {-64762, 43530}, {-64768, 43525}, {-64764, 43524}};
+  const PolygonCast cast{Polygon({{-30080, 27072},
+                                  {-12032, -15040},
+                                  {-9024, -27072},
+                                  {-24064, -27072}}),
+                         {-51136, 39104}};
+  const double exact = 0.7021276595744681;  // correctly rounded
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const Level level =
+        MakeLevel({{.id = swapped ? 6u : 3u, .geometry = PolygonDesc{first}},
+                   {.id = swapped ? 3u : 6u, .geometry = PolygonDesc{second}}});
+    const std::optional<WorldHit> hit = CastPolygon(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.fraction, exact);
+    WorldHit hits[4];
+    const ListResult all = CastPolygonAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
 // A circle met at t* = 1/11 by two segments along different paths: one's
 // inside tangent to it, the other's end on its rim (both contact normals
 // of length 65: a rational time the circle's arithmetic reaches through a

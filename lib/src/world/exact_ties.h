@@ -6,11 +6,11 @@
 // So a near tie is decided on their exact times (a ratio for two
 // zero-radius shapes, the smaller root of a quadratic where one is round:
 // a circle, a capsule of positive radius): the exactly earlier ranks
-// first, equal ones go on to the Rank order (the id), and where their
-// rounded times contradict that (one exact time as two doubles, or the
-// earlier as the larger) both report their time correctly rounded, so that
-// one exact time is one double in an answer and a list's fractions never
-// decrease.
+// first, equal ones go on to the Rank order (the id) and both report their
+// time correctly rounded, and where the rounded times of different ones
+// contradict their order (the earlier as the larger) both are correctly
+// rounded too: one exact time is one double, in an answer and across the
+// closest hit and the list, and a list's fractions never decrease.
 //
 // A skin (target_distance > 0) grows both shapes by it: the contact is
 // where the gap first equals the skin, a round time even between flat
@@ -175,9 +175,11 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
 
 // Decides a near tie between a (of layer level_a) and b (of level_b) on
 // exact times: whether a ranks before b, with both fractions rewritten to
-// their exact times correctly rounded where their rounding contradicts
-// the exact order (RoundingContradicts); nullopt, with neither rewritten,
-// when either time is not decided here.
+// their exact times correctly rounded where the times are equal (so that
+// one exact time is one double whichever tie examined it, in the closest
+// hit and in the list alike) or their rounding contradicts the exact order
+// (RoundingContradicts); nullopt, with neither rewritten, when either time
+// is not decided here.
 template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
     const Cast& cast, const CastOptions& options, const Level& level_a,
@@ -187,7 +189,8 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
   const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
   if (!tb) return std::nullopt;
   const int order = CompareTimes(*ta, *tb);
-  if (RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
+  if (order == 0 ||
+      RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
     a.hit.fraction = RoundTime(*ta);
     b.hit.fraction = RoundTime(*tb);
   }

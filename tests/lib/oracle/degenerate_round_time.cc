@@ -516,8 +516,9 @@ Disagreement CompareTie(const DegenerateFamily& family, const DegenerateCase& c,
     *why = got + std::string(exact);
     return Disagreement::kStatus;
   }
-  // One exact time is one double; the list's fractions follow the exact
-  // order; each within the promise (1e-9 of the sweep) of its exact time.
+  // One exact time is one double, its correct rounding (the tie was
+  // examined); the list's fractions follow the exact order; each within
+  // the promise (1e-9 of the sweep) of its exact time.
   const auto near = [](double f, double lo, double hi) {
     return f >= lo - 1e-9 && f <= hi + 1e-9;
   };
@@ -525,14 +526,16 @@ Disagreement CompareTie(const DegenerateFamily& family, const DegenerateCase& c,
       a_first ? hits[0].hit.fraction : hits[1].hit.fraction;
   const double b_fraction =
       a_first ? hits[1].hit.fraction : hits[0].hit.fraction;
-  const bool one_double =
-      order != 0 || hits[0].hit.fraction == hits[1].hit.fraction;
+  const bool one_double = order != 0 || (hits[0].hit.fraction == t_star &&
+                                         hits[1].hit.fraction == t_star &&
+                                         closest->hit.fraction == t_star);
   const bool in_order = hits[0].hit.fraction <= hits[1].hit.fraction;
   const bool close = near(a_fraction, a_lo, a_hi) &&
                      near(b_fraction, t_star, t_star) &&
                      closest->hit.fraction == hits[0].hit.fraction;
   if (!one_double || !in_order || !close) {
-    *why = std::string(!one_double ? "one exact time as two doubles: "
+    *why = std::string(!one_double ? "one exact time not one correctly "
+                                     "rounded double: "
                        : !in_order ? "fractions out of the exact order: "
                                    : "a fraction off its exact time: ") +
            got + exact;
