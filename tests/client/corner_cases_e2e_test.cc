@@ -346,6 +346,38 @@ TEST_F(CornerCasesE2eTest,
   EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
 }
 
+// A circle 2^-48 above the corner (-3, 3) of a concave polygon (id 2),
+// moving down by 2, meets it at exactly 2^-49 of the sweep, and its copy
+// moved down by 2^-51 (id 1) 2^-52 later: both within rounding of the
+// start, in their exact order in both modes, not by the id.
+TEST_F(CornerCasesE2eTest,
+       ConcaveHitsWithinRoundingOfTheStartGoInTheirExactOrder) {
+  const double down = std::ldexp(1.0, -51);
+  v1::Level level;
+  AddPolygon(level, 2, {{-3, 3}, {-3, 1}, {1, 1}, {1, -3}, {3, -3}, {3, 3}});
+  AddPolygon(level, 1,
+             {{-3, 3 - down},
+              {-3, 1 - down},
+              {1, 1 - down},
+              {1, -3 - down},
+              {3, -3 - down},
+              {3, 3 - down}});
+  ASSERT_TRUE(client_->PutLevel("concave-zero", level).ok());
+  const Vec2 center{-3, 5 + std::ldexp(1.0, -48)};
+  const v1::QueryResult closest =
+      Run("concave-zero", CircleCast(center, 2, {0, -2}));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(closest.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("concave-zero", CircleCast(center, 2, {0, -2}, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 1u);
+}
+
 // A shot from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and
 // a target on the same line moving by -2^-60 at 1 / (3 + 2^-60), about
 // 1e-19 earlier: no double lies between, and the exactly earlier target is

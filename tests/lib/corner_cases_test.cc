@@ -233,6 +233,32 @@ TEST(CornerCasesTest, ATiedTimeIsReportedCorrectlyRoundedThoughBothRoundAlike) {
   }
 }
 
+// A circle 2^-48 above the corner (-3, 3) of a concave polygon, moving
+// down by 2: it is met at exactly 2^-49 of the sweep, and a copy of the
+// polygon moved down by 2^-51 at 2^-49 + 2^-52; both hits round to
+// fraction 0 or near it. The exactly earlier (the unmoved polygon, id 2)
+// comes first, though the copy has the smaller id.
+TEST(CornerCasesTest, ConcaveHitsWithinRoundingOfTheStartGoInTheirExactOrder) {
+  const double down = std::ldexp(1.0, -51);
+  std::vector<Vec2> solid{{-3, 3}, {-3, 1}, {1, 1}, {1, -3}, {3, -3}, {3, 3}};
+  std::vector<Vec2> copy = solid;
+  for (Vec2& v : copy) v.y -= down;  // exact: every y is a multiple of 2^-51
+  const Level level = MakeLevel({{.id = 2, .geometry = PolygonDesc{solid}},
+                                 {.id = 1, .geometry = PolygonDesc{copy}}});
+  const CircleCast cast{{{-3, 5 + std::ldexp(1.0, -48)}, 2}, {0, -2}};
+  const std::optional<WorldHit> hit = CastCircle(cast, level);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->shape_id, 2u);
+  EXPECT_EQ(hit->hit.status, HitStatus::kHit);
+  EXPECT_LE(hit->hit.fraction, 1e-14);
+  WorldHit hits[4];
+  const ListResult all = CastCircleAll(cast, level, hits);
+  ASSERT_EQ(all.count, 2);
+  EXPECT_EQ(hits[0].shape_id, 2u);
+  EXPECT_EQ(hits[1].shape_id, 1u);
+  EXPECT_LE(hits[0].hit.fraction, hits[1].hit.fraction);
+}
+
 // A circle met at t* = 1/11 by two segments along different paths: one's
 // inside tangent to it, the other's end on its rim (both contact normals
 // of length 65: a rational time the circle's arithmetic reaches through a

@@ -17,9 +17,9 @@
 // shapes, and a start within the skin closing on it is at exactly 0.
 //
 // Undecided here (the rounded order stands): initial overlaps, which their
-// own rules rank; a hit at fraction 0 on a concave solid, and one on a
-// concave solid that starts within the skin of an edge (its own rules); a
-// hit whose exact time this cannot place within kNearTie of its fraction.
+// own rules rank; a hit on a concave solid that starts within the skin of
+// an edge, or at fraction 0 touching an edge (its own rules); a hit whose
+// exact time this cannot place within kNearTie of its fraction.
 #ifndef COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 #define COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 
@@ -138,13 +138,16 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     case ShapeKind::kConcavePolygon: {
       // The first contact with the solid's boundary: the earliest over its
       // edges (a start touching one edge gives none for it). A start within
-      // the skin of an edge follows the solid's own rules (toi.h: the skin
-      // of an edge facing the motion, not the nearest): undecided.
+      // the skin of an edge, or a hit at fraction 0 beside an edge touched
+      // at the start, follows the solid's own rules (toi.h: the skin of an
+      // edge facing the motion, a slide off a touched edge): undecided. A
+      // hit at fraction 0 apart from every edge is a contact whose time
+      // rounded to 0: the earliest over the edges, as any later one.
       const absl::Span<const Vec2> v = level.concave_polygon(c.shape).vertices;
       const size_t n = v.size();
       for (size_t i = 0; i < n; ++i) {
         SegmentCorners(v[i], v[(i + 1) % n], &obstacle);
-        if (skin != 0.0 &&
+        if ((skin != 0.0 || c.hit.fraction == 0.0) &&
             StartsWithin(mover, mover_radius, obstacle, 0.0, skin)) {
           return std::nullopt;
         }
@@ -158,14 +161,12 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
   if (obstacle.count > 0) {
     // A hit at fraction 0 is a touching start moving in, or one within the
     // skin closing on it (exactly 0), or a later contact whose time rounded
-    // to 0 (a concave solid's starts follow its own rules: undecided).
+    // to 0.
     if (c.hit.fraction == 0.0 &&
         StartsWithin(mover, mover_radius, obstacle, obstacle_radius, skin)) {
       return ExactTime{Expansion(), Expansion(1.0)};
     }
     t = first_contact();
-  } else if (c.hit.fraction == 0.0) {
-    return std::nullopt;
   }
   // A contact the per-shape cast placed elsewhere (a rule of its own) is
   // not this one.

@@ -101,6 +101,11 @@ enum class Query {
   // gaps first equal the skin at one exact time, or at the start
   // (degenerate_round_time.cc).
   kSkinTie,
+  // A world cast of the mover in a level of a concave polygon and its copy
+  // moved on along the motion by 2^-52..2^-59 of the sweep, both first met
+  // within a few ulps of the start (often both at fraction 0), the unmoved
+  // one with the larger id, then the smaller (degenerate_beside.cc).
+  kConcaveZero,
 };
 
 struct DegenerateFamily {
@@ -266,6 +271,12 @@ Disagreement CompareClosestTie(const DegenerateFamily& family,
 // kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,
 // first), kFraction (the obstacle after it off its exact time), kSkipped.
 Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why);
+
+// A concave-zero family's question (pose 0: the unmoved polygon has id 2,
+// its copy id 1; pose 1: the other way). Kinds as CompareTouchBeside's.
+Disagreement CompareConcaveZero(const DegenerateCase& c, int pose,
                                 bool* expected, bool* touching,
                                 std::string* why);
 

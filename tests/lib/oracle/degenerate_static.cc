@@ -90,6 +90,9 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
           n.push_back(std::string("skin-tie-") + m + "-" + o);
         }
       }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        n.push_back(std::string("concave-zero-") + m);
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -192,6 +195,18 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
                      0xde9100u + static_cast<uint64_t>(i), Query::kSkinTie});
         ++i;
       }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      DegenerateFamily zero{names[i].c_str(),
+                            m,
+                            O::kConcave,
+                            false,
+                            false,
+                            0xde9100u + static_cast<uint64_t>(i),
+                            Query::kConcaveZero};
+      zero.touching_in = true;
+      f.push_back(zero);
+      ++i;
     }
     return f;
   }();
@@ -505,6 +520,9 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kRoundTime) {
     return CompareRoundTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kConcaveZero) {
+    return CompareConcaveZero(c, pose, expected, touching, why);
   }
   if (family.query == Query::kSkinTie) {
     return CompareSkinTie(family, c, pose, expected, touching, why);
