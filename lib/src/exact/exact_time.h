@@ -114,9 +114,10 @@ double RoundTime(const ExactTime& t);
 
 // Whether two rounded values contradict the exact order of what they round
 // (order: the sign of exact a - exact b): equal exact values reported as
-// two doubles, or the exactly smaller reported as the larger. Only then are
-// both rewritten to their correct roundings, so that the common tie (one
-// computation, one double) keeps its per-shape value.
+// two doubles, or the exactly smaller reported as the larger. Closest-point
+// ties rewrite both distances to their correct roundings only then, so that
+// a point nearest a vertex two edges share keeps its per-shape value; cast
+// ties also rewrite equal exact times that round alike (exact_ties.h).
 inline bool RoundingContradicts(int order, double a, double b) {
   return order == 0 ? a != b : (order < 0 ? a > b : a < b);
 }
