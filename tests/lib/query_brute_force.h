@@ -152,8 +152,8 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
               BruteTime(cast, options, level, shape, best_part, *best);
           if (t && b) {
             const int order = internal::CompareTimes(*t, *b);
-            if (order == 0 || internal::RoundingContradicts(
-                                  order, hit->fraction, best->fraction)) {
+            if (internal::RoundingContradicts(order, hit->fraction,
+                                              best->fraction)) {
               hit->fraction = internal::RoundTime(*t);
               best->fraction = internal::RoundTime(*b);
             }

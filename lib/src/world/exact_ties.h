@@ -176,11 +176,11 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
 
 // Decides a near tie between a (of layer level_a) and b (of level_b) on
 // exact times: whether a ranks before b, with both fractions rewritten to
-// their exact times correctly rounded where the times are equal (so that
-// one exact time is one double whichever tie examined it, in the closest
-// hit and in the list alike) or their rounding contradicts the exact order
-// (RoundingContradicts); nullopt, with neither rewritten, when either time
-// is not decided here.
+// their exact times correctly rounded where the times of two shapes are
+// equal (so that one exact time is one double whichever tie examined it,
+// in the closest hit and in the list alike) or their rounding contradicts
+// the exact order (RoundingContradicts); nullopt, with neither rewritten,
+// when either time is not decided here.
 template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
     const Cast& cast, const CastOptions& options, const Level& level_a,
@@ -190,7 +190,10 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
   const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
   if (!tb) return std::nullopt;
   const int order = CompareTimes(*ta, *tb);
-  if (order == 0 ||
+  // Two parts of one polyline met at their shared vertex are one contact,
+  // computed alike: they keep their value unless it contradicts.
+  const bool one_shape = &level_a == &level_b && a.shape == b.shape;
+  if ((order == 0 && !one_shape) ||
       RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
     a.hit.fraction = RoundTime(*ta);
     b.hit.fraction = RoundTime(*tb);
