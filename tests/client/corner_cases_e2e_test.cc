@@ -268,6 +268,116 @@ TEST_F(CornerCasesE2eTest,
   }
 }
 
+// With a skin every shape is round. A ray with a skin of 195 is first that
+// far from two segments at one exact time, t* = 22/43 (one's inside, the
+// other's end): shape 3 in both modes, one exact time as one double. A ray
+// starting exactly a skin of 650 from segment 6 and closing on it is a hit
+// at exactly 0, before segment 3, met a sub-ulp time later, though both
+// report fraction 0 or near it and 3 is the smaller id.
+TEST_F(CornerCasesE2eTest, CastsWithASkinTieOnExactTimes) {
+  v1::Level level;
+  AddSegment(level, 3, {193, 612}, {-122, 532});
+  AddSegment(level, 6, {220, 276}, {223, 278});
+  ASSERT_TRUE(client_->PutLevel("skin-tie", level).ok());
+  v1::CastOptions skin;
+  skin.set_target_distance(195);
+  v1::CastOptions all = skin;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const double exact = 22.0 / 43.0;  // correctly rounded
+  const v1::QueryResult closest =
+      Run("skin-tie", RayCast({-344, -43}, {774, 817}, skin));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(closest.cast().hits(0).fraction(), exact);
+  const v1::QueryResult listed =
+      Run("skin-tie", RayCast({-344, -43}, {774, 817}, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 6u);
+  EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
+  EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+
+  v1::Level start;
+  AddSegment(start, 3, {-3994, 2217}, {-1810, 1580.0000000000002});
+  AddSegment(start, 6, {-3312, 1966}, {-3306, 1983});
+  ASSERT_TRUE(client_->PutLevel("skin-start", start).ok());
+  skin.set_target_distance(650);
+  all.set_target_distance(650);
+  const v1::QueryResult first =
+      Run("skin-start", RayCast({-3240, 1320}, {2760, 4320}, skin));
+  ASSERT_EQ(first.cast().hits_size(), 1);
+  EXPECT_EQ(first.cast().hits(0).shape_id(), 6u);
+  EXPECT_EQ(first.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  EXPECT_EQ(first.cast().hits(0).fraction(), 0.0);
+  const v1::QueryResult both =
+      Run("skin-start", RayCast({-3240, 1320}, {2760, 4320}, all));
+  ASSERT_EQ(both.cast().hits_size(), 2);
+  EXPECT_EQ(both.cast().hits(0).shape_id(), 6u);
+  EXPECT_EQ(both.cast().hits(1).shape_id(), 3u);
+  EXPECT_LE(both.cast().hits(1).fraction(), 1e-13);
+}
+
+// A quadrilateral meets triangles 3 and 6 at one exact time along
+// different paths, both per-shape times one ulp below its correct
+// rounding: the settled tie reports the correct rounding for both, in
+// both modes.
+TEST_F(CornerCasesE2eTest,
+       ATiedTimeIsReportedCorrectlyRoundedThoughBothRoundAlike) {
+  v1::Level level;
+  AddPolygon(level, 3, {{-65968, 54524}, {-66000, 54532}, {-66035, 54567}});
+  AddPolygon(level, 6, {{-64762, 43530}, {-64768, 43525}, {-64764, 43524}});
+  ASSERT_TRUE(client_->PutLevel("tie-rounding", level).ok());
+  const Vec2 mover[] = {
+      {-30080, 27072}, {-12032, -15040}, {-9024, -27072}, {-24064, -27072}};
+  const Vec2 translation{-51136, 39104};
+  const double exact = 0.7021276595744681;  // correctly rounded
+  const v1::QueryResult closest =
+      Run("tie-rounding", PolygonCast(mover, translation));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(closest.cast().hits(0).fraction(), exact);
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("tie-rounding", PolygonCast(mover, translation, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 3u);
+  EXPECT_EQ(listed.cast().hits(0).fraction(), exact);
+  EXPECT_EQ(listed.cast().hits(1).fraction(), exact);
+}
+
+// A circle 2^-48 above the corner (-3, 3) of a concave polygon (id 2),
+// moving down by 2, meets it at exactly 2^-49 of the sweep, and its copy
+// moved down by 2^-51 (id 1) 2^-52 later: both within rounding of the
+// start, in their exact order in both modes, not by the id.
+TEST_F(CornerCasesE2eTest,
+       ConcaveHitsWithinRoundingOfTheStartGoInTheirExactOrder) {
+  const double down = std::ldexp(1.0, -51);
+  v1::Level level;
+  AddPolygon(level, 2, {{-3, 3}, {-3, 1}, {1, 1}, {1, -3}, {3, -3}, {3, 3}});
+  AddPolygon(level, 1,
+             {{-3, 3 - down},
+              {-3, 1 - down},
+              {1, 1 - down},
+              {1, -3 - down},
+              {3, -3 - down},
+              {3, 3 - down}});
+  ASSERT_TRUE(client_->PutLevel("concave-zero", level).ok());
+  const Vec2 center{-3, 5 + std::ldexp(1.0, -48)};
+  const v1::QueryResult closest =
+      Run("concave-zero", CircleCast(center, 2, {0, -2}));
+  ASSERT_EQ(closest.cast().hits_size(), 1);
+  EXPECT_EQ(closest.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(closest.cast().hits(0).status(), v1::HIT_STATUS_HIT);
+  v1::CastOptions all;
+  all.set_mode(v1::CAST_MODE_ALL);
+  const v1::QueryResult listed =
+      Run("concave-zero", CircleCast(center, 2, {0, -2}, all));
+  ASSERT_EQ(listed.cast().hits_size(), 2);
+  EXPECT_EQ(listed.cast().hits(0).shape_id(), 2u);
+  EXPECT_EQ(listed.cast().hits(1).shape_id(), 1u);
+}
+
 // A shot from the origin by (3, 0) meets the wall x = 1 at exactly 1/3 and
 // a target on the same line moving by -2^-60 at 1 / (3 + 2^-60), about
 // 1e-19 earlier: no double lies between, and the exactly earlier target is

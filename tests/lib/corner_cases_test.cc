@@ -115,6 +115,150 @@ TEST(CornerCasesTest, ShapesMetAtOneExactTimeTieOnTheIdWithOneDouble) {
   }
 }
 
+// A ray with a skin of 195 is first that far from two segments at one
+// exact time, t* = 22/43, along different paths (one's inside, the other's
+// end): a skin makes both round, and the tie goes to the smaller id
+// whichever way the ids run, one exact time as one double.
+TEST(CornerCasesTest, ARayWithASkinMeetsTwoSegmentsAtOneExactTimeTiesOnTheId) {
+  const Segment inside{{193, 612}, {-122, 532}};
+  const Segment end{{220, 276}, {223, 278}};
+  const RayInput ray{{-344, -43}, {774, 817}};
+  const CastOptions options{.target_distance = 195};
+  const double exact = 22.0 / 43.0;  // correctly rounded
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const Level level =
+        MakeLevel({{.id = swapped ? 6u : 3u, .geometry = inside},
+                   {.id = swapped ? 3u : 6u, .geometry = end}});
+    const std::optional<WorldHit> hit = CastRay(ray, level, {}, options);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.status, HitStatus::kHit);
+    EXPECT_EQ(hit->hit.fraction, exact);
+    WorldHit hits[4];
+    const ListResult all = CastRayAll(ray, level, hits, {}, options);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[1].shape_id, 6u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
+// A ray starts exactly a skin (650) from segment 6 and closes on it: a hit
+// at exactly 0. Segment 3, its far end one ulp off the line that would
+// make it a skin away too, starts a sub-ulp amount farther and is met that
+// little later: segment 6 first, though both report fraction 0 (or 3 a
+// time that rounds near it) and 3 is the smaller id.
+TEST(CornerCasesTest, AStartAtTheSkinRanksBeforeAContactASubUlpLater) {
+  const Level level = MakeLevel({
+      {.id = 3,
+       .geometry = Segment{{-3994, 2217}, {-1810, 1580.0000000000002}}},
+      {.id = 6, .geometry = Segment{{-3312, 1966}, {-3306, 1983}}},
+  });
+  const RayInput ray{{-3240, 1320}, {2760, 4320}};
+  const CastOptions options{.target_distance = 650};
+  const std::optional<WorldHit> hit = CastRay(ray, level, {}, options);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->shape_id, 6u);
+  EXPECT_EQ(hit->hit.status, HitStatus::kHit);
+  EXPECT_EQ(hit->hit.fraction, 0.0);
+  WorldHit hits[4];
+  const ListResult all = CastRayAll(ray, level, hits, {}, options);
+  ASSERT_EQ(all.count, 2);
+  EXPECT_EQ(hits[0].shape_id, 6u);
+  EXPECT_EQ(hits[0].hit.fraction, 0.0);
+  EXPECT_EQ(hits[1].shape_id, 3u);
+  EXPECT_EQ(hits[1].hit.status, HitStatus::kHit);
+  EXPECT_GE(hits[1].hit.fraction, 0.0);
+  EXPECT_LE(hits[1].hit.fraction, 1e-13);
+}
+
+// A ray with a skin of 975 meets segments 3 and 6 at one exact time, t* =
+// 55/94, whose per-shape roundings differ by an ulp (3's is the lower).
+// The ray's walk tests segment 3 again in a later cell: that must not undo
+// the settled tie, so the closest hit and the list give the one time as
+// one double, its correct rounding.
+TEST(CornerCasesTest, ATiedTimeIsOneDoubleInBothModesWhenARayMeetsAShapeAgain) {
+  const Level level = MakeLevel({
+      {.id = 3, .geometry = Segment{{607, -5726}, {1507, -5351}}},
+      {.id = 6, .geometry = Segment{{-443, -4701}, {-477, -4689}}},
+  });
+  const RayInput ray{{752, -1786}, {-376, -4982}};
+  const CastOptions options{.target_distance = 975};
+  const double exact = 55.0 / 94.0;  // correctly rounded
+  const std::optional<WorldHit> hit = CastRay(ray, level, {}, options);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->shape_id, 3u);
+  EXPECT_EQ(hit->hit.fraction, exact);
+  WorldHit hits[4];
+  const ListResult all = CastRayAll(ray, level, hits, {}, options);
+  ASSERT_EQ(all.count, 2);
+  EXPECT_EQ(hits[0].shape_id, 3u);
+  EXPECT_EQ(hits[0].hit.fraction, exact);
+  EXPECT_EQ(hits[1].hit.fraction, exact);
+}
+
+// A quadrilateral meets two triangles at one exact time along different
+// paths; both per-shape times round to the same double, one ulp below the
+// exact time's correct rounding. The examined tie reports that correct
+// rounding for both, in both modes, so the one exact time is the same
+// double in every answer that settles a tie on it.
+TEST(CornerCasesTest, ATiedTimeIsReportedCorrectlyRoundedThoughBothRoundAlike) {
+  const std::vector<Vec2> first{
+      {-65968, 54524}, {-66000, 54532}, {-66035, 54567}};
+  const std::vector<Vec2> second{
+      {-64762, 43530}, {-64768, 43525}, {-64764, 43524}};
+  const PolygonCast cast{Polygon({{-30080, 27072},
+                                  {-12032, -15040},
+                                  {-9024, -27072},
+                                  {-24064, -27072}}),
+                         {-51136, 39104}};
+  const double exact = 0.7021276595744681;  // correctly rounded
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "ids swapped" : "ids as found");
+    const Level level =
+        MakeLevel({{.id = swapped ? 6u : 3u, .geometry = PolygonDesc{first}},
+                   {.id = swapped ? 3u : 6u, .geometry = PolygonDesc{second}}});
+    const std::optional<WorldHit> hit = CastPolygon(cast, level);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->shape_id, 3u);
+    EXPECT_EQ(hit->hit.fraction, exact);
+    WorldHit hits[4];
+    const ListResult all = CastPolygonAll(cast, level, hits);
+    ASSERT_EQ(all.count, 2);
+    EXPECT_EQ(hits[0].shape_id, 3u);
+    EXPECT_EQ(hits[0].hit.fraction, exact);
+    EXPECT_EQ(hits[1].hit.fraction, exact);
+  }
+}
+
+// A circle 2^-48 above the corner (-3, 3) of a concave polygon, moving
+// down by 2: it is met at exactly 2^-49 of the sweep, and a copy of the
+// polygon moved down by 2^-51 at 2^-49 + 2^-52; both hits round to
+// fraction 0 or near it. The exactly earlier (the unmoved polygon, id 2)
+// comes first, though the copy has the smaller id.
+TEST(CornerCasesTest, ConcaveHitsWithinRoundingOfTheStartGoInTheirExactOrder) {
+  const double down = std::ldexp(1.0, -51);
+  std::vector<Vec2> solid{{-3, 3}, {-3, 1}, {1, 1}, {1, -3}, {3, -3}, {3, 3}};
+  std::vector<Vec2> copy = solid;
+  for (Vec2& v : copy) v.y -= down;  // exact: every y is a multiple of 2^-51
+  const Level level = MakeLevel({{.id = 2, .geometry = PolygonDesc{solid}},
+                                 {.id = 1, .geometry = PolygonDesc{copy}}});
+  const CircleCast cast{{{-3, 5 + std::ldexp(1.0, -48)}, 2}, {0, -2}};
+  const std::optional<WorldHit> hit = CastCircle(cast, level);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->shape_id, 2u);
+  EXPECT_EQ(hit->hit.status, HitStatus::kHit);
+  EXPECT_LE(hit->hit.fraction, 1e-14);
+  WorldHit hits[4];
+  const ListResult all = CastCircleAll(cast, level, hits);
+  ASSERT_EQ(all.count, 2);
+  EXPECT_EQ(hits[0].shape_id, 2u);
+  EXPECT_EQ(hits[1].shape_id, 1u);
+  EXPECT_LE(hits[0].hit.fraction, hits[1].hit.fraction);
+}
+
 // A circle met at t* = 1/11 by two segments along different paths: one's
 // inside tangent to it, the other's end on its rim (both contact normals
 // of length 65: a rational time the circle's arithmetic reaches through a

@@ -178,8 +178,9 @@ std::optional<Hit> BruteShapeCast(const Cast& cast, const Level& level,
 
 // Every matching shape's hit, sorted by (fraction, initial overlap before
 // hit, id); near ties decided on exact times where the world queries do,
-// and the fractions of a tie whose rounding contradicts the exact order
-// rewritten to their exact times correctly rounded.
+// and the fractions of a tie at equal exact times, or whose rounding
+// contradicts the exact order, rewritten to their exact times correctly
+// rounded.
 template <typename Cast>
 std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
                                    const QueryFilter& filter,
@@ -226,7 +227,8 @@ std::vector<WorldHit> BruteCastAll(const Cast& cast, const Level& level,
       if (j == i || !exact_tie(entries[i], entries[j])) continue;
       const int order =
           internal::CompareTimes(*entries[i].time, *entries[j].time);
-      if (internal::RoundingContradicts(order, entries[i].hit.hit.fraction,
+      if (order == 0 ||
+          internal::RoundingContradicts(order, entries[i].hit.hit.fraction,
                                         entries[j].hit.hit.fraction)) {
         h.hit.fraction = internal::RoundTime(*entries[i].time);
         break;

@@ -168,6 +168,10 @@ inline std::optional<WorldHit> BruteBlockingCast(
     const CastOptions& options, double ambiguous, bool* unsure) {
   const BrutePart mover = PartOf(body);
   std::optional<WorldHit> best;
+  int best_shape = 0;
+  int best_part = 0;
+  // Every blocking hit: (hit, shape, polyline part).
+  std::vector<std::tuple<WorldHit, int, int>> blocking_hits;
   for (int i = 0; i < level.shape_count(); ++i) {
     const std::vector<BrutePart> parts = ConvexPartsOf(level, i);
     const auto blocking = [&](const BrutePart& part, const Hit& hit) {
@@ -177,6 +181,7 @@ inline std::optional<WorldHit> BruteBlockingCast(
       return gap < 0.0;
     };
     std::optional<Hit> hit;
+    int hit_part = 0;
     if (level.kind(i) == ShapeKind::kPolyline) {
       const PolylineDesc polyline = level.polyline(i);
       const int n = static_cast<int>(polyline.vertices.size());
@@ -204,6 +209,7 @@ inline std::optional<WorldHit> BruteBlockingCast(
             });
         if (h && blocking(part, *h) && (!hit || RanksBefore(*h, *hit))) {
           hit = h;
+          hit_part = static_cast<int>(k);
         }
       }
     } else {
@@ -214,12 +220,38 @@ inline std::optional<WorldHit> BruteBlockingCast(
     }
     if (!hit) continue;
     const WorldHit world{*hit, level.id(i), level.user_data(i)};
+    blocking_hits.emplace_back(world, i, hit_part);
     if (!best || world.hit.fraction < best->hit.fraction ||
         (world.hit.fraction == best->hit.fraction &&
          (RanksBefore(world.hit, best->hit) ||
           (world.hit.status == best->hit.status &&
            world.shape_id < best->shape_id)))) {
       best = world;
+      best_shape = i;
+      best_part = hit_part;
+    }
+  }
+  // A blocking hit of another shape at the same exact time is a settled
+  // tie: the answer reports that time correctly rounded.
+  if (best) {
+    for (const auto& [other, shape, part] : blocking_hits) {
+      if (shape == best_shape ||
+          !internal::NearTie(other.hit.fraction, best->hit.fraction)) {
+        continue;
+      }
+      const bool equal = WithCast(body, translation, [&](const auto& cast) {
+        const auto tb =
+            BruteTime(cast, options, level, best_shape, best_part, best->hit);
+        const auto to = BruteTime(cast, options, level, shape, part, other.hit);
+        return tb && to && internal::CompareTimes(*tb, *to) == 0;
+      });
+      if (equal) {
+        best->hit.fraction = WithCast(body, translation, [&](const auto& cast) {
+          return internal::RoundTime(*BruteTime(
+              cast, options, level, best_shape, best_part, best->hit));
+        });
+        break;
+      }
     }
   }
   return best;

@@ -134,7 +134,8 @@ std::optional<ExactTime> FirstContactTime(const Corners& mover,
 }
 
 bool StartsWithin(const Corners& mover, double mover_radius,
-                  const Corners& obstacle, double obstacle_radius) {
+                  const Corners& obstacle, double obstacle_radius,
+                  double skin) {
   // The origin in obstacle - mover: no separating axis among the edges'
   // normals (and, for two flat shapes, their directions).
   const bool flat = mover.count < 3 && obstacle.count < 3;
@@ -159,9 +160,12 @@ bool StartsWithin(const Corners& mover, double mover_radius,
   }
   if (!any_axis) inside = obstacle.points[0] == mover.points[0];
   if (inside) return true;
-  if (mover_radius == 0.0 && obstacle_radius == 0.0) return false;
+  if (mover_radius == 0.0 && obstacle_radius == 0.0 && skin == 0.0) {
+    return false;
+  }
   // Within R of a vertex o_i - m_j or of a segment between two of them.
-  const Expansion radius = Expansion::Sum(mover_radius, obstacle_radius);
+  const Expansion radius =
+      Expansion::Sum(mover_radius, obstacle_radius) + Expansion(skin);
   const Expansion radius_squared = radius * radius;
   for (int i = 0; i < obstacle.count; ++i) {
     for (int j = 0; j < mover.count; ++j) {
@@ -194,12 +198,11 @@ int CompareTimes(const ExactTime& a, const ExactTime& b) {
                           b.root_scale * a.denominator, b.radicand);
 }
 
-std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
-                                               double mover_radius,
-                                               const Corners& obstacle,
-                                               double obstacle_radius,
-                                               const ExactVec& dv) {
-  const Expansion radius = Expansion::Sum(mover_radius, obstacle_radius);
+std::optional<ExactTime> FirstRoundContactTime(
+    const Corners& mover, double mover_radius, const Corners& obstacle,
+    double obstacle_radius, double skin, const ExactVec& dv) {
+  const Expansion radius =
+      Expansion::Sum(mover_radius, obstacle_radius) + Expansion(skin);
   const Expansion radius_squared = radius * radius;
   const Expansion speed_squared = Dot(dv, dv);
   if (speed_squared.sign() == 0) return std::nullopt;

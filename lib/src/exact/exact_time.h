@@ -67,10 +67,12 @@ inline std::optional<ExactTime> FirstContactTime(const Corners& mover,
 }
 
 // The exact first contact of `mover` grown by mover_radius translating by d
-// with `obstacle` grown by obstacle_radius (radii >= 0, at least one
-// positive), when it comes after the start (> 0); nullopt when they touch
-// or overlap at the start or never meet. The grown difference obstacle -
-// mover is the union of capsules of radius R = the two radii around the
+// with `obstacle` grown by obstacle_radius, kept `skin` apart (radii and
+// skin >= 0, at least one positive: a skin makes every shape round), when
+// it comes after the start (> 0); nullopt when they are within the skin
+// (touch or overlap, for no skin) at the start or never meet. The grown
+// difference obstacle - mover is the union of capsules of radius R = the
+// two radii plus the skin, summed exactly, around the
 // segments o_i - m_j .. o_i+1 - m_j and o_i - m_j .. o_i - m_j+1, whose
 // outline it bounds; so the entry of t d into it is the earliest entry into
 // a disc of radius R around a vertex o_i - m_j (t = (b - sqrt(b^2 - a c)) /
@@ -82,20 +84,22 @@ std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                double mover_radius,
                                                const Corners& obstacle,
                                                double obstacle_radius,
-                                               const ExactVec& d);
+                                               double skin, const ExactVec& d);
 inline std::optional<ExactTime> FirstRoundContactTime(const Corners& mover,
                                                       double mover_radius,
                                                       const Corners& obstacle,
                                                       double obstacle_radius,
-                                                      Vec2 d) {
+                                                      double skin, Vec2 d) {
   return FirstRoundContactTime(mover, mover_radius, obstacle, obstacle_radius,
-                               ExactVec{Expansion(d.x), Expansion(d.y)});
+                               skin, ExactVec{Expansion(d.x), Expansion(d.y)});
 }
 
-// Whether the two shapes (each grown by its radius, radii >= 0) touch or
-// overlap at the start, exactly: the origin within R of obstacle - mover.
+// Whether the two shapes (each grown by its radius, radii and skin >= 0)
+// are at most `skin` apart at the start (touch or overlap, for no skin),
+// exactly: the origin within R (the radii plus the skin) of obstacle -
+// mover.
 bool StartsWithin(const Corners& mover, double mover_radius,
-                  const Corners& obstacle, double obstacle_radius);
+                  const Corners& obstacle, double obstacle_radius, double skin);
 
 // The sign of a - b, exactly: a difference of two square-root forms is
 // decided on polynomial signs after at most two squarings, each guarded by
@@ -110,9 +114,10 @@ double RoundTime(const ExactTime& t);
 
 // Whether two rounded values contradict the exact order of what they round
 // (order: the sign of exact a - exact b): equal exact values reported as
-// two doubles, or the exactly smaller reported as the larger. Only then are
-// both rewritten to their correct roundings, so that the common tie (one
-// computation, one double) keeps its per-shape value.
+// two doubles, or the exactly smaller reported as the larger. Closest-point
+// ties rewrite both distances to their correct roundings only then, so that
+// a point nearest a vertex two edges share keeps its per-shape value; cast
+// ties also rewrite equal exact times that round alike (exact_ties.h).
 inline bool RoundingContradicts(int order, double a, double b) {
   return order == 0 ? a != b : (order < 0 ? a > b : a < b);
 }

@@ -100,7 +100,7 @@ std::optional<ExactTime> TargetTime(const Shot& shot, const ShotTarget& target,
   if (hit.status == HitStatus::kInitialOverlap) return zero;
   if (!(hit.fraction >= 0.0)) return std::nullopt;
   if (hit.fraction == 0.0 &&
-      StartsWithin(mover, shot.radius, obstacle, obstacle_radius)) {
+      StartsWithin(mover, shot.radius, obstacle, obstacle_radius, 0.0)) {
     return zero;
   }
   // The shot relative to the target: d_shot - d_target, exactly.
@@ -109,7 +109,7 @@ std::optional<ExactTime> TargetTime(const Shot& shot, const ShotTarget& target,
       shot.radius == 0.0 && obstacle_radius == 0.0
           ? FirstContactTime(mover, obstacle, d)
           : FirstRoundContactTime(mover, shot.radius, obstacle, obstacle_radius,
-                                  d);
+                                  0.0, d);
   if (t && !NearTie(RoundTime(*t), hit.fraction)) return std::nullopt;
   return t;
 }

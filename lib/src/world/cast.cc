@@ -37,10 +37,11 @@ std::optional<Candidate> CastClosestIn(const Cast& cast, const Level& level,
   bool found = false;
   Candidate best;
   const auto offer = [&](const Candidate& candidate) {
-    // The same primitive met again through another cell gives the same
-    // answer: no tie to settle.
-    if (found && internal::NearTie(candidate.hit.fraction, best.hit.fraction) &&
-        (candidate.shape != best.shape || candidate.part != best.part)) {
+    if (found && internal::NearTie(candidate.hit.fraction, best.hit.fraction)) {
+      // The same primitive met again (a ray's walk tests it in every cell
+      // it crosses) gives the same answer: it changes nothing, and must not
+      // undo a settled tie's rewritten fraction.
+      if (candidate.shape == best.shape && candidate.part == best.part) return;
       Candidate tied = candidate;
       const std::optional<bool> before =
           internal::SettleNearTie(cast, options, level, tied, level, best);

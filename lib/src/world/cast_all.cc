@@ -39,12 +39,15 @@ class HitList {
   void Offer(Candidate c, uint64_t id, bool in_base, Settle&& settle) {
     bool refracted = false;
     const auto before = [&](int32_t i) {
-      // The same primitive met again gives the same answer: no tie.
+      // The same primitive met again (a ray's walk tests it in every cell
+      // it crosses) gives the same answer: it stays where it is, with the
+      // fraction a settled tie may have rewritten.
       const bool same =
           hits_[i].shape_id == id &&
           static_cast<int32_t>(static_cast<uint32_t>(hits_[i].user_data)) ==
               c.part;
-      if (!same && NearTie(c.hit.fraction, hits_[i].hit.fraction)) {
+      if (same) return false;
+      if (NearTie(c.hit.fraction, hits_[i].hit.fraction)) {
         Candidate entry = EntryCandidate(i);
         const std::optional<bool> first =
             settle(c, in_base, entry, (hits_[i].user_data & kInBase) != 0);

@@ -6,16 +6,20 @@
 // So a near tie is decided on their exact times (a ratio for two
 // zero-radius shapes, the smaller root of a quadratic where one is round:
 // a circle, a capsule of positive radius): the exactly earlier ranks
-// first, equal ones go on to the Rank order (the id), and where their
-// rounded times contradict that (one exact time as two doubles, or the
-// earlier as the larger) both report their time correctly rounded, so that
-// one exact time is one double in an answer and a list's fractions never
-// decrease.
+// first, equal ones go on to the Rank order (the id) and both report their
+// time correctly rounded, and where the rounded times of different ones
+// contradict their order (the earlier as the larger) both are correctly
+// rounded too: one exact time is one double, in an answer and across the
+// closest hit and the list, and a list's fractions never decrease.
 //
-// Undecided here (the rounded order stands): casts with a skin
-// (target_distance > 0); contacts at the start (fraction 0, or an initial
-// overlap), which their own rules rank; a hit whose exact time this cannot
-// place within kNearTie of its fraction.
+// A skin (target_distance > 0) grows both shapes by it: the contact is
+// where the gap first equals the skin, a round time even between flat
+// shapes, and a start within the skin closing on it is at exactly 0.
+//
+// Undecided here (the rounded order stands): initial overlaps, which their
+// own rules rank; a hit on a concave solid that starts within the skin of
+// an edge, or at fraction 0 touching an edge (its own rules); a hit whose
+// exact time this cannot place within kNearTie of its fraction.
 #ifndef COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 #define COLLIDE_LIB_SRC_WORLD_EXACT_TIES_H_
 
@@ -81,10 +85,12 @@ template <typename Cast>
 ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     const Cast& cast, const CastOptions& options, const Level& level,
     const Candidate& c) {
-  if (options.target_distance != 0.0 || c.hit.status != HitStatus::kHit ||
-      !(c.hit.fraction >= 0.0)) {
+  if (c.hit.status != HitStatus::kHit || !(c.hit.fraction >= 0.0)) {
     return std::nullopt;
   }
+  // A skin grows every shape: the contact is where the gap first equals
+  // it, the time of the shapes grown by it (round even when both are flat).
+  const double skin = options.target_distance;
   Corners mover;
   double mover_radius = 0.0;
   MoverCorners(cast, &mover, &mover_radius);
@@ -92,10 +98,10 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
   double obstacle_radius = 0.0;
   std::optional<ExactTime> t;
   const auto first_contact = [&]() {
-    return mover_radius == 0.0 && obstacle_radius == 0.0
+    return mover_radius == 0.0 && obstacle_radius == 0.0 && skin == 0.0
                ? FirstContactTime(mover, obstacle, cast.translation)
                : FirstRoundContactTime(mover, mover_radius, obstacle,
-                                       obstacle_radius, cast.translation);
+                                       obstacle_radius, skin, cast.translation);
   };
   switch (level.kind(c.shape)) {
     case ShapeKind::kSegment: {
@@ -131,11 +137,20 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
     case ShapeKind::kConcavePolygon: {
       // The first contact with the solid's boundary: the earliest over its
-      // edges (a start touching one edge gives none for it).
+      // edges (a start touching one edge gives none for it). A start within
+      // the skin of an edge, or a hit at fraction 0 beside an edge touched
+      // at the start, follows the solid's own rules (toi.h: the skin of an
+      // edge facing the motion, a slide off a touched edge): undecided. A
+      // hit at fraction 0 apart from every edge is a contact whose time
+      // rounded to 0: the earliest over the edges, as any later one.
       const absl::Span<const Vec2> v = level.concave_polygon(c.shape).vertices;
       const size_t n = v.size();
       for (size_t i = 0; i < n; ++i) {
         SegmentCorners(v[i], v[(i + 1) % n], &obstacle);
+        if ((skin != 0.0 || c.hit.fraction == 0.0) &&
+            StartsWithin(mover, mover_radius, obstacle, 0.0, skin)) {
+          return std::nullopt;
+        }
         const std::optional<ExactTime> edge = first_contact();
         if (edge && (!t || CompareTimes(*edge, *t) < 0)) t = edge;
       }
@@ -144,16 +159,14 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
     }
   }
   if (obstacle.count > 0) {
-    // A hit at fraction 0 is a touching start moving in (exactly 0) or a
-    // later contact whose time rounded to 0 (a concave solid's starts
-    // follow its own rules: undecided).
+    // A hit at fraction 0 is a touching start moving in, or one within the
+    // skin closing on it (exactly 0), or a later contact whose time rounded
+    // to 0.
     if (c.hit.fraction == 0.0 &&
-        StartsWithin(mover, mover_radius, obstacle, obstacle_radius)) {
+        StartsWithin(mover, mover_radius, obstacle, obstacle_radius, skin)) {
       return ExactTime{Expansion(), Expansion(1.0)};
     }
     t = first_contact();
-  } else if (c.hit.fraction == 0.0) {
-    return std::nullopt;
   }
   // A contact the per-shape cast placed elsewhere (a rule of its own) is
   // not this one.
@@ -163,7 +176,9 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<ExactTime> CandidateTime(
 
 // Decides a near tie between a (of layer level_a) and b (of level_b) on
 // exact times: whether a ranks before b, with both fractions rewritten to
-// their exact times correctly rounded where their rounding contradicts
+// their exact times correctly rounded where the times of two shapes are
+// equal (so that one exact time is one double whichever tie examined it,
+// in the closest hit and in the list alike) or their rounding contradicts
 // the exact order (RoundingContradicts); nullopt, with neither rewritten,
 // when either time is not decided here.
 template <typename Cast>
@@ -175,7 +190,11 @@ ABSL_ATTRIBUTE_NOINLINE std::optional<bool> SettleNearTie(
   const std::optional<ExactTime> tb = CandidateTime(cast, options, level_b, b);
   if (!tb) return std::nullopt;
   const int order = CompareTimes(*ta, *tb);
-  if (RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
+  // Two parts of one polyline met at their shared vertex are one contact,
+  // computed alike: they keep their value unless it contradicts.
+  const bool one_shape = &level_a == &level_b && a.shape == b.shape;
+  if ((order == 0 && !one_shape) ||
+      RoundingContradicts(order, a.hit.fraction, b.hit.fraction)) {
     a.hit.fraction = RoundTime(*ta);
     b.hit.fraction = RoundTime(*tb);
   }

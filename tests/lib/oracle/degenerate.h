@@ -96,6 +96,16 @@ enum class Query {
   // round, or at distances less than an ulp apart
   // (degenerate_closest_tie.cc).
   kClosestTie,
+  // The round-time construction with a skin: a ray, circle, capsule or
+  // polygon cast with target_distance > 0 in a level of two shapes whose
+  // gaps first equal the skin at one exact time, or at the start
+  // (degenerate_round_time.cc).
+  kSkinTie,
+  // A world cast of the mover in a level of a concave polygon and its copy
+  // moved on along the motion by 2^-52..2^-59 of the sweep, both first met
+  // within a few ulps of the start (often both at fraction 0), the unmoved
+  // one with the larger id, then the smaller (degenerate_beside.cc).
+  kConcaveZero,
 };
 
 struct DegenerateFamily {
@@ -226,6 +236,14 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
                               const DegenerateCase& c, int pose, bool* expected,
                               bool* touching, std::string* why);
 
+// A skin-tie family's question (poses as CompareRoundTime's; at t* = 0 both
+// shapes start a skin apart, and the turned one a sub-ulp amount inside or
+// outside it). Kinds as CompareSameTime's; kStatus also for an answer
+// that is not kHit.
+Disagreement CompareSkinTie(const DegenerateFamily& family,
+                            const DegenerateCase& c, int pose, bool* expected,
+                            bool* touching, std::string* why);
+
 // A shot-near-tie family's question (pose 0: the wall, or a second
 // target, and the target met at one exact time t* = p / q; 1: one shape's
 // edge turned so that its time moves by far less than an ulp). *expected:
@@ -253,6 +271,12 @@ Disagreement CompareClosestTie(const DegenerateFamily& family,
 // kHitMiss (a hit missing), kStatus (not the touched segment, a hit at 0,
 // first), kFraction (the obstacle after it off its exact time), kSkipped.
 Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why);
+
+// A concave-zero family's question (pose 0: the unmoved polygon has id 2,
+// its copy id 1; pose 1: the other way). Kinds as CompareTouchBeside's.
+Disagreement CompareConcaveZero(const DegenerateCase& c, int pose,
                                 bool* expected, bool* touching,
                                 std::string* why);
 

@@ -320,11 +320,12 @@ std::optional<ShapeDesc> ShiftedObstacle(const Scene& s, Vec2 shift,
   return desc;
 }
 
-}  // namespace
-
-Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
-                                bool* expected, bool* touching,
-                                std::string* why) {
+// A touch-beside question: copy false, the touched segment (pose 0);
+// copy true, the obstacle beside its copy moved on (pose 1), the unmoved
+// one's id `first` (1 or 2; 0: drawn from the case's bits).
+Disagreement TouchBeside(const DegenerateCase& c, bool copy, uint64_t first,
+                         bool* expected, bool* touching, std::string* why) {
+  const int pose = copy ? 1 : 0;
   Scene s = c.scene;
   s.options = CastOptions{};              // the whole sweep, no skin
   const double back = PickBackOff(s, 0);  // the contact a few ulps on
@@ -387,7 +388,7 @@ Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
       *why = "the moved obstacle is not exact";
       return Disagreement::kSkipped;
     }
-    first_id = (bits >> 11) % 2 == 0 ? 1 : 2;
+    first_id = first != 0 ? first : ((bits >> 11) % 2 == 0 ? 1 : 2);
     shapes = {ObstacleShape(s, &vertices), *later};
     shapes[0].id = first_id;
     shapes[1].id = 3 - first_id;
@@ -450,6 +451,20 @@ Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
     return Disagreement::kFraction;
   }
   return Disagreement::kNone;
+}
+
+}  // namespace
+
+Disagreement CompareTouchBeside(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why) {
+  return TouchBeside(c, pose == 1, 0, expected, touching, why);
+}
+
+Disagreement CompareConcaveZero(const DegenerateCase& c, int pose,
+                                bool* expected, bool* touching,
+                                std::string* why) {
+  return TouchBeside(c, true, pose == 0 ? 2 : 1, expected, touching, why);
 }
 
 }  // namespace collide::oracle

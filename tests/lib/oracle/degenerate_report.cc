@@ -145,10 +145,13 @@ const char* PoseName(Query query, int pose) {
     case Query::kBeside:
     case Query::kTouchBeside:
       return pose == 0 ? "ulps back-off" : "2^-40 back-off";
+    case Query::kConcaveZero:
+      return pose == 0 ? "unmoved id 2" : "unmoved id 1";
     case Query::kClosestUlps:
       return pose == 0 ? "ulps outside" : "ulps either side";
     case Query::kSameTime:
     case Query::kRoundTime:
+    case Query::kSkinTie:
     case Query::kShotTie:
     case Query::kClosestTie:
       return pose == 0 ? "one exact time" : "sub-ulp apart";

@@ -15,6 +15,14 @@
 // to one double or to neighbours, whose order is decided here exactly (at
 // t* A's core is nearer, as far or farther than the sum of the radii).
 //
+// The skin-tie families build the same with a skin (target_distance, a
+// multiple of 65 too) added to every contact's reach, which makes every
+// shape round, a ray, a segment and a polygon mover included; in one draw
+// in four t* = 0: both shapes start exactly a skin apart and close on it
+// (a hit at fraction 0 each), and the turned A starts a sub-ulp amount
+// inside the skin (a hit at exactly 0 too) or outside it (met a sub-ulp
+// time later).
+//
 // The expected answer: the exactly earlier shape first, equal times by the
 // smaller id (3 or 6, either way round), one exact time reported as one
 // double, the list's fractions in the exact order, each within 1e-9 of the
@@ -95,7 +103,8 @@ Point RandomPoint(Rng& rng, int span) {
 }
 
 // A contact normal u at mover core point i: facing the motion and, on a
-// capsule, the outer half of that end's cap.
+// capsule or a triangle, where point i is the only nearest to a point
+// beyond it along u (the outer half of a capsule's cap, a vertex's cone).
 bool PickContact(const Built& c, Rng& rng, const std::vector<Point>& normals,
                  size_t* index, Point* u) {
   for (int tries = 0; tries < 40; ++tries) {
@@ -104,10 +113,13 @@ bool PickContact(const Built& c, Rng& rng, const std::vector<Point>& normals,
     const Point n = normals[static_cast<size_t>(
         rng.Int(0, static_cast<int>(normals.size()) - 1))];
     if (Dot(n, c.d) <= 0) continue;
-    if (c.mover.core.size() == 2 &&
-        Dot(n, c.mover.core[i] - c.mover.core[1 - i]) <= 0) {
-      continue;
+    bool outer = true;
+    for (size_t j = 0; j < c.mover.core.size(); ++j) {
+      if (j != i && Dot(n, c.mover.core[i] - c.mover.core[j]) <= 0) {
+        outer = false;
+      }
     }
+    if (!outer) continue;
     *index = i;
     *u = n;
     return true;
@@ -124,11 +136,13 @@ bool Beyond(Rng& rng, Point u, Point* w) {
   return false;
 }
 
-bool Construct(MoverKind mover_kind, ObstacleKind obstacle_kind, Rng& rng,
-               Built* c, int64_t* p_out, int64_t* q_out) {
+// skin: the skin's multiple of 65 (0: none); at_start: t* = 0.
+bool Construct(MoverKind mover_kind, ObstacleKind obstacle_kind, int64_t skin,
+               bool at_start, Rng& rng, Built* c, int64_t* p_out,
+               int64_t* q_out) {
   static const std::vector<Point> normals = Normals();
   const int64_t q = rng.Int(3, 97);
-  const int64_t p = rng.Int(1, static_cast<int>(q) - 1);
+  const int64_t p = at_start ? 0 : rng.Int(1, static_cast<int>(q) - 1);
   c->d = q * RandomPoint(rng, 20);
   if (c->d.x == 0 || c->d.y == 0) return false;
   c->mover.core = {q * RandomPoint(rng, 10)};
@@ -139,8 +153,20 @@ bool Construct(MoverKind mover_kind, ObstacleKind obstacle_kind, Rng& rng,
     }
     c->mover.core.push_back(other);
   }
-  const int64_t g = mover_kind == MoverKind::kRay ? 0 : rng.Int(1, 3);
-  c->mover.radius = 65 * g;
+  if (mover_kind == MoverKind::kPolygon) {
+    const Point u = q * RandomPoint(rng, 10);
+    const Point v = q * RandomPoint(rng, 10);
+    if (Cross(u - c->mover.core[0], v - c->mover.core[0]) == 0) return false;
+    c->mover.core.push_back(u);
+    c->mover.core.push_back(v);
+  }
+  const int64_t radius =
+      mover_kind == MoverKind::kRay || mover_kind == MoverKind::kPolygon
+          ? 0
+          : rng.Int(1, 3);
+  c->mover.radius = 65 * radius;
+  // Each contact's reach from the mover's core: its radius and the skin.
+  const int64_t g = radius + skin;
   // The mover at t*: core + (p / q) d, d a multiple of q.
   const Point shift{p * (c->d.x / q), p * (c->d.y / q)};
   const bool round_obstacles = obstacle_kind == ObstacleKind::kCircle ||
@@ -303,11 +329,10 @@ std::string Text(const Core& c) {
   return s + buf;
 }
 
-}  // namespace
-
-Disagreement CompareRoundTime(const DegenerateFamily& family,
-                              const DegenerateCase& c, int pose, bool* expected,
-                              bool* touching, std::string* why) {
+// A round-time question (with_skin: a skin-tie one); see the file comment.
+Disagreement CompareTie(const DegenerateFamily& family, const DegenerateCase& c,
+                        int pose, bool with_skin, bool* expected,
+                        bool* touching, std::string* why) {
   // The case's own bits seed this construction: one draw per case and pose.
   uint64_t seed = family.seed ^ 0x5a17u;
   for (double v : {c.scene.translation.x, c.scene.translation.y,
@@ -319,11 +344,15 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
   Rng rng(seed);
   Built k;
   int64_t p = 0, q = 0;
-  if (!Construct(family.mover, family.obstacle, rng, &k, &p, &q)) {
+  const int64_t skin_units = with_skin ? rng.Int(1, 3) : 0;
+  const bool at_start = with_skin && rng.Int(0, 3) == 0;
+  if (!Construct(family.mover, family.obstacle, skin_units, at_start, rng, &k,
+                 &p, &q)) {
     *why = "the draw does not fit the construction";
     return Disagreement::kSkipped;
   }
   const Frame frame = PickFrame(rng);
+  const double skin = static_cast<double>(65 * skin_units * frame.scale);
   const Core mover = MapBody(frame, k.mover);
   const Vec2 d = Map(frame, k.d, false);
   Core a = MapBody(frame, k.a);
@@ -353,13 +382,17 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
   target.canonicalize();
 
   // A's order against t*: its core's squared distance from the mover's
-  // core at t* against the squared sum of the radii (the distance is
-  // convex in t and A is apart at the start).
-  const mpq_class reach_a = mpq_class(mover.radius) + mpq_class(a.radius);
-  const mpq_class reach_b = mpq_class(mover.radius) + mpq_class(b.radius);
-  const std::vector<Q2> at_start = Moved(mover, 0, d);
+  // core at t* against the squared sum of the radii and the skin (the
+  // distance is convex in t and A is apart at the start). At t* = 0, A
+  // within the skin is met at 0 too (it closes on it), and A outside it
+  // later.
+  const mpq_class reach_a =
+      mpq_class(mover.radius) + mpq_class(a.radius) + mpq_class(skin);
+  const mpq_class reach_b =
+      mpq_class(mover.radius) + mpq_class(b.radius) + mpq_class(skin);
+  const std::vector<Q2> start_pose = Moved(mover, 0, d);
   const std::vector<Q2> at_target = Moved(mover, target, d);
-  if (CoreDistance(at_start, Still(a)) <= reach_a * reach_a) {
+  if (!at_start && CoreDistance(start_pose, Still(a)) <= reach_a * reach_a) {
     *why = "A is not apart at the start";
     return Disagreement::kSkipped;
   }
@@ -373,10 +406,15 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
   }
   // The oracle's bracket holds each exact time (A's, when turned, is only
   // known by it).
+  // A start within the skin, closing on it, is met at exactly 0.
   Verdict verdict_a;
   for (const Core* shape : {&std::as_const(a), &b}) {
-    ConvexCase oracle_case{mover, d, *shape, Vec2{}, 1.0, 0.0};
-    const Verdict v = SolveExact(oracle_case);
+    ConvexCase oracle_case{mover, d, *shape, Vec2{}, 1.0, skin};
+    Verdict v = SolveExact(oracle_case);
+    if (v.outcome == Outcome::kSkinHit) {
+      v.outcome = Outcome::kHit;
+      v.t_lo = v.t_hi = 0.0;
+    }
     if (shape == &a) verdict_a = v;
     if (shape == &a && pose == 1) {
       if (v.outcome != Outcome::kHit) {
@@ -385,14 +423,18 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
       }
       continue;
     }
-    if (v.outcome != Outcome::kHit || !(mpq_class(v.t_lo) < target) ||
-        !(target <= mpq_class(v.t_hi))) {
+    const bool holds =
+        at_start ? v.t_hi == 0.0
+                 : mpq_class(v.t_lo) < target && target <= mpq_class(v.t_hi);
+    if (v.outcome != Outcome::kHit || !holds) {
       *why = "the oracle's bracket does not hold t*: " + DescribeVerdict(v);
       return Disagreement::kOracleError;
     }
   }
-  // A before B exactly where A's core is within reach at t*.
-  const int order = gap_a < 0 ? -1 : (gap_a == 0 ? 0 : 1);
+  // A before B exactly where A's core is within reach at t* (at t* = 0,
+  // with B where A's is).
+  const int order =
+      at_start ? (gap_a <= 0 ? 0 : 1) : (gap_a < 0 ? -1 : (gap_a == 0 ? 0 : 1));
   *expected = order == 0;
   const double t_star = Rounded(target);
   const double a_lo = pose == 0 ? t_star : verdict_a.t_lo;
@@ -411,34 +453,49 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
   std::optional<WorldHit> closest;
   WorldHit hits[4];
   ListResult list{};
+  const CastOptions options{.target_distance = skin};
+  const QueryFilter all;
   switch (family.mover) {
     case MoverKind::kRay:
-      closest = CastRay(RayInput{mover.points[0], d}, *level);
-      list = CastRayAll(RayInput{mover.points[0], d}, *level, hits);
+      closest = CastRay(RayInput{mover.points[0], d}, *level, all, options);
+      list =
+          CastRayAll(RayInput{mover.points[0], d}, *level, hits, all, options);
       break;
     case MoverKind::kCircle: {
       const CircleCast cast{Circle{mover.points[0], mover.radius}, d};
-      closest = CastCircle(cast, *level);
-      list = CastCircleAll(cast, *level, hits);
+      closest = CastCircle(cast, *level, all, options);
+      list = CastCircleAll(cast, *level, hits, all, options);
+      break;
+    }
+    case MoverKind::kPolygon: {
+      const absl::StatusOr<ConvexPolygon> polygon =
+          MakeConvexPolygon(mover.points);
+      if (!polygon.ok()) {
+        *why = "the mover does not build";
+        return Disagreement::kSkipped;
+      }
+      const PolygonCast cast{*polygon, d};
+      closest = CastPolygon(cast, *level, all, options);
+      list = CastPolygonAll(cast, *level, hits, all, options);
       break;
     }
     default: {
       const CapsuleCast cast{
           Capsule{mover.points[0], mover.points[1], mover.radius}, d};
-      closest = CastCapsule(cast, *level);
-      list = CastCapsuleAll(cast, *level, hits);
+      closest = CastCapsule(cast, *level, all, options);
+      list = CastCapsuleAll(cast, *level, hits, all, options);
       break;
     }
   }
-  char exact[600];
+  char exact[1000];
   std::snprintf(exact, sizeof exact,
                 "; exact: shape %llu first, then shape %llu (%s; t* = %s = "
-                "%.17g, A in [%.17g, %.17g]); mover %s d (%.17g, %.17g); A "
-                "%s; B %s",
+                "%.17g, A in [%.17g, %.17g]); mover %s d (%.17g, %.17g) skin "
+                "%.17g; A %s; B %s",
                 static_cast<unsigned long long>(first_id),
                 static_cast<unsigned long long>(second_id),
                 order == 0 ? "equal" : "different", target.get_str().c_str(),
-                t_star, a_lo, a_hi, Text(mover).c_str(), d.x, d.y,
+                t_star, a_lo, a_hi, Text(mover).c_str(), d.x, d.y, skin,
                 Text(a).c_str(), Text(b).c_str());
   if (!closest || list.count != 2) {
     *why = std::string("closest or list missing a hit") + exact;
@@ -451,13 +508,17 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
       static_cast<unsigned long long>(closest->shape_id), closest->hit.fraction,
       static_cast<unsigned long long>(hits[0].shape_id), hits[0].hit.fraction,
       static_cast<unsigned long long>(hits[1].shape_id), hits[1].hit.fraction);
+  // Neither starts touching or overlapping: every answer is a hit.
   if (closest->shape_id != first_id || hits[0].shape_id != first_id ||
-      hits[1].shape_id != second_id) {
+      hits[1].shape_id != second_id || closest->hit.status != HitStatus::kHit ||
+      hits[0].hit.status != HitStatus::kHit ||
+      hits[1].hit.status != HitStatus::kHit) {
     *why = got + std::string(exact);
     return Disagreement::kStatus;
   }
-  // One exact time is one double; the list's fractions follow the exact
-  // order; each within the promise (1e-9 of the sweep) of its exact time.
+  // One exact time is one double, its correct rounding (the tie was
+  // examined); the list's fractions follow the exact order; each within
+  // the promise (1e-9 of the sweep) of its exact time.
   const auto near = [](double f, double lo, double hi) {
     return f >= lo - 1e-9 && f <= hi + 1e-9;
   };
@@ -465,20 +526,38 @@ Disagreement CompareRoundTime(const DegenerateFamily& family,
       a_first ? hits[0].hit.fraction : hits[1].hit.fraction;
   const double b_fraction =
       a_first ? hits[1].hit.fraction : hits[0].hit.fraction;
-  const bool one_double =
-      order != 0 || hits[0].hit.fraction == hits[1].hit.fraction;
+  const bool one_double = order != 0 || (hits[0].hit.fraction == t_star &&
+                                         hits[1].hit.fraction == t_star &&
+                                         closest->hit.fraction == t_star);
   const bool in_order = hits[0].hit.fraction <= hits[1].hit.fraction;
   const bool close = near(a_fraction, a_lo, a_hi) &&
                      near(b_fraction, t_star, t_star) &&
                      closest->hit.fraction == hits[0].hit.fraction;
   if (!one_double || !in_order || !close) {
-    *why = std::string(!one_double ? "one exact time as two doubles: "
+    *why = std::string(!one_double ? "one exact time not one correctly "
+                                     "rounded double: "
                        : !in_order ? "fractions out of the exact order: "
                                    : "a fraction off its exact time: ") +
            got + exact;
     return Disagreement::kFraction;
   }
   return Disagreement::kNone;
+}
+
+}  // namespace
+
+Disagreement CompareRoundTime(const DegenerateFamily& family,
+                              const DegenerateCase& c, int pose, bool* expected,
+                              bool* touching, std::string* why) {
+  return CompareTie(family, c, pose, /*with_skin=*/false, expected, touching,
+                    why);
+}
+
+Disagreement CompareSkinTie(const DegenerateFamily& family,
+                            const DegenerateCase& c, int pose, bool* expected,
+                            bool* touching, std::string* why) {
+  return CompareTie(family, c, pose, /*with_skin=*/true, expected, touching,
+                    why);
 }
 
 }  // namespace collide::oracle

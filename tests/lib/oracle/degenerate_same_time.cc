@@ -434,17 +434,20 @@ Disagreement CompareSameTime(const DegenerateFamily& family,
     *why = got + std::string(exact);
     return Disagreement::kStatus;
   }
-  // One exact time is one double; the list's fractions follow the exact
-  // order; each within the promise (1e-9 of the sweep) of its exact time.
-  const bool one_double =
-      order != 0 || hits[0].hit.fraction == hits[1].hit.fraction;
+  // One exact time is one double, its correct rounding (the tie was
+  // examined); the list's fractions follow the exact order; each within
+  // the promise (1e-9 of the sweep) of its exact time.
+  const bool one_double = order != 0 || (hits[0].hit.fraction == first_t &&
+                                         hits[1].hit.fraction == first_t &&
+                                         closest->hit.fraction == first_t);
   const bool in_order = hits[0].hit.fraction <= hits[1].hit.fraction;
   const bool close = std::abs(closest->hit.fraction - first_t) <= 1e-9 &&
                      std::abs(hits[0].hit.fraction - first_t) <= 1e-9 &&
                      std::abs(hits[1].hit.fraction - second_t) <= 1e-9 &&
                      closest->hit.fraction == hits[0].hit.fraction;
   if (!one_double || !in_order || !close) {
-    *why = std::string(!one_double ? "one exact time as two doubles: "
+    *why = std::string(!one_double ? "one exact time not one correctly "
+                                     "rounded double: "
                        : !in_order ? "fractions out of the exact order: "
                                    : "a fraction off its exact time: ") +
            got + exact;

@@ -85,6 +85,14 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
       for (const char* o : {"circle", "capsule"}) {
         n.push_back(std::string("closest-round-tie-") + o);
       }
+      for (const char* m : {"ray", "circle", "capsule", "polygon"}) {
+        for (const char* o : {"segment", "polygon", "circle", "capsule"}) {
+          n.push_back(std::string("skin-tie-") + m + "-" + o);
+        }
+      }
+      for (const char* m : {"circle", "capsule", "polygon"}) {
+        n.push_back(std::string("concave-zero-") + m);
+      }
       return n;
     }();
     const M movers[] = {M::kRay, M::kCircle, M::kCapsule, M::kPolygon};
@@ -179,6 +187,25 @@ const std::vector<DegenerateFamily>& StaticFamilies() {
     for (O o : {O::kCircle, O::kCapsule}) {
       f.push_back({names[i].c_str(), M::kRay, o, false, false,
                    0xde9100u + static_cast<uint64_t>(i), Query::kClosestTie});
+      ++i;
+    }
+    for (M m : movers) {
+      for (O o : {O::kSegment, O::kPolygon, O::kCircle, O::kCapsule}) {
+        f.push_back({names[i].c_str(), m, o, false, false,
+                     0xde9100u + static_cast<uint64_t>(i), Query::kSkinTie});
+        ++i;
+      }
+    }
+    for (M m : {M::kCircle, M::kCapsule, M::kPolygon}) {
+      DegenerateFamily zero{names[i].c_str(),
+                            m,
+                            O::kConcave,
+                            false,
+                            false,
+                            0xde9100u + static_cast<uint64_t>(i),
+                            Query::kConcaveZero};
+      zero.touching_in = true;
+      f.push_back(zero);
       ++i;
     }
     return f;
@@ -493,6 +520,12 @@ Disagreement CompareStatic(const DegenerateFamily& family,
   }
   if (family.query == Query::kRoundTime) {
     return CompareRoundTime(family, c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kConcaveZero) {
+    return CompareConcaveZero(c, pose, expected, touching, why);
+  }
+  if (family.query == Query::kSkinTie) {
+    return CompareSkinTie(family, c, pose, expected, touching, why);
   }
   if (family.query == Query::kClosestUlps) {
     Scene s = c.scene;
