@@ -1,0 +1,749 @@
+// SeesDisc (collide/visible_disc.h): whether any point of a disc is seen.
+//
+// From a viewer v outside the disc D (centre c, radius r), the rays that
+// meet D fill the closed arc of directions between its two tangents. Along
+// one such ray the sight line to a point of D is blocked for every point
+// past a blocked one (an occluder meeting (v, p) meets (v, p') for p'
+// beyond p), so the ray shows part of D exactly when the sight line to its
+// first point of D, N = v + s1 d, is open (and N is in range and the
+// direction in the cone). The disc is seen exactly when one direction d of
+// its arc passes that test, decided here exactly for d given as a vector
+// of doubles: N's coordinates hold the square root of the ray's
+// discriminant, and every sign taken at N has the form sign(alpha + s1
+// beta) with alpha, beta polynomials in the inputs, settled in expansion
+// arithmetic by one squaring (NearSign).
+//
+// Which directions: the set of open directions changes only at critical
+// directions of the occluders (their vertices, their tangents, where their
+// outlines cross the disc's circle) and of the view region (the disc's
+// tangents, the cone's edges, where the range circle crosses the disc's).
+// Those are computed in double and sorted; a direction inside each arc
+// between neighbours stands for the arc, and the critical directions that
+// are exact vectors (vertices, cone edges, the centre, the feet of the
+// perpendiculars from c to the occluders' edges, where a disc touches a
+// wall) are tried as they are, for the sight lines of zero width.
+#include "collide/visible_disc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <optional>
+
+#include "collide/dcheck.h"
+#include "collide/level.h"
+#include "collide/shapes.h"
+#include "collide/visibility.h"
+#include "exact/sign.h"
+#include "visibility/occluders.h"
+
+namespace collide {
+
+// Friend of DiscSightScratch: the query's access to its arrays.
+struct DiscSightAccess {
+  using Occluder = DiscSightScratch::Occluder;
+  static std::vector<Occluder>& occluders(DiscSightScratch& s) {
+    return s.occluders_;
+  }
+  static std::vector<double>& angles(DiscSightScratch& s) { return s.angles_; }
+  static int32_t& found(DiscSightScratch& s) { return s.occluders_found_; }
+};
+
+namespace {
+
+using internal::Expansion;
+using Occluder = DiscSightAccess::Occluder;
+
+// Critical directions kept per occluder at most (a convex polygon's 8
+// vertices and two crossings of each edge with the disc's circle; a
+// concave polygon counts one occluder per edge).
+constexpr int32_t kAnglesPerOccluder = 24;
+
+struct ExactVec {
+  Expansion x, y;
+};
+
+ExactVec Sub(Vec2 a, Vec2 b) {
+  return {Expansion::Difference(a.x, b.x), Expansion::Difference(a.y, b.y)};
+}
+ExactVec Exact(Vec2 a) { return {Expansion(a.x), Expansion(a.y)}; }
+Expansion Cross(const ExactVec& a, const ExactVec& b) {
+  return a.x * b.y - a.y * b.x;
+}
+Expansion Dot(const ExactVec& a, const ExactVec& b) {
+  return a.x * b.x + a.y * b.y;
+}
+Vec2 Estimate(const ExactVec& a) { return {a.x.Estimate(), a.y.Estimate()}; }
+
+// sign(a - b sqrt(q)), q >= 0.
+int SignMinusRoot(const Expansion& a, const Expansion& b, const Expansion& q) {
+  const int sa = a.sign();
+  const int sb = q.sign() == 0 ? 0 : -b.sign();
+  if (sb == 0) return sa;
+  if (sa == 0 || sa == sb) return sa == 0 ? sb : sa;
+  // Opposite signs: the larger magnitude wins, compared squared.
+  return sa * (a * a - b * b * q).sign();
+}
+
+// One ray from v along d that meets D: s1 = (wd - sqrt(delta)) / dd is
+// the parameter of its first point N of D, with w = c - v, dd = |d|^2, wd =
+// w . d and delta = wd^2 - dd (|w|^2 - r^2) >= 0.
+struct NearRay {
+  Vec2 v;
+  Vec2 c;
+  double r;
+  ExactVec d;
+  ExactVec w;
+  Expansion dd, wd, ww_rr, delta;
+};
+
+// sign(alpha + s1 beta): alpha + s1 beta = (alpha dd + beta wd - beta
+// sqrt(delta)) / dd with dd > 0.
+int NearSign(const NearRay& ray, const Expansion& alpha,
+             const Expansion& beta) {
+  return SignMinusRoot(alpha * ray.dd + beta * ray.wd, beta, ray.delta);
+}
+
+// sign(Cross(b - a, N - a)): Cross(b - a, v - a) + s1 Cross(b - a, d).
+int OrientNear(const NearRay& ray, Vec2 a, Vec2 b) {
+  const ExactVec e = Sub(b, a);
+  return NearSign(ray, Cross(e, Sub(ray.v, a)), Cross(e, ray.d));
+}
+// sign(Dot(e, N - a)).
+int DotNear(const NearRay& ray, const ExactVec& e, Vec2 a) {
+  return NearSign(ray, Dot(e, Sub(ray.v, a)), Dot(e, ray.d));
+}
+// sign(|N - o|^2 - rho^2): with s1^2 dd = 2 s1 wd - (|w|^2 - r^2),
+// |N - o|^2 = |o - v|^2 - (|w|^2 - r^2) + 2 s1 (c - o) . d.
+int DistanceNear(const NearRay& ray, Vec2 o, double rho) {
+  const ExactVec ov = Sub(o, ray.v);
+  const Expansion rho2 = Expansion(rho) * Expansion(rho);
+  const ExactVec co = Sub(ray.c, o);
+  return NearSign(ray, Dot(ov, ov) - ray.ww_rr - rho2,
+                  Expansion(2.0) * Dot(co, ray.d));
+}
+// sign(Cross(d, q - v)): which side of the ray's line q lies on.
+int SideOf(const NearRay& ray, Vec2 q) {
+  return Cross(ray.d, Sub(q, ray.v)).sign();
+}
+// sign(Dot(d, q - v)).
+int AheadOf(const NearRay& ray, Vec2 q) {
+  return Dot(ray.d, Sub(q, ray.v)).sign();
+}
+
+// Whether the open segment (v, N) meets the closed segment [a, b]: the rule
+// of segments and polyline edges.
+bool SegmentBlocksNear(const NearRay& ray, Vec2 a, Vec2 b) {
+  const int o1 = SideOf(ray, a);
+  const int o2 = SideOf(ray, b);
+  if (o1 == o2 && o1 != 0) return false;
+  if (o1 == 0 && o2 == 0) {
+    // Along the ray's line: [a, b] meets (v, N) when its farther end is
+    // after v and its nearer end before N.
+    if (AheadOf(ray, a) <= 0 && AheadOf(ray, b) <= 0) return false;
+    const ExactVec d = ray.d;
+    const Vec2 nearer = Dot(d, Sub(b, a)).sign() >= 0 ? a : b;
+    if (AheadOf(ray, nearer) <= 0) return true;
+    return DotNear(ray, d, nearer) > 0;  // Dot(d, N - nearer) > 0
+  }
+  // One meeting point, on [a, b]: inside (v, N) exactly when v and N lie
+  // strictly on opposite sides of the line ab.
+  return internal::Orient(a, b, ray.v) * OrientNear(ray, a, b) < 0;
+}
+
+// Whether (v, N) and (a, b) cross at one point interior to both.
+bool CrossesProperlyNear(const NearRay& ray, Vec2 a, Vec2 b) {
+  if (SideOf(ray, a) * SideOf(ray, b) >= 0) return false;
+  return internal::Orient(a, b, ray.v) * OrientNear(ray, a, b) < 0;
+}
+
+// Whether the distance from o to the closed segment [v, N] is below rho.
+bool CircleBlocksNear(const NearRay& ray, Vec2 o, double rho) {
+  if (rho == 0.0) return false;
+  if (internal::DistanceSquaredVs(ray.v, o, rho, 0.0, 0.0) < 0) return true;
+  if (DistanceNear(ray, o, rho) < 0) return true;
+  // The foot of the perpendicular from o strictly inside (v, N), and the
+  // line within rho: Cross(d, o - v)^2 < rho^2 dd.
+  if (AheadOf(ray, o) <= 0 || DotNear(ray, ray.d, o) <= 0) return false;
+  const Expansion cross = Cross(ray.d, Sub(o, ray.v));
+  const Expansion rho2 = Expansion(rho) * Expansion(rho);
+  return (cross * cross - rho2 * ray.dd).sign() < 0;
+}
+
+// Whether N lies within rho of the open core (p1, p2) measured across it:
+// its foot strictly inside and Cross(e, N - p1)^2 < rho^2 |e|^2. With X =
+// alpha + s1 beta, dd (X^2 - rho^2 |e|^2) = alpha^2 dd - beta^2 (|w|^2 -
+// r^2) - rho^2 |e|^2 dd + s1 (2 alpha beta dd + 2 beta^2 wd).
+bool NearWithinCore(const NearRay& ray, Vec2 p1, Vec2 p2, double rho) {
+  const ExactVec e = Sub(p2, p1);
+  if (DotNear(ray, e, p1) <= 0) return false;
+  const ExactVec back = Sub(p1, p2);
+  if (DotNear(ray, back, p2) <= 0) return false;
+  const Expansion alpha = Cross(e, Sub(ray.v, p1));
+  const Expansion beta = Cross(e, ray.d);
+  const Expansion rho2 = Expansion(rho) * Expansion(rho);
+  const Expansion two(2.0);
+  const Expansion a2 = alpha * alpha * ray.dd - beta * beta * ray.ww_rr -
+                       rho2 * Dot(e, e) * ray.dd;
+  const Expansion b2 = two * alpha * beta * ray.dd + two * beta * beta * ray.wd;
+  return NearSign(ray, a2, b2) < 0;
+}
+
+bool CapsuleBlocksNear(const NearRay& ray, Vec2 p1, Vec2 p2, double rho) {
+  if (rho == 0.0) return false;
+  // Apart unless crossing properly, the segments are nearest at an end of
+  // one of them.
+  return CrossesProperlyNear(ray, p1, p2) || CircleBlocksNear(ray, p1, rho) ||
+         CircleBlocksNear(ray, p2, rho) ||
+         internal::WithinBelow(ray.v, p1, p2, rho) ||
+         NearWithinCore(ray, p1, p2, rho);
+}
+
+// Whether (v, N) meets the interior of a convex polygon (counter-clockwise):
+// the ray's line has vertices strictly on both sides, and v and N are not
+// both on the closed outer side of one edge's line.
+bool ConvexBlocksNear(const NearRay& ray, const ConvexPolygon& polygon) {
+  const int n = polygon.count;
+  bool left = false;
+  bool right = false;
+  for (int i = 0; i < n; ++i) {
+    const int o = SideOf(ray, polygon.vertices[i]);
+    left |= o > 0;
+    right |= o < 0;
+  }
+  if (!left || !right) return false;
+  for (int i = 0; i < n; ++i) {
+    const Vec2 a = polygon.vertices[i];
+    const Vec2 b = polygon.vertices[(i + 1) % n];
+    if (internal::Orient(a, b, ray.v) <= 0 && OrientNear(ray, a, b) <= 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether direction d leaves vertex i of a simple polygon strictly into its
+// interior. orientation: +1 counter-clockwise.
+bool IntoInteriorAt(absl::Span<const Vec2> vertices, double orientation, int i,
+                    const ExactVec& d) {
+  const int n = static_cast<int>(vertices.size());
+  Vec2 prev = vertices[(i + n - 1) % n];
+  Vec2 next = vertices[(i + 1) % n];
+  if (orientation < 0) std::swap(prev, next);
+  const Vec2 u = vertices[i];
+  // Interior to the left of prev -> u and of u -> next: both near a convex
+  // corner, either near a reflex one.
+  const bool left_in = Cross(Sub(u, prev), d).sign() > 0;
+  const bool left_out = Cross(Sub(next, u), d).sign() > 0;
+  const int turn = internal::Orient(prev, u, next);
+  if (turn > 0) return left_in && left_out;
+  if (turn < 0) return left_in || left_out;
+  return left_out;
+}
+
+// Whether (v, N) meets the interior of a simple polygon. No edge crossed
+// properly: it meets the outline only at vertices on the ray and along
+// edges between them, so each piece between v, those vertices and N lies
+// wholly inside or outside, as the direction leaving its start tells (v
+// is not strictly inside: the viewer inside a solid sees nothing).
+bool ConcaveBlocksNear(const NearRay& ray, const ConcavePolygon& polygon) {
+  const absl::Span<const Vec2> vertices = polygon.vertices;
+  const int n = static_cast<int>(vertices.size());
+  for (int i = 0; i < n; ++i) {
+    if (CrossesProperlyNear(ray, vertices[i], vertices[(i + 1) % n])) {
+      return true;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const Vec2 u = vertices[i];
+    if (u == ray.v) {
+      if (IntoInteriorAt(vertices, polygon.orientation, i, ray.d)) return true;
+      continue;
+    }
+    if (SideOf(ray, u) != 0 || AheadOf(ray, u) <= 0 ||
+        DotNear(ray, ray.d, u) <= 0) {
+      continue;
+    }
+    if (IntoInteriorAt(vertices, polygon.orientation, i, ray.d)) return true;
+  }
+  // v inside an edge: the piece after it is inside when d points to the
+  // edge's inner side.
+  for (int i = 0; i < n; ++i) {
+    const Vec2 a = vertices[i];
+    const Vec2 b = vertices[(i + 1) % n];
+    if (a == ray.v || b == ray.v || internal::Orient(a, b, ray.v) != 0 ||
+        internal::DotSign(a, b, a, ray.v) <= 0 ||
+        internal::DotSign(b, a, b, ray.v) <= 0) {
+      continue;
+    }
+    return Cross(Sub(b, a), ray.d).sign() * polygon.orientation > 0;
+  }
+  return false;
+}
+
+Aabb BoundsOf(const Level::Primitive& p) {
+  switch (p.kind) {
+    case Level::PrimitiveKind::kCircle:
+      return {{p.a.x - p.radius, p.a.y - p.radius},
+              {p.a.x + p.radius, p.a.y + p.radius}};
+    case Level::PrimitiveKind::kConvexPolygon:
+      return {p.a, p.b};
+    default:
+      return {{std::min(p.a.x, p.b.x) - p.radius,
+               std::min(p.a.y, p.b.y) - p.radius},
+              {std::max(p.a.x, p.b.x) + p.radius,
+               std::max(p.a.y, p.b.y) + p.radius}};
+  }
+}
+
+Aabb BoundsOf(absl::Span<const Vec2> vertices) {
+  Aabb box{vertices[0], vertices[0]};
+  for (const Vec2 u : vertices) {
+    box.lower = {std::min(box.lower.x, u.x), std::min(box.lower.y, u.y)};
+    box.upper = {std::max(box.upper.x, u.x), std::max(box.upper.y, u.y)};
+  }
+  return box;
+}
+
+// Whether occluder o cannot meet the ray's segment [v, v + reach dir], by
+// doubles with a margin far beyond their rounding (dir of length 1): its
+// box strictly on one side of the line, behind v or beyond reach.
+bool SurelyApart(Vec2 v, Vec2 dir, double reach, const Aabb& box) {
+  const Vec2 corners[4] = {box.lower,
+                           {box.upper.x, box.lower.y},
+                           box.upper,
+                           {box.lower.x, box.upper.y}};
+  const double scale = std::abs(v.x) + std::abs(v.y) +
+                       std::max(std::abs(box.lower.x), std::abs(box.upper.x)) +
+                       std::max(std::abs(box.lower.y), std::abs(box.upper.y)) +
+                       reach;
+  const double margin = 1e-9 * scale + std::numeric_limits<double>::min();
+  int left = 0, right = 0, behind = 0, beyond = 0;
+  for (const Vec2 q : corners) {
+    const double side = Cross(dir, q - v);
+    const double along = Dot(dir, q - v);
+    left += side > margin;
+    right += side < -margin;
+    behind += along < -margin;
+    beyond += along > reach + margin;
+  }
+  return left == 4 || right == 4 || behind == 4 || beyond == 4;
+}
+
+bool BlocksNear(const NearRay& ray, const Occluder& o) {
+  if (o.primitive == nullptr) {
+    return ConcaveBlocksNear(ray, o.level->concave_polygon(o.shape));
+  }
+  const Level::Primitive& p = *o.primitive;
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+      return SegmentBlocksNear(ray, p.a, p.b);
+    case Level::PrimitiveKind::kCircle:
+      return CircleBlocksNear(ray, p.a, p.radius);
+    case Level::PrimitiveKind::kCapsule:
+      return CapsuleBlocksNear(ray, p.a, p.b, p.radius);
+    case Level::PrimitiveKind::kConvexPolygon:
+      return ConvexBlocksNear(ray, o.level->convex_polygon(p.shape));
+    case Level::PrimitiveKind::kConcaveEdge:
+      break;  // gathered as whole polygons
+  }
+  return false;
+}
+
+// Whether the exact direction d passes the cone (InViewRegion's rule on the
+// direction alone).
+bool InCone(const std::optional<ViewCone>& cone, const ExactVec& d) {
+  if (!cone.has_value()) return true;
+  const int from_right = Cross(Exact(cone->right), d).sign();
+  const int from_left = Cross(Exact(cone->left), d).sign();
+  const int turn = internal::CrossSign(cone->right, cone->left);
+  if (turn > 0) return from_right >= 0 && from_left <= 0;
+  if (turn < 0) return from_right >= 0 || from_left <= 0;
+  if (internal::DotSign(cone->right, cone->left) < 0) return from_right >= 0;
+  return from_right == 0 && Dot(Exact(cone->right), d).sign() >= 0;
+}
+
+struct Layer {
+  const Level* level = nullptr;
+  const uint64_t* removed = nullptr;
+};
+
+int LayersOf(const Level& level, Layer (&layers)[2]) {
+  layers[0] = {&level, nullptr};
+  if (const Level* base = level.base()) {
+    layers[1] = {base, level.removed_from_base().data()};
+    return 2;
+  }
+  return 1;
+}
+
+class DiscSight {
+ public:
+  DiscSight(const Viewer& viewer, Circle target,
+            absl::Span<const Occluder> occluders)
+      : viewer_(viewer), target_(target), occluders_(occluders) {
+    w_ = Sub(target.center, viewer.position);
+    ww_rr_ = Dot(w_, w_) - Expansion(target.radius) * Expansion(target.radius);
+    w_estimate_ = target.center - viewer.position;
+    reach_ = std::sqrt(LengthSquared(w_estimate_)) + target.radius;
+  }
+
+  // Whether the ray along d shows a point of D: it meets D, its first
+  // point N of D is in range and d in the cone, and no occluder meets the
+  // open sight line (v, N).
+  bool SeenAlong(const ExactVec& d) {
+    NearRay ray{
+        viewer_.position, target_.center, target_.radius, d,          w_,
+        Dot(d, d),        Dot(w_, d),     ww_rr_,         Expansion()};
+    if (ray.dd.sign() == 0 || ray.wd.sign() <= 0) return false;
+    ray.delta = ray.wd * ray.wd - ray.dd * ray.ww_rr;
+    if (ray.delta.sign() < 0) return false;  // the ray misses D
+    if (!InCone(viewer_.cone, d)) return false;
+    if (viewer_.range.has_value() && !NearInRange(ray, *viewer_.range)) {
+      return false;
+    }
+    const Vec2 dir = Unit(Estimate(d));
+    // The occluder that blocked the last direction first: neighbouring
+    // directions are mostly blocked by the same one.
+    if (last_blocker_ >= 0 && BlocksNear(ray, occluders_[last_blocker_])) {
+      return false;
+    }
+    for (int32_t k = 0; k < static_cast<int32_t>(occluders_.size()); ++k) {
+      if (k == last_blocker_) continue;
+      const Occluder& o = occluders_[k];
+      if (SurelyApart(viewer_.position, dir, reach_, Box(o))) continue;
+      if (BlocksNear(ray, o)) {
+        last_blocker_ = k;
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  static Vec2 Unit(Vec2 d) {
+    const double length = std::hypot(d.x, d.y);
+    return length > 0.0 ? Vec2{d.x / length, d.y / length} : Vec2{1.0, 0.0};
+  }
+
+  static Aabb Box(const Occluder& o) {
+    return o.primitive == nullptr
+               ? BoundsOf(o.level->concave_polygon(o.shape).vertices)
+               : BoundsOf(*o.primitive);
+  }
+
+  // |N - v| <= range. With u = wd / |d| (N's projection... the chord's
+  // middle) and h^2 = |w|^2 - u^2: |N - v| = u - sqrt(r^2 - h^2) <= R
+  // holds when u <= R, and otherwise exactly when |w|^2 + R^2 - r^2 <=
+  // 2 u R, squared: (|w|^2 + R^2 - r^2)^2 dd <= 4 R^2 wd^2.
+  static bool NearInRange(const NearRay& ray, double range) {
+    const Expansion r2 = Expansion(range) * Expansion(range);
+    if ((ray.wd * ray.wd - r2 * ray.dd).sign() <= 0) return true;
+    const Expansion k = ray.ww_rr + r2;
+    if (k.sign() <= 0) return true;
+    return (k * k * ray.dd - Expansion(4.0) * r2 * ray.wd * ray.wd).sign() <= 0;
+  }
+
+  const Viewer& viewer_;
+  Circle target_;
+  absl::Span<const Occluder> occluders_;
+  ExactVec w_;
+  Expansion ww_rr_;
+  Vec2 w_estimate_;
+  double reach_ = 0.0;
+  int32_t last_blocker_ = -1;
+};
+
+// Critical directions, as angles from w = c - v in (-pi, pi], in double.
+class Angles {
+ public:
+  Angles(Vec2 v, Vec2 w, std::vector<double>& out) : v_(v), w_(w), out_(out) {}
+
+  void Point(Vec2 q) { Direction(q - v_); }
+  void Direction(Vec2 d) {
+    if (d.x == 0.0 && d.y == 0.0) return;
+    Push(std::atan2(Cross(w_, d), Dot(w_, d)));
+  }
+  // Where the segment [a, b] crosses the circle (o, rho).
+  void SegmentCircle(Vec2 a, Vec2 b, Vec2 o, double rho) {
+    const Vec2 f = a - o;
+    const Vec2 e = b - a;
+    const double ee = LengthSquared(e);
+    if (ee == 0.0) return;
+    const double fe = Dot(f, e);
+    const double disc = fe * fe - ee * (LengthSquared(f) - rho * rho);
+    if (disc < 0.0) return;
+    const double root = std::sqrt(disc);
+    for (const double t : {(-fe - root) / ee, (-fe + root) / ee}) {
+      if (t >= -1e-9 && t <= 1.0 + 1e-9) Point(a + t * e);
+    }
+  }
+  // Where the circles (o1, r1) and (o2, r2) cross.
+  void CircleCircle(Vec2 o1, double r1, Vec2 o2, double r2) {
+    const Vec2 u = o2 - o1;
+    const double dist = std::hypot(u.x, u.y);
+    if (dist == 0.0 || dist > r1 + r2 || dist < std::abs(r1 - r2)) return;
+    const double a = (r1 * r1 - r2 * r2 + dist * dist) / (2.0 * dist);
+    const double h = std::sqrt(std::max(0.0, r1 * r1 - a * a));
+    const Vec2 unit{u.x / dist, u.y / dist};
+    const Vec2 perp{-unit.y, unit.x};
+    Point(o1 + a * unit + h * perp);
+    Point(o1 + a * unit - h * perp);
+  }
+  // The tangents from v to the circle (o, rho).
+  void Tangents(Vec2 o, double rho) {
+    const Vec2 d = o - v_;
+    const double dist = std::hypot(d.x, d.y);
+    if (dist <= rho || dist == 0.0) return;
+    const double middle = std::atan2(Cross(w_, d), Dot(w_, d));
+    const double half = std::asin(rho / dist);
+    Push(middle - half);
+    Push(middle + half);
+  }
+  void Edge(Vec2 a, Vec2 b, Vec2 c, double r) {
+    Point(a);
+    SegmentCircle(a, b, c, r);
+  }
+
+ private:
+  void Push(double angle) {
+    if (out_.size() < out_.capacity()) out_.push_back(angle);
+  }
+  Vec2 v_;
+  Vec2 w_;
+  std::vector<double>& out_;
+};
+
+void CriticalAngles(const Occluder& o, Vec2 c, double r, Angles& angles) {
+  if (o.primitive == nullptr) {
+    const absl::Span<const Vec2> vertices =
+        o.level->concave_polygon(o.shape).vertices;
+    const size_t n = vertices.size();
+    for (size_t i = 0; i < n; ++i) {
+      angles.Edge(vertices[i], vertices[(i + 1) % n], c, r);
+    }
+    return;
+  }
+  const Level::Primitive& p = *o.primitive;
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+      angles.Edge(p.a, p.b, c, r);
+      angles.Point(p.b);
+      return;
+    case Level::PrimitiveKind::kCircle:
+      angles.Tangents(p.a, p.radius);
+      angles.CircleCircle(p.a, p.radius, c, r);
+      return;
+    case Level::PrimitiveKind::kCapsule: {
+      angles.Tangents(p.a, p.radius);
+      angles.Tangents(p.b, p.radius);
+      angles.CircleCircle(p.a, p.radius, c, r);
+      angles.CircleCircle(p.b, p.radius, c, r);
+      const Vec2 e = p.b - p.a;
+      const double length = std::hypot(e.x, e.y);
+      if (length > 0.0) {
+        const Vec2 n{-e.y / length * p.radius, e.x / length * p.radius};
+        angles.SegmentCircle(p.a + n, p.b + n, c, r);
+        angles.SegmentCircle(p.a - n, p.b - n, c, r);
+      }
+      return;
+    }
+    case Level::PrimitiveKind::kConvexPolygon: {
+      const ConvexPolygon& polygon = o.level->convex_polygon(p.shape);
+      for (int i = 0; i < polygon.count; ++i) {
+        angles.Edge(polygon.vertices[i],
+                    polygon.vertices[(i + 1) % polygon.count], c, r);
+      }
+      return;
+    }
+    case Level::PrimitiveKind::kConcaveEdge:
+      return;
+  }
+}
+
+// The exact directions tried as they are: occluder vertices and the feet
+// of the perpendiculars from c to the occluders' edge lines (where a disc
+// tangent to a wall touches it), each Dot(d, w) > 0.
+template <typename Try>
+bool TryExactDirections(const Occluder& o, Vec2 v, Vec2 c, Try&& try_seen) {
+  const auto edge = [&](Vec2 a, Vec2 b) {
+    if (try_seen(Sub(a, v))) return true;
+    // foot - v = ((a - v) |e|^2 + ((c - a) . e) e) / |e|^2.
+    const ExactVec e = Sub(b, a);
+    const Expansion ee = Dot(e, e);
+    if (ee.sign() == 0) return false;
+    const ExactVec av = Sub(a, v);
+    const Expansion t = Dot(Sub(c, a), e);
+    return try_seen(ExactVec{av.x * ee + t * e.x, av.y * ee + t * e.y});
+  };
+  if (o.primitive == nullptr) {
+    const absl::Span<const Vec2> vertices =
+        o.level->concave_polygon(o.shape).vertices;
+    const size_t n = vertices.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (edge(vertices[i], vertices[(i + 1) % n])) return true;
+    }
+    return false;
+  }
+  const Level::Primitive& p = *o.primitive;
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+      return edge(p.a, p.b) || try_seen(Sub(p.b, v));
+    case Level::PrimitiveKind::kConvexPolygon: {
+      const ConvexPolygon& polygon = o.level->convex_polygon(p.shape);
+      for (int i = 0; i < polygon.count; ++i) {
+        if (edge(polygon.vertices[i],
+                 polygon.vertices[(i + 1) % polygon.count])) {
+          return true;
+        }
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
+  Layer layers[2];
+  const int count = LayersOf(level, layers);
+  for (int i = 0; i < count; ++i) {
+    if (internal::InsideOccluder(*layers[i].level, layers[i].removed, v,
+                                 filter)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+DiscSightScratch::DiscSightScratch(int32_t max_occluders)
+    : max_occluders_(std::max(max_occluders, int32_t{0})) {
+  occluders_.reserve(max_occluders_);
+  angles_.reserve(static_cast<size_t>(max_occluders_) * kAnglesPerOccluder +
+                  16);
+}
+
+size_t DiscSightScratch::memory_bytes() const {
+  return occluders_.capacity() * sizeof(Occluder) +
+         angles_.capacity() * sizeof(double);
+}
+
+std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
+                             Circle target, DiscSightScratch& scratch,
+                             const QueryFilter& filter) {
+  COLLIDE_DCHECK(IsValid(viewer.position) && IsValid(target));
+  const Vec2 v = viewer.position;
+  const Vec2 c = target.center;
+  const double r = target.radius;
+  int32_t& found = DiscSightAccess::found(scratch);
+  found = 0;
+  if (r == 0.0) return Sees(level, viewer, c, filter);
+  if (ViewerInside(level, v, filter)) return false;
+  // A viewer in the closed disc: its own position is a point of it.
+  if (internal::DistanceSquaredVs(c, v, r, 0.0, 0.0) <= 0) return true;
+  if (Sees(level, viewer, c, filter)) return true;
+  // No point of D within range: |c - v| > range + r.
+  if (viewer.range.has_value() &&
+      internal::DistanceSquaredVs(c, v, *viewer.range, r, 0.0) > 0) {
+    return false;
+  }
+
+  // The occluders in the box around v and D, clipped to the range's box.
+  Aabb box{{std::min(v.x, c.x - r), std::min(v.y, c.y - r)},
+           {std::max(v.x, c.x + r), std::max(v.y, c.y + r)}};
+  if (viewer.range.has_value()) {
+    const double range = *viewer.range;
+    box.lower = {std::max(box.lower.x, v.x - range),
+                 std::max(box.lower.y, v.y - range)};
+    box.upper = {std::min(box.upper.x, v.x + range),
+                 std::min(box.upper.y, v.y + range)};
+  }
+  std::vector<Occluder>& occluders = DiscSightAccess::occluders(scratch);
+  occluders.clear();
+  const int32_t max = scratch.max_occluders();
+  Layer layers[2];
+  const int layer_count = LayersOf(level, layers);
+  for (int i = 0; i < layer_count; ++i) {
+    const Layer layer = layers[i];
+    layer.level->spatial_hash().VisitBox(box, [&](int32_t item) {
+      const Level::Primitive& p = layer.level->primitive(item);
+      if (p.kind == Level::PrimitiveKind::kConcaveEdge ||
+          !internal::Occludes(*layer.level, p, v, filter, layer.removed)) {
+        return true;
+      }
+      if (++found <= max) occluders.push_back({layer.level, &p, p.shape});
+      return true;
+    });
+    layer.level->solids().VisitBox(box, [&](int32_t item) {
+      const int32_t shape = layer.level->solid_shape(item);
+      if (!internal::Occludes(*layer.level, shape, filter, layer.removed)) {
+        return true;
+      }
+      // A concave polygon counts one occluder per edge.
+      found += static_cast<int32_t>(
+          layer.level->concave_polygon(shape).vertices.size());
+      if (found <= max) occluders.push_back({layer.level, nullptr, shape});
+      return true;
+    });
+  }
+  if (found > max) return std::nullopt;
+
+  DiscSight sight(viewer, target, occluders);
+  const auto seen = [&](const ExactVec& d) { return sight.SeenAlong(d); };
+  // Exact directions: the cone's edges, the occluders' vertices and feet.
+  if (viewer.cone.has_value() &&
+      (seen(Exact(viewer.cone->right)) || seen(Exact(viewer.cone->left)))) {
+    return true;
+  }
+  for (const Occluder& o : occluders) {
+    if (TryExactDirections(o, v, c, seen)) return true;
+  }
+
+  // One direction inside each arc between neighbouring critical directions,
+  // and the critical directions as rounded.
+  std::vector<double>& list = DiscSightAccess::angles(scratch);
+  list.clear();
+  const Vec2 w = c - v;
+  Angles angles(v, w, list);
+  const double distance = std::hypot(w.x, w.y);
+  const double half =
+      r >= distance ? std::numbers::pi / 2 : std::asin(r / distance);
+  angles.Direction(w);
+  list.push_back(-half);
+  list.push_back(half);
+  if (viewer.cone.has_value()) {
+    angles.Direction(viewer.cone->right);
+    angles.Direction(viewer.cone->left);
+  }
+  if (viewer.range.has_value()) {
+    angles.CircleCircle(v, *viewer.range, c, r);
+  }
+  for (const Occluder& o : occluders) CriticalAngles(o, c, r, angles);
+  // Only the arc of D's directions matters (a little wider, for rounding).
+  const double window = half + 1e-7;
+  list.erase(std::remove_if(list.begin(), list.end(),
+                            [&](double a) { return std::abs(a) > window; }),
+             list.end());
+  std::sort(list.begin(), list.end());
+  const auto direction = [&](double angle) {
+    const double cos_a = std::cos(angle);
+    const double sin_a = std::sin(angle);
+    return Exact(Vec2{w.x * cos_a - w.y * sin_a, w.x * sin_a + w.y * cos_a});
+  };
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (seen(direction(list[k]))) return true;
+    if (k + 1 < list.size() && list[k + 1] > list[k] &&
+        seen(direction(0.5 * (list[k] + list[k + 1])))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace collide
