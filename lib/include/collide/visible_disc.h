@@ -17,7 +17,7 @@ namespace collide {
 
 // The working memory of SeesDisc, sized once by the caller and reused (one
 // per thread): the occluders near one viewer-disc pair (24 bytes each) and
-// their critical directions (up to 12 per occluder, 8 bytes each).
+// their critical directions (up to 24 per occluder, 8 bytes each).
 class DiscSightScratch {
  public:
   static constexpr int32_t kDefaultMaxOccluders = 4096;

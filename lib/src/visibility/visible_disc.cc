@@ -434,10 +434,10 @@ class DiscSight {
                : BoundsOf(*o.primitive);
   }
 
-  // |N - v| <= range. With u = wd / |d| (N's projection... the chord's
-  // middle) and h^2 = |w|^2 - u^2: |N - v| = u - sqrt(r^2 - h^2) <= R
-  // holds when u <= R, and otherwise exactly when |w|^2 + R^2 - r^2 <=
-  // 2 u R, squared: (|w|^2 + R^2 - r^2)^2 dd <= 4 R^2 wd^2.
+  // |N - v| <= range. With u = wd / |d| (how far along the ray the
+  // chord's middle lies) and h^2 = |w|^2 - u^2: |N - v| = u - sqrt(r^2 -
+  // h^2) <= R holds when u <= R, and otherwise exactly when |w|^2 + R^2 -
+  // r^2 <= 2 u R, squared: (|w|^2 + R^2 - r^2)^2 dd <= 4 R^2 wd^2.
   static bool NearInRange(const NearRay& ray, double range) {
     const Expansion r2 = Expansion(range) * Expansion(range);
     if ((ray.wd * ray.wd - r2 * ray.dd).sign() <= 0) return true;
