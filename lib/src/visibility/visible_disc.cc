@@ -466,39 +466,68 @@ class Angles {
     if (d.x == 0.0 && d.y == 0.0) return;
     Push(std::atan2(Cross(w_, d), Dot(w_, d)));
   }
-  // Where the segment [a, b] crosses the circle (o, rho).
+  // Where the segment [a, b] crosses the circle (o, rho), at a + t e with
+  // e = b - a: t^2 |e|^2 + 2 t (f.e) + |f|^2 - rho^2 = 0 for f = a - o.
+  // The discriminant rho^2 |e|^2 - Cross(e, f)^2 and the constant term are
+  // exact, and the roots taken without cancellation, so that a line
+  // nearly tangent to the circle keeps its two crossings apart; directions
+  // from v as (a - v) + t e, never through rounded far-off points.
   void SegmentCircle(Vec2 a, Vec2 b, Vec2 o, double rho) {
-    const Vec2 f = a - o;
-    const Vec2 e = b - a;
-    const double ee = LengthSquared(e);
+    const ExactVec e = Sub(b, a);
+    const ExactVec f = Sub(a, o);
+    const double ee = Dot(e, e).Estimate();
     if (ee == 0.0) return;
-    const double fe = Dot(f, e);
-    const double disc = fe * fe - ee * (LengthSquared(f) - rho * rho);
-    if (disc < 0.0) return;
-    const double root = std::sqrt(disc);
-    for (const double t : {(-fe - root) / ee, (-fe + root) / ee}) {
-      if (t >= -1e-9 && t <= 1.0 + 1e-9) Point(a + t * e);
-    }
+    const Expansion rho2 = Expansion(rho) * Expansion(rho);
+    const Expansion cross = Cross(e, f);
+    const Expansion disc = rho2 * Dot(e, e) - cross * cross;
+    if (disc.sign() < 0) return;
+    const double root = std::sqrt(disc.Estimate());
+    const double fe = Dot(f, e).Estimate();
+    const double constant = (Dot(f, f) - rho2).Estimate();
+    const double q = fe >= 0.0 ? -(fe + root) : -(fe - root);
+    const Vec2 from = Estimate(Sub(a, v_));
+    const Vec2 along = Estimate(e);
+    const auto at = [&](double t) {
+      if (t >= -1e-9 && t <= 1.0 + 1e-9) Direction(from + t * along);
+    };
+    at(q / ee);
+    if (q != 0.0) at(constant / q);
   }
-  // Where the circles (o1, r1) and (o2, r2) cross.
+  // Where the circles (o1, r1) and (o2, r2) cross: at o1 + a u +- h
+  // perp(u), u the unit vector to o2, with a = (r1^2 - r2^2 + d^2) / 2d and
+  // h^2 = ((r1 + r2)^2 - d^2)(d^2 - (r1 - r2)^2) / 4d^2, both factors
+  // exact, so that circles nearly touching keep their crossings apart.
   void CircleCircle(Vec2 o1, double r1, Vec2 o2, double r2) {
-    const Vec2 u = o2 - o1;
-    const double dist = std::hypot(u.x, u.y);
-    if (dist == 0.0 || dist > r1 + r2 || dist < std::abs(r1 - r2)) return;
-    const double a = (r1 * r1 - r2 * r2 + dist * dist) / (2.0 * dist);
-    const double h = std::sqrt(std::max(0.0, r1 * r1 - a * a));
-    const Vec2 unit{u.x / dist, u.y / dist};
+    const ExactVec u = Sub(o2, o1);
+    const Expansion d2 = Dot(u, u);
+    const Expansion sum = Expansion::Sum(r1, r2);
+    const Expansion difference = Expansion::Difference(r1, r2);
+    const Expansion outer = sum * sum - d2;
+    const Expansion inner = d2 - difference * difference;
+    if (d2.sign() == 0 || outer.sign() < 0 || inner.sign() < 0) return;
+    const double dist2 = d2.Estimate();
+    const double dist = std::sqrt(dist2);
+    const double a =
+        (Expansion(r1) * Expansion(r1) - Expansion(r2) * Expansion(r2) + d2)
+            .Estimate() /
+        (2.0 * dist);
+    const double h =
+        std::sqrt(outer.Estimate() * (inner.Estimate() / (4.0 * dist2)));
+    const Vec2 unit = Estimate(u) * (1.0 / dist);
     const Vec2 perp{-unit.y, unit.x};
-    Point(o1 + a * unit + h * perp);
-    Point(o1 + a * unit - h * perp);
+    const Vec2 from = Estimate(Sub(o1, v_));
+    Direction(from + a * unit + h * perp);
+    Direction(from + a * unit - h * perp);
   }
-  // The tangents from v to the circle (o, rho).
+  // The tangents from v to the circle (o, rho); from a viewer on the
+  // circle, its tangent line there.
   void Tangents(Vec2 o, double rho) {
     const Vec2 d = o - v_;
     const double dist = std::hypot(d.x, d.y);
-    if (dist <= rho || dist == 0.0) return;
+    if (dist == 0.0) return;
     const double middle = std::atan2(Cross(w_, d), Dot(w_, d));
-    const double half = std::asin(rho / dist);
+    const double half =
+        dist <= rho ? std::numbers::pi / 2 : std::asin(rho / dist);
     Push(middle - half);
     Push(middle + half);
   }
@@ -509,6 +538,8 @@ class Angles {
 
  private:
   void Push(double angle) {
+    if (angle > std::numbers::pi) angle -= 2.0 * std::numbers::pi;
+    if (angle < -std::numbers::pi) angle += 2.0 * std::numbers::pi;
     if (out_.size() < out_.capacity()) out_.push_back(angle);
   }
   Vec2 v_;

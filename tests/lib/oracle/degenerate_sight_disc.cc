@@ -34,7 +34,7 @@ bool InsideAnySolid(const std::vector<SightOccluder>& occluders, Vec2 v) {
   return false;
 }
 
-enum class Verdict { kSeen, kHidden, kNoWitness };
+enum class DiscVerdict { kSeen, kHidden, kNoWitness };
 
 // The sample points of `disc` seen from v: for each direction (an angle
 // from c - v), the ray's first point of the disc moved inward by a few
@@ -61,17 +61,17 @@ void AddSamples(Vec2 v, const Circle& disc, double angle,
   }
 }
 
-Verdict Judge(const SightDiscCase& c, const SightDisc& disc) {
+DiscVerdict Judge(const SightDiscCase& c, const SightDisc& disc) {
   const SightViewer& viewer = c.sight.viewer;
   const Vec2 v = viewer.position;
   if (disc.circle.radius == 0.0) {
     return SeesExact(c.sight.occluders, viewer, disc.circle.center)
-               ? Verdict::kSeen
-               : Verdict::kHidden;
+               ? DiscVerdict::kSeen
+               : DiscVerdict::kHidden;
   }
   if (InDiscExact(v, disc.circle)) {
-    return InsideAnySolid(c.sight.occluders, v) ? Verdict::kHidden
-                                                : Verdict::kSeen;
+    return InsideAnySolid(c.sight.occluders, v) ? DiscVerdict::kHidden
+                                                : DiscVerdict::kSeen;
   }
   std::vector<Vec2> points = disc.witnesses;
   points.push_back(disc.circle.center);
@@ -92,10 +92,10 @@ Verdict Judge(const SightDiscCase& c, const SightDisc& disc) {
   for (const Vec2 p : points) {
     if (InDiscExact(p, disc.circle) &&
         SeesExact(c.sight.occluders, viewer, p)) {
-      return Verdict::kSeen;
+      return DiscVerdict::kSeen;
     }
   }
-  return Verdict::kNoWitness;
+  return DiscVerdict::kNoWitness;
 }
 
 std::string DescribeDisc(const SightDiscCase& c, const SightDisc& disc) {
@@ -112,7 +112,7 @@ void RunSightDiscFamily(int cases, int show, int* disagreements) {
   Rng rng(0x51607);
   int64_t discs = 0, seen = 0, hidden = 0, no_witness = 0, skipped = 0;
   int64_t wrong = 0, unconfirmed = 0, lib_seen = 0;
-  int at_1e6 = 0, at_1e9 = 0, shown = 0;
+  int at_1e6 = 0, at_1e9 = 0, shown = 0, shown_unconfirmed = 0;
   DiscSightScratch scratch;
   for (int i = 0; i < cases; ++i) {
     const SightDiscCase c = GenerateSightDiscs(rng);
@@ -132,21 +132,30 @@ void RunSightDiscFamily(int cases, int show, int* disagreements) {
       const std::optional<bool> answer =
           SeesDisc(*level, viewer, disc.circle, scratch);
       ++discs;
-      const Verdict verdict = Judge(c, disc);
-      seen += verdict == Verdict::kSeen;
-      hidden += verdict == Verdict::kHidden;
-      no_witness += verdict == Verdict::kNoWitness;
+      const DiscVerdict verdict = Judge(c, disc);
+      seen += verdict == DiscVerdict::kSeen;
+      hidden += verdict == DiscVerdict::kHidden;
+      no_witness += verdict == DiscVerdict::kNoWitness;
       const bool got = answer.value_or(false);
       lib_seen += got;
       bool bad = !answer.has_value();
-      if (verdict == Verdict::kSeen) bad |= !got;
-      if (verdict == Verdict::kHidden) bad |= got;
-      if (verdict == Verdict::kNoWitness && got) ++unconfirmed;
+      if (verdict == DiscVerdict::kSeen) bad |= !got;
+      if (verdict == DiscVerdict::kHidden) bad |= got;
+      if (verdict == DiscVerdict::kNoWitness && got) {
+        ++unconfirmed;
+        if (shown_unconfirmed < show) {
+          ++shown_unconfirmed;
+          std::printf(
+              "    #%d: unconfirmed (SeesDisc seen, no seen point)\n"
+              "      %s\n",
+              i, DescribeDisc(c, disc).c_str());
+        }
+      }
       wrong += bad;
       if (bad && shown < show) {
         ++shown;
         std::printf("    #%d: oracle %s, SeesDisc %s\n      %s\n", i,
-                    verdict == Verdict::kSeen ? "seen" : "hidden",
+                    verdict == DiscVerdict::kSeen ? "seen" : "hidden",
                     !answer.has_value() ? "no answer"
                     : got               ? "seen"
                                         : "hidden",
