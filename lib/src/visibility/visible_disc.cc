@@ -331,6 +331,11 @@ bool SurelyApart(Vec2 v, Vec2 dir, double reach, const Aabb& box) {
   return left == 4 || right == 4 || behind == 4 || beyond == 4;
 }
 
+bool Overlap(const Aabb& a, const Aabb& b) {
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x &&
+         a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
+}
+
 bool BlocksNear(const NearRay& ray, const Occluder& o) {
   if (o.primitive == nullptr) {
     return ConcaveBlocksNear(ray, o.level->concave_polygon(o.shape));
@@ -695,6 +700,12 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
     box.upper = {std::min(box.upper.x, v.x + range),
                  std::min(box.upper.y, v.y + range)};
   }
+  // Widened far beyond the rounding of the shapes' bounds (a circle's
+  // centre +- radius).
+  const double slack = 1e-12 * (std::abs(box.lower.x) + std::abs(box.lower.y) +
+                                std::abs(box.upper.x) + std::abs(box.upper.y));
+  box.lower = {box.lower.x - slack, box.lower.y - slack};
+  box.upper = {box.upper.x + slack, box.upper.y + slack};
   std::vector<Occluder>& occluders = DiscSightAccess::occluders(scratch);
   occluders.clear();
   const int32_t max = scratch.max_occluders();
@@ -704,7 +715,9 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
     const Layer layer = layers[i];
     layer.level->spatial_hash().VisitBox(box, [&](int32_t item) {
       const Level::Primitive& p = layer.level->primitive(item);
+      // The hash's cells hold shapes beside the box too.
       if (p.kind == Level::PrimitiveKind::kConcaveEdge ||
+          !Overlap(BoundsOf(p), box) ||
           !internal::Occludes(*layer.level, p, v, filter, layer.removed)) {
         return true;
       }
@@ -713,7 +726,9 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
     });
     layer.level->solids().VisitBox(box, [&](int32_t item) {
       const int32_t shape = layer.level->solid_shape(item);
-      if (!internal::Occludes(*layer.level, shape, filter, layer.removed)) {
+      if (!Overlap(BoundsOf(layer.level->concave_polygon(shape).vertices),
+                   box) ||
+          !internal::Occludes(*layer.level, shape, filter, layer.removed)) {
         return true;
       }
       // A concave polygon counts one occluder per edge.
