@@ -153,6 +153,20 @@ TEST(SeesDiscTest, TooManyOccludersAsksForALargerScratch) {
             std::optional<bool>(true));
 }
 
+// Found by the sight-circle-target family: the viewer is a vertex of a
+// solid, and the sight lines past that solid to the disc are open.
+TEST(SeesDiscTest, AViewerOnAPolygonVertexSeesPastThePolygon) {
+  const std::vector<Vec2> box = {{-34, -14}, {-46, -9}, {-31, 27}, {-19, 22}};
+  const std::vector<Vec2> wall = {{-55, 37}, {-56, -33}, {4, -58}};
+  const std::vector<Vec2> other = {{-5, -12}, {-53, 8}, {-38, 44}, {10, 24}};
+  const Level level =
+      Build({Shape(1, PolygonDesc{box}), Shape(2, PolylineDesc{wall, false}),
+             Shape(3, PolygonDesc{other})});
+  const Viewer viewer = At({-46, -9}, 195.0);
+  EXPECT_TRUE(Sees(level, viewer, {30.6044, -73.2788}));  // in the disc
+  EXPECT_TRUE(SeesAny(level, viewer, {{9, -130.5}, 65}));
+}
+
 // A point of the disc seen makes the disc seen, and a centre seen too; on
 // random levels far from the origin as well.
 TEST(SeesDiscTest, ASeenPointOfTheDiscMakesItSeenOnRandomLevels) {

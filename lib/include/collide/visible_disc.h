@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "collide/level.h"
@@ -16,8 +17,9 @@
 namespace collide {
 
 // The working memory of SeesDisc, sized once by the caller and reused (one
-// per thread): the occluders near one viewer-disc pair (24 bytes each) and
-// their critical directions (up to 24 per occluder, 8 bytes each).
+// per thread): the occluders near one viewer-disc pair (24 bytes each),
+// their critical directions (up to 24 per occluder, 8 bytes each) and the
+// arcs of directions they surely block (16 bytes each).
 class DiscSightScratch {
  public:
   static constexpr int32_t kDefaultMaxOccluders = 4096;
@@ -39,6 +41,9 @@ class DiscSightScratch {
   };
   std::vector<Occluder> occluders_;
   std::vector<double> angles_;
+  // Arcs of directions surely blocked: (lo, hi) as angles from the disc's
+  // centre direction.
+  std::vector<std::pair<double, double>> blocked_;
   int32_t max_occluders_ = 0;
   int32_t occluders_found_ = 0;
 };

@@ -47,6 +47,9 @@ struct DiscSightAccess {
     return s.occluders_;
   }
   static std::vector<double>& angles(DiscSightScratch& s) { return s.angles_; }
+  static std::vector<std::pair<double, double>>& blocked(DiscSightScratch& s) {
+    return s.blocked_;
+  }
   static int32_t& found(DiscSightScratch& s) { return s.occluders_found_; }
 };
 
@@ -330,6 +333,55 @@ bool SurelyApart(Vec2 v, Vec2 dir, double reach, const Aabb& box) {
   }
   return left == 4 || right == 4 || behind == 4 || beyond == 4;
 }
+
+// Where a shape can block a sight line from v to D: within |w| of v (the
+// first point of D on a ray is no farther than c's projection on it) and
+// inside the cone of D's tangents. Misses answers, in double with a margin
+// far beyond its rounding, whether a box lies surely outside.
+class Wedge {
+ public:
+  Wedge(Vec2 v, Vec2 w, double r) : v_(v), w_(w) {
+    reach_ = std::hypot(w.x, w.y);
+    // Half the cone's angle, widened; a viewer nearly on the circle gets
+    // the half plane in front.
+    const double half =
+        r >= reach_ ? std::numbers::pi / 2 : std::asin(r / reach_) + 1e-7;
+    angular_ = half < std::numbers::pi / 2 - 1e-6;
+    const double cos_h = std::cos(half);
+    const double sin_h = std::sin(half);
+    right_ = {w.x * cos_h + w.y * sin_h, w.y * cos_h - w.x * sin_h};
+    left_ = {w.x * cos_h - w.y * sin_h, w.y * cos_h + w.x * sin_h};
+  }
+
+  bool Misses(const Aabb& b) const {
+    const double margin =
+        1e-9 * (std::abs(v_.x) + std::abs(v_.y) + std::abs(b.lower.x) +
+                std::abs(b.lower.y) + std::abs(b.upper.x) +
+                std::abs(b.upper.y) + reach_) +
+        std::numeric_limits<double>::min();
+    const double dx = std::max({0.0, b.lower.x - v_.x, v_.x - b.upper.x});
+    const double dy = std::max({0.0, b.lower.y - v_.y, v_.y - b.upper.y});
+    if (std::hypot(dx, dy) > reach_ + margin) return true;
+    const Vec2 corners[4] = {
+        b.lower, {b.upper.x, b.lower.y}, b.upper, {b.lower.x, b.upper.y}};
+    int behind = 0, right = 0, left = 0;
+    for (const Vec2 q : corners) {
+      const Vec2 d = q - v_;
+      behind += Dot(w_, d) < -margin * reach_;
+      right += Cross(right_, d) < -margin * reach_;
+      left += Cross(left_, d) > margin * reach_;
+    }
+    return behind == 4 || (angular_ && (right == 4 || left == 4));
+  }
+
+ private:
+  Vec2 v_;
+  Vec2 w_;
+  Vec2 right_;
+  Vec2 left_;
+  double reach_ = 0.0;
+  bool angular_ = false;
+};
 
 bool Overlap(const Aabb& a, const Aabb& b) {
   return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x &&
@@ -644,6 +696,80 @@ bool TryExactDirections(const Occluder& o, Vec2 v, Vec2 c, Try&& try_seen) {
   }
 }
 
+// The open arc of directions (angles from w) a convex occluder surely
+// blocks for every point of D: one lying wholly nearer to v than D's
+// nearest point (|w| - r) meets every ray strictly inside its angular span
+// before the ray reaches D (a segment, which blocks when touched, every
+// ray within its span). Computed in double and shrunk by a margin far
+// beyond the rounding of the angles; none for concave polygons, for
+// occluders not surely nearer, and for spans of a half turn or more.
+std::optional<std::pair<double, double>> SurelyBlockedArc(const Occluder& o,
+                                                          Vec2 v, Vec2 w,
+                                                          double near) {
+  if (o.primitive == nullptr) return std::nullopt;
+  const Level::Primitive& p = *o.primitive;
+  const Aabb box = BoundsOf(p);
+  const double far_x =
+      std::max(std::abs(box.lower.x - v.x), std::abs(box.upper.x - v.x));
+  const double far_y =
+      std::max(std::abs(box.lower.y - v.y), std::abs(box.upper.y - v.y));
+  if (std::hypot(far_x, far_y) >= near) return std::nullopt;
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  const auto add = [&](double angle) {
+    lo = std::min(lo, angle);
+    hi = std::max(hi, angle);
+  };
+  const auto point = [&](Vec2 q) {
+    // The viewer itself, a vertex: the other vertices bound the arc.
+    if (q == v) return;
+    const Vec2 d = q - v;
+    add(std::atan2(Cross(w, d), Dot(w, d)));
+  };
+  const auto round = [&](Vec2 center, double rho) {
+    const Vec2 d = center - v;
+    const double dist = std::hypot(d.x, d.y);
+    if (dist <= rho) {
+      add(-4.0);  // more than a half turn: no arc
+      add(4.0);
+      return;
+    }
+    const double middle = std::atan2(Cross(w, d), Dot(w, d));
+    const double half = std::asin(rho / dist);
+    add(middle - half);
+    add(middle + half);
+  };
+  switch (p.kind) {
+    case Level::PrimitiveKind::kSegment:
+    case Level::PrimitiveKind::kPolylineEdge:
+      point(p.a);
+      point(p.b);
+      break;
+    case Level::PrimitiveKind::kCircle:
+      if (p.radius == 0.0) return std::nullopt;
+      round(p.a, p.radius);
+      break;
+    case Level::PrimitiveKind::kCapsule:
+      if (p.radius == 0.0) return std::nullopt;
+      round(p.a, p.radius);
+      round(p.b, p.radius);
+      break;
+    case Level::PrimitiveKind::kConvexPolygon: {
+      const ConvexPolygon& polygon = o.level->convex_polygon(p.shape);
+      for (int i = 0; i < polygon.count; ++i) point(polygon.vertices[i]);
+      break;
+    }
+    case Level::PrimitiveKind::kConcaveEdge:
+      return std::nullopt;
+  }
+  constexpr double kMargin = 1e-9;
+  if (hi - lo >= std::numbers::pi - kMargin) return std::nullopt;
+  lo += kMargin;
+  hi -= kMargin;
+  if (!(lo < hi)) return std::nullopt;
+  return std::make_pair(lo, hi);
+}
+
 bool ViewerInside(const Level& level, Vec2 v, const QueryFilter& filter) {
   Layer layers[2];
   const int count = LayersOf(level, layers);
@@ -663,11 +789,13 @@ DiscSightScratch::DiscSightScratch(int32_t max_occluders)
   occluders_.reserve(max_occluders_);
   angles_.reserve(static_cast<size_t>(max_occluders_) * kAnglesPerOccluder +
                   16);
+  blocked_.reserve(max_occluders_);
 }
 
 size_t DiscSightScratch::memory_bytes() const {
   return occluders_.capacity() * sizeof(Occluder) +
-         angles_.capacity() * sizeof(double);
+         angles_.capacity() * sizeof(double) +
+         blocked_.capacity() * sizeof(std::pair<double, double>);
 }
 
 std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
@@ -706,6 +834,7 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
                                 std::abs(box.upper.x) + std::abs(box.upper.y));
   box.lower = {box.lower.x - slack, box.lower.y - slack};
   box.upper = {box.upper.x + slack, box.upper.y + slack};
+  const Wedge wedge(v, c - v, r);
   std::vector<Occluder>& occluders = DiscSightAccess::occluders(scratch);
   occluders.clear();
   const int32_t max = scratch.max_occluders();
@@ -717,7 +846,7 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
       const Level::Primitive& p = layer.level->primitive(item);
       // The hash's cells hold shapes beside the box too.
       if (p.kind == Level::PrimitiveKind::kConcaveEdge ||
-          !Overlap(BoundsOf(p), box) ||
+          !Overlap(BoundsOf(p), box) || wedge.Misses(BoundsOf(p)) ||
           !internal::Occludes(*layer.level, p, v, filter, layer.removed)) {
         return true;
       }
@@ -726,8 +855,9 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
     });
     layer.level->solids().VisitBox(box, [&](int32_t item) {
       const int32_t shape = layer.level->solid_shape(item);
-      if (!Overlap(BoundsOf(layer.level->concave_polygon(shape).vertices),
-                   box) ||
+      const Aabb bounds =
+          BoundsOf(layer.level->concave_polygon(shape).vertices);
+      if (!Overlap(bounds, box) || wedge.Misses(bounds) ||
           !internal::Occludes(*layer.level, shape, filter, layer.removed)) {
         return true;
       }
@@ -740,8 +870,46 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
   }
   if (found > max) return std::nullopt;
 
+  // Arcs surely blocked, merged, sorted: a direction inside one needs no
+  // exact test.
+  const Vec2 w = c - v;
+  std::vector<std::pair<double, double>>& blocked =
+      DiscSightAccess::blocked(scratch);
+  blocked.clear();
+  const double length = std::hypot(w.x, w.y);
+  const double near = (length - r) * (1.0 - 1e-9) -
+                      1e-9 * (std::abs(v.x) + std::abs(v.y) + length);
+  for (const Occluder& o : occluders) {
+    if (const auto arc = SurelyBlockedArc(o, v, w, near)) {
+      blocked.push_back(*arc);
+    }
+  }
+  std::sort(blocked.begin(), blocked.end());
+  size_t merged = 0;
+  for (size_t k = 0; k < blocked.size(); ++k) {
+    if (merged > 0 && blocked[k].first < blocked[merged - 1].second) {
+      blocked[merged - 1].second =
+          std::max(blocked[merged - 1].second, blocked[k].second);
+    } else {
+      blocked[merged++] = blocked[k];
+    }
+  }
+  blocked.resize(merged);
+  const auto surely_blocked = [&](const ExactVec& d) {
+    const Vec2 e = Estimate(d);
+    const double angle = std::atan2(Cross(w, e), Dot(w, e));
+    auto it =
+        std::upper_bound(blocked.begin(), blocked.end(), angle,
+                         [](double a, const std::pair<double, double>& arc) {
+                           return a < arc.first;
+                         });
+    return it != blocked.begin() && angle < (it - 1)->second;
+  };
+
   DiscSight sight(viewer, target, occluders);
-  const auto seen = [&](const ExactVec& d) { return sight.SeenAlong(d); };
+  const auto seen = [&](const ExactVec& d) {
+    return !surely_blocked(d) && sight.SeenAlong(d);
+  };
   // Exact directions: the cone's edges, the occluders' vertices and feet.
   if (viewer.cone.has_value() &&
       (seen(Exact(viewer.cone->right)) || seen(Exact(viewer.cone->left)))) {
@@ -755,11 +923,9 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
   // and the critical directions as rounded.
   std::vector<double>& list = DiscSightAccess::angles(scratch);
   list.clear();
-  const Vec2 w = c - v;
   Angles angles(v, w, list);
-  const double distance = std::hypot(w.x, w.y);
   const double half =
-      r >= distance ? std::numbers::pi / 2 : std::asin(r / distance);
+      r >= length ? std::numbers::pi / 2 : std::asin(r / length);
   angles.Direction(w);
   list.push_back(-half);
   list.push_back(half);
