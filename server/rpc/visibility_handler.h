@@ -15,7 +15,7 @@
 // of the default capacity (1.6 MiB, allocated on its first visibility
 // query) and grow-only viewer and target buffers bounded by
 // max_visibility_pairs, and under TARGET_RULE_ANY_PART a
-// collide::DiscSightScratch of max_visibility_disc_occluders (54 KiB at
+// collide::DiscSightScratch of max_visibility_disc_occluders (58 KiB at
 // the default); one answering polygons also a
 // collide::VisibilityPolygonScratch of max_visibility_polygon_edges
 // (2.8 MiB at the default) and room for max_visibility_polygon_vertices

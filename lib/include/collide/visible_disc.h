@@ -67,10 +67,11 @@ class DiscSightScratch {
 // is exact unless the disc is seen only through an arc of directions
 // narrower than the rounding of those critical directions (about 1e-15
 // radians) with irrational ends (docs/visibility.md). Returns nullopt when
-// more than scratch.max_occluders() occluders lie in the box around the
-// viewer and the disc (clipped to the range): the answer needs a larger
-// scratch. Preconditions: valid points, r >= 0, ranges >= 0, cone edges
-// non-zero.
+// more than scratch.max_occluders() occluders may block a sight line to
+// the disc (those in the box around the viewer and the disc, clipped to
+// the range, that reach nearer than the centre and into the cone of the
+// disc's tangents): the answer needs a larger scratch. Preconditions:
+// valid points, r >= 0, ranges >= 0, cone edges non-zero.
 std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
                              Circle target, DiscSightScratch& scratch,
                              const QueryFilter& filter = {});
