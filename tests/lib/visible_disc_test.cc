@@ -167,6 +167,20 @@ TEST(SeesDiscTest, AViewerOnAPolygonVertexSeesPastThePolygon) {
   EXPECT_TRUE(SeesAny(level, viewer, {{9, -130.5}, 65}));
 }
 
+// Found by the sight-circle-target family: the disc lies inside a
+// capsule, touching its side from within at (-21.5, 16), the one point of
+// it the viewer sees (a target against a wall, seen from outside).
+TEST(SeesDiscTest, ADiscTouchingACapsuleFromInsideIsSeenAtTheTouchingPoint) {
+  const Level level = Build({Shape(1, Capsule{{-70, 1}, {-35, 85}, 39})});
+  EXPECT_TRUE(Sees(level, At({-38, -125}), {-21.5, 16}));
+  EXPECT_TRUE(SeesAny(level, At({-38, -125}), {{-33.5, 21}, 13}));
+  EXPECT_FALSE(SeesAny(level, At({-38, -125}), {{-33.5, 21}, 12.5}));
+  // Inside a circle, touching it from within where the viewer looks in.
+  const Level circle = Build({Shape(1, Circle{{0, 0}, 10})});
+  EXPECT_TRUE(SeesAny(circle, At({20, 0}), {{5, 0}, 5}));
+  EXPECT_FALSE(SeesAny(circle, At({20, 0}), {{4, 0}, 5}));
+}
+
 // A point of the disc seen makes the disc seen, and a centre seen too; on
 // random levels far from the origin as well.
 TEST(SeesDiscTest, ASeenPointOfTheDiscMakesItSeenOnRandomLevels) {

@@ -655,6 +655,51 @@ void CriticalAngles(const Occluder& o, Vec2 c, double r, Angles& angles) {
 // The exact directions tried as they are: occluder vertices and the feet
 // of the perpendiculars from c to the occluders' edge lines (where a disc
 // tangent to a wall touches it), each Dot(d, w) > 0.
+// The root of a square given exactly, when it is a double; else 0.
+double ExactRoot(const Expansion& square) {
+  const double root = std::sqrt(square.Estimate());
+  return (Expansion(root) * Expansion(root) - square).sign() == 0 ? root : 0.0;
+}
+
+// Where D touches the circle (o, rho), from outside or inside: q = o +
+// rho (c - o) / |c - o|. Its direction (q - v) |c - o| is exact when |c -
+// o| is a double (a Pythagorean distance); otherwise it is irrational and
+// not tried (docs/visibility.md).
+template <typename Try>
+bool RoundTouch(Vec2 o, double rho, Vec2 v, Vec2 c, Try&& try_seen) {
+  const ExactVec co = Sub(c, o);
+  const double m = ExactRoot(Dot(co, co));
+  if (m == 0.0 || rho == 0.0) return false;
+  const ExactVec ov = Sub(o, v);
+  const Expansion scale(m);
+  const Expansion radius(rho);
+  return try_seen(
+      ExactVec{ov.x * scale + radius * co.x, ov.y * scale + radius * co.y});
+}
+
+// Where D touches a capsule's side: from f, the foot of c on the core's
+// line, q = f + rho (c - f) / |c - f|. With e = p2 - p1, k = (c - p1) . e
+// and x = Cross(e, c - p1): f = p1 + (k / |e|^2) e and |c - f| = |x| / |e|,
+// so (q - v) |e|^2 |x| / |e| is exact when |e| is a double.
+template <typename Try>
+bool SideTouch(Vec2 p1, Vec2 p2, double rho, Vec2 v, Vec2 c, Try&& try_seen) {
+  const ExactVec e = Sub(p2, p1);
+  const Expansion ee = Dot(e, e);
+  const double length = ExactRoot(ee);
+  if (length == 0.0 || rho == 0.0) return false;
+  const ExactVec cp = Sub(c, p1);
+  const Expansion k = Dot(cp, e);
+  Expansion x = Cross(e, cp);
+  if (x.sign() == 0) return false;
+  if (x.sign() < 0) x = -x;
+  const ExactVec pv = Sub(p1, v);
+  // (f - v) |e|^2 |x| + rho |e| ((c - p1) |e|^2 - k e).
+  const Expansion side = Expansion(rho) * Expansion(length);
+  return try_seen(
+      ExactVec{(pv.x * ee + k * e.x) * x + side * (cp.x * ee - k * e.x),
+               (pv.y * ee + k * e.y) * x + side * (cp.y * ee - k * e.y)});
+}
+
 template <typename Try>
 bool TryExactDirections(const Occluder& o, Vec2 v, Vec2 c, Try&& try_seen) {
   const auto edge = [&](Vec2 a, Vec2 b) {
@@ -691,6 +736,12 @@ bool TryExactDirections(const Occluder& o, Vec2 v, Vec2 c, Try&& try_seen) {
       }
       return false;
     }
+    case Level::PrimitiveKind::kCircle:
+      return RoundTouch(p.a, p.radius, v, c, try_seen);
+    case Level::PrimitiveKind::kCapsule:
+      return RoundTouch(p.a, p.radius, v, c, try_seen) ||
+             RoundTouch(p.b, p.radius, v, c, try_seen) ||
+             SideTouch(p.a, p.b, p.radius, v, c, try_seen);
     default:
       return false;
   }
