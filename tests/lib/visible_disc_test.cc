@@ -181,6 +181,17 @@ TEST(SeesDiscTest, ADiscTouchingACapsuleFromInsideIsSeenAtTheTouchingPoint) {
   EXPECT_FALSE(SeesAny(circle, At({20, 0}), {{4, 0}, 5}));
 }
 
+// Found by the sight-circle-target family: the capsule hides all of the
+// disc but its tangent point (4, -3), on the sight line (16, 13) + t (-3,
+// -4); the tangent's direction is exact (|v - c|^2 - r^2 = 20^2).
+TEST(SeesDiscTest, ADiscSeenOnlyAlongItsTangentIsSeen) {
+  const Level level = Build({Shape(1, Capsule{{3, 4}, {-20, -10}, 5})});
+  const Viewer viewer = At({16, 13}, std::nullopt, ViewCone{{3, 4}, {20, -15}});
+  EXPECT_TRUE(Sees(level, viewer, {4, -3}));
+  EXPECT_FALSE(Sees(level, viewer, {0, 0}));
+  EXPECT_TRUE(SeesAny(level, viewer, {{0, 0}, 5}));
+}
+
 // A point of the disc seen makes the disc seen, and a centre seen too; on
 // random levels far from the origin as well.
 TEST(SeesDiscTest, ASeenPointOfTheDiscMakesItSeenOnRandomLevels) {

@@ -61,12 +61,15 @@ class DiscSightScratch {
 // from v along a direction given exactly, up to where it first meets the
 // disc); the directions tried are the disc's centre, every occluder vertex
 // and cone edge, the feet of the perpendiculars from c to the occluders'
-// edges, and, between the occluders' critical directions (tangents, vertex
+// edges, the points where the disc touches round occluders and the
+// tangents from v, those two where their directions are exact, and,
+// between the occluders' critical directions (tangents, vertex
 // directions, crossings of their outlines with the disc's and the range's
 // circles, computed in double and sorted), one inside each arc. A "hidden"
 // is exact unless the disc is seen only through an arc of directions
-// narrower than the rounding of those critical directions (about 1e-15
-// radians) with irrational ends (docs/visibility.md). Returns nullopt when
+// narrower than the rounding of those critical directions (about 1e-16
+// radians) with an irrational end, or only along one irrational direction
+// (docs/visibility.md). Returns nullopt when
 // more than scratch.max_occluders() occluders may block a sight line to
 // the disc (those in the box around the viewer and the disc, clipped to
 // the range, that reach nearer than the centre and into the cone of the

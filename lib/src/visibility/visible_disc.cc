@@ -665,6 +665,24 @@ double ExactRoot(const Expansion& square) {
 // rho (c - o) / |c - o|. Its direction (q - v) |c - o| is exact when |c -
 // o| is a double (a Pythagorean distance); otherwise it is irrational and
 // not tried (docs/visibility.md).
+// The tangents from v to the circle (o, rho): (o - v) t +- perp(o - v)
+// rho with t = sqrt(|o - v|^2 - rho^2), exact when t is a double (a
+// Pythagorean construction); otherwise irrational and not tried.
+template <typename Try>
+bool RoundTangents(Vec2 o, double rho, Vec2 v, Try&& try_seen) {
+  const ExactVec ov = Sub(o, v);
+  const Expansion radius(rho);
+  const Expansion square = Dot(ov, ov) - radius * radius;
+  if (square.sign() <= 0) return false;
+  const double t = ExactRoot(square);
+  if (t == 0.0) return false;
+  const Expansion along(t);
+  return try_seen(ExactVec{ov.x * along - ov.y * radius,
+                           ov.y * along + ov.x * radius}) ||
+         try_seen(ExactVec{ov.x * along + ov.y * radius,
+                           ov.y * along - ov.x * radius});
+}
+
 template <typename Try>
 bool RoundTouch(Vec2 o, double rho, Vec2 v, Vec2 c, Try&& try_seen) {
   const ExactVec co = Sub(c, o);
@@ -737,8 +755,13 @@ bool TryExactDirections(const Occluder& o, Vec2 v, Vec2 c, Try&& try_seen) {
       return false;
     }
     case Level::PrimitiveKind::kCircle:
-      return RoundTouch(p.a, p.radius, v, c, try_seen);
+      return RoundTouch(p.a, p.radius, v, c, try_seen) ||
+             (p.radius > 0.0 && RoundTangents(p.a, p.radius, v, try_seen));
     case Level::PrimitiveKind::kCapsule:
+      if (p.radius > 0.0 && (RoundTangents(p.a, p.radius, v, try_seen) ||
+                             RoundTangents(p.b, p.radius, v, try_seen))) {
+        return true;
+      }
       return RoundTouch(p.a, p.radius, v, c, try_seen) ||
              RoundTouch(p.b, p.radius, v, c, try_seen) ||
              SideTouch(p.a, p.b, p.radius, v, c, try_seen);
@@ -966,6 +989,8 @@ std::optional<bool> SeesDisc(const Level& level, const Viewer& viewer,
       (seen(Exact(viewer.cone->right)) || seen(Exact(viewer.cone->left)))) {
     return true;
   }
+  // D's own tangents, when exact.
+  if (RoundTangents(c, r, v, seen)) return true;
   for (const Occluder& o : occluders) {
     if (TryExactDirections(o, v, c, seen)) return true;
   }
