@@ -93,6 +93,11 @@ ABSL_FLAG(int32_t, max_visibility_polygon_edges,
           "Most occluder edges within one visibility polygon's range "
           "(RESOURCE_EXHAUSTED in its result above); each query thread keeps "
           "scratch for this many.");
+ABSL_FLAG(int32_t, max_visibility_disc_occluders,
+          collide::formats::InputLimits{}.max_visibility_disc_occluders,
+          "Most occluders around one viewer and one circle target judged by "
+          "any part (RESOURCE_EXHAUSTED in its result above); each query "
+          "thread keeps scratch for this many.");
 ABSL_FLAG(int32_t, max_slide_iterations,
           collide::formats::InputLimits{}.max_slide_iterations,
           "Most slide iterations one move validation query may ask for (0 to "
@@ -294,6 +299,8 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
       absl::GetFlag(FLAGS_max_visibility_polygon_vertices);
   options.limits.max_visibility_polygon_edges =
       absl::GetFlag(FLAGS_max_visibility_polygon_edges);
+  options.limits.max_visibility_disc_occluders =
+      absl::GetFlag(FLAGS_max_visibility_disc_occluders);
   options.limits.max_level_bytes = absl::GetFlag(FLAGS_max_level_bytes);
   options.store_limits.max_levels = absl::GetFlag(FLAGS_max_levels);
   options.store_limits.max_total_level_bytes =
@@ -340,7 +347,7 @@ void LogStarting(const ServerOptions& options) {
       "max_level_shapes %d, max_message_bytes %d, max_shot_targets %d, "
       "max_slide_iterations %d, max_visibility_pairs %d, "
       "max_visibility_polygon_vertices %d, max_visibility_polygon_edges %d, "
-      "max_level_bytes %d, max_levels %d, "
+      "max_visibility_disc_occluders %d, max_level_bytes %d, max_levels %d, "
       "max_total_level_bytes %d, worker_threads %d, shutdown_grace %s, "
       "max_connection_age %s, max_connection_age_grace %s, "
       "metrics_listen \"%s\", max_streams_per_connection %d, max_streams "
@@ -356,6 +363,7 @@ void LogStarting(const ServerOptions& options) {
       options.limits.max_visibility_pairs,
       options.limits.max_visibility_polygon_vertices,
       options.limits.max_visibility_polygon_edges,
+      options.limits.max_visibility_disc_occluders,
       options.limits.max_level_bytes, options.store_limits.max_levels,
       options.store_limits.max_total_level_bytes, options.worker_threads,
       absl::FormatDuration(options.shutdown_grace),

@@ -63,6 +63,11 @@ absl::Status CheckLimits(const ServerOptions& options) {
         limits.max_visibility_pairs, limits.max_visibility_polygon_vertices,
         limits.max_visibility_polygon_edges));
   }
+  if (limits.max_visibility_disc_occluders < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("max_visibility_disc_occluders must be >= 1, got %d",
+                        limits.max_visibility_disc_occluders));
+  }
   return absl::OkStatus();
 }
 

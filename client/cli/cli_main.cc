@@ -125,6 +125,9 @@ ABSL_FLAG(std::vector<std::string>, viewer, {},
 ABSL_FLAG(std::vector<std::string>, target, {},
           "visible: a target x,y (a point) or x,y,r (a circle); repeat for "
           "more.");
+ABSL_FLAG(bool, any_part, false,
+          "visible: a circle target counts as seen when any part of it is "
+          "(TARGET_RULE_ANY_PART), not only its centre.");
 ABSL_FLAG(std::optional<double>, range, std::nullopt,
           "visibility-polygon: how far the viewer sees (required).");
 ABSL_FLAG(double, max_arc_angle, 0,
@@ -654,10 +657,13 @@ int RunAndDraw(CollideClient& client, absl::StatusOr<v1::Query> query) {
 }
 
 int VisibleCommand(const Invocation& call) {
-  return RunAndDraw(*call.client,
-                    cli::MakeVisibilityQuery(absl::GetFlag(FLAGS_viewer),
-                                             absl::GetFlag(FLAGS_target),
-                                             CastArgsFromFlags("")));
+  return RunAndDraw(
+      *call.client,
+      cli::MakeVisibilityQuery(
+          absl::GetFlag(FLAGS_viewer), absl::GetFlag(FLAGS_target),
+          CastArgsFromFlags(""),
+          absl::GetFlag(FLAGS_any_part) ? v1::TARGET_RULE_ANY_PART
+                                        : v1::TARGET_RULE_UNSPECIFIED));
 }
 
 int VisibilityPolygonCommand(const Invocation& call) {
@@ -753,7 +759,8 @@ constexpr Command kCommands[] = {
      R"(  visible --viewer=x,y[,range[,dirx,diry,half]] ... --target=x,y[,r] ...
                               which targets each viewer sees past --level's
                               occluders (a filter: --mask, --category,
-                              --group, --ignore), e.g.
+                              --group, --ignore; --any_part: a circle is
+                              seen when any part of it is), e.g.
       visible --viewer=0,0,30,1,0,0.8 --viewer=5,5 --target=10,0
               --target=3,4,0.5 --svg=sight.svg
 )",

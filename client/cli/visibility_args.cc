@@ -94,7 +94,8 @@ absl::StatusOr<v1::VisibilityTarget> ParseTarget(absl::string_view text) {
 
 absl::StatusOr<v1::Query> MakeVisibilityQuery(
     const std::vector<std::string>& viewers,
-    const std::vector<std::string>& targets, const CastArgs& filter) {
+    const std::vector<std::string>& targets, const CastArgs& filter,
+    v1::TargetRule target_rule) {
   if (viewers.empty()) {
     return absl::InvalidArgumentError(
         "--viewer: required (x,y[,range[,dirx,diry,half]]; repeat it for "
@@ -115,6 +116,7 @@ absl::StatusOr<v1::Query> MakeVisibilityQuery(
   absl::StatusOr<v1::QueryFilter> made = MakeFilter(filter);
   if (!made.ok()) return made.status();
   *sight->mutable_filter() = *std::move(made);
+  sight->set_target_rule(target_rule);
   return query;
 }
 

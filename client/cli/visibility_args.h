@@ -26,11 +26,13 @@ absl::StatusOr<v1::Viewer> ParseViewer(absl::string_view text);
 absl::StatusOr<v1::VisibilityTarget> ParseTarget(absl::string_view text);
 
 // A visibility query (request_id 0) of every --viewer and --target, in
-// order, with the filter of `filter` (mask, category, group, ignore). At
-// least one viewer (INVALID_ARGUMENT naming --viewer otherwise).
+// order, with the filter of `filter` (mask, category, group, ignore) and
+// `target_rule` (--any_part: TARGET_RULE_ANY_PART). At least one viewer
+// (INVALID_ARGUMENT naming --viewer otherwise).
 absl::StatusOr<v1::Query> MakeVisibilityQuery(
     const std::vector<std::string>& viewers,
-    const std::vector<std::string>& targets, const CastArgs& filter);
+    const std::vector<std::string>& targets, const CastArgs& filter,
+    v1::TargetRule target_rule = v1::TARGET_RULE_UNSPECIFIED);
 
 // A visibility polygon query from one --viewer "x,y" within `range`
 // (required), with max_arc_angle_radians `max_arc_angle` (0: the server's

@@ -66,10 +66,12 @@ bool NamesShape(const v1::VisibilityPolygonVertex& vertex) {
 }  // namespace
 
 std::string DescribeVisibility(const v1::VisibilityQuery& query) {
-  return absl::StrCat("visibility: ", query.viewers_size(),
-                      query.viewers_size() == 1 ? " viewer, " : " viewers, ",
-                      query.targets_size(),
-                      query.targets_size() == 1 ? " target" : " targets");
+  return absl::StrCat(
+      "visibility: ", query.viewers_size(),
+      query.viewers_size() == 1 ? " viewer, " : " viewers, ",
+      query.targets_size(), query.targets_size() == 1 ? " target" : " targets",
+      query.target_rule() == v1::TARGET_RULE_ANY_PART ? " (circles by any part)"
+                                                      : "");
 }
 
 std::string DescribeVisibilityPolygon(const v1::VisibilityPolygonQuery& query) {

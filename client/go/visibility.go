@@ -43,7 +43,8 @@ func PointTarget(point *collidev1.Vec2) *collidev1.VisibilityTarget {
 }
 
 // CircleTarget is a disc-shaped visibility target (seen when its centre
-// is, under TARGET_RULE_CENTER).
+// is, under TARGET_RULE_CENTER; when any point of it is, under
+// TARGET_RULE_ANY_PART: see VisibilityWithRule).
 func CircleTarget(center *collidev1.Vec2,
 	radius float64) *collidev1.VisibilityTarget {
 	return &collidev1.VisibilityTarget{Shape: &collidev1.VisibilityTarget_Circle{
@@ -53,14 +54,25 @@ func CircleTarget(center *collidev1.Vec2,
 // Visibility asks which of targets each of viewers sees past the level's
 // occluders, those passing the filter options (glass that blocks movement
 // but not sight is a category left out of MaskBits). The rules are in the
-// proto, at VisibilityQuery; VisibleSets reads the answer. Set
-// GetVisibility().TargetRule on the result for another target rule.
+// proto, at VisibilityQuery; VisibleSets reads the answer. Circle targets
+// are judged by their centres (VisibilityWithRule takes another rule).
 func Visibility(viewers []*collidev1.Viewer,
 	targets []*collidev1.VisibilityTarget,
 	options ...FilterOption) *collidev1.Query {
+	return VisibilityWithRule(viewers, targets,
+		collidev1.TargetRule_TARGET_RULE_UNSPECIFIED, options...)
+}
+
+// VisibilityWithRule is Visibility with a target rule:
+// TARGET_RULE_ANY_PART counts a circle target seen when any point of it
+// is.
+func VisibilityWithRule(viewers []*collidev1.Viewer,
+	targets []*collidev1.VisibilityTarget, rule collidev1.TargetRule,
+	options ...FilterOption) *collidev1.Query {
 	return &collidev1.Query{Query: &collidev1.Query_Visibility{
 		Visibility: &collidev1.VisibilityQuery{Viewers: viewers,
-			Targets: targets, Filter: queryFilter(options)}}}
+			Targets: targets, TargetRule: rule,
+			Filter: queryFilter(options)}}}
 }
 
 // VisibilityPolygon asks for the region seen from position within

@@ -36,6 +36,14 @@ func TestVisibilityCarriesViewersTargetsAndFilter(t *testing.T) {
 		query.GetFilter().GetGroup() != -4 {
 		t.Errorf("visibility: %v", query)
 	}
+	anyPart := VisibilityWithRule([]*collidev1.Viewer{Viewer(Vec(0, 0))},
+		[]*collidev1.VisibilityTarget{CircleTarget(Vec(3, 4), 0.5)},
+		collidev1.TargetRule_TARGET_RULE_ANY_PART, MaskBits(1)).GetVisibility()
+	if anyPart.GetTargetRule() != collidev1.TargetRule_TARGET_RULE_ANY_PART ||
+		anyPart.GetTargets()[0].GetCircle().GetRadius() != 0.5 ||
+		anyPart.GetFilter().GetMaskBits() != 1 {
+		t.Errorf("visibility by any part: %v", anyPart)
+	}
 	polygon := VisibilityPolygon(Vec(5, 2), 3,
 		CategoryBits(2)).GetVisibilityPolygon()
 	if !proto.Equal(polygon.GetViewer(), Vec(5, 2)) ||

@@ -57,6 +57,14 @@ struct InputLimits {
   // polygons keeps a collide::VisibilityPolygonScratch of this many
   // edges.
   int32_t max_visibility_polygon_edges = 16384;
+  // Occluders (a concave polygon counts one per edge) that may block a
+  // sight line from one viewer to one circle target judged under
+  // TARGET_RULE_ANY_PART (collide::SeesDisc's count);
+  // more is RESOURCE_EXHAUSTED in that query's result. The work of one
+  // such pair grows as the square of this count; each thread answering
+  // visibility keeps a collide::DiscSightScratch of this many (232 bytes
+  // each).
+  int32_t max_visibility_disc_occluders = 256;
   // Largest gRPC message the server receives or sends (bytes); also the
   // largest level file read.
   int32_t max_message_bytes = 64 << 20;

@@ -75,7 +75,9 @@ absl::StatusOr<Viewer> ViewerFromProto(const v1::Viewer& viewer,
   return result;
 }
 
-// The point a target is judged by under TARGET_RULE_CENTER.
+// The point a target is judged by under TARGET_RULE_CENTER (a circle's
+// centre; under TARGET_RULE_ANY_PART the caller reads its radius from the
+// query, checked here).
 absl::StatusOr<Vec2> TargetFromProto(const v1::VisibilityTarget& target,
                                      const FieldPath& field) {
   switch (target.shape_case()) {
@@ -131,12 +133,8 @@ absl::StatusOr<VisibilityArgs> VisibilityFromProto(
   switch (query.target_rule()) {
     case v1::TARGET_RULE_UNSPECIFIED:
     case v1::TARGET_RULE_CENTER:
-      break;
     case v1::TARGET_RULE_ANY_PART:
-      return absl::InvalidArgumentError(absl::StrCat(
-          field,
-          ".target_rule TARGET_RULE_ANY_PART is not implemented: use "
-          "TARGET_RULE_CENTER (a circle is seen when its centre is)"));
+      break;
     default:
       return absl::InvalidArgumentError(
           absl::StrCat(field, ".target_rule must be a TargetRule, got ",
@@ -162,7 +160,10 @@ absl::StatusOr<VisibilityArgs> VisibilityFromProto(
       FilterFromProto(query.filter(), limits, FieldPath(root, ".filter"));
   if (!filter.ok()) return filter.status();
   return VisibilityArgs{
-      .viewers = viewer_storage, .targets = target_storage, .filter = *filter};
+      .viewers = viewer_storage,
+      .targets = target_storage,
+      .filter = *filter,
+      .any_part = query.target_rule() == v1::TARGET_RULE_ANY_PART};
 }
 
 absl::StatusOr<VisibilityPolygonArgs> VisibilityPolygonFromProto(

@@ -3,7 +3,7 @@
 // collide/visibility.h, with the checks the service boundary owes lib/:
 // every coordinate in range (field_checks.h), ranges >= 0 (a polygon's
 // > 0), cone directions non-zero, half-angles in [0, pi], one shape per
-// target, the target rule implemented, and the size limits. Each error
+// target, a known target rule, and the size limits. Each error
 // is INVALID_ARGUMENT (RESOURCE_EXHAUSTED for a size limit) naming the
 // field path under `field` with the value as sent.
 #ifndef COLLIDE_FORMATS_VISIBILITY_CONVERT_H_
@@ -25,12 +25,15 @@
 namespace collide::formats {
 
 // A visibility query converted: the viewers (cones built by MakeViewCone)
-// and the targets' points (a circle's centre under TARGET_RULE_CENTER),
-// viewing the caller's storage, and the filter, viewing the query.
+// and the targets' points (a circle's centre), viewing the caller's
+// storage, and the filter, viewing the query. any_part: the query asks
+// TARGET_RULE_ANY_PART, so a circle target of radius > 0 is judged by
+// collide::SeesDisc with the radius the query holds (checked >= 0 here).
 struct VisibilityArgs {
   absl::Span<const Viewer> viewers;
   absl::Span<const Vec2> targets;
   QueryFilter filter;
+  bool any_part = false;
 };
 
 // viewers x targets (viewers alone when there are no targets): the count

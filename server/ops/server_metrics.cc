@@ -129,6 +129,8 @@ absl::string_view QueryLimitFlag(QueryLimit limit) {
       return "max_visibility_polygon_vertices";
     case QueryLimit::kVisibilityPolygonEdges:
       return "max_visibility_polygon_edges";
+    case QueryLimit::kVisibilityDiscOccluders:
+      return "max_visibility_disc_occluders";
   }
   return "unknown";
 }

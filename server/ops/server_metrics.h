@@ -57,11 +57,13 @@ enum class QueryLimit {
   kVisibilityPairs,
   kVisibilityPolygonVertices,
   kVisibilityPolygonEdges,
+  kVisibilityDiscOccluders,
 };
-inline constexpr size_t kQueryLimitCount = 3;
+inline constexpr size_t kQueryLimitCount = 4;
 
 // The flag that sets `limit` ("max_visibility_pairs",
-// "max_visibility_polygon_vertices", "max_visibility_polygon_edges").
+// "max_visibility_polygon_vertices", "max_visibility_polygon_edges",
+// "max_visibility_disc_occluders").
 absl::string_view QueryLimitFlag(QueryLimit limit);
 
 struct ServerMetrics {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -9,10 +10,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "collide/level.h"
+#include "collide/shapes.h"
 #include "collide/v1/collision_service.pb.h"
 #include "collide/vec2.h"
 #include "collide/visibility.h"
 #include "collide/visibility_polygon.h"
+#include "collide/visible_disc.h"
 #include "proto/formats/input_limits.h"
 #include "proto/formats/visibility_convert.h"
 #include "server/ops/server_metrics.h"
@@ -43,6 +46,45 @@ v1::VisibilityVertexKind ToProto(PolygonVertexKind kind) {
 absl::Status OverLimit(QueryLimit limit, absl::Status status) {
   RecordQueryOverLimit(limit, status.message());
   return status;
+}
+
+// Under TARGET_RULE_ANY_PART: a circle target of radius > 0 whose centre a
+// viewer does not see is judged again by SeesDisc (a centre seen is a point
+// of the disc seen, so those bits stand).
+absl::Status SeeDiscsByAnyPart(const v1::VisibilityQuery& query,
+                               const Level& level,
+                               const formats::VisibilityArgs& args,
+                               const formats::InputLimits& limits,
+                               int32_t words, uint64_t* bits) {
+  const int32_t max_occluders = limits.max_visibility_disc_occluders;
+  thread_local DiscSightScratch scratch(max_occluders);
+  if (scratch.max_occluders() != max_occluders) {
+    scratch = DiscSightScratch(max_occluders);
+  }
+  for (int j = 0; j < query.targets_size(); ++j) {
+    const v1::VisibilityTarget& target = query.targets(j);
+    if (!target.has_circle() || !(target.circle().radius() > 0.0)) continue;
+    const Circle disc{args.targets[j], target.circle().radius()};
+    for (size_t i = 0; i < args.viewers.size(); ++i) {
+      uint64_t& word = bits[i * words + (j >> 6)];
+      const uint64_t bit = uint64_t{1} << (j & 63);
+      if ((word & bit) != 0) continue;
+      const std::optional<bool> seen =
+          SeesDisc(level, args.viewers[i], disc, scratch, args.filter);
+      if (!seen.has_value()) {
+        return OverLimit(
+            QueryLimit::kVisibilityDiscOccluders,
+            absl::ResourceExhaustedError(absl::StrCat(
+                "visibility.targets[", j, "] has ", scratch.occluders_found(),
+                " occluders around it and viewers[", i,
+                "], more than max_visibility_disc_occluders ",
+                scratch.max_occluders(),
+                " (TARGET_RULE_CENTER needs no such count)")));
+      }
+      if (*seen) word |= bit;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -77,7 +119,9 @@ absl::Status RunVisibility(const v1::VisibilityQuery& query, const Level& level,
   VisibleTargets(level, args->viewers, args->targets,
                  absl::MakeSpan(bits->mutable_data(), total), scratch,
                  args->filter);
-  return absl::OkStatus();
+  if (!args->any_part) return absl::OkStatus();
+  return SeeDiscsByAnyPart(query, level, *args, limits, words,
+                           bits->mutable_data());
 }
 
 absl::Status RunVisibilityPolygon(const v1::VisibilityPolygonQuery& query,

@@ -106,6 +106,22 @@ TEST_F(VisibilityCliE2eTest, VisiblePrintsWhatEachViewerSees) {
               HasSubstr("  viewer 0 at (-10, 0): sees 4 of 6: t1 t2 t3 t5\n"));
 }
 
+// From (3, 0) the wall at x = 5 hides the centre of the circle at (8, 0)
+// but not its edges: radius 3 spans more directions than the wall.
+TEST_F(VisibilityCliE2eTest, AnyPartSeesACircleWhoseCentreIsHidden) {
+  const std::string targets = "--viewer=3,0 --target=8,0,3 --target=8,0";
+  const Outcome centre = Cli(absl::StrCat("--level=sight visible ", targets));
+  EXPECT_EQ(centre.exit_code, 0) << centre.out;
+  EXPECT_THAT(centre.out, HasSubstr("#1 visibility: 1 viewer, 2 targets\n"
+                                    "  viewer 0 at (3, 0): sees 0 of 2\n"));
+  const Outcome any =
+      Cli(absl::StrCat("--level=sight visible --any_part ", targets));
+  EXPECT_EQ(any.exit_code, 0) << any.out;
+  EXPECT_THAT(any.out, HasSubstr("#1 visibility: 1 viewer, 2 targets (circles "
+                                 "by any part)\n"
+                                 "  viewer 0 at (3, 0): sees 1 of 2: t0\n"));
+}
+
 TEST_F(VisibilityCliE2eTest, VisibleDrawsViewersConesAndTargetsSeenOrNot) {
   const std::string svg = absl::StrCat(dir_, "/sight.svg");
   const Outcome tick =

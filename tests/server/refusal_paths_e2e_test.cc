@@ -264,7 +264,8 @@ TEST_F(RefusalPathsE2eTest, BadQueriesNameTheirFields) {
         q->mutable_visibility()->add_targets();
       },
       [](v1::Query* q) {
-        q->mutable_visibility()->set_target_rule(v1::TARGET_RULE_ANY_PART);
+        q->mutable_visibility()->set_target_rule(
+            static_cast<v1::TargetRule>(7));
       },
       [](v1::Query* q) { q->mutable_visibility_polygon()->set_range(-1); },
   };

@@ -1,7 +1,7 @@
 // End to end through the real server (in-process, loopback gRPC): the
 // visibility and visibility polygon queries answered with known answers,
 // unary and on the stream alike, counted in the metrics, and every
-// refusal (bad values, an unimplemented target rule, the size limits)
+// refusal (bad values, an unknown target rule, the size limits)
 // named by its field with the value as sent.
 #include <cmath>
 #include <cstdint>
@@ -160,6 +160,38 @@ TEST_F(VisibilityE2eTest, ViewersSeeTheTargetsTheRulesGive) {
   // With the glass out of the filter's mask A sees 3 and 5 too.
   EXPECT_EQ(Words(response.results(1)),
             (std::vector<uint64_t>{0b101110, 0b010001, 0}));
+}
+
+// From (3, 0) the wall x = 5, y in [-1, 1] hides the directions within
+// atan(1 / 2) of +x: a disc at (8, 0) of radius 3 spans asin(3 / 5), more,
+// and shows its edges; one of radius 1.5 spans less and stays hidden.
+v1::Query Discs(uint64_t request_id, v1::TargetRule rule, double x) {
+  v1::Query query;
+  query.set_request_id(request_id);
+  v1::VisibilityQuery* sight = query.mutable_visibility();
+  sight->set_target_rule(rule);
+  AddViewer(sight, x, 0);
+  for (const double radius : {3.0, 1.5, 0.0}) {
+    v1::Circle* circle = sight->add_targets()->mutable_circle();
+    Set(circle->mutable_center(), 8, 0);
+    circle->set_radius(radius);
+  }
+  AddPoint(sight, 8, 0);
+  return query;
+}
+
+TEST_F(VisibilityE2eTest, AnyPartSeesADiscWhoseEdgesPeekPastAWall) {
+  StartServer();
+  const v1::RunQueriesResponse response =
+      Run({Discs(1, v1::TARGET_RULE_ANY_PART, 3),
+           Discs(2, v1::TARGET_RULE_CENTER, 3),
+           Discs(3, v1::TARGET_RULE_ANY_PART, -3)});
+  ASSERT_EQ(response.results_size(), 3);
+  // Only the wide disc, and only by any part.
+  EXPECT_EQ(Words(response.results(0)), std::vector<uint64_t>{0b0001});
+  EXPECT_EQ(Words(response.results(1)), std::vector<uint64_t>{0b0000});
+  // From (-3, 0) the box hides every part of every target.
+  EXPECT_EQ(Words(response.results(2)), std::vector<uint64_t>{0b0000});
 }
 
 TEST_F(VisibilityE2eTest, EmptyListsAndManyTargetsFillTheRows) {
@@ -336,14 +368,12 @@ TEST_F(VisibilityE2eTest, BadValuesAreRefusedNamingTheField) {
             std::make_pair(3, std::string("queries[0].visibility.targets[3]."
                                           "circle.radius must be >= 0, got "
                                           "-0.5")));
-  v1::Query any_part = Tick(1);
-  any_part.mutable_visibility()->set_target_rule(v1::TARGET_RULE_ANY_PART);
-  EXPECT_EQ(Refusal(any_part),
-            std::make_pair(
-                3, std::string("queries[0].visibility.target_rule "
-                               "TARGET_RULE_ANY_PART is not implemented: use "
-                               "TARGET_RULE_CENTER (a circle is seen when its "
-                               "centre is)")));
+  v1::Query unknown_rule = Tick(1);
+  unknown_rule.mutable_visibility()->set_target_rule(
+      static_cast<v1::TargetRule>(7));
+  EXPECT_EQ(Refusal(unknown_rule),
+            std::make_pair(3, std::string("queries[0].visibility.target_rule "
+                                          "must be a TargetRule, got 7")));
   const std::vector<std::pair<v1::Query, std::string>> polygons = {
       {Polygon(1, kNan, 0, 5),
        "queries[0].visibility_polygon.viewer.x must be finite"},
@@ -371,6 +401,7 @@ TEST_F(VisibilityE2eTest, SizeLimitsAreResourceExhaustedAndCounted) {
   limits.max_visibility_pairs = 12;
   limits.max_visibility_polygon_vertices = 8;
   limits.max_visibility_polygon_edges = 2;
+  limits.max_visibility_disc_occluders = 1;
   StartServer(limits);
   ServerMetrics& metrics = Metrics();
   const auto over = [&](QueryLimit limit) {
@@ -379,6 +410,7 @@ TEST_F(VisibilityE2eTest, SizeLimitsAreResourceExhaustedAndCounted) {
   const uint64_t pairs = over(QueryLimit::kVisibilityPairs);
   const uint64_t vertices = over(QueryLimit::kVisibilityPolygonVertices);
   const uint64_t edges = over(QueryLimit::kVisibilityPolygonEdges);
+  const uint64_t discs = over(QueryLimit::kVisibilityDiscOccluders);
   // 3 viewers x 6 targets.
   EXPECT_EQ(Refusal(Tick(1)),
             std::make_pair(8, std::string("queries[0].visibility holds 3 "
@@ -416,6 +448,18 @@ TEST_F(VisibilityE2eTest, SizeLimitsAreResourceExhaustedAndCounted) {
   EXPECT_EQ(over(QueryLimit::kVisibilityPairs), pairs + 2);
   EXPECT_EQ(over(QueryLimit::kVisibilityPolygonVertices), vertices + 1);
   EXPECT_EQ(over(QueryLimit::kVisibilityPolygonEdges), edges + 1);
+  // From (-3, 0) the box and the wall lie around the wide disc; the centre
+  // rule never counts them.
+  EXPECT_EQ(Refusal(Discs(4, v1::TARGET_RULE_ANY_PART, -3)),
+            std::make_pair(8, std::string("queries[0].visibility.targets[0] "
+                                          "has 2 occluders around it and "
+                                          "viewers[0], more than "
+                                          "max_visibility_disc_occluders 1 "
+                                          "(TARGET_RULE_CENTER needs no such "
+                                          "count)")));
+  EXPECT_EQ(Words(Run({Discs(5, v1::TARGET_RULE_CENTER, -3)}).results(0)),
+            std::vector<uint64_t>{0});
+  EXPECT_EQ(over(QueryLimit::kVisibilityDiscOccluders), discs + 1);
 }
 
 }  // namespace

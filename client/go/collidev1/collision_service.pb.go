@@ -401,8 +401,16 @@ const (
 	// A target is seen when the sight line to its centre (a point target:
 	// to the point) is open; its radius is not read.
 	TargetRule_TARGET_RULE_CENTER TargetRule = 1
-	// A circle target is seen when a sight line to any point of it is open.
-	// Not implemented yet: INVALID_ARGUMENT naming target_rule.
+	// A circle target is seen when some point p of the closed disc is: p
+	// within the range and the cone and the sight line to p open, by the
+	// rules of VisibilityQuery. So a disc touching the range circle or a
+	// cone edge from outside is seen at the touching point, one seen only
+	// along a sight line grazing an occluder's vertex is seen, one touching
+	// a wall from behind is seen at the touching point (a target on a wall
+	// is seen), and a viewer inside the disc sees it unless the viewer is
+	// inside a solid. Radius 0 answers as TARGET_RULE_CENTER; point targets
+	// are unchanged. Costlier than the centre: a hidden centre starts a
+	// search over the occluders around the disc.
 	TargetRule_TARGET_RULE_ANY_PART TargetRule = 2
 )
 
@@ -2615,8 +2623,11 @@ type VisibilityQuery struct {
 	// (every row is empty).
 	Targets []*VisibilityTarget `protobuf:"bytes,2,rep,name=targets,proto3" json:"targets,omitempty"`
 	// What of a circle target must be seen. Unspecified:
-	// TARGET_RULE_CENTER. TARGET_RULE_ANY_PART is not implemented yet and
-	// is INVALID_ARGUMENT naming this field.
+	// TARGET_RULE_CENTER. A value not in TargetRule is INVALID_ARGUMENT
+	// naming this field. Under TARGET_RULE_ANY_PART, more occluders around
+	// one viewer and one circle target than the server's
+	// max_visibility_disc_occluders is RESOURCE_EXHAUSTED in the query's
+	// own result, naming the target, the viewer and the limit.
 	TargetRule TargetRule `protobuf:"varint,3,opt,name=target_rule,json=targetRule,proto3,enum=collide.v1.TargetRule" json:"target_rule,omitempty"`
 	// Which level shapes occlude, by QueryFilter's two-way rule: glass that
 	// blocks movement but not sight is a category left out of mask_bits,
@@ -2902,7 +2913,8 @@ type VisibilityTarget_Point struct {
 
 type VisibilityTarget_Circle struct {
 	// A disc; radius >= 0. Under TARGET_RULE_CENTER it is seen exactly
-	// when its centre is (the radius is validated, then not read).
+	// when its centre is (the radius is validated, then not read); under
+	// TARGET_RULE_ANY_PART when any point of the closed disc is.
 	Circle *Circle `protobuf:"bytes,2,opt,name=circle,proto3,oneof"`
 }
 

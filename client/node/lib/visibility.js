@@ -49,7 +49,8 @@ function isNumberPair(value) {
 }
 
 // A target: a point [x, y] or {x, y}, or a disc [[x, y], radius] or
-// {center, radius} (seen when its centre is, under TARGET_RULE_CENTER); a
+// {center, radius} (seen when its centre is, under TARGET_RULE_CENTER;
+// when any point of it is, under TARGET_RULE_ANY_PART); a
 // VisibilityTarget ({point} or {circle}) is taken as it is.
 function visibilityTarget(target) {
   if (isNumberPair(target)) return {point: vec(target)};
@@ -67,7 +68,8 @@ function visibilityTarget(target) {
 // Which of `targets` each of `viewers` sees past the level's occluders: a
 // Viewer (see viewer()) or a bare position (all round, unlimited range)
 // each. options.targetRule: a TargetRule name (default
-// TARGET_RULE_UNSPECIFIED, the centre). visibleSets() reads the answer.
+// TARGET_RULE_UNSPECIFIED, the centre; TARGET_RULE_ANY_PART: a circle is
+// seen when any part of it is). visibleSets() reads the answer.
 function visibility(viewers, targets, options = {}) {
   return {
     visibility: {

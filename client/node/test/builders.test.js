@@ -192,6 +192,10 @@ test('visibility targets are points or discs', () => {
       ['point', 'point', 'circle', 'circle', 'point']);
   assert.equal(visibility.targets[2].circle.radius, 0.5);
   assert.equal(visibility.target_rule, 'TARGET_RULE_UNSPECIFIED');
+  const anyPart = collide.visibility(
+      [[0, 0]], [[[3, 4], 0.5]], {targetRule: 'TARGET_RULE_ANY_PART'});
+  assert.equal(anyPart.visibility.target_rule, 'TARGET_RULE_ANY_PART');
+  assert.equal(anyPart.visibility.targets[0].circle.radius, 0.5);
   assert.equal(visibility.filter.mask_bits, 1);
   assert.equal(visibility.filter.group, -4);
   assert.throws(() => collide.visibilityTarget('here'), TypeError);

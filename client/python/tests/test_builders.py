@@ -170,6 +170,11 @@ class VisibilityTest(unittest.TestCase):
         self.assertEqual(visibility.targets[3].circle.radius, 0.5)
         self.assertEqual(visibility.targets[5].point.x, 7)
         self.assertEqual(visibility.target_rule, cs.TARGET_RULE_UNSPECIFIED)
+        any_part = collide.visibility(
+            [(0, 0)], [((3, 4), 0.5)],
+            target_rule=cs.TARGET_RULE_ANY_PART).visibility
+        self.assertEqual(any_part.target_rule, cs.TARGET_RULE_ANY_PART)
+        self.assertEqual(any_part.targets[0].circle.radius, 0.5)
         self.assertEqual(visibility.filter.mask_bits, 1)
         self.assertEqual(visibility.filter.group, -4)
 

@@ -34,6 +34,7 @@
 #include "collide/toi.h"
 #include "degenerate.h"
 #include "degenerate_sight.h"
+#include "degenerate_sight_disc.h"
 #include "degenerate_sight_polygon.h"
 #include "exact_oracle.h"
 #include "scenes.h"
@@ -570,7 +571,7 @@ int main(int argc, char** argv) {
       for (const SightFamily& f : SightFamilies()) {
         std::fprintf(stderr, " %s", f.name);
       }
-      std::fprintf(stderr, " %s\n", kSightPolygonFamily);
+      std::fprintf(stderr, " %s %s\n", kSightPolygonFamily, kSightDiscFamily);
       return 2;
     }
   }
@@ -608,6 +609,11 @@ int main(int argc, char** argv) {
                                   kSightPolygonFamily) != wanted.end()) {
     ++found;
     RunSightPolygonFamily(opt.cases, opt.show, &disagreements);
+  }
+  if (wanted.empty() || std::find(wanted.begin(), wanted.end(),
+                                  kSightDiscFamily) != wanted.end()) {
+    ++found;
+    RunSightDiscFamily(opt.cases, opt.show, &disagreements);
   }
   if (found == 0 ||
       (!wanted.empty() && found != static_cast<int>(wanted.size()))) {

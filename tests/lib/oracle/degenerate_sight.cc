@@ -324,7 +324,155 @@ bool MapCase(const Local& l, const Frame& f, SightCase* c) {
   return true;
 }
 
+// A disc in the local frame.
+struct LocalDisc {
+  Vec2 center;
+  double radius = 0.0;
+  std::vector<Vec2> witnesses;
+};
+
+// The integer length of v, or 0 when |v| is not an integer.
+double IntegerLength(Vec2 v) {
+  const double length = std::sqrt(LengthSquared(v));
+  return length == std::floor(length) && length * length == LengthSquared(v)
+             ? length
+             : 0.0;
+}
+
+Vec2 Perp(Vec2 v) { return {-v.y, v.x}; }
+
+// A direction of integer length: an axis or a Pythagorean one, any sign.
+Vec2 IntegerDirection(Rng& rng) {
+  static constexpr double kLegs[][2] = {{3, 4}, {4, 3}, {5, 0},  {0, 5},
+                                        {1, 0}, {0, 1}, {5, 12}, {12, 5}};
+  const auto& leg = kLegs[rng.Int(0, 7)];
+  return {(rng.Chance(0.5) ? 1 : -1) * leg[0],
+          (rng.Chance(0.5) ? 1 : -1) * leg[1]};
+}
+
+// The disc of radius k |d| touching the line through p along d (|d| an
+// integer) at p, on either side.
+LocalDisc Touching(Rng& rng, Vec2 p, Vec2 d, double length) {
+  const double k = I(rng, 1, 3);
+  const double side = rng.Chance(0.5) ? 1 : -1;
+  return {p + side * k * Perp(d), k * length, {p}};
+}
+
+void ConstructDiscs(Rng& rng, Local* l, std::vector<LocalDisc>* discs) {
+  const int count = rng.Int(1, 3);
+  for (int i = 0; i < count; ++i) l->occluders.push_back(RandomOccluder(rng));
+  Vec2& v = l->viewer.position;
+  // Half the viewers see a vertex in an integer direction, for discs
+  // touching the sight line through it.
+  v = rng.Chance(0.5)
+          ? PickVertex(rng, *l) - I(rng, 1, 2) * IntegerDirection(rng)
+          : IV(rng, -10, 10);
+  if (rng.Chance(0.3)) l->viewer.range = 5 * I(rng, 1, 3);
+  if (rng.Chance(0.3)) {
+    l->viewer.cone =
+        std::make_pair(IntegerDirection(rng), IntegerDirection(rng));
+  }
+  for (int k = 0; k < 6; ++k) {
+    switch (rng.Int(0, 6)) {
+      case 0: {  // touching an edge's line, at or beside the edge
+        Vec2 a, b;
+        PickEdge(rng, l, &a, &b);
+        const double length = IntegerLength(b - a);
+        if (length == 0.0) break;
+        discs->push_back(
+            Touching(rng, a + 0.5 * I(rng, -2, 4) * (b - a), b - a, length));
+        break;
+      }
+      case 1: {  // through a vertex
+        const Vec2 w = PickVertex(rng, *l);
+        const Vec2 d = IntegerDirection(rng);
+        const double m = I(rng, 1, 2);
+        discs->push_back({w + m * d, m * IntegerLength(d), {w}});
+        break;
+      }
+      case 2: {  // touching the range circle, from outside or inside
+        if (!l->viewer.range) break;
+        const Vec2 d = IntegerDirection(rng);
+        const double length = IntegerLength(d);
+        const double r = length * I(rng, 1, 2);
+        if (std::fmod(*l->viewer.range, length) != 0.0) break;
+        const double reach = *l->viewer.range / length;
+        const Vec2 touch = v + reach * d;
+        const Vec2 center = rng.Chance(0.7) ? touch + (r / length) * d
+                                            : touch - (r / length) * d;
+        discs->push_back({center, r, {touch}});
+        break;
+      }
+      case 3: {  // touching a cone edge
+        if (!l->viewer.cone) break;
+        const Vec2 e =
+            rng.Chance(0.5) ? l->viewer.cone->first : l->viewer.cone->second;
+        discs->push_back(
+            Touching(rng, v + I(rng, 1, 4) * e, e, IntegerLength(e)));
+        break;
+      }
+      case 4: {  // radius 0 on a sight line through a vertex
+        const Vec2 w = PickVertex(rng, *l);
+        discs->push_back({v + I(rng, 1, 2) * (w - v), 0.0, {}});
+        break;
+      }
+      case 5: {  // the viewer on the circle
+        const Vec2 d = IntegerDirection(rng);
+        discs->push_back({v + d, IntegerLength(d), {v}});
+        break;
+      }
+      default: {  // touching the sight line through a vertex, beyond it
+        const Vec2 w = PickVertex(rng, *l);
+        const double length = IntegerLength(w - v);
+        if (length == 0.0) break;
+        discs->push_back(
+            Touching(rng, v + I(rng, 1, 3) * (w - v), w - v, length));
+        break;
+      }
+    }
+  }
+  if (discs->empty()) discs->push_back({v + Vec2{5, 0}, 3, {}});
+}
+
 }  // namespace
+
+SightDiscCase GenerateSightDiscs(Rng& rng) {
+  for (;;) {
+    Local l;
+    std::vector<LocalDisc> local_discs;
+    ConstructDiscs(rng, &l, &local_discs);
+    const Frame f = RandomFrame(rng);
+    SightDiscCase c;
+    if (!MapCase(l, f, &c.sight)) continue;
+    c.sight.offset = std::max(std::abs(f.offset.x), std::abs(f.offset.y));
+    bool exact = true;
+    for (const LocalDisc& d : local_discs) {
+      SightDisc disc;
+      exact = exact && MapPoint(f, d.center, &disc.circle.center);
+      disc.circle.radius = Length(f, d.radius);
+      for (const Vec2 w : d.witnesses) {
+        Vec2 m;
+        if (MapPoint(f, w, &m)) disc.witnesses.push_back(m);
+      }
+      c.discs.push_back(disc);
+    }
+    if (!exact) continue;
+    // Each also one ulp larger and smaller (radius 0 only larger).
+    const size_t n = c.discs.size();
+    for (size_t j = 0; j < n; ++j) {
+      SightDisc larger = c.discs[j];
+      larger.circle.radius = std::nextafter(larger.circle.radius, HUGE_VAL);
+      c.discs.push_back(larger);
+      if (c.discs[j].circle.radius > 0.0) {
+        SightDisc smaller = c.discs[j];
+        smaller.circle.radius =
+            std::nextafter(smaller.circle.radius, -HUGE_VAL);
+        c.discs.push_back(smaller);
+      }
+    }
+    return c;
+  }
+}
 
 std::vector<ShapeDesc> SightLevelShapes(const SightCase& c) {
   std::vector<ShapeDesc> shapes;

@@ -43,6 +43,25 @@ struct SightCase {
 };
 
 SightCase GenerateSight(const SightFamily& family, Rng& rng);
+
+// A circle target (TARGET_RULE_ANY_PART) and the points of it built to be
+// the ones a sight line may reach: where it touches an occluder's edge
+// line, the range circle, a cone edge or a sight line through a vertex,
+// an occluder vertex on its circle, the viewer on its circle.
+struct SightDisc {
+  Circle circle;
+  std::vector<Vec2> witnesses;
+};
+struct SightDiscCase {
+  SightCase sight;  // occluders and viewer; no targets
+  std::vector<SightDisc> discs;
+};
+// Discs tangent to occluder edges and to the sight lines through
+// vertices, through vertices, tangent to the range circle and to cone
+// edges (Pythagorean or axis directions, so that centres and radii are
+// integers), of radius 0, with the viewer on the circle; each also with
+// its radius one ulp larger and smaller. Mapped as GenerateSight's cases.
+SightDiscCase GenerateSightDiscs(Rng& rng);
 // The level shapes of a case: occluder i has id i + 1.
 std::vector<ShapeDesc> SightLevelShapes(const SightCase& c);
 std::string DescribeSight(const SightCase& c);

@@ -64,7 +64,8 @@ def _is_point(value) -> bool:
 
 def visibility_target(target: TargetLike) -> "cs.VisibilityTarget":
     """A target: a point (x, y) or Vec2, or a disc ((x, y), radius) or
-    Circle (seen when its centre is, under TARGET_RULE_CENTER)."""
+    Circle (seen when its centre is, under TARGET_RULE_CENTER; when any
+    point of it is, under TARGET_RULE_ANY_PART)."""
     if isinstance(target, cs.VisibilityTarget):
         return target
     if isinstance(target, geo.Circle):
@@ -83,7 +84,9 @@ def visibility(viewers: Iterable[ViewerLike], targets: Iterable[TargetLike],
                group: int = 0) -> "cs.Query":
     """Which of `targets` each of `viewers` sees past the level's
     occluders: a Viewer (see viewer()) or a bare position (all round,
-    unlimited range) each. visible_sets() reads the answer."""
+    unlimited range) each. target_rule: TARGET_RULE_ANY_PART counts a
+    circle target seen when any part of it is (the default, the centre,
+    only when its centre is). visible_sets() reads the answer."""
     return cs.Query(visibility=cs.VisibilityQuery(
         viewers=[v if isinstance(v, cs.Viewer) else viewer(v)
                  for v in viewers],
