@@ -9,8 +9,8 @@
 # image's runtime stage from the Release build (buildah, a debootstrap
 # base) and runs it: health, the sample workload, /metrics, SIGTERM.
 # Last, a fuzz smoke: each libFuzzer target (tests/fuzz/, built with
-# clang) for 50,000 inputs from a fixed seed (at most 60 s), so that its
-# verdict hardly depends on luck.
+# clang) for 50,000 inputs from a fixed seed (at most 60 s, as many targets
+# at once as there are cores), so that its verdict hardly depends on luck.
 # Exits non-zero if any build step or test fails, the image check fails, or
 # a fuzzer finds a crash, sanitizer report or timeout.
 set -euo pipefail
@@ -41,8 +41,9 @@ if [ "$image_status" -ne 0 ]; then
 fi
 COLLIDE_ORACLE_CASES=1000 ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
 
-# Fuzz smoke: a few minutes in all, clang build included.
+# Fuzz smoke: a few minutes in all, clang build included, the targets
+# side by side on the machine's cores.
 # A fixed seed and input count: it guards the checked-in corpus, the
 # regressions and their neighbourhood; hunting new bugs is the job of
 # longer runs with fresh seeds (docs/testing.md, Fuzzing).
-bash scripts/fuzz.sh --seed 1 --runs 50000 60
+bash scripts/fuzz.sh --seed 1 --runs 50000 --jobs "$jobs" 60
