@@ -47,24 +47,7 @@ v1::Level SwingLevel() {
   return level;
 }
 
-class BuildersE2eTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    server_ = testing::StartTestServer();
-    ASSERT_NE(server_, nullptr) << "collide_server did not start";
-    ClientOptions options;
-    options.target = absl::StrCat("127.0.0.1:", server_->port());
-    options.admin_target = absl::StrCat("127.0.0.1:", server_->admin_port());
-    options.call_timeout = absl::Seconds(20);
-    absl::StatusOr<std::unique_ptr<CollideClient>> client =
-        CollideClient::Connect(options);
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = std::move(*client);
-  }
-
-  std::unique_ptr<collide::testing::ServerProcess> server_;
-  std::unique_ptr<CollideClient> client_;
-};
+class BuildersE2eTest : public testing::ServerAndClientTest {};
 
 // On the arena (server/levels/default_level.cc), which enemies each player
 // sees, by one query for every player; the filter counts only category 1,

@@ -31,25 +31,7 @@ v1::Level WallLevel(double wall_x, uint64_t tag) {
   return level;
 }
 
-class ClientE2eTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    server_ = testing::StartTestServer();
-    ASSERT_NE(server_, nullptr) << "collide_server did not start";
-    ClientOptions client_options;
-    client_options.target = absl::StrCat("127.0.0.1:", server_->port());
-    client_options.admin_target =
-        absl::StrCat("127.0.0.1:", server_->admin_port());
-    client_options.call_timeout = absl::Seconds(20);
-    absl::StatusOr<std::unique_ptr<CollideClient>> client =
-        CollideClient::Connect(client_options);
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = std::move(*client);
-  }
-
-  std::unique_ptr<collide::testing::ServerProcess> server_;
-  std::unique_ptr<CollideClient> client_;
-};
+class ClientE2eTest : public testing::ServerAndClientTest {};
 
 TEST_F(ClientE2eTest, LevelsArePutListedFetchedAndDeleted) {
   ASSERT_TRUE(client_->CheckHealth().ok());

@@ -63,30 +63,14 @@ v1::ShotTarget SegmentTarget(uint64_t id, Vec2 p1, Vec2 p2, Vec2 translation) {
   return target;
 }
 
-class CornerCasesE2eTest : public ::testing::Test {
+class CornerCasesE2eTest : public testing::ServerAndClientTest {
  protected:
-  void SetUp() override {
-    server_ = testing::StartTestServer();
-    ASSERT_NE(server_, nullptr) << "collide_server did not start";
-    ClientOptions options;
-    options.target = absl::StrCat("127.0.0.1:", server_->port());
-    options.admin_target = absl::StrCat("127.0.0.1:", server_->admin_port());
-    options.call_timeout = absl::Seconds(20);
-    absl::StatusOr<std::unique_ptr<CollideClient>> client =
-        CollideClient::Connect(options);
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = std::move(*client);
-  }
-
   // The one answer to `query` on `level`.
   v1::QueryResult Run(const std::string& level, const v1::Query& query) {
     absl::StatusOr<v1::QueryResult> result = client_->RunQuery(level, query);
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : v1::QueryResult();
   }
-
-  std::unique_ptr<collide::testing::ServerProcess> server_;
-  std::unique_ptr<CollideClient> client_;
 };
 
 // The circle already overlaps segment 2 at the start (depth

@@ -56,30 +56,14 @@ v1::Query PairToi(v1::MovingShape a, v1::MovingShape b) {
   return query;
 }
 
-class DegenerateExamplesE2eTest : public ::testing::Test {
+class DegenerateExamplesE2eTest : public testing::ServerAndClientTest {
  protected:
-  void SetUp() override {
-    server_ = testing::StartTestServer();
-    ASSERT_NE(server_, nullptr) << "collide_server did not start";
-    ClientOptions options;
-    options.target = absl::StrCat("127.0.0.1:", server_->port());
-    options.admin_target = absl::StrCat("127.0.0.1:", server_->admin_port());
-    options.call_timeout = absl::Seconds(20);
-    absl::StatusOr<std::unique_ptr<CollideClient>> client =
-        CollideClient::Connect(options);
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = std::move(*client);
-  }
-
   // The one answer to `query` on `level` (pair TOI reads no level).
   v1::QueryResult Run(const std::string& level, const v1::Query& query) {
     absl::StatusOr<v1::QueryResult> result = client_->RunQuery(level, query);
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : v1::QueryResult();
   }
-
-  std::unique_ptr<collide::testing::ServerProcess> server_;
-  std::unique_ptr<CollideClient> client_;
 };
 
 TEST_F(DegenerateExamplesE2eTest, LeavingABoxCornerIsNoHit) {

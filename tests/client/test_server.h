@@ -7,6 +7,10 @@
 
 #include <memory>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "client/lib/collide_client.h"
+#include "gtest/gtest.h"
 #include "tests/support/server_process.h"
 
 #ifndef COLLIDE_SERVER_BINARY
@@ -24,6 +28,27 @@ inline std::unique_ptr<collide::testing::ServerProcess> StartTestServer() {
   }
   return server;
 }
+
+// A started server and a client connected to it (service and admin
+// ports, 20 s per call). SetUp fails the test if either cannot start.
+class ServerAndClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = StartTestServer();
+    ASSERT_NE(server_, nullptr) << "collide_server did not start";
+    ClientOptions options;
+    options.target = absl::StrCat("127.0.0.1:", server_->port());
+    options.admin_target = absl::StrCat("127.0.0.1:", server_->admin_port());
+    options.call_timeout = absl::Seconds(20);
+    absl::StatusOr<std::unique_ptr<CollideClient>> client =
+        CollideClient::Connect(options);
+    ASSERT_TRUE(client.ok()) << client.status();
+    client_ = std::move(*client);
+  }
+
+  std::unique_ptr<collide::testing::ServerProcess> server_;
+  std::unique_ptr<CollideClient> client_;
+};
 
 }  // namespace collide::client::testing
 
